@@ -25,6 +25,7 @@ enum ot_kns_role {
 struct ot_kns {
 	const struct ot_fabric *fabric; /* borrowed */
 	unsigned int k, n;
+	unsigned int links; /* parallel cables per router-switch pair (L) */
 	/* Per node (fabric->nnodes entries): */
 	uint8_t *role;  /* enum ot_kns_role */
 	/*

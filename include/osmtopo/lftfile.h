@@ -3,7 +3,12 @@
  * Routing tables as text, in the format of infiniband-diags' dump_lfts
  * (which is also OpenSM's opensm-lfts.dump), so that what an engine
  * computes offline can be diffed against what a fabric holds.  Unlike
- * dump_lfts, every LID up to the highest is written.
+ * dump_lfts, every LID up to the highest is written (dump_lfts misses the
+ * top LID when LinearFDBTop is a multiple of 64), switches come in node
+ * order rather than discovery order, and a switch is named by its LID
+ * ("of switch Lid 3", as ibroute names a switch it reaches by LID) since
+ * offline there is no DR path.  Below each switch header the lines are
+ * dump_lfts' own, character for character.
  */
 #ifndef OSMTOPO_LFTFILE_H
 #define OSMTOPO_LFTFILE_H

@@ -1,1 +1,416 @@
-/* placeholder: being written */
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The OpenSM plugin: OpenSM loads libosmtopo.so as an event plugin
+ * ("event_plugin_name osmtopo"), and its create() registers every engine
+ * of ot_engines[] as an external routing engine, so that "routing_engine
+ * hdor,minhop" or "-R hdor" selects it.
+ *
+ * On each sweep OpenSM calls ucast_build_fwd_tables(): capture.c copies
+ * the subnet into a fabric, the engine routes it (fabric -> recognizer ->
+ * coordinates -> engine -> tables), and this file checks that OpenSM can
+ * carry the result and writes the tables into OpenSM's switches.  The
+ * routing is then kept until the next successful sweep, because OpenSM
+ * asks for path SLs (SA PathRecords) and SL2VL tables (QoS setup) from it
+ * later.  A refusal changes nothing in OpenSM and returns -1, so OpenSM
+ * goes on with the next engine of routing_engine.
+ *
+ * Hop matrices are left to OpenSM (build_lid_matrices stays NULL): its
+ * multicast and SA code need them whatever engine built the LFTs.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "plugin.h"
+
+#include <opensm/osm_event_plugin.h>
+#include <opensm/osm_node.h>
+#include <opensm/osm_port.h>
+#include <opensm/osm_subnet.h>
+#include <opensm/osm_switch.h>
+#include <opensm/osm_version.h>
+
+struct ot_plugin {
+	osm_opensm_t *osm;
+	unsigned int nengines;
+	struct ot_plugin_engine engine[];
+};
+
+static void drop_routing(struct ot_plugin_engine *ctx)
+{
+	/* The routing borrows the fabric: free it first. */
+	ot_routing_free(ctx->routing);
+	ot_fabric_free(ctx->fabric);
+	ctx->routing = NULL;
+	ctx->fabric = NULL;
+}
+
+static double elapsed_ms(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - start->tv_sec) * 1e3 +
+	       (now.tv_nsec - start->tv_nsec) / 1e6;
+}
+
+/*
+ * Data VLs a link will run with.  OpenSM's link manager sets OperVLs to
+ * the smaller VLCap of the two ends, capped by max_op_vls, after routing
+ * (ports are still in INIT here), so the capabilities are what to check.
+ * The encoding is 1: VL0, 2: VL0-1, 3: VL0-3, 4: VL0-7, 5: VL0-14.
+ */
+static unsigned int link_data_vls(const osm_subn_t *subn,
+				  const osm_physp_t *physp)
+{
+	const osm_physp_t *remote = osm_physp_get_remote(physp);
+	unsigned int cap = ib_port_info_get_vl_cap(&physp->port_info);
+
+	if (remote && osm_physp_is_valid(remote) &&
+	    ib_port_info_get_vl_cap(&remote->port_info) < cap)
+		cap = ib_port_info_get_vl_cap(&remote->port_info);
+	if (cap > subn->opt.max_op_vls)
+		cap = subn->opt.max_op_vls;
+	if (cap == 0)
+		cap = 1;
+	return cap >= 5 ? 15 : 1u << (cap - 1);
+}
+
+/* Highest VL the routing sends out of port out of node n, over every input
+ * port and SL. */
+static unsigned int highest_vl_out(const struct ot_routing *r, int n,
+				   unsigned int out)
+{
+	unsigned int in, sl, nports = r->fabric->node[n].nports, max = 0;
+
+	if (!r->sl2vl[n])
+		return 0;
+	for (in = 0; in <= nports; in++)
+		for (sl = 0; sl < OT_NUM_SLS; sl++)
+			if (ot_routing_vl(r, n, in, out, sl) > max)
+				max = ot_routing_vl(r, n, in, out, sl);
+	return max;
+}
+
+/*
+ * An engine that separates traffic onto VLs needs QoS on (otherwise
+ * OpenSM never programs SL2VL) and, on every port, the VLs it sends out of
+ * it: OpenSM silently masks a VL beyond a port's OperVLs, which would
+ * merge the classes the engine kept apart.
+ */
+static int check_vls(const struct ot_plugin_engine *ctx,
+		     const struct ot_routing *r, struct ot_error *err)
+{
+	osm_subn_t *subn = &ctx->osm->subn;
+	cl_map_item_t *item;
+
+	if (r->needs_qos && !subn->opt.qos)
+		return ot_error_set(err,
+				    "its deadlock freedom rests on SL2VL tables, which OpenSM programs only with QoS on (-Q or \"qos TRUE\")");
+	if (r->nvls <= 1)
+		return 0;
+	for (item = cl_qmap_head(&subn->node_guid_tbl);
+	     item != cl_qmap_end(&subn->node_guid_tbl);
+	     item = cl_qmap_next(item)) {
+		osm_node_t *node = (osm_node_t *)item;
+		unsigned int p, nports = osm_node_get_num_physp(node);
+		int n = ot_capture_find_node(r->fabric,
+				cl_ntoh64(osm_node_get_node_guid(node)));
+
+		if (n < 0)
+			continue;
+		for (p = 1; p < nports && p <= r->fabric->node[n].nports;
+		     p++) {
+			osm_physp_t *physp = osm_node_get_physp_ptr(node, p);
+			unsigned int vls, vl;
+
+			if (!physp || !osm_physp_get_remote(physp))
+				continue;
+			vls = link_data_vls(subn, physp);
+			vl = highest_vl_out(r, n, p);
+			if (vl >= vls)
+				return ot_error_set(err,
+					"node \"%s\" port %u: the routing sends VL %u out of it, the link has %u data VL%s (VLCap of both ends, max_op_vls %u)",
+					r->fabric->node[n].desc, p, vl, vls,
+					vls == 1 ? "" : "s",
+					subn->opt.max_op_vls);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Every switch's new_lft was sized by OpenSM for the LIDs it knows
+ * (osm_switch_prepare_path_rebuild(): lft_size bytes, max_lid_ho the
+ * highest LID it will program); a routing for more LIDs cannot be written.
+ */
+static int check_lft_room(const struct ot_plugin_engine *ctx,
+			  const struct ot_routing *r, struct ot_error *err)
+{
+	cl_qmap_t *tbl = &ctx->osm->subn.sw_guid_tbl;
+	cl_map_item_t *item;
+
+	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);
+	     item = cl_qmap_next(item)) {
+		osm_switch_t *sw = (osm_switch_t *)item;
+		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(sw->p_node));
+		int n = ot_capture_find_node(r->fabric, guid);
+
+		if (n < 0 || !r->lft[n])
+			return ot_error_set(err,
+				"switch 0x%016" PRIx64 " is missing from the captured fabric",
+				guid);
+		if (!sw->new_lft || r->max_lid > sw->max_lid_ho ||
+		    r->max_lid >= sw->lft_size)
+			return ot_error_set(err,
+				"switch \"%s\": OpenSM prepared an LFT up to LID %u, the routing needs LID %u",
+				r->fabric->node[n].desc, sw->max_lid_ho,
+				r->max_lid);
+	}
+	return 0;
+}
+
+/*
+ * Writes LIDs 1..max_lid of every switch.  check_lft_room() has made sure
+ * that each new_lft holds them; the entries above max_lid keep the
+ * OSM_NO_PATH that osm_switch_prepare_path_rebuild() put there.  The
+ * osm_switch_t pointers come from sw_guid_tbl and are valid only during
+ * this sweep's ucast_build_fwd_tables(): they are not kept.
+ */
+static void install_lfts(const struct ot_plugin_engine *ctx,
+			 const struct ot_routing *r)
+{
+	cl_qmap_t *tbl = &ctx->osm->subn.sw_guid_tbl;
+	cl_map_item_t *item;
+
+	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);
+	     item = cl_qmap_next(item)) {
+		osm_switch_t *sw = (osm_switch_t *)item;
+		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(sw->p_node));
+		int n = ot_capture_find_node(r->fabric, guid);
+
+		/* OT_NO_PORT is OSM_NO_PATH and port 0 means the switch
+		 * itself in both, so the table is copied as it is. */
+		memcpy(sw->new_lft + 1, r->lft[n] + 1, r->max_lid);
+	}
+}
+
+static unsigned int lids_in_use(const struct ot_fabric *f)
+{
+	unsigned int l, count = 0;
+
+	for (l = 1; l <= f->max_lid; l++)
+		if (f->lid_owner[l].node >= 0)
+			count++;
+	return count;
+}
+
+/* Engines may start their message with their own name; we say it once. */
+static const char *without_prefix(const char *msg, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!strncmp(msg, name, len) && msg[len] == ':' && msg[len + 1] == ' ')
+		return msg + len + 2;
+	return msg;
+}
+
+/*
+ * The sweep: capture, route, check, then write the tables and keep the
+ * new routing.  Nothing in OpenSM changes before every check has passed,
+ * so a refusal leaves OpenSM's new_lft as the next engine expects it.
+ */
+static int ot_build_fwd_tables(void *context)
+{
+	struct ot_plugin_engine *ctx = context;
+	osm_log_t *log = &ctx->osm->log;
+	const char *name = ctx->engine->name;
+	struct ot_routing *r = NULL;
+	struct ot_fabric *f = NULL;
+	struct ot_error err = { "" };
+	struct timespec start;
+	double ms;
+	int error = -1;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	if (ot_capture_subnet(&ctx->osm->subn, &f, &err) ||
+	    ot_fabric_index(f, &err) ||
+	    ot_engine_run(ctx->engine, f, &r, &err) ||
+	    check_vls(ctx, r, &err) ||
+	    check_lft_room(ctx, r, &err)) {
+		OSM_LOG(log, OSM_LOG_ERROR,
+			OT_ERR_REFUSE ": %s: cannot route this fabric: %s\n",
+			name, without_prefix(err.msg, name));
+		goto out;
+	}
+	install_lfts(ctx, r);
+	ms = elapsed_ms(&start);
+
+	/*
+	 * Freeing the old routing is safe here: OpenSM holds its lock
+	 * exclusively while it calls us, so no path_sl() is running (see
+	 * struct ot_plugin_engine).
+	 */
+	drop_routing(ctx);
+	ctx->fabric = f;
+	ctx->routing = r;
+	f = NULL;
+	r = NULL;
+	OSM_LOG(log, OSM_LOG_INFO,
+		"%s: routed %u switches, %u LIDs (%u CAs, %u VL%s%s) in %.3f ms\n",
+		name, ctx->fabric->nswitches, lids_in_use(ctx->fabric),
+		ctx->fabric->ncas, ctx->routing->nvls,
+		ctx->routing->nvls == 1 ? "" : "s",
+		ctx->routing->needs_qos ? ", SL2VL" : "", ms);
+	error = 0;
+out:
+	ot_routing_free(r);
+	ot_fabric_free(f);
+	return error;
+}
+
+/*
+ * SA PathRecords and the SMSL of each port.  LIDs the last routing does
+ * not know (a port that came up since, a stale query) get OpenSM's hint,
+ * as do all pairs when the engine does not choose SLs.
+ */
+static uint8_t ot_path_sl(void *context, uint8_t path_sl_hint,
+			  const ib_net16_t slid, const ib_net16_t dlid)
+{
+	const struct ot_plugin_engine *ctx = context;
+	const struct ot_routing *r = ctx->routing;
+	uint16_t s = cl_ntoh16(slid), d = cl_ntoh16(dlid);
+
+	if (!r || !r->path_sl || ot_fabric_lid_node(r->fabric, s) < 0 ||
+	    ot_fabric_lid_node(r->fabric, d) < 0)
+		return path_sl_hint;
+	return ot_routing_path_sl(r, s, d) & 0xf;
+}
+
+/*
+ * SL2VL of one port (a CA port) or one (input, output) pair of a switch;
+ * port is the output port.  The routing stores a CA's table at input port
+ * 0.  A node without a table of its own keeps OpenSM's (QoS policy)
+ * table, unless the engine's deadlock freedom rests on SL2VL: there a
+ * missing table means "all SLs on VL 0", as in the model.
+ */
+static void ot_update_sl2vl(void *context, osm_physp_t *port,
+			    uint8_t in_port_num, uint8_t out_port_num,
+			    ib_slvl_table_t *t)
+{
+	const struct ot_plugin_engine *ctx = context;
+	const struct ot_routing *r = ctx->routing;
+	const struct ot_node *node;
+	unsigned int in, out, sl;
+	int n;
+
+	if (!r || !port || !port->p_node)
+		return;
+	n = ot_capture_find_node(r->fabric,
+			cl_ntoh64(osm_node_get_node_guid(port->p_node)));
+	if (n < 0)
+		return;
+	node = &r->fabric->node[n];
+	if (node->type == OT_NODE_SWITCH) {
+		in = in_port_num;
+		out = out_port_num;
+	} else {
+		in = 0;
+		out = osm_physp_get_port_num(port);
+	}
+	if (in > node->nports || out > node->nports)
+		return;
+	if (!r->sl2vl[n] && !r->needs_qos)
+		return;
+	for (sl = 0; sl < OT_NUM_SLS; sl++)
+		ib_slvl_table_set(t, sl, ot_routing_vl(r, n, in, out, sl) & 0xf);
+}
+
+static void ot_destroy(void *context)
+{
+	/*
+	 * The context itself belongs to the plugin (freed by its delete()),
+	 * and OpenSM calls destroy once per routing_engine entry, so the same
+	 * engine listed twice comes here twice: only drop what we hold.
+	 */
+	drop_routing(context);
+}
+
+static int ot_setup(osm_routing_engine_t *re, osm_opensm_t *osm)
+{
+	struct ot_plugin_engine *ctx = re->context;
+
+	if (!ctx || ctx->osm != osm)
+		return -1;
+	re->ucast_build_fwd_tables = ot_build_fwd_tables;
+	re->path_sl = ot_path_sl;
+	re->update_sl2vl = ot_update_sl2vl;
+	/* VLArb: OpenSM's default tables serve every data VL; no engine
+	 * here needs priorities between them. */
+	re->destroy = ot_destroy;
+	return 0;
+}
+
+static void *ot_plugin_create(osm_opensm_t *osm)
+{
+	struct ot_plugin *p;
+	unsigned int i, n = 0;
+
+	while (ot_engines[n])
+		n++;
+	p = calloc(1, sizeof(*p) + n * sizeof(p->engine[0]));
+	if (!p) {
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			OT_ERR_REGISTER ": osmtopo: out of memory\n");
+		return NULL;
+	}
+	p->osm = osm;
+	p->nengines = n;
+	/*
+	 * From the first registration on, create() must not fail: OpenSM
+	 * would dlclose() us while its engine list still points at ot_setup.
+	 * An engine whose name is taken is left out, with a message.
+	 */
+	for (i = 0; i < n; i++) {
+		external_routing_engine_module_t module = {
+			.name = ot_engines[i]->name,
+			.setup = ot_setup,
+			.context = &p->engine[i],
+		};
+		cl_status_t status;
+
+		p->engine[i].engine = ot_engines[i];
+		p->engine[i].osm = osm;
+		status = osm_register_external_routing_engine(osm, &module,
+							      &p->engine[i]);
+		if (status != CL_SUCCESS)
+			OSM_LOG(&osm->log, OSM_LOG_ERROR,
+				OT_ERR_REGISTER ": osmtopo: cannot register routing engine \"%s\" (%s)\n",
+				ot_engines[i]->name, CL_STATUS_MSG(status));
+		else
+			OSM_LOG(&osm->log, OSM_LOG_VERBOSE,
+				"osmtopo: routing engine \"%s\" registered\n",
+				ot_engines[i]->name);
+	}
+	return p;
+}
+
+static void ot_plugin_delete(void *plugin_data)
+{
+	struct ot_plugin *p = plugin_data;
+	unsigned int i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nengines; i++)
+		drop_routing(&p->engine[i]);
+	free(p);
+}
+
+osm_event_plugin_t osm_event_plugin = {
+	.osm_version = OSM_VERSION,
+	.create = ot_plugin_create,
+	.delete = ot_plugin_delete,
+	/* Events are of no use to routing: every sweep captures afresh. */
+	.report = NULL,
+};

@@ -1,1 +1,74 @@
-/* placeholder: being written */
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The OpenSM side of osmtopo: what plugin.c (registration, the routing
+ * engine callbacks, writing tables into OpenSM) and capture.c (OpenSM's
+ * subnet -> struct ot_fabric) share.  This is the only part of osmtopo that
+ * sees OpenSM's structures; everything after the capture works on the
+ * fabric model, and everything the engines produce comes back through
+ * plugin.c.
+ */
+#ifndef OSMTOPO_PLUGIN_H
+#define OSMTOPO_PLUGIN_H
+
+/*
+ * OSM_LOG() needs a file id before <opensm/osm_log.h> is included; OpenSM
+ * uses it only to look up per-file log levels (per_mod_log_tbl[256]).  Its
+ * own ids (osm_file_ids.h) stop below 100, so 200 is ours.
+ */
+#define OT_PLUGIN_FILE_ID 200
+#ifndef FILE_ID
+#define FILE_ID OT_PLUGIN_FILE_ID
+#endif
+
+#include <stdint.h>
+
+#include <opensm/osm_config.h>
+#include <opensm/osm_opensm.h>
+
+#include <osmtopo/error.h>
+#include <osmtopo/fabric.h>
+#include <osmtopo/routing.h>
+
+/*
+ * Error codes in OpenSM's "ERR XXYY" style.  The 5E range is not used by
+ * OpenSM 3.3.23 (grep "ERR 5E" in its sources finds nothing).
+ */
+#define OT_ERR_REGISTER "ERR 5E01"  /* an engine could not be registered */
+#define OT_ERR_REFUSE   "ERR 5E02"  /* an engine cannot route this fabric */
+
+/*
+ * One per engine of ot_engines[]: the context OpenSM hands back to every
+ * callback of that engine.  Allocated by the plugin's create() and freed
+ * by its delete(), which OpenSM calls after it has destroyed its routing
+ * engines, so a context outlives every callback made with it.
+ */
+struct ot_plugin_engine {
+	const struct ot_engine *engine;
+	osm_opensm_t *osm;
+	/*
+	 * The fabric and routing of the last sweep this engine routed, NULL
+	 * before the first.  Only ucast_build_fwd_tables replaces them, and
+	 * OpenSM calls it with its lock held exclusively; path_sl runs in SA
+	 * threads that hold the lock shared, update_sl2vl in the sweep
+	 * thread after routing.  So the routing these read is never freed
+	 * under them.  Both are our own copies: they point into no OpenSM
+	 * structure and stay valid however the subnet changes.
+	 */
+	struct ot_fabric *fabric;
+	struct ot_routing *routing;
+};
+
+/*
+ * Copies OpenSM's subnet (nodes, cables, base LIDs and LMCs) into a new
+ * fabric, nodes sorted by node GUID so that the result does not depend on
+ * discovery order.  The fabric is not indexed yet.  Reads OpenSM's tables
+ * only; call with OpenSM's lock held (routing callbacks are).  0 with *out
+ * set and owned by the caller, or -1 with err set and *out NULL.
+ */
+int ot_capture_subnet(osm_subn_t *subn, struct ot_fabric **out,
+		      struct ot_error *err);
+
+/* The node with this (host order) node GUID in a captured fabric, or -1. */
+int ot_capture_find_node(const struct ot_fabric *f, uint64_t guid);
+
+#endif

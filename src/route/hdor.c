@@ -1,1 +1,447 @@
-/* placeholder: being written */
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The hdor engine: Hybrid-DOR for k-ary n-direct 1-indirect KNS fabrics
+ * (seed 000, sections 2.2 and 3.2).  It sits after the KNS recognizer in
+ * the flow (fabric -> recognizer -> coordinates -> engine -> tables ->
+ * checker): given the coordinates of ot_kns_recognize(), it fills every
+ * switch's linear forwarding table for every LID of the fabric.
+ *
+ * A router sends a packet to its own CA if the destination hangs off it,
+ * otherwise to its switch of the lowest dimension in which its coordinates
+ * differ from the destination's; an indirect switch of dimension d sends it
+ * to its router whose coordinate d is the destination's.
+ *
+ * Deadlock freedom on one VL, for CA-to-CA traffic.  Give every channel
+ * (directed cable) a rank: CA -> router 0, router -> switch of dimension d
+ * 2d + 1, switch of dimension d -> router 2d + 2, router -> CA 2n + 1.  A
+ * Hybrid-DOR path corrects dimensions in strictly increasing order, so the
+ * ranks of its channels strictly increase, and every dependency between
+ * consecutive channels of a path goes from a lower to a higher rank.  The
+ * channel dependency graph therefore has no cycle and no credit loop can
+ * form (Dally and Seitz).  The unit tests check this rank property on
+ * every CA-to-CA path of several fabrics.
+ *
+ * Traffic to switch LIDs is routed too (every switch reaches every switch,
+ * loop-free), and the promise extends exactly as far as the ranks do:
+ * - from a CA or router to a router LID: a Hybrid-DOR path that ends in
+ *   the router's management port; ranks increase, so it is covered;
+ * - to the LID of an indirect switch T of dimension d: the other
+ *   dimensions are corrected in order, then the last hop goes up into T,
+ *   which may follow a higher dimension: a rank decrease.  No minimal
+ *   route can avoid it (T is only reachable through dimension d);
+ * - from an indirect switch's own port 0: its LFT entry, fixed by transit
+ *   traffic, sends the packet down toward the destination's coordinate in
+ *   its dimension, after which a lower dimension may follow.
+ * Each of the last two kinds, together with CA traffic, makes the
+ * dependency graph cyclic on VL 0 (checked by building it for 2-ary and
+ * 3-ary 2-direct KNSs).  SMPs travel on VL 15, which has no credits, so
+ * the subnet manager's own traffic is not concerned; only GMPs on data
+ * VLs to or from indirect switches (PerfMgt queries and their answers,
+ * vendor MADs) are, a few packets next to the data.  So, precisely: the
+ * promise covers every path whose source and destination are CA ports or
+ * routers, and not paths that start or end at an indirect switch's port
+ * 0.  Giving those their own SL and VL (path_sl plus SL2VL) would close
+ * the gap at the price of requiring QoS; hdor does not.
+ *
+ * Parallel cables (L per router-switch pair) are used evenly: each bundle
+ * hands out its cables, in port order, round-robin over the destination
+ * LIDs in a fixed order (CAs by coordinates, then rank on their router,
+ * then LMC offset; then routers; then indirect switches).  The order
+ * depends on coordinates and GUIDs only, so a fabric gets the same tables
+ * whatever its LIDs and discovery order.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <osmtopo/kns.h>
+#include <osmtopo/routing.h>
+#include "engines.h"
+
+enum dest_kind {
+	DEST_NONE,
+	DEST_CA,
+	DEST_ROUTER,
+	DEST_SWITCH,
+};
+
+/* What the tables need to know about one destination LID. */
+struct hdor_dest {
+	uint8_t kind;     /* enum dest_kind */
+	int8_t sdim;      /* DEST_SWITCH: the switch's dimension */
+	uint8_t ca_port;  /* DEST_CA: the router's port to the CA */
+	int32_t node;     /* the node owning the LID (for a CA, its router) */
+};
+
+struct hdor_ctx {
+	const struct ot_fabric *f;
+	const struct ot_kns *kns;
+	struct ot_error *err;
+	unsigned int k, n, links;
+	struct hdor_dest *dest; /* max_lid + 1 entries */
+	uint16_t *order;        /* routable LIDs in spreading order */
+	uint32_t norder;
+	int32_t *slot;          /* per switch node: index into up or down */
+	/*
+	 * Router slot s, dimension d, lane l: up[(s * n + d) * L + l].
+	 * Switch slot s, coordinate v, lane l: down[(s * k + v) * L + l].
+	 * Lanes are the parallel cables in port order.
+	 */
+	uint8_t *up, *down;
+};
+
+struct sort_key {
+	uint64_t key;
+	uint16_t lid;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct sort_key *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return 0;
+}
+
+static uint32_t coord_number(const struct hdor_ctx *c, int32_t x,
+			     int skip_dim)
+{
+	const int16_t *co = c->kns->coord + (size_t)x * c->n;
+	uint32_t v = 0;
+	unsigned int d;
+
+	for (d = c->n; d > 0; d--)
+		if ((int)d - 1 != skip_dim)
+			v = v * c->k + (uint32_t)co[d - 1];
+	return v;
+}
+
+/* Rank of CA port (ca, port) among the CA ports of its router. */
+static uint32_t ca_rank(const struct hdor_ctx *c, int32_t router, int32_t ca,
+			unsigned int port)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_node *r = &f->node[router];
+	uint64_t guid = f->node[ca].guid;
+	uint32_t rank = 0;
+	unsigned int p;
+
+	for (p = 1; p <= r->nports; p++) {
+		int32_t x = r->port[p].peer;
+		uint64_t g;
+
+		if (x < 0 || f->node[x].type != OT_NODE_CA)
+			continue;
+		g = f->node[x].guid;
+		if (g < guid || (g == guid && x < ca) ||
+		    (x == ca && r->port[p].peer_port < port))
+			rank++;
+	}
+	return rank;
+}
+
+/*
+ * Classifies every LID and sorts the routable ones into the order the
+ * parallel cables are handed out in.
+ */
+static int prepare_dests(struct hdor_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_kns *kns = c->kns;
+	uint64_t nrouters = 1, ranks = 1;
+	struct sort_key *keys = NULL;
+	uint32_t lid, i;
+	int error = 0;
+
+	for (i = 0; i < c->n; i++)
+		nrouters *= c->k;
+	for (i = 0; i < f->nnodes; i++)
+		if (kns->role[i] == OT_KNS_ROUTER &&
+		    f->node[i].nports + 1u > ranks)
+			ranks = f->node[i].nports + 1u;
+	c->dest = calloc((size_t)f->max_lid + 1, sizeof(*c->dest));
+	c->order = malloc(((size_t)f->max_lid + 1) * sizeof(*c->order));
+	keys = malloc(((size_t)f->max_lid + 1) * sizeof(*keys));
+	if (!c->dest || !c->order || !keys) {
+		error = ot_error_set(c->err, "hdor: out of memory");
+		goto out;
+	}
+	c->norder = 0;
+	for (lid = 1; lid <= f->max_lid; lid++) {
+		const struct ot_lid_owner *o = &f->lid_owner[lid];
+		struct hdor_dest *dst = &c->dest[lid];
+		uint64_t key;
+
+		if (o->node < 0)
+			continue;
+		dst->node = o->node;
+		dst->sdim = -1;
+		switch (kns->role[o->node]) {
+		case OT_KNS_CA: {
+			const struct ot_port *pt =
+				&f->node[o->node].port[o->port];
+
+			if (pt->peer < 0)
+				continue; /* nothing can reach it */
+			dst->kind = DEST_CA;
+			dst->node = pt->peer;
+			dst->ca_port = pt->peer_port;
+			key = coord_number(c, o->node, -1);
+			key = key * ranks + ca_rank(c, pt->peer, o->node,
+						    o->port);
+			key = key * 128 + (lid - pt->lid);
+			break;
+		}
+		case OT_KNS_ROUTER:
+			dst->kind = DEST_ROUTER;
+			key = (1ull << 62) + coord_number(c, o->node, -1);
+			break;
+		default:
+			dst->kind = DEST_SWITCH;
+			dst->sdim = kns->dim[o->node];
+			key = (2ull << 62) + dst->sdim * nrouters +
+			      coord_number(c, o->node, dst->sdim);
+			break;
+		}
+		keys[c->norder].key = key;
+		keys[c->norder].lid = lid;
+		c->norder++;
+	}
+	qsort(keys, c->norder, sizeof(*keys), cmp_key);
+	for (i = 0; i < c->norder; i++)
+		c->order[i] = keys[i].lid;
+out:
+	free(keys);
+	return error;
+}
+
+/* Lays out the parallel cables of every bundle in port order. */
+static int prepare_ports(struct hdor_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_kns *kns = c->kns;
+	unsigned int n = c->n, k = c->k, L = c->links, p;
+	uint32_t i, nr = 0, ns = 0;
+	uint8_t fill[OT_MAX_PORTS + 1];
+	int error = 0;
+
+	c->slot = malloc((size_t)f->nnodes * sizeof(*c->slot));
+	if (!c->slot)
+		return ot_error_set(c->err, "hdor: out of memory");
+	for (i = 0; i < f->nnodes; i++) {
+		c->slot[i] = -1;
+		if (kns->role[i] == OT_KNS_ROUTER)
+			c->slot[i] = nr++;
+		else if (kns->role[i] == OT_KNS_SWITCH)
+			c->slot[i] = ns++;
+	}
+	c->up = malloc((size_t)nr * n * L + 1);
+	c->down = malloc((size_t)ns * k * L + 1);
+	if (!c->up || !c->down) {
+		error = ot_error_set(c->err, "hdor: out of memory");
+		goto out;
+	}
+	for (i = 0; i < f->nnodes; i++) {
+		const struct ot_node *nd = &f->node[i];
+		int role = kns->role[i];
+
+		if (role == OT_KNS_CA)
+			continue;
+		memset(fill, 0, sizeof(fill));
+		for (p = 1; p <= nd->nports; p++) {
+			int32_t x = nd->port[p].peer;
+			size_t at;
+			unsigned int b;
+
+			if (x < 0 || kns->role[x] == OT_KNS_CA)
+				continue;
+			if (role == OT_KNS_ROUTER) {
+				b = kns->dim[x];
+				at = ((size_t)c->slot[i] * n + b) * L;
+				c->up[at + fill[b]++] = p;
+			} else {
+				b = kns->coord[(size_t)x * n + kns->dim[i]];
+				at = ((size_t)c->slot[i] * k + b) * L;
+				c->down[at + fill[b]++] = p;
+			}
+		}
+	}
+out:
+	return error;
+}
+
+/*
+ * Next cable of a bundle: lane[b] cycles through 0..L-1, so the
+ * destinations that take a bundle are dealt over its cables in turn.
+ */
+static inline unsigned int next_lane(uint8_t *lane, unsigned int b,
+				     unsigned int L)
+{
+	unsigned int l = lane[b];
+
+	lane[b] = l + 1 == L ? 0 : l + 1;
+	return l;
+}
+
+static void fill_router(const struct hdor_ctx *c, int32_t r, uint8_t *lft)
+{
+	const int16_t *rc = c->kns->coord + (size_t)r * c->n;
+	const uint8_t *up = c->up + (size_t)c->slot[r] * c->n * c->links;
+	unsigned int n = c->n, L = c->links, d;
+	uint8_t lane[OT_MAX_PORTS + 1] = { 0 };
+	uint32_t i;
+
+	for (i = 0; i < c->norder; i++) {
+		uint16_t lid = c->order[i];
+		const struct hdor_dest *dst = &c->dest[lid];
+		const int16_t *tc;
+
+		if (dst->node == r) {
+			lft[lid] = dst->kind == DEST_CA ? dst->ca_port : 0;
+			continue;
+		}
+		tc = c->kns->coord + (size_t)dst->node * n;
+		for (d = 0; d < n; d++)
+			if ((int)d != dst->sdim && rc[d] != tc[d])
+				break;
+		/* only an indirect switch on this router's line is left */
+		if (d == n)
+			d = dst->sdim;
+		lft[lid] = up[d * L + next_lane(lane, d, L)];
+	}
+}
+
+static void fill_switch(const struct hdor_ctx *c, int32_t s, uint8_t *lft)
+{
+	const uint8_t *down = c->down + (size_t)c->slot[s] * c->k * c->links;
+	unsigned int n = c->n, L = c->links, v;
+	int d = c->kns->dim[s];
+	uint8_t lane[OT_MAX_PORTS + 1] = { 0 };
+	uint32_t i;
+
+	for (i = 0; i < c->norder; i++) {
+		uint16_t lid = c->order[i];
+		const struct hdor_dest *dst = &c->dest[lid];
+
+		if (dst->node == s) {
+			lft[lid] = 0;
+			continue;
+		}
+		/*
+		 * Another switch of this dimension has no coordinate here:
+		 * any router will do, and the one at 0 is as good as any.
+		 */
+		if (dst->sdim == d)
+			v = 0;
+		else
+			v = c->kns->coord[(size_t)dst->node * n + d];
+		lft[lid] = down[v * L + next_lane(lane, v, L)];
+	}
+}
+
+/* "[c(n-1),...,c0]", with "*" in dimension skip. */
+static void coords_str(const struct ot_kns *kns, int32_t x, int skip,
+		       char *buf, size_t len)
+{
+	const int16_t *co = kns->coord + (size_t)x * kns->n;
+	size_t used;
+	unsigned int i, d;
+
+	used = snprintf(buf, len, "[");
+	for (i = 0; i < kns->n && used < len; i++) {
+		/* highest dimension first, as in the seed's figures */
+		d = kns->n - 1 - i;
+		if ((int)d == skip)
+			used += snprintf(buf + used, len - used, "*%s",
+					 d ? "," : "]");
+		else
+			used += snprintf(buf + used, len - used, "%d%s",
+					 co[d], d ? "," : "]");
+	}
+}
+
+static int set_labels(const struct hdor_ctx *c, struct ot_routing *out)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_kns *kns = c->kns;
+	char buf[OT_MAX_PORTS * 4 + 8];
+	unsigned int p;
+	uint32_t i;
+	int rc;
+
+	for (i = 0; i < f->nnodes; i++) {
+		switch (kns->role[i]) {
+		case OT_KNS_ROUTER:
+			coords_str(kns, i, -1, buf, sizeof(buf));
+			rc = ot_routing_set_label(out, i, "router %s", buf);
+			break;
+		case OT_KNS_SWITCH:
+			coords_str(kns, i, kns->dim[i], buf, sizeof(buf));
+			rc = ot_routing_set_label(out, i, "switch d=%d %s",
+						  kns->dim[i], buf);
+			break;
+		default:
+			for (p = 1; p <= f->node[i].nports; p++)
+				if (f->node[i].port[p].peer >= 0)
+					break;
+			coords_str(kns, i, -1, buf, sizeof(buf));
+			rc = ot_routing_set_label(out, i, "CA %s/%u", buf,
+						  ca_rank(c, kns->router[i], i,
+							  p));
+			break;
+		}
+		if (rc)
+			return ot_error_set(c->err, "hdor: out of memory");
+	}
+	return 0;
+}
+
+static int hdor_route(const struct ot_fabric *f, struct ot_routing *out,
+		      struct ot_error *err)
+{
+	struct hdor_ctx c = { .f = f, .err = err };
+	struct ot_kns *kns = NULL;
+	struct ot_error why;
+	uint32_t i;
+	int error = 0;
+
+	error = ot_kns_recognize(f, &kns, &why);
+	if (error) {
+		ot_error_set(err, "hdor: %s", why.msg);
+		goto out;
+	}
+	c.kns = kns;
+	c.k = kns->k;
+	c.n = kns->n;
+	c.links = kns->links;
+	error = prepare_dests(&c);
+	if (!error)
+		error = prepare_ports(&c);
+	if (!error)
+		error = set_labels(&c, out);
+	if (error)
+		goto out;
+	for (i = 0; i < f->nnodes; i++) {
+		if (kns->role[i] == OT_KNS_ROUTER)
+			fill_router(&c, i, out->lft[i]);
+		else if (kns->role[i] == OT_KNS_SWITCH)
+			fill_switch(&c, i, out->lft[i]);
+	}
+	out->nvls = 1;
+	out->needs_qos = false;
+out:
+	free(c.dest);
+	free(c.order);
+	free(c.slot);
+	free(c.up);
+	free(c.down);
+	ot_kns_free(kns);
+	return error;
+}
+
+const struct ot_engine ot_engine_hdor = {
+	.name = "hdor",
+	.needs = "KNS (k-ary n-direct 1-indirect): routers with CAs, one indirect switch per dimension line",
+	.route = hdor_route,
+};

@@ -1,1 +1,417 @@
-/* placeholder: being written */
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * `osmtopo check`: the checker (src/core/check.c) on the command line, the
+ * last step of the flow fabric -> recognizer -> engine -> tables ->
+ * checker.  The fabric and its tables come from files (a net file and
+ * dump_lfts output), from an engine run offline, or from a live fabric;
+ * the report says whether every CA reaches every CA, by how many hops, and
+ * whether the channel dependency graph has a credit loop.  With
+ * --expect-dor it also holds every path to what the engine promises.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <osmtopo/check.h>
+#include <osmtopo/kns.h>
+#include <osmtopo/lftfile.h>
+#include <osmtopo/live.h>
+#include <osmtopo/netfile.h>
+#include <osmtopo/routing.h>
+#include "commands.h"
+
+struct check_option {
+	struct option opt;
+	const char *arg; /* argument name in the help, NULL if none */
+	const char *help;
+};
+
+static const struct check_option check_options[] = {
+	{ { "route", required_argument, NULL, 'r' }, "ENGINE",
+	  "route NETFILE offline with ENGINE and check the result" },
+	{ { "live", no_argument, NULL, 'L' }, NULL,
+	  "check the fabric this host is cabled to, as it is programmed" },
+	{ { "Ca", required_argument, NULL, 'C' }, "CA",
+	  "local CA for --live (default: the first)" },
+	{ { "Port", required_argument, NULL, 'P' }, "PORT",
+	  "local port for --live (default: the first active)" },
+	{ { "expect-dor", required_argument, NULL, 'd' }, "ENGINE",
+	  "also check every path is the one ENGINE promises" },
+	{ { "json", no_argument, NULL, 'j' }, NULL,
+	  "print the report as one JSON object" },
+	{ { "examples", required_argument, NULL, 'n' }, "N",
+	  "list up to N problems of each kind (default 5)" },
+	{ { "help", no_argument, NULL, 'h' }, NULL, "this help" },
+};
+
+#define NOPTIONS (sizeof(check_options) / sizeof(check_options[0]))
+
+/*
+ * Promises an engine makes about each path, checked with --expect-dor.
+ * Another engine's check is one more row: recognize the fabric the way
+ * the engine does, then judge each CA-to-CA node list.
+ */
+struct path_expectation {
+	const char *engine;
+	const char *promise;
+	int (*setup)(const struct ot_fabric *f, void **ctx,
+		     struct ot_error *err);
+	int (*check)(void *ctx, const int32_t *nodes, unsigned int len,
+		     struct ot_error *err);
+	void (*teardown)(void *ctx);
+};
+
+static int hdor_setup(const struct ot_fabric *f, void **ctx,
+		      struct ot_error *err)
+{
+	struct ot_kns *kns = NULL;
+
+	if (ot_kns_recognize(f, &kns, err))
+		return -1;
+	*ctx = kns;
+	return 0;
+}
+
+static int hdor_check(void *ctx, const int32_t *nodes, unsigned int len,
+		      struct ot_error *err)
+{
+	return ot_kns_check_path(ctx, nodes, len, err);
+}
+
+static void hdor_teardown(void *ctx)
+{
+	ot_kns_free(ctx);
+}
+
+static const struct path_expectation expectations[] = {
+	{ "hdor",
+	  "KNS paths correct differing dimensions in increasing order, minimally",
+	  hdor_setup, hdor_check, hdor_teardown },
+};
+
+#define NEXPECTATIONS (sizeof(expectations) / sizeof(expectations[0]))
+
+static void check_usage(FILE *out)
+{
+	unsigned int i;
+
+	fprintf(out,
+		"usage: osmtopo check [OPTIONS] NETFILE LFTFILE\n"
+		"       osmtopo check [OPTIONS] --route ENGINE NETFILE\n"
+		"       osmtopo check [OPTIONS] --live [-C CA] [-P PORT]\n\n"
+		"Checks a fabric's unicast routing: every CA port reaches every CA\n"
+		"LID (each LID of an LMC range on its own), without a forwarding\n"
+		"loop; path lengths against the shortest path of the cabling; and\n"
+		"no credit loop in the channel dependency graph over (link, VL).\n\n"
+		"NETFILE is an ibsim net file or ibnetdiscover output (with the\n"
+		"LIDs the fabric uses); LFTFILE is opensm-lfts.dump, `osmtopo\n"
+		"route --lfts-only` or dump_lfts output.  dump_lfts leaves out\n"
+		"the highest LID, which then shows as unreachable; `osmtopo lfts\n"
+		"--live` does not.  Files carry no SL2VL tables: VL 0 is assumed.\n\n"
+		"options:\n");
+	for (i = 0; i < NOPTIONS; i++) {
+		const struct check_option *o = &check_options[i];
+		char left[40];
+
+		snprintf(left, sizeof(left), "--%s%s%s", o->opt.name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+		fprintf(out, "  -%c, %-20s %s\n", o->opt.val, left, o->help);
+	}
+	fprintf(out, "\nengines for --route:\n");
+	for (i = 0; ot_engines[i]; i++)
+		fprintf(out, "  %-20s %s\n", ot_engines[i]->name,
+			ot_engines[i]->needs);
+	fprintf(out, "\nengines for --expect-dor:\n");
+	for (i = 0; i < NEXPECTATIONS; i++)
+		fprintf(out, "  %-20s %s\n", expectations[i].engine,
+			expectations[i].promise);
+	fprintf(out,
+		"\nexamples:\n"
+		"  osmtopo check fabric.ibnd /var/log/opensm-lfts.dump\n"
+		"  osmtopo check --route hdor --expect-dor hdor kns.net\n"
+		"  osmtopo check --live -C mlx5_0 -P 1 --json > report.json\n"
+		"\nexit status: 0 no problem found, 1 a problem found (or the\n"
+		"fabric refused), 2 usage or I/O error.\n");
+}
+
+static const struct path_expectation *find_expectation(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < NEXPECTATIONS; i++)
+		if (!strcmp(expectations[i].engine, name))
+			return &expectations[i];
+	return NULL;
+}
+
+/* A whole number in [min, max], or -1. */
+static long parse_number(const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	return v;
+}
+
+struct check_args {
+	const char *engine;   /* --route */
+	bool live;
+	struct ot_live_opts live_opts;
+	bool live_opts_given;
+	const struct path_expectation *expect;
+	bool json;
+	unsigned int examples;
+	const char *netfile, *lftfile;
+};
+
+/*
+ * OT_EXIT_OK when args is filled, -1 when --help was answered, otherwise
+ * the status to exit with.
+ */
+static int parse_args(int argc, char **argv, struct check_args *a)
+{
+	struct option longopts[NOPTIONS + 1];
+	char shortopts[2 * NOPTIONS + 1];
+	unsigned int i, k = 0;
+	long v;
+	int c;
+
+	for (i = 0; i < NOPTIONS; i++) {
+		longopts[i] = check_options[i].opt;
+		shortopts[k++] = (char)check_options[i].opt.val;
+		if (check_options[i].opt.has_arg == required_argument)
+			shortopts[k++] = ':';
+	}
+	memset(&longopts[NOPTIONS], 0, sizeof(longopts[NOPTIONS]));
+	shortopts[k] = '\0';
+
+	optind = 1;
+	for (;;) {
+		c = getopt_long(argc, argv, shortopts, longopts, NULL);
+		if (c < 0)
+			break;
+		switch (c) {
+		case 'r':
+			a->engine = optarg;
+			break;
+		case 'L':
+			a->live = true;
+			break;
+		case 'C':
+			a->live_opts.ca = optarg;
+			a->live_opts_given = true;
+			break;
+		case 'P':
+			v = parse_number(optarg, 1, 254);
+			if (v < 0) {
+				fprintf(stderr,
+					"osmtopo check: bad port '%s'\n",
+					optarg);
+				return OT_EXIT_USAGE;
+			}
+			a->live_opts.port = (int)v;
+			a->live_opts_given = true;
+			break;
+		case 'd':
+			a->expect = find_expectation(optarg);
+			if (!a->expect) {
+				fprintf(stderr,
+					"osmtopo check: no path check for '%s' (see --help)\n",
+					optarg);
+				return OT_EXIT_USAGE;
+			}
+			break;
+		case 'j':
+			a->json = true;
+			break;
+		case 'n':
+			v = parse_number(optarg, 1, 1000000);
+			if (v < 0) {
+				fprintf(stderr,
+					"osmtopo check: bad number of examples '%s'\n",
+					optarg);
+				return OT_EXIT_USAGE;
+			}
+			a->examples = (unsigned int)v;
+			break;
+		case 'h':
+			check_usage(stdout);
+			return -1;
+		default:
+			check_usage(stderr);
+			return OT_EXIT_USAGE;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (a->live && a->engine) {
+		fprintf(stderr,
+			"osmtopo check: --live and --route do not go together\n");
+		return OT_EXIT_USAGE;
+	}
+	if (a->live_opts_given && !a->live) {
+		fprintf(stderr, "osmtopo check: -C and -P need --live\n");
+		return OT_EXIT_USAGE;
+	}
+	if (argc != (a->live ? 0 : a->engine ? 1 : 2)) {
+		check_usage(stderr);
+		return OT_EXIT_USAGE;
+	}
+	if (argc > 0)
+		a->netfile = argv[0];
+	if (argc > 1)
+		a->lftfile = argv[1];
+	return OT_EXIT_OK;
+}
+
+/* A net file and the dump_lfts text of the tables programmed into it. */
+static int load_files(const struct check_args *a, struct ot_fabric **f,
+		      struct ot_routing **r, struct ot_error *err)
+{
+	FILE *in = NULL;
+	int error = -1;
+
+	*f = ot_netfile_load(a->netfile, err);
+	if (!*f)
+		goto out;
+	*r = ot_routing_new(*f);
+	if (!*r) {
+		ot_error_set(err, "out of memory");
+		goto out;
+	}
+	if (!strcmp(a->lftfile, "-")) {
+		if (!strcmp(a->netfile, "-")) {
+			ot_error_set(err, "only one of the files can be '-'");
+			goto out;
+		}
+		in = stdin;
+	} else {
+		in = fopen(a->lftfile, "r");
+		if (!in) {
+			ot_error_set(err, "%s: %s", a->lftfile,
+				     strerror(errno));
+			goto out;
+		}
+	}
+	if (ot_lft_read(in, a->lftfile, *r, err))
+		goto out;
+	error = 0;
+out:
+	if (in && in != stdin)
+		fclose(in);
+	return error;
+}
+
+/* A net file routed by an engine here and now.  Refusal is a finding. */
+static int route_file(const struct check_args *a, struct ot_fabric **f,
+		      struct ot_routing **r, struct ot_error *err)
+{
+	const struct ot_engine *e = ot_engine_find(a->engine);
+
+	if (!e) {
+		ot_error_set(err, "no engine '%s' (see --help)", a->engine);
+		return OT_EXIT_USAGE;
+	}
+	*f = ot_netfile_load(a->netfile, err);
+	if (!*f)
+		return OT_EXIT_USAGE;
+	if (ot_engine_run(e, *f, r, err))
+		return OT_EXIT_FAIL;
+	return OT_EXIT_OK;
+}
+
+static int read_live(const struct check_args *a, struct ot_fabric **f,
+		     struct ot_routing **r, struct ot_error *err)
+{
+	if (ot_live_discover(&a->live_opts, f, err) ||
+	    ot_live_read_routing(&a->live_opts, *f, r, err))
+		return -1;
+	return 0;
+}
+
+/* Says on stderr what the credit loop check could not know. */
+static void note_assumptions(const struct check_args *a,
+			     const struct ot_routing *r)
+{
+	if (a->lftfile)
+		fprintf(stderr,
+			"osmtopo check: note: LFT files hold no SL2VL tables; credit loops are checked on VL 0\n");
+	else if (a->live && !r->path_sl)
+		fprintf(stderr,
+			"osmtopo check: note: path SLs are not read from the SA; every path is checked on SL 0\n");
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_args a = { 0 };
+	struct ot_fabric *f = NULL;
+	struct ot_routing *r = NULL;
+	struct ot_check_report *rep = NULL;
+	struct ot_check_opts opts = { 0 };
+	struct ot_error err = { "" };
+	void *expect_ctx = NULL;
+	bool expect_ready = false;
+	int status;
+
+	status = parse_args(argc, argv, &a);
+	if (status < 0)
+		return OT_EXIT_OK; /* --help */
+	if (status != OT_EXIT_OK)
+		return status;
+
+	if (a.live) {
+		status = read_live(&a, &f, &r, &err) ? OT_EXIT_USAGE :
+						       OT_EXIT_OK;
+	} else if (a.engine) {
+		status = route_file(&a, &f, &r, &err);
+	} else {
+		status = load_files(&a, &f, &r, &err) ? OT_EXIT_USAGE :
+							OT_EXIT_OK;
+	}
+	if (status != OT_EXIT_OK) {
+		fprintf(stderr, "osmtopo check: %s\n", err.msg);
+		goto out;
+	}
+
+	if (a.expect) {
+		if (a.expect->setup(f, &expect_ctx, &err)) {
+			fprintf(stderr,
+				"osmtopo check: the fabric is not what %s routes: %s\n",
+				a.expect->engine, err.msg);
+			status = OT_EXIT_FAIL;
+			goto out;
+		}
+		expect_ready = true;
+		opts.path_cb = a.expect->check;
+		opts.path_ctx = expect_ctx;
+	}
+	opts.max_examples = a.examples;
+
+	note_assumptions(&a, r);
+	if (ot_check_run(f, r, &opts, &rep, &err)) {
+		fprintf(stderr, "osmtopo check: %s\n", err.msg);
+		status = OT_EXIT_USAGE;
+		goto out;
+	}
+	if (ot_check_print(stdout, rep, a.json) || fflush(stdout)) {
+		fprintf(stderr, "osmtopo check: writing the report: %s\n",
+			strerror(errno));
+		status = OT_EXIT_USAGE;
+		goto out;
+	}
+	status = ot_check_ok(rep) ? OT_EXIT_OK : OT_EXIT_FAIL;
+out:
+	ot_check_report_free(rep);
+	if (expect_ready)
+		a.expect->teardown(expect_ctx);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+	return status;
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Sets up a Debian 12 machine and runs every test: the unit tests (Check)
+# in a normal build and again under AddressSanitizer/UBSan, then the ibsim
+# end-to-end tests against stock OpenSM with the plugin (valgrind included).
+# Ends with one line "N passed, N failed".
+#
+# usage: scripts/test-all.sh [BUILD_ROOT]    (default: ./build)
+set -u
+src=$(cd "$(dirname "$0")/.." && pwd)
+root=${1:-$src/build}
+"$src/scripts/setup-debian.sh" || exit 2
+
+pass=0
+fail=0
+step() { printf '\n== %s\n' "$*"; }
+
+# count_unit DIR: add a build's unit test results to the totals.
+count_unit() {
+	local log=$1/test-suite.log p f
+	p=$(sed -n 's/^# PASS: *//p' "$log" 2>/dev/null | head -1)
+	f=$(sed -n 's/^# FAIL: *//p' "$log" 2>/dev/null | head -1)
+	e=$(sed -n 's/^# ERROR: *//p' "$log" 2>/dev/null | head -1)
+	pass=$((pass + ${p:-0}))
+	fail=$((fail + ${f:-0} + ${e:-0}))
+}
+
+unit() {
+	local dir=$1
+	shift
+	step "build $dir $*"
+	if ! "$src/scripts/build.sh" "$dir" "$@"; then
+		echo "build failed"
+		fail=$((fail + 1))
+		return 1
+	fi
+	step "unit tests in $dir"
+	make -C "$dir" check >"$dir/check.out" 2>&1
+	grep -E '^(PASS|FAIL|ERROR|SKIP|XFAIL|XPASS):' "$dir/check.out"
+	grep -E -A40 '^FAIL|^ERROR' "$dir"/tests/unit/*.log 2>/dev/null | head -60
+	count_unit "$dir"
+}
+
+unit "$root/plain"
+unit "$root/asan" --enable-sanitizers
+
+step "ibsim end-to-end tests"
+if [ -x "$root/plain/osmtopo" ]; then
+	out=$(cd "$root/plain" && "$src/tests/e2e/run.sh" | tee /dev/stderr | tail -1)
+	p=$(sed -n 's/.* \([0-9][0-9]*\) passed.*/\1/p' <<<"$out")
+	f=$(sed -n 's/.* \([0-9][0-9]*\) failed.*/\1/p' <<<"$out")
+	pass=$((pass + ${p:-0}))
+	fail=$((fail + ${f:-1}))
+else
+	fail=$((fail + 1))
+fi
+
+echo
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Runs every ibsim end-to-end test, two at a time (each has its own ibsim,
+# socket and OpenSM directories), and ends with "N passed, N failed".
+# Run from the build directory (where osmtopo and .libs/ are), or set
+# OSMTOPO and OSMTOPO_PLUGIN_DIR.
+#
+# usage: tests/e2e/run.sh [-j JOBS] [PATTERN]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+jobs=2
+if [ "${1:-}" = -j ]; then
+	jobs=$2
+	shift 2
+fi
+pattern=${1:-}
+export OSMTOPO=${OSMTOPO:-$PWD/osmtopo}
+export OSMTOPO_PLUGIN_DIR=${OSMTOPO_PLUGIN_DIR:-$PWD/.libs}
+export OSMTOPO_SRCDIR=$src
+topo=$src/topologies
+logdir=${E2E_LOGDIR:-$PWD/e2e-logs}
+rm -rf "$logdir"
+mkdir -p "$logdir"
+
+# Fabrics made at run time.
+gen=$logdir/fabrics
+mkdir -p "$gen"
+"$OSMTOPO" gen kns 6 2 --radix 8 --shuffle-ports 20261121 -o "$gen/cellia-shuffled.net" ||
+	{ echo "cannot generate fabrics"; exit 2; }
+# CELLIA with one router-switch cable pulled: drop the port line on both
+# ends (ibsim would otherwise restore a cable declared on one end).
+drop_cable() {
+	local file=$1 victim=$2 line p rid q
+	line=$(awk -v v="\"$victim\"" '/^(Switch|Hca|Ca)/ { n = $0 }
+		index(n, v) && /^\[[0-9]+\][ \t]*"S\[/ { print; exit }' "$file")
+	p=$(sed -E 's/^\[([0-9]+)\].*/\1/' <<<"$line")
+	rid=$(sed -E 's/^[^"]*"([^"]*)".*/\1/' <<<"$line")
+	q=$(sed -E 's/.*"\[([0-9]+)\].*/\1/' <<<"$line")
+	echo "$rid" >"$file.peer"
+	awk -v a="\"$victim\"" -v pa="[$p]" -v b="\"$rid\"" -v pb="[$q]" '
+		/^(Switch|Hca|Ca)/ { n = $0 }
+		index(n, a) && index($0, pa) == 1 { next }
+		index(n, b) && index($0, pb) == 1 { next }
+		{ print }' "$file"
+}
+cp "$topo/cellia-kns-6x2.net" "$gen/cellia.net"
+drop_cable "$gen/cellia.net" "R[2,3]" >"$gen/cellia-missing-cable.net"
+# hdor may name either end of the missing cable
+missing_re="R\\[2,3\\]|$(sed 's/[][]/\\&/g' "$gen/cellia.net.peer")"
+
+tests=(
+	"hdor-cellia|$here/test_hdor_kns.sh cellia $topo/cellia-kns-6x2.net"
+	"hdor-cellia-shuffled|$here/test_hdor_kns.sh cellia-shuffled $gen/cellia-shuffled.net"
+	"hdor-kns-4x3|$here/test_hdor_kns.sh kns-4x3 $topo/kns-4x3.net"
+	"hdor-kns-8x2-4cas-2links|$here/test_hdor_kns.sh kns-8x2 $topo/kns-8x2-4cas-2links.net"
+	"refusal-fattree|$here/test_refusal.sh fattree $topo/fattree-4leaf-2spine.net ft-"
+	"refusal-missing-cable|$here/test_refusal.sh missing-cable $gen/cellia-missing-cable.net $missing_re"
+	"live-read|$here/test_live_read.sh"
+	"topologies-fresh|$here/test_topologies_fresh.sh"
+	"valgrind-sweeps|$here/test_valgrind_sweeps.sh $topo/cellia-kns-6x2.net 4"
+)
+
+run_one() {
+	local name=$1 cmd=$2 rc
+	bash $cmd >"$logdir/$name.log" 2>&1
+	rc=$?
+	echo "$rc" >"$logdir/$name.rc"
+	case $rc in
+	0) echo "PASS: $name" ;;
+	77) echo "SKIP: $name" ;;
+	*) echo "FAIL: $name (exit $rc)"; sed 's/^/    /' "$logdir/$name.log" | tail -15 ;;
+	esac
+}
+
+running=0
+for t in "${tests[@]}"; do
+	name=${t%%|*}
+	cmd=${t#*|}
+	[ -z "$pattern" ] || [[ $name == *$pattern* ]] || continue
+	run_one "$name" "$cmd" &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+done
+wait
+
+pass=0 fail=0 skip=0
+for f in "$logdir"/*.rc; do
+	[ -e "$f" ] || continue
+	case $(cat "$f") in
+	0) pass=$((pass + 1)) ;;
+	77) skip=$((skip + 1)) ;;
+	*) fail=$((fail + 1)) ;;
+	esac
+done
+echo "e2e: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

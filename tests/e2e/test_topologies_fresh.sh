@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# The bundled fabrics in topologies/ are what `osmtopo gen` makes today:
+# regenerates each into a scratch directory and diffs it against the
+# committed file.  A difference means the generator or the writer changed
+# and the files (and topologies/README.md) must be regenerated.
+#
+# OSMTOPO: the built osmtopo (default ./osmtopo); srcdir: the source tree
+# (default: two levels above this script).
+set -u
+
+OSMTOPO=${OSMTOPO:-./osmtopo}
+here=$(cd "$(dirname "$0")" && pwd)
+srcdir=${srcdir:-$here/../..}
+topo=$srcdir/topologies
+
+if [ ! -x "$OSMTOPO" ]; then
+	echo "test_topologies_fresh: no osmtopo at $OSMTOPO (set OSMTOPO)" >&2
+	exit 99
+fi
+
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+status=0
+# file  then the arguments of `osmtopo gen` that make it
+while read -r file args; do
+	[ -n "$file" ] || continue
+	# shellcheck disable=SC2086 # args is a word list on purpose
+	if ! "$OSMTOPO" gen $args -o "$tmp/$file"; then
+		echo "FAIL $file: osmtopo gen $args failed" >&2
+		status=1
+		continue
+	fi
+	if diff -u "$topo/$file" "$tmp/$file" > "$tmp/$file.diff"; then
+		echo "ok   $file"
+	else
+		echo "FAIL $file differs from: osmtopo gen $args" >&2
+		head -40 "$tmp/$file.diff" >&2
+		status=1
+	fi
+done <<LIST
+cellia-kns-6x2.net kns 6 2 --radix 8
+kns-4x3.net kns 4 3 --radix 8
+kns-8x2-4cas-2links.net kns 8 2 --cas 4 --links 2 --radix 16
+LIST
+
+exit $status
