@@ -241,6 +241,11 @@ static int ot_build_fwd_tables(void *context)
 		OSM_LOG(log, OSM_LOG_ERROR,
 			OT_ERR_REFUSE ": %s: cannot route this fabric: %s\n",
 			name, without_prefix(err.msg, name));
+		/*
+		 * Another engine routes this sweep: what we kept from an
+		 * earlier one describes a fabric that is gone.
+		 */
+		drop_routing(ctx);
 		goto out;
 	}
 	install_lfts(ctx, r);
