@@ -10,6 +10,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,60 +33,140 @@ static const char *mad_type_str(enum ot_node_type type)
 }
 
 /*
- * dump_lfts names a LID's owner once and, for the further LIDs of a port
- * with LMC > 0, only counts paths; this is its state between lines.
+ * What dump_lfts prints after "0x%04x %03u " for a LID.  It names a LID's
+ * owner once and, for the further LIDs of a port with LMC > 0 that follow
+ * in the same table, only counts paths: so each LID has a full text and,
+ * inside an LMC range, a short one.  The texts are the same for every
+ * switch, so they are made once (the tables of a 16K-CA fabric are tens of
+ * millions of lines).
  */
-struct lid_state {
-	unsigned int base, last;
-	uint64_t guid;
+struct lid_texts {
+	char *buf;
+	size_t *full, *path; /* offsets into buf; path == full: none */
+	unsigned int *range_base; /* first LID of the LID's LMC range */
 };
 
-static void write_destination(FILE *out, const struct ot_fabric *f,
-			      unsigned int lid, struct lid_state *st)
+static void lid_texts_free(struct lid_texts *t)
 {
-	const struct ot_port *pt;
-	const struct ot_node *node;
+	free(t->buf);
+	free(t->full);
+	free(t->path);
+	free(t->range_base);
+}
+
+/* Appends a formatted string (with its NUL) to a growing buffer. */
+static int append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+{
+	va_list ap;
 	int n;
 
-	if (lid <= st->last) {
-		if (st->guid)
-			fprintf(out,
-				": (path #%u out of %u: portguid 0x%016" PRIx64
-				")",
-				lid - st->base + 1, st->last - st->base + 1,
-				st->guid);
-		else
-			fprintf(out, ": (path #%u out of %u)",
-				lid - st->base + 1, st->last - st->base + 1);
-		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(*buf + *len, *cap - *len, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return -1;
+		if ((size_t)n < *cap - *len)
+			break;
+		{
+			size_t ncap = 2 * *cap + (size_t)n + 1;
+			char *grown = realloc(*buf, ncap);
+
+			if (!grown)
+				return -1;
+			*buf = grown;
+			*cap = ncap;
+		}
 	}
-	st->guid = 0;
-	n = ot_fabric_lid_node(f, lid);
-	if (n < 0) {
-		fputs(": (node info not available fabric scan)", out);
-		return;
+	*len += (size_t)n + 1;
+	return 0;
+}
+
+static int lid_texts_make(struct lid_texts *t, const struct ot_fabric *f,
+			  unsigned int max_lid)
+{
+	size_t len = 0, cap = 4096;
+	unsigned int lid;
+
+	t->buf = malloc(cap);
+	t->full = calloc(max_lid + 1, sizeof(*t->full));
+	t->path = calloc(max_lid + 1, sizeof(*t->path));
+	t->range_base = calloc(max_lid + 1, sizeof(*t->range_base));
+	if (!t->buf || !t->full || !t->path || !t->range_base)
+		return -1;
+	for (lid = 0; lid <= max_lid; lid++) {
+		const struct ot_node *node;
+		const struct ot_port *pt;
+		uint64_t guid;
+		unsigned int nl;
+		int n = ot_fabric_lid_node(f, lid);
+
+		t->range_base[lid] = lid;
+		t->full[lid] = len;
+		t->path[lid] = len;
+		if (n < 0) {
+			if (append(&t->buf, &len, &cap, "%s",
+				   ": (node info not available fabric scan)"))
+				return -1;
+			continue;
+		}
+		node = &f->node[n];
+		pt = &node->port[f->lid_owner[lid].port];
+		guid = pt->guid ? pt->guid : node->guid;
+		nl = ot_port_nlids(pt);
+		if (append(&t->buf, &len, &cap,
+			   ": (%s portguid 0x%016" PRIx64 ": '%s')",
+			   mad_type_str(node->type), guid, node->desc))
+			return -1;
+		if (nl <= 1)
+			continue;
+		t->range_base[lid] = pt->lid;
+		t->path[lid] = len;
+		if (append(&t->buf, &len, &cap,
+			   ": (path #%u out of %u: portguid 0x%016" PRIx64 ")",
+			   lid - pt->lid + 1, nl, guid))
+			return -1;
 	}
-	node = &f->node[n];
-	pt = &node->port[f->lid_owner[lid].port];
-	st->guid = pt->guid ? pt->guid : node->guid;
-	if (pt->lmc > 0) {
-		st->base = pt->lid;
-		st->last = pt->lid + (1u << pt->lmc) - 1;
-	}
-	fprintf(out, ": (%s portguid 0x%016" PRIx64 ": '%s')",
-		mad_type_str(node->type), st->guid, node->desc);
+	return 0;
+}
+
+/* "0x%04x %03u " without printf: this is the hot loop of the writer. */
+static void put_entry(FILE *out, unsigned int lid, unsigned int port)
+{
+	static const char hex[] = "0123456789abcdef";
+	char s[12];
+
+	s[0] = '0';
+	s[1] = 'x';
+	s[2] = hex[(lid >> 12) & 0xf];
+	s[3] = hex[(lid >> 8) & 0xf];
+	s[4] = hex[(lid >> 4) & 0xf];
+	s[5] = hex[lid & 0xf];
+	s[6] = ' ';
+	s[7] = (char)('0' + port / 100);
+	s[8] = (char)('0' + port / 10 % 10);
+	s[9] = (char)('0' + port % 10);
+	s[10] = ' ';
+	fwrite(s, 1, 11, out);
 }
 
 int ot_lft_write(FILE *out, const struct ot_routing *r)
 {
 	const struct ot_fabric *f = r->fabric;
+	struct lid_texts t = { NULL, NULL, NULL, NULL };
+	int error = -1;
 	uint32_t n;
 	unsigned int lid;
 
+	if (lid_texts_make(&t, f, r->max_lid))
+		goto out;
 	for (n = 0; n < f->nnodes; n++) {
 		const struct ot_node *sw = &f->node[n];
-		struct lid_state st = { 0, 0, 0 };
 		unsigned int count = 0;
+		/* LMC range whose owner this table has named already */
+		unsigned int named_base = 0, named = 0;
 
 		if (sw->type != OT_NODE_SWITCH || !r->lft[n])
 			continue;
@@ -100,19 +182,28 @@ int ot_lft_write(FILE *out, const struct ot_routing *r)
 		fputs("       Port     Info \n", out);
 		for (lid = 0; lid <= r->max_lid; lid++) {
 			unsigned int port = r->lft[n][lid];
+			unsigned int base = t.range_base[lid];
+			size_t text = t.full[lid];
 
 			if (port > sw->nports)
 				continue;
-			fprintf(out, "0x%04x %03u ", lid, port);
-			write_destination(out, f, lid, &st);
+			if (named && named_base == base && t.path[lid] != text)
+				text = t.path[lid];
+			named = 1;
+			named_base = base;
+			put_entry(out, lid, port);
+			fputs(t.buf + text, out);
 			fputc('\n', out);
 			count++;
 		}
 		fprintf(out, "%u valid lids dumped \n", count);
 	}
 	if (fflush(out) || ferror(out))
-		return -1;
-	return 0;
+		goto out;
+	error = 0;
+out:
+	lid_texts_free(&t);
+	return error;
 }
 
 int ot_labels_write(FILE *out, const struct ot_routing *r)
