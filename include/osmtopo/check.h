@@ -5,7 +5,8 @@
  * live fabric), it proves or disproves what administrators care about:
  * every CA pair reaches its destination, no forwarding loop, how many hops
  * against the shortest path, and no credit loop in the channel dependency
- * graph over (directed link, VL).
+ * graph over (directed link, VL); and, when asked, how evenly the links
+ * carry traffic patterns (osmtopo/traffic.h).
  */
 #ifndef OSMTOPO_CHECK_H
 #define OSMTOPO_CHECK_H
@@ -16,6 +17,7 @@
 
 #include <osmtopo/error.h>
 #include <osmtopo/routing.h>
+#include <osmtopo/traffic.h>
 
 #define OT_CHECK_MAX_HOPS 64
 
@@ -29,6 +31,8 @@ struct ot_check_opts {
 		       struct ot_error *err);
 	void *path_ctx;
 	unsigned int max_examples; /* problems listed by kind; 0 = 5 */
+	/* Link balance under traffic patterns; NULL: not computed. */
+	const struct ot_traffic_opts *balance;
 };
 
 struct ot_check_report;
@@ -70,6 +74,10 @@ bool ot_check_ok(const struct ot_check_report *rep);
 
 /* The numbers behind the report; valid as long as rep is. */
 const struct ot_check_counts *ot_check_counts(const struct ot_check_report *rep);
+
+/* The link balance figures, or NULL when opts->balance was NULL. */
+const struct ot_balance_report *
+ot_check_balance(const struct ot_check_report *rep);
 
 /* Human-readable summary, or JSON when json is true. */
 int ot_check_print(FILE *out, const struct ot_check_report *rep, bool json);

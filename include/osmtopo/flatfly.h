@@ -71,4 +71,13 @@ int ot_ff_map(const struct ot_fabric *f, struct ot_ff **out,
 	      struct ot_error *err);
 void ot_ff_free(struct ot_ff *ff);
 
+/*
+ * Checks the invariants the engines rely on: every switch has a position
+ * of its own, and every switch-to-switch cable joins two positions that
+ * differ in exactly the dimension port_dim gives it.  0, or -1 with err
+ * naming the switch and port.  ot_ff_map() results always pass; this is
+ * for tests, the checker and anyone building a struct ot_ff by hand.
+ */
+int ot_ff_verify(const struct ot_ff *ff, struct ot_error *err);
+
 #endif

@@ -6,7 +6,9 @@
  * offline, dump files, a live fabric), and says whether every CA port
  * reaches every CA LID, how long the paths are against the cabling's
  * shortest, and whether the channel dependency graph over (directed link,
- * VL) has a cycle, i.e. whether the fabric can deadlock.
+ * VL) has a cycle, i.e. whether the fabric can deadlock.  Link balance
+ * under traffic patterns is src/core/traffic.c's; it is run from here and
+ * printed with the report.
  *
  * It has to cope with 16K CAs (268M pairs), so nothing is done per pair
  * that can be done per switch: for each destination LID the LFTs form one
@@ -87,6 +89,7 @@ struct ot_check_report {
 	struct example_list unreachable, looping, violations;
 	struct credit_cycle *cycles;
 	unsigned int ncycles;
+	struct ot_balance_report *balance;
 };
 
 /*
@@ -246,6 +249,7 @@ void ot_check_report_free(struct ot_check_report *rep)
 		free(rep->cycles[i].ch);
 	}
 	free(rep->cycles);
+	ot_balance_report_free(rep->balance);
 	free(rep);
 }
 
@@ -1346,6 +1350,9 @@ int ot_check_run(const struct ot_fabric *f, const struct ot_routing *r,
 	count_channels(&ck);
 	if (find_credit_loops(&ck))
 		goto out;
+	if (ck.opts->balance &&
+	    ot_balance_run(f, r, ck.opts->balance, &ck.rep->balance, err))
+		goto out;
 	error = 0;
 out:
 	if (error) {
@@ -1369,6 +1376,12 @@ bool ot_check_ok(const struct ot_check_report *rep)
 const struct ot_check_counts *ot_check_counts(const struct ot_check_report *rep)
 {
 	return &rep->c;
+}
+
+const struct ot_balance_report *
+ot_check_balance(const struct ot_check_report *rep)
+{
+	return rep->balance;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1477,46 +1490,15 @@ static void print_text(FILE *out, const struct ot_check_report *rep)
 	}
 	print_examples(out, "path violations", c->violations,
 		       &rep->violations);
+	if (rep->balance)
+		ot_balance_print_text(out, rep->balance);
 	fprintf(out, "%s\n", ot_check_ok(rep) ? "OK" : "FAILED");
-}
-
-/* A JSON string: quotes, backslashes and control characters escaped. */
-static void json_str(FILE *out, const char *s)
-{
-	const unsigned char *p;
-
-	fputc('"', out);
-	for (p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\t':
-			fputs("\\t", out);
-			break;
-		case '\r':
-			fputs("\\r", out);
-			break;
-		default:
-			if (*p < 0x20)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
-		}
-	}
-	fputc('"', out);
 }
 
 static void json_key_str(FILE *out, const char *key, const char *val)
 {
 	fprintf(out, "\"%s\":", key);
-	json_str(out, val);
+	ot_json_string(out, val);
 }
 
 static void json_examples(FILE *out, const char *key,
@@ -1546,7 +1528,7 @@ static void json_examples(FILE *out, const char *key,
 			for (j = 0; j < e->cycle_len; j++) {
 				if (j)
 					fputc(',', out);
-				json_str(out, e->cycle[j]);
+				ot_json_string(out, e->cycle[j]);
 			}
 			fputc(']', out);
 		}
@@ -1606,6 +1588,10 @@ static void print_json(FILE *out, const struct ot_check_report *rep)
 	json_examples(out, "unreachable_examples", &rep->unreachable);
 	json_examples(out, "loop_examples", &rep->looping);
 	json_examples(out, "violation_examples", &rep->violations);
+	if (rep->balance) {
+		fputc(',', out);
+		ot_balance_print_json(out, rep->balance);
+	}
 	fprintf(out, "}\n");
 }
 

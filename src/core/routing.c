@@ -13,6 +13,11 @@
 
 const struct ot_engine *const ot_engines[] = {
 	&ot_engine_hdor,
+	&ot_engine_ff_dor,
+	&ot_engine_ff_mixed_dor,
+	&ot_engine_ff_twisted_dor,
+	&ot_engine_ff_twisted_mixed_dor,
+	&ot_engine_ff_ador,
 	NULL,
 };
 

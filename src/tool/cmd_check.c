@@ -7,6 +7,8 @@
  * the report says whether every CA reaches every CA, by how many hops, and
  * whether the channel dependency graph has a credit loop.  With
  * --expect-dor it also holds every path to what the engine promises.
+ * Unless --no-balance, it adds how evenly the links carry traffic
+ * patterns (src/core/traffic.c), and --plot draws that as an SVG.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,6 +23,7 @@
 #include <osmtopo/live.h>
 #include <osmtopo/netfile.h>
 #include <osmtopo/routing.h>
+#include <osmtopo/traffic.h>
 #include "commands.h"
 
 struct check_option {
@@ -44,6 +47,18 @@ static const struct check_option check_options[] = {
 	  "print the report as one JSON object" },
 	{ { "examples", required_argument, NULL, 'n' }, "N",
 	  "list up to N problems of each kind (default 5)" },
+	{ { "patterns", required_argument, NULL, 'p' }, "LIST",
+	  "traffic patterns for link balance (default all, see above)" },
+	{ { "random", required_argument, NULL, 'R' }, "N",
+	  "random permutations among the patterns (default 1)" },
+	{ { "seed", required_argument, NULL, 'S' }, "SEED",
+	  "seed of the first random permutation (default 1)" },
+	{ { "ca-order", required_argument, NULL, 'O' }, "ORDER",
+	  "number the CAs for the patterns by 'file' order or 'guid'" },
+	{ { "no-balance", no_argument, NULL, 'B' }, NULL,
+	  "skip the link balance figures" },
+	{ { "plot", required_argument, NULL, 'g' }, "FILE",
+	  "write an SVG picture of the link loads per pattern to FILE" },
 	{ { "help", no_argument, NULL, 'h' }, NULL, "this help" },
 };
 
@@ -111,6 +126,19 @@ static void check_usage(FILE *out)
 		"route --lfts-only` or dump_lfts output.  dump_lfts leaves out\n"
 		"the highest LID, which then shows as unreachable; `osmtopo lfts\n"
 		"--live` does not.  Files carry no SL2VL tables: VL 0 is assumed.\n\n"
+		"Link balance: every CA injects at rate 1 under each traffic\n"
+		"pattern; a directed link's load is the rate it carries (CA cables\n"
+		"included) and the throughput 1 / the largest load, at most 1.\n"
+		"CAs (CA ports with a LID) are numbered 0..N-1 in --ca-order;\n"
+		"bit patterns work on ceil(log2 N) bits, and a CA whose partner\n"
+		"is itself or >= N sends nothing.  Patterns:\n"
+		"  uniform     1/(N-1) from every CA to every other\n"
+		"  complement  i -> ~i            reverse   i -> bits reversed\n"
+		"  shuffle     i -> rotl(i, 1)    transpose i -> rotr(i, bits/2)\n"
+		"  rotation    i -> i + N/2 mod N neighbor  i -> i + 1 mod N\n"
+		"  random      seeded permutations (--random N --seed S)\n"
+		"Paths go to the base LID; with LMC > 0 also spread evenly over\n"
+		"the LIDs, and the best LID per flow, chosen greedily.\n\n"
 		"options:\n");
 	for (i = 0; i < NOPTIONS; i++) {
 		const struct check_option *o = &check_options[i];
@@ -133,6 +161,8 @@ static void check_usage(FILE *out)
 		"  osmtopo check fabric.ibnd /var/log/opensm-lfts.dump\n"
 		"  osmtopo check --route hdor --expect-dor hdor kns.net\n"
 		"  osmtopo check --live -C mlx5_0 -P 1 --json > report.json\n"
+		"  osmtopo check --patterns uniform,random --random 4 --plot loads.svg \\\n"
+		"      kns.net kns.lfts\n"
 		"\nexit status: 0 no problem found, 1 a problem found (or the\n"
 		"fabric refused), 2 usage or I/O error.\n");
 }
@@ -160,6 +190,18 @@ static long parse_number(const char *s, long min, long max)
 	return v;
 }
 
+/* A seed: any 64-bit number, decimal or 0x hex. */
+static int parse_seed(const char *s, uint64_t *seed)
+{
+	char *end;
+
+	errno = 0;
+	if (*s == '-')
+		return -1;
+	*seed = strtoull(s, &end, 0);
+	return errno || end == s || *end ? -1 : 0;
+}
+
 struct check_args {
 	const char *engine;   /* --route */
 	bool live;
@@ -168,6 +210,9 @@ struct check_args {
 	const struct path_expectation *expect;
 	bool json;
 	unsigned int examples;
+	bool no_balance;
+	struct ot_traffic_opts traffic;
+	const char *plot;
 	const char *netfile, *lftfile;
 };
 
@@ -180,6 +225,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	struct option longopts[NOPTIONS + 1];
 	char shortopts[2 * NOPTIONS + 1];
 	unsigned int i, k = 0;
+	struct ot_error err;
 	long v;
 	int c;
 
@@ -241,6 +287,49 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 			}
 			a->examples = (unsigned int)v;
 			break;
+		case 'p':
+			if (ot_pattern_parse_list(optarg, &a->traffic.patterns,
+						  &err)) {
+				fprintf(stderr, "osmtopo check: %s\n",
+					err.msg);
+				return OT_EXIT_USAGE;
+			}
+			break;
+		case 'R':
+			v = parse_number(optarg, 1, 100000);
+			if (v < 0) {
+				fprintf(stderr,
+					"osmtopo check: bad number of permutations '%s'\n",
+					optarg);
+				return OT_EXIT_USAGE;
+			}
+			a->traffic.nrandom = (unsigned int)v;
+			break;
+		case 'S':
+			if (parse_seed(optarg, &a->traffic.seed)) {
+				fprintf(stderr, "osmtopo check: bad seed '%s'\n",
+					optarg);
+				return OT_EXIT_USAGE;
+			}
+			break;
+		case 'O':
+			if (!strcmp(optarg, "file")) {
+				a->traffic.order = OT_CA_ORDER_FILE;
+			} else if (!strcmp(optarg, "guid")) {
+				a->traffic.order = OT_CA_ORDER_GUID;
+			} else {
+				fprintf(stderr,
+					"osmtopo check: CA order is 'file' or 'guid', not '%s'\n",
+					optarg);
+				return OT_EXIT_USAGE;
+			}
+			break;
+		case 'B':
+			a->no_balance = true;
+			break;
+		case 'g':
+			a->plot = optarg;
+			break;
 		case 'h':
 			check_usage(stdout);
 			return -1;
@@ -254,6 +343,11 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	if (a->live && a->engine) {
 		fprintf(stderr,
 			"osmtopo check: --live and --route do not go together\n");
+		return OT_EXIT_USAGE;
+	}
+	if (a->no_balance && a->plot) {
+		fprintf(stderr,
+			"osmtopo check: --plot needs the balance figures (no --no-balance)\n");
 		return OT_EXIT_USAGE;
 	}
 	if (a->live_opts_given && !a->live) {
@@ -348,9 +442,37 @@ static void note_assumptions(const struct check_args *a,
 			"osmtopo check: note: path SLs are not read from the SA; every path is checked on SL 0\n");
 }
 
+/* The SVG picture of the link loads, titled with the fabric's name. */
+static int write_plot(const struct check_args *a,
+		      const struct ot_check_report *rep)
+{
+	const char *title = "live fabric";
+	FILE *out = fopen(a->plot, "w");
+	int error;
+
+	if (a->netfile) {
+		/* the file's name, not where it lies */
+		title = strrchr(a->netfile, '/');
+		title = title ? title + 1 : a->netfile;
+	}
+
+	if (!out) {
+		fprintf(stderr, "osmtopo check: %s: %s\n", a->plot,
+			strerror(errno));
+		return -1;
+	}
+	error = ot_balance_plot_svg(out, ot_check_balance(rep), title);
+	if (fclose(out))
+		error = -1;
+	if (error)
+		fprintf(stderr, "osmtopo check: writing %s failed\n",
+			a->plot);
+	return error;
+}
+
 int cmd_check(int argc, char **argv)
 {
-	struct check_args a = { 0 };
+	struct check_args a = { .traffic = { .seed = 1 } };
 	struct ot_fabric *f = NULL;
 	struct ot_routing *r = NULL;
 	struct ot_check_report *rep = NULL;
@@ -393,6 +515,8 @@ int cmd_check(int argc, char **argv)
 		opts.path_ctx = expect_ctx;
 	}
 	opts.max_examples = a.examples;
+	if (!a.no_balance)
+		opts.balance = &a.traffic;
 
 	note_assumptions(&a, r);
 	if (ot_check_run(f, r, &opts, &rep, &err)) {
@@ -403,6 +527,10 @@ int cmd_check(int argc, char **argv)
 	if (ot_check_print(stdout, rep, a.json) || fflush(stdout)) {
 		fprintf(stderr, "osmtopo check: writing the report: %s\n",
 			strerror(errno));
+		status = OT_EXIT_USAGE;
+		goto out;
+	}
+	if (a.plot && write_plot(&a, rep)) {
 		status = OT_EXIT_USAGE;
 		goto out;
 	}

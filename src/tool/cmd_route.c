@@ -3,7 +3,9 @@
  * `osmtopo route ENGINE NETFILE`: runs an engine offline on a net file or
  * ibnetdiscover output, with the very code OpenSM runs through the plugin,
  * and prints what it decided: the coordinates it assigned and the LFTs in
- * dump_lfts format, so they can be diffed against a live fabric.
+ * dump_lfts format, so they can be diffed against a live fabric; or, with
+ * --dot, the cabling as a Graphviz graph with the engine's coordinates on
+ * the nodes, to see the topology as the engine mapped it.
  */
 #include <getopt.h>
 #include <stdbool.h>
@@ -21,6 +23,7 @@ static const struct option route_options[] = {
 	{ "coords-only", no_argument, NULL, 'c' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "time", no_argument, NULL, 't' },
+	{ "dot", no_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -30,6 +33,7 @@ static const char *const route_help[] = {
 	"print only the coordinates",
 	"write to FILE instead of standard output",
 	"print reading and routing times to standard error",
+	"print the cabling as a Graphviz graph, nodes labelled by the engine",
 	"this help",
 };
 
@@ -53,7 +57,8 @@ static void route_usage(FILE *out)
 	fprintf(out,
 		"\nexamples:\n"
 		"  osmtopo route hdor topologies/cellia-kns-6x2.net\n"
-		"  osmtopo route --lfts-only hdor fabric.ibnd > offline.lfts\n");
+		"  osmtopo route --lfts-only hdor fabric.ibnd > offline.lfts\n"
+		"  osmtopo route --dot hdor kns.net | neato -Tsvg > kns.svg\n");
 }
 
 static double seconds_since(const struct timespec *t0)
@@ -81,9 +86,97 @@ static int print_coords(FILE *out, const struct ot_routing *r)
 	return 0;
 }
 
+/* Text inside a DOT string: quotes and backslashes escaped, one line. */
+static void dot_text(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', out);
+		fputc((unsigned char)*s < 0x20 ? ' ' : *s, out);
+	}
+}
+
+#define DOT_COLORS 8
+
+/*
+ * The fill colour of a node: one per first word of the engine's labels
+ * ("router", "switch", "CA"), in the order they first appear, so the
+ * roles the engine found stand out.
+ */
+static const char *dot_color(const char *label, char kinds[][16],
+			     unsigned int *nkinds)
+{
+	static const char *const colors[DOT_COLORS] = {
+		"#cfe2f3", "#fce5cd", "#d9ead3", "#ead1dc",
+		"#fff2cc", "#d0e0e3", "#f4cccc", "#d9d2e9",
+	};
+	size_t len = strcspn(label, " ");
+	unsigned int i;
+
+	if (len >= sizeof(kinds[0]))
+		len = sizeof(kinds[0]) - 1;
+	for (i = 0; i < *nkinds; i++)
+		if (strlen(kinds[i]) == len && !strncmp(kinds[i], label, len))
+			return colors[i];
+	if (*nkinds == DOT_COLORS)
+		return "white";
+	memcpy(kinds[*nkinds], label, len);
+	kinds[*nkinds][len] = '\0';
+	return colors[(*nkinds)++];
+}
+
+/*
+ * The fabric as an undirected Graphviz graph: a node per switch (box) and
+ * CA (ellipse) labelled with its description and the engine's label (its
+ * coordinates), an edge per cable with the port numbers at its ends.
+ */
+static int print_dot(FILE *out, const struct ot_routing *r)
+{
+	const struct ot_fabric *f = r->fabric;
+	char kinds[DOT_COLORS][16];
+	unsigned int nkinds = 0, p;
+	uint32_t i;
+
+	fprintf(out, "graph fabric {\n"
+		     "  graph [overlap=false, outputorder=edgesfirst];\n"
+		     "  node [fontsize=10, style=filled, fillcolor=white];\n"
+		     "  edge [fontsize=8, color=\"#888888\"];\n");
+	for (i = 0; i < f->nnodes; i++) {
+		const struct ot_node *n = &f->node[i];
+
+		fprintf(out, "  n%u [shape=%s, label=\"", i,
+			n->type == OT_NODE_SWITCH ? "box" : "ellipse");
+		dot_text(out, n->desc);
+		if (r->label[i]) {
+			fputs("\\n", out);
+			dot_text(out, r->label[i]);
+			fprintf(out, "\", fillcolor=\"%s",
+				dot_color(r->label[i], kinds, &nkinds));
+		}
+		fputs("\"];\n", out);
+	}
+	for (i = 0; i < f->nnodes; i++) {
+		const struct ot_node *n = &f->node[i];
+
+		for (p = 1; p <= n->nports; p++) {
+			const struct ot_port *q = &n->port[p];
+
+			/* each cable once, from its lower end */
+			if (q->peer < 0 || (uint32_t)q->peer < i ||
+			    ((uint32_t)q->peer == i && q->peer_port < p))
+				continue;
+			fprintf(out,
+				"  n%u -- n%d [taillabel=\"%u\", headlabel=\"%u\"];\n",
+				i, q->peer, p, q->peer_port);
+		}
+	}
+	fputs("}\n", out);
+	return ferror(out) ? -1 : 0;
+}
+
 int cmd_route(int argc, char **argv)
 {
-	bool lfts = true, coords = true, timing = false;
+	bool lfts = true, coords = true, timing = false, dot = false;
 	const char *outpath = NULL;
 	const struct ot_engine *e;
 	struct ot_fabric *f = NULL;
@@ -97,7 +190,7 @@ int cmd_route(int argc, char **argv)
 
 	optind = 1;
 	for (;;) {
-		c = getopt_long(argc, argv, "lco:th", route_options, NULL);
+		c = getopt_long(argc, argv, "lco:tdh", route_options, NULL);
 		if (c < 0)
 			break;
 		switch (c) {
@@ -113,6 +206,9 @@ int cmd_route(int argc, char **argv)
 		case 't':
 			timing = true;
 			break;
+		case 'd':
+			dot = true;
+			break;
 		case 'h':
 			route_usage(stdout);
 			return OT_EXIT_OK;
@@ -121,7 +217,8 @@ int cmd_route(int argc, char **argv)
 			return OT_EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 2 || (!lfts && !coords)) {
+	if (argc - optind != 2 || (!lfts && !coords) ||
+	    (dot && (!lfts || !coords))) {
 		route_usage(stderr);
 		return OT_EXIT_USAGE;
 	}
@@ -160,8 +257,13 @@ int cmd_route(int argc, char **argv)
 			goto out;
 		}
 	}
-	if ((coords && print_coords(out, r)) ||
-	    (lfts && ot_lft_write(out, r)) || fflush(out)) {
+	if (dot) {
+		if (print_dot(out, r) || fflush(out)) {
+			fprintf(stderr, "osmtopo route: write error\n");
+			goto out;
+		}
+	} else if ((coords && print_coords(out, r)) ||
+		   (lfts && ot_lft_write(out, r)) || fflush(out)) {
 		fprintf(stderr, "osmtopo route: write error\n");
 		goto out;
 	}

@@ -564,9 +564,27 @@ int ot_live_read_routing(const struct ot_live_opts *o,
 	}
 	lr.r->nvls = lr.max_vl + 1;
 	/*
-	 * Path SLs come from the SA (PathRecord), not from any node: not
-	 * read yet, so r->path_sl stays NULL (SL 0 everywhere).
+	 * Path SLs come from the SA (PathRecord), not from any node.  A
+	 * fabric without a running SM still has tables worth checking, so
+	 * a silent SA is a note, not an error.
 	 */
+	if (!(o && o->skip_path_sl)) {
+		struct ot_error sa_err = { "" };
+		int rc;
+
+		/* The SA port is opened after ours is closed: one at a time. */
+		mad_rpc_close_port(lr.mad);
+		lr.mad = NULL;
+		rc = ot_live_read_path_sls(o, lr.r, &sa_err);
+		if (rc < 0) {
+			ot_error_set(err, "%s", sa_err.msg);
+			goto out;
+		}
+		if (rc > 0)
+			fprintf(stderr,
+				"osmtopo: note: path SLs not read (%s); every path counts as SL 0\n",
+				sa_err.msg);
+	}
 	*out = lr.r;
 	lr.r = NULL;
 	error = 0;

@@ -27,6 +27,8 @@ static const struct subcommand subcommands[] = {
 	{ "fabric", cmd_fabric,
 	  "discover a live fabric and print it as a net file with LIDs" },
 	{ "lfts", cmd_lfts, "read every switch's LFT from a live fabric" },
+	{ "compare", cmd_compare,
+	  "run engines side by side under ibsim and OpenSM, one row each" },
 };
 
 #define NSUB (sizeof(subcommands) / sizeof(subcommands[0]))

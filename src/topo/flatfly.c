@@ -1,1 +1,1678 @@
-/* placeholder: being written */
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The FlatFly / HyperX / generalized-hypercube recognizer (seed 001,
+ * section 2.1), the step between the fabric and the ff-* engines in the
+ * flow (fabric -> recognizer -> coordinates -> engine -> tables ->
+ * checker).  It finds the dimensions and every switch's coordinates from
+ * the cabling alone, on complete and on damaged fabrics, and refuses
+ * anything else with one line naming the switches or the cable that break
+ * the shape.
+ *
+ * The phases:
+ *
+ *  1. Bundles.  The cables between two switches are one bundle: the
+ *     seed's rules 1 (two directions of a cable) and 2 (parallel cables)
+ *     hold by construction.
+ *  2. Classes.  Union-find over bundles with rule 3 (the sides of a
+ *     triangle) and rule 4 (opposite sides of a 4-cycle).  In a FlatFly
+ *     every triangle lies in one dimension and every 4-cycle either lies
+ *     in one dimension or alternates between two, so the rules never join
+ *     two dimensions; missing cables only make them join less, which
+ *     splits a dimension into a large class and a few small "stray" ones.
+ *  3. Dimensions.  Classes are taken largest first; one becomes a
+ *     dimension when none of its bundles joins two switches already
+ *     connected by the dimensions taken before it (a real dimension is the
+ *     only way to change its coordinate).  A stray class fails that test
+ *     because the rest of its dimension already connects its ends.
+ *  4. Coordinates.  Coordinate d of a switch is its connected component
+ *     once every dimension-d bundle is removed (the seed's relation
+ *     epsilon_d).  A missing switch can cut a hyperplane in two; a small
+ *     piece cut off that way is merged into the one value it can belong
+ *     to (no dimension-d cable to it, no position taken twice).
+ *  5. Strays.  Each bundle of a stray class gets the one dimension in
+ *     which its ends differ; ends that differ in no or in several
+ *     dimensions refuse the fabric.
+ *  6. Checks.  No two switches share a position; a dimension of three or
+ *     more values must look like full graphs (triangles, more than two
+ *     thirds of the cables of its lines present), which keeps fat trees,
+ *     rings and stray diagonals out; the positions must be at least a
+ *     quarter occupied.
+ *
+ * Switches whose cables close no triangle or 4-cycle of a dimension (a
+ * switch left with one neighbour, or whose other neighbours are all
+ * missing) carry no information about the dimensions; they are placed
+ * last at the first free position one step from each of their
+ * neighbours.  Where missing switches leave several such positions, or
+ * several values for a piece of a hyperplane, the result is a consistent
+ * FlatFly but not necessarily the one that was built: nothing in the
+ * cabling tells them apart.
+ *
+ * Only the choices the topology leaves open are made by GUID (node index
+ * when GUIDs tie, as in generated fabrics before ibsim numbers them):
+ * dimensions are numbered by size, then width, then the GUIDs of their
+ * lowest cable; the values of a dimension in the order of their lowest
+ * switch GUID.  Port numbers and node order never matter.
+ *
+ * Cost is linear in the number of 2-paths between switches (about
+ * nswitches * degree^2): rectangles are found by grouping, per switch, the
+ * 2-paths that end at the same switch.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <osmtopo/flatfly.h>
+
+/* One neighbour in a switch's adjacency list. */
+struct ff_adj {
+	uint32_t sw;     /* switch index of the neighbour */
+	uint32_t bundle; /* bundle id */
+};
+
+/* All the cables between two switches. */
+struct ff_bundle {
+	uint32_t a, b;   /* switch indices, a < b */
+	uint16_t cables;
+	uint8_t pa, pb;  /* lowest port at each end, for messages */
+};
+
+/* A 2-path v - u - x found while scanning v, chained per end switch x. */
+struct ff_path {
+	uint32_t b1, b2; /* bundles v-u and u-x */
+	uint32_t next;   /* next path to the same x, or UINT32_MAX */
+};
+
+#define NONE UINT32_MAX
+
+/* Working state of one mapping; ff is what the caller gets back. */
+struct ff_build {
+	const struct ot_fabric *f;
+	struct ot_error *err;
+	uint32_t nsw;
+	int32_t *sw_node;  /* switch index -> node, in (GUID, node) order */
+	int32_t *node_sw;  /* node -> switch index, -1 */
+	uint32_t *astart;  /* adjacency of switch s: adj[astart[s]..[s+1]) */
+	struct ff_adj *adj;
+	uint32_t nbundles;
+	struct ff_bundle *bundle;
+	uint32_t *bparent;   /* union-find over bundles */
+	bool *in_triangle;   /* per bundle */
+	bool rule_fired;     /* some triangle or 4-cycle was seen */
+	/* Classes: dense ids, bundles grouped by class. */
+	uint32_t nclasses;
+	uint32_t *bclass;    /* bundle -> class */
+	uint32_t *cstart;    /* class c: cmember[cstart[c]..cstart[c+1]) */
+	uint32_t *cmember;
+	int *cdim;           /* class -> working dimension, -1 stray */
+	unsigned int ndims;
+	uint32_t dclass[OT_FF_MAX_DIMS]; /* working dimension -> class */
+	int8_t *bdim;        /* bundle -> working dimension */
+	uint32_t *coord;     /* switch s, dim d: coord[s * OT_FF_MAX_DIMS + d] */
+	uint32_t nvalues[OT_FF_MAX_DIMS];
+	uint32_t *uf;        /* union-find over switches (scratch) */
+	uint32_t *scratch;   /* nsw entries */
+	uint32_t *scratch2;  /* nsw entries */
+	/*
+	 * Switches hanging off the rest by a single neighbour (and chains
+	 * of them) are peeled before the classes are read: their cables
+	 * close no cycle, so nothing tells their dimension.  They are
+	 * placed last, next to their neighbour (see place_loose()).
+	 */
+	bool *active;        /* per switch: in the core or placed */
+	uint32_t *peel;      /* peeled switches, in peeling order */
+	uint32_t npeeled;
+};
+
+#define SW_FMT "switch \"%s\" (0x%016" PRIx64 ")"
+#define SW_ARGS(b, s) (b)->f->node[(b)->sw_node[s]].desc, \
+		(b)->f->node[(b)->sw_node[s]].guid
+
+static int oom(struct ff_build *b)
+{
+	return ot_error_set(b->err, "flatfly: out of memory");
+}
+
+/* Union-find with path halving; union by lower index keeps it simple. */
+static uint32_t uf_find(uint32_t *parent, uint32_t x)
+{
+	while (parent[x] != x) {
+		parent[x] = parent[parent[x]];
+		x = parent[x];
+	}
+	return x;
+}
+
+static bool uf_union(uint32_t *parent, uint32_t x, uint32_t y)
+{
+	x = uf_find(parent, x);
+	y = uf_find(parent, y);
+	if (x == y)
+		return false;
+	if (x < y)
+		parent[y] = x;
+	else
+		parent[x] = y;
+	return true;
+}
+
+static void uf_init(uint32_t *parent, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		parent[i] = i;
+}
+
+static const struct ot_fabric *sort_fabric;
+
+/* qsort cannot carry context: the fabric being sorted is in a static. */
+static int cmp_switch(const void *pa, const void *pb)
+{
+	int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+	uint64_t ga = sort_fabric->node[a].guid, gb = sort_fabric->node[b].guid;
+
+	if (ga != gb)
+		return ga < gb ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * Switches, their ranks by GUID, and refusals of node kinds and cables a
+ * FlatFly has no place for.
+ */
+static int collect_switches(struct ff_build *b)
+{
+	const struct ot_fabric *f = b->f;
+	uint32_t i, s;
+	unsigned int p;
+
+	for (i = 0; i < f->nnodes; i++) {
+		if (f->node[i].type == OT_NODE_ROUTER)
+			return ot_error_set(b->err,
+					    "IB router \"%s\" (0x%016" PRIx64 "): a FlatFly has no IB routers",
+					    f->node[i].desc, f->node[i].guid);
+		b->node_sw[i] = -1;
+		if (f->node[i].type == OT_NODE_SWITCH)
+			b->sw_node[b->nsw++] = i;
+	}
+	if (b->nsw < 2) {
+		if (!b->nsw)
+			return ot_error_set(b->err,
+					    "flatfly: the fabric has no switches");
+		return ot_error_set(b->err,
+				    SW_FMT " is the only switch: a FlatFly needs two or more",
+				    SW_ARGS(b, 0));
+	}
+	/* sw_node is in node order; re-sort it by GUID so ranks are s. */
+	sort_fabric = f;
+	qsort(b->sw_node, b->nsw, sizeof(*b->sw_node), cmp_switch);
+	for (s = 0; s < b->nsw; s++) {
+		b->node_sw[b->sw_node[s]] = s;
+	}
+	for (s = 0; s < b->nsw; s++) {
+		const struct ot_node *nd = &f->node[b->sw_node[s]];
+
+		for (p = 1; p <= nd->nports; p++) {
+			int32_t peer = nd->port[p].peer;
+
+			if (peer == b->sw_node[s])
+				return ot_error_set(b->err,
+						    SW_FMT " port %u: cabled to its own port %u",
+						    SW_ARGS(b, s), p,
+						    nd->port[p].peer_port);
+		}
+	}
+	return 0;
+}
+
+/* Bundles and the adjacency lists of switches. */
+static int collect_bundles(struct ff_build *b)
+{
+	const struct ot_fabric *f = b->f;
+	uint32_t *mark = b->scratch, *slot = b->scratch2;
+	uint32_t s, total = 0, k, j;
+	unsigned int p;
+
+	for (s = 0; s < b->nsw; s++)
+		mark[s] = NONE;
+	/* Count distinct neighbours per switch. */
+	b->astart[0] = 0;
+	for (s = 0; s < b->nsw; s++) {
+		const struct ot_node *nd = &f->node[b->sw_node[s]];
+		uint32_t deg = 0;
+
+		for (p = 1; p <= nd->nports; p++) {
+			int32_t peer = nd->port[p].peer;
+			int32_t u;
+
+			if (peer < 0)
+				continue;
+			u = b->node_sw[peer];
+			if (u < 0 || mark[u] == s)
+				continue;
+			mark[u] = s;
+			deg++;
+		}
+		total += deg;
+		b->astart[s + 1] = total;
+	}
+	b->adj = malloc((total ? total : 1) * sizeof(*b->adj));
+	b->bundle = malloc((total / 2 + 1) * sizeof(*b->bundle));
+	if (!b->adj || !b->bundle)
+		return oom(b);
+	for (s = 0; s < b->nsw; s++)
+		mark[s] = NONE;
+	/*
+	 * Fill: a bundle is created from its lower end; the higher end finds
+	 * the id in the lower end's list (degrees are small).
+	 */
+	for (s = 0; s < b->nsw; s++) {
+		const struct ot_node *nd = &f->node[b->sw_node[s]];
+		uint32_t fill = b->astart[s];
+
+		for (p = 1; p <= nd->nports; p++) {
+			int32_t peer = nd->port[p].peer;
+			struct ff_bundle *bd;
+			int32_t u;
+
+			if (peer < 0)
+				continue;
+			u = b->node_sw[peer];
+			if (u < 0)
+				continue;
+			if (mark[u] == s) {
+				/* another cable of a bundle seen already */
+				if ((uint32_t)u > s)
+					b->bundle[b->adj[slot[u]].bundle]
+						.cables++;
+				continue;
+			}
+			mark[u] = s;
+			slot[u] = fill;
+			b->adj[fill].sw = u;
+			if ((uint32_t)u > s) {
+				bd = &b->bundle[b->nbundles];
+				bd->a = s;
+				bd->b = u;
+				bd->cables = 1;
+				bd->pa = p;
+				bd->pb = nd->port[p].peer_port;
+				b->adj[fill].bundle = b->nbundles++;
+			} else {
+				b->adj[fill].bundle = NONE;
+				for (k = b->astart[u]; k < b->astart[u + 1];
+				     k++)
+					if (b->adj[k].sw == s)
+						b->adj[fill].bundle =
+							b->adj[k].bundle;
+			}
+			fill++;
+		}
+	}
+	/* ot_fabric_index() guarantees symmetric cables; stay safe anyway. */
+	for (j = 0; j < total; j++)
+		if (b->adj[j].bundle == NONE)
+			return ot_error_set(b->err,
+					    "flatfly: asymmetric cable table");
+	return 0;
+}
+
+/*
+ * Rules 3 and 4.  For each switch v, every 2-path v - u - x is filed under
+ * x.  x adjacent to v closes a triangle; two or more 2-paths to the same x
+ * close 4-cycles.  With two paths (v-u-x, v-w-x) the opposite sides pair
+ * up; with three or more, the pairings together join all of them, which
+ * is done directly so that dense fabrics stay linear.
+ */
+static int apply_rules(struct ff_build *b)
+{
+	uint32_t *nb_stamp = NULL, *nb_bundle = NULL, *head = NULL;
+	uint32_t *count = NULL, *touched = NULL;
+	struct ff_path *path = NULL;
+	uint32_t v, i, j, k, npaths, ntouched;
+	int error = 0;
+
+	nb_stamp = malloc(b->nsw * sizeof(*nb_stamp));
+	nb_bundle = malloc(b->nsw * sizeof(*nb_bundle));
+	head = malloc(b->nsw * sizeof(*head));
+	count = malloc(b->nsw * sizeof(*count));
+	touched = malloc(b->nsw * sizeof(*touched));
+	path = malloc((2 * (size_t)b->nbundles + 1) * sizeof(*path));
+	if (!nb_stamp || !nb_bundle || !head || !count || !touched || !path) {
+		error = oom(b);
+		goto out;
+	}
+	for (v = 0; v < b->nsw; v++) {
+		nb_stamp[v] = NONE;
+		head[v] = NONE;
+		count[v] = 0;
+	}
+	for (v = 0; v < b->nsw; v++) {
+		npaths = 0;
+		ntouched = 0;
+		for (i = b->astart[v]; i < b->astart[v + 1]; i++) {
+			nb_stamp[b->adj[i].sw] = v;
+			nb_bundle[b->adj[i].sw] = b->adj[i].bundle;
+		}
+		for (i = b->astart[v]; i < b->astart[v + 1]; i++) {
+			uint32_t u = b->adj[i].sw, b1 = b->adj[i].bundle;
+
+			for (j = b->astart[u]; j < b->astart[u + 1]; j++) {
+				uint32_t x = b->adj[j].sw, b2 = b->adj[j].bundle;
+
+				if (x == v)
+					continue;
+				if (nb_stamp[x] == v) {
+					uf_union(b->bparent, b1, b2);
+					uf_union(b->bparent, b1, nb_bundle[x]);
+					b->in_triangle[b1] = true;
+					b->in_triangle[b2] = true;
+					b->in_triangle[nb_bundle[x]] = true;
+					b->rule_fired = true;
+				}
+				if (!count[x])
+					touched[ntouched++] = x;
+				path[npaths].b1 = b1;
+				path[npaths].b2 = b2;
+				path[npaths].next = head[x];
+				head[x] = npaths++;
+				count[x]++;
+			}
+		}
+		for (k = 0; k < ntouched; k++) {
+			uint32_t x = touched[k], p1 = head[x], p2;
+
+			if (count[x] == 2) {
+				p2 = path[p1].next;
+				uf_union(b->bparent, path[p1].b1, path[p2].b2);
+				uf_union(b->bparent, path[p1].b2, path[p2].b1);
+				b->rule_fired = true;
+			} else if (count[x] > 2) {
+				for (p2 = path[p1].next; p2 != NONE;
+				     p2 = path[p2].next) {
+					uf_union(b->bparent, path[p1].b1,
+						 path[p2].b1);
+					uf_union(b->bparent, path[p1].b1,
+						 path[p2].b2);
+				}
+				uf_union(b->bparent, path[p1].b1, path[p1].b2);
+				b->rule_fired = true;
+			}
+			head[x] = NONE;
+			count[x] = 0;
+		}
+	}
+out:
+	free(nb_stamp);
+	free(nb_bundle);
+	free(head);
+	free(count);
+	free(touched);
+	free(path);
+	return error;
+}
+
+/* Bundle order for tie-breaks: the ranks (GUID order) of its two ends. */
+static bool bundle_before(const struct ff_build *b, uint32_t x, uint32_t y)
+{
+	const struct ff_bundle *bx = &b->bundle[x], *by = &b->bundle[y];
+
+	if (bx->a != by->a)
+		return bx->a < by->a;
+	return bx->b < by->b;
+}
+
+static const struct ff_build *sort_build;
+
+/* Larger classes first, then the one whose first bundle comes first. */
+static int cmp_class(const void *pa, const void *pb)
+{
+	const struct ff_build *b = sort_build;
+	uint32_t x = *(const uint32_t *)pa, y = *(const uint32_t *)pb;
+	uint32_t sx = b->cstart[x + 1] - b->cstart[x];
+	uint32_t sy = b->cstart[y + 1] - b->cstart[y];
+	uint32_t fx = b->cmember[b->cstart[x]], fy = b->cmember[b->cstart[y]];
+
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	if (fx == fy)
+		return 0;
+	return bundle_before(b, fx, fy) ? -1 : 1;
+}
+
+/*
+ * Dense class ids, members grouped per class in bundle order (bundles are
+ * created in GUID order of their lower end, so the first member of a class
+ * is its lowest bundle).
+ */
+static int build_classes(struct ff_build *b)
+{
+	uint32_t *root_class = NULL;
+	uint32_t i, c;
+	int error = 0;
+
+	root_class = malloc((b->nbundles + 1) * sizeof(*root_class));
+	b->bclass = malloc((b->nbundles + 1) * sizeof(*b->bclass));
+	b->cmember = malloc((b->nbundles + 1) * sizeof(*b->cmember));
+	b->cstart = calloc(b->nbundles + 2, sizeof(*b->cstart));
+	if (!root_class || !b->bclass || !b->cmember || !b->cstart) {
+		error = oom(b);
+		goto out;
+	}
+	for (i = 0; i < b->nbundles; i++)
+		root_class[i] = NONE;
+	b->nclasses = 0;
+	for (i = 0; i < b->nbundles; i++) {
+		uint32_t r = uf_find(b->bparent, i);
+
+		if (root_class[r] == NONE)
+			root_class[r] = b->nclasses++;
+		b->bclass[i] = root_class[r];
+		b->cstart[b->bclass[i] + 1]++;
+	}
+	for (c = 0; c < b->nclasses; c++)
+		b->cstart[c + 1] += b->cstart[c];
+	/* root_class is free now: reuse it as fill pointers. */
+	for (c = 0; c < b->nclasses; c++)
+		root_class[c] = b->cstart[c];
+	for (i = 0; i < b->nbundles; i++)
+		b->cmember[root_class[b->bclass[i]]++] = i;
+	b->cdim = malloc((b->nclasses + 1) * sizeof(*b->cdim));
+	if (!b->cdim) {
+		error = oom(b);
+		goto out;
+	}
+	for (c = 0; c < b->nclasses; c++)
+		b->cdim[c] = -1;
+out:
+	free(root_class);
+	return error;
+}
+
+static int refuse_bundle(struct ff_build *b, uint32_t x, const char *why)
+{
+	const struct ff_bundle *bd = &b->bundle[x];
+
+	return ot_error_set(b->err, SW_FMT " port %u -- " SW_FMT " port %u: %s",
+			    SW_ARGS(b, bd->a), bd->pa, SW_ARGS(b, bd->b),
+			    bd->pb, why);
+}
+
+/*
+ * Nothing at all joined: a tree, a ring of five or more, a KNS (routers
+ * cabled only to indirect switches), ...  Say which when it is a KNS, the
+ * likely mix-up.
+ */
+static int refuse_structureless(struct ff_build *b)
+{
+	const struct ot_fabric *f = b->f;
+	bool *has_ca = NULL;
+	bool kns = true, some_bare = false;
+	uint32_t s, i;
+	unsigned int p;
+	int error;
+
+	has_ca = calloc(b->nsw, sizeof(*has_ca));
+	if (!has_ca)
+		return oom(b);
+	for (s = 0; s < b->nsw; s++) {
+		const struct ot_node *nd = &f->node[b->sw_node[s]];
+
+		for (p = 1; p <= nd->nports; p++)
+			if (nd->port[p].peer >= 0 &&
+			    f->node[nd->port[p].peer].type == OT_NODE_CA)
+				has_ca[s] = true;
+		if (!has_ca[s])
+			some_bare = true;
+	}
+	for (i = 0; i < b->nbundles; i++)
+		if (has_ca[b->bundle[i].a] == has_ca[b->bundle[i].b])
+			kns = false;
+	if (kns && some_bare) {
+		const struct ff_bundle *bd = &b->bundle[0];
+		uint32_t r = has_ca[bd->a] ? bd->a : bd->b;
+		uint32_t x = has_ca[bd->a] ? bd->b : bd->a;
+
+		error = ot_error_set(b->err,
+				     SW_FMT " (with CAs) is cabled only to switches without CAs such as " SW_FMT ", in no triangle or 4-cycle: routers and indirect switches (a KNS), not a FlatFly",
+				     SW_ARGS(b, r), SW_ARGS(b, x));
+	} else {
+		error = refuse_bundle(b, 0,
+				      "no two switch-to-switch cables share a triangle or a 4-cycle: not a FlatFly (a tree, or a ring of 5 or more?)");
+	}
+	free(has_ca);
+	return error;
+}
+
+/*
+ * True when no bundle of class c joins two switches that the links of the
+ * working dimensions other than skip already connect.
+ */
+static bool class_separates(struct ff_build *b, uint32_t c, int skip)
+{
+	uint32_t i;
+	unsigned int d;
+
+	uf_init(b->uf, b->nsw);
+	for (d = 0; d < b->ndims; d++) {
+		uint32_t dc = b->dclass[d];
+
+		if ((int)d == skip)
+			continue;
+		for (i = b->cstart[dc]; i < b->cstart[dc + 1]; i++) {
+			const struct ff_bundle *bd = &b->bundle[b->cmember[i]];
+
+			uf_union(b->uf, bd->a, bd->b);
+		}
+	}
+	for (i = b->cstart[c]; i < b->cstart[c + 1]; i++) {
+		const struct ff_bundle *bd = &b->bundle[b->cmember[i]];
+
+		if (uf_find(b->uf, bd->a) == uf_find(b->uf, bd->b))
+			return false;
+	}
+	return true;
+}
+
+static void drop_dim(struct ff_build *b, unsigned int d)
+{
+	b->cdim[b->dclass[d]] = -1;
+	memmove(&b->dclass[d], &b->dclass[d + 1],
+		(b->ndims - d - 1) * sizeof(b->dclass[0]));
+	b->ndims--;
+	for (d = 0; d < b->ndims; d++)
+		b->cdim[b->dclass[d]] = d;
+}
+
+/* Phase 3: which classes are dimensions; the others are strays. */
+static int choose_dimensions(struct ff_build *b)
+{
+	uint32_t *order = NULL;
+	uint32_t i, k;
+	bool changed;
+	int error = 0;
+
+	order = malloc((b->nclasses + 1) * sizeof(*order));
+	if (!order)
+		return oom(b);
+	for (i = 0; i < b->nclasses; i++)
+		order[i] = i;
+	sort_build = b;
+	qsort(order, b->nclasses, sizeof(*order), cmp_class);
+	uf_init(b->uf, b->nsw);
+	b->ndims = 0;
+	for (k = 0; k < b->nclasses; k++) {
+		uint32_t c = order[k];
+		const struct ff_bundle *first = &b->bundle[b->cmember[b->cstart[c]]];
+		bool separates = true;
+
+		/* a pendant cable is a class of its own; placed later */
+		if (!b->active[first->a] || !b->active[first->b])
+			continue;
+		/*
+		 * A dimension of K values has nslots * (K - 1) / 2 bundles,
+		 * at least half a bundle per switch, and keeps a good part of
+		 * them under heavy damage.  A class much smaller than that
+		 * (a single cable, or a few held together by one 4-cycle) is
+		 * a stray, unless nothing else is there.
+		 */
+		if (b->ndims && (b->cstart[c + 1] - b->cstart[c] == 1 ||
+				 8 * (b->cstart[c + 1] - b->cstart[c]) < b->nsw))
+			continue;
+		/* Incremental form of class_separates(): uf holds the
+		 * dimensions taken so far. */
+		for (i = b->cstart[c]; i < b->cstart[c + 1]; i++) {
+			const struct ff_bundle *bd = &b->bundle[b->cmember[i]];
+
+			if (uf_find(b->uf, bd->a) == uf_find(b->uf, bd->b)) {
+				separates = false;
+				break;
+			}
+		}
+		if (!separates)
+			continue;
+		if (b->ndims == OT_FF_MAX_DIMS) {
+			error = refuse_bundle(b, b->cmember[b->cstart[c]],
+					      "shares no triangle or 4-cycle with the cables of the 16 dimensions found before it: more than 16 dimensions, not a FlatFly");
+			goto out;
+		}
+		b->cdim[c] = b->ndims;
+		b->dclass[b->ndims++] = c;
+		for (i = b->cstart[c]; i < b->cstart[c + 1]; i++) {
+			const struct ff_bundle *bd = &b->bundle[b->cmember[i]];
+
+			uf_union(b->uf, bd->a, bd->b);
+		}
+	}
+	/*
+	 * A class taken early can stop separating once later dimensions are
+	 * in (its ends joined another way): it was a stray.  Drop the
+	 * smallest such class and look again.
+	 */
+	do {
+		changed = false;
+		for (k = b->ndims; k-- > 0;) {
+			if (class_separates(b, b->dclass[k], k))
+				continue;
+			drop_dim(b, k);
+			changed = true;
+			break;
+		}
+	} while (changed);
+out:
+	free(order);
+	return error;
+}
+
+/* A bundle's dimension: its class's, or the one a stray was given. */
+static int bundle_dim(const struct ff_build *b, uint32_t i)
+{
+	int cd = b->cdim[b->bclass[i]];
+
+	return cd >= 0 ? cd : b->bdim[i];
+}
+
+/*
+ * Phase 4 for dimension d: values are the components of the switch graph
+ * without dimension d (strays not placed yet left out: they could be in
+ * d), numbered by their lowest switch in GUID order.
+ */
+static void component_values(struct ff_build *b, unsigned int d)
+{
+	uint32_t *value_of_root = b->scratch;
+	uint32_t i, s, nv = 0;
+
+	uf_init(b->uf, b->nsw);
+	for (i = 0; i < b->nbundles; i++) {
+		int cd = bundle_dim(b, i);
+
+		if (cd >= 0 && cd != (int)d)
+			uf_union(b->uf, b->bundle[i].a, b->bundle[i].b);
+	}
+	for (s = 0; s < b->nsw; s++)
+		value_of_root[s] = NONE;
+	for (s = 0; s < b->nsw; s++) {
+		uint32_t r = uf_find(b->uf, s);
+
+		if (!b->active[s])
+			continue;
+
+		if (value_of_root[r] == NONE)
+			value_of_root[r] = nv++;
+		b->coord[s * OT_FF_MAX_DIMS + d] = value_of_root[r];
+	}
+	b->nvalues[d] = nv;
+}
+
+/* Renumbers the values of dimension d by their lowest switch GUID. */
+static void renumber_values(struct ff_build *b, unsigned int d)
+{
+	uint32_t *newval = b->scratch;
+	uint32_t s, nv = 0;
+
+	for (s = 0; s < b->nvalues[d]; s++)
+		newval[s] = NONE;
+	for (s = 0; s < b->nsw; s++) {
+		uint32_t *c = &b->coord[s * OT_FF_MAX_DIMS + d];
+
+		if (!b->active[s])
+			continue;
+		if (newval[*c] == NONE)
+			newval[*c] = nv++;
+		*c = newval[*c];
+	}
+	b->nvalues[d] = nv;
+}
+
+/* A hash of a switch's coordinates other than dimension d. */
+static uint64_t others_hash(const struct ff_build *b, uint32_t s,
+			    unsigned int d)
+{
+	uint64_t h = 0x243f6a8885a308d3ull;
+	unsigned int e;
+
+	for (e = 0; e < b->ndims; e++) {
+		if (e == d)
+			continue;
+		h ^= b->coord[s * OT_FF_MAX_DIMS + e] + 0x9e3779b97f4a7c15ull +
+		     (h << 6) + (h >> 2);
+	}
+	return h;
+}
+
+/* Exact test behind the hash: s and t agree outside dimension d. */
+static bool same_elsewhere(const struct ff_build *b, uint32_t s, uint32_t t,
+			   unsigned int d)
+{
+	unsigned int e;
+
+	for (e = 0; e < b->ndims; e++)
+		if (e != d && b->coord[s * OT_FF_MAX_DIMS + e] !=
+				      b->coord[t * OT_FF_MAX_DIMS + e])
+			return false;
+	return true;
+}
+
+/* The one dimension in which two coordinate vectors differ, or -1. */
+static int one_diff(const uint32_t *x, const uint32_t *y, unsigned int n)
+{
+	unsigned int d;
+	int diff = -1;
+
+	for (d = 0; d < n; d++) {
+		if (x[d] == y[d])
+			continue;
+		if (diff >= 0)
+			return -1;
+		diff = d;
+	}
+	return diff;
+}
+
+/*
+ * How many cables not in any dimension yet, from the switches of piece v
+ * (n of them) to switches outside it, would join switches that differ in
+ * one coordinate if the piece took value w of dimension d: the cables the
+ * rules could not classify still tell where the piece belongs.
+ */
+static uint32_t stray_fit(const struct ff_build *b, unsigned int d,
+			  const uint32_t *members, uint32_t n, uint32_t v,
+			  uint32_t w)
+{
+	uint32_t c[OT_FF_MAX_DIMS], i, j, score = 0;
+
+	for (i = 0; i < n; i++) {
+		uint32_t m = members[i];
+
+		memcpy(c, &b->coord[m * OT_FF_MAX_DIMS], sizeof(c));
+		c[d] = w;
+		for (j = b->astart[m]; j < b->astart[m + 1]; j++) {
+			uint32_t u = b->adj[j].sw;
+			const uint32_t *cu = &b->coord[u * OT_FF_MAX_DIMS];
+
+			if (!b->active[u] || cu[d] == v ||
+			    bundle_dim(b, b->adj[j].bundle) >= 0)
+				continue;
+			if (one_diff(c, cu, b->ndims) >= 0)
+				score++;
+		}
+	}
+	return score;
+}
+
+struct hashed_switch {
+	uint64_t hash;
+	uint32_t sw;
+};
+
+static int cmp_hashed(const void *pa, const void *pb)
+{
+	const struct hashed_switch *x = pa, *y = pb;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->sw < y->sw ? -1 : x->sw > y->sw;
+}
+
+/*
+ * Tries to merge one small value of dimension d into a larger value it
+ * fits: not cabled to it in dimension d and no position taken twice.  A
+ * piece cut off its hyperplane by missing switches or cables usually has
+ * exactly one such value (in a hypercube, the value it is not cabled to);
+ * a real value of a dimension of more than two values is cabled to nearly
+ * every other one, so it fits none.  Returns true when something was
+ * merged.
+ */
+static bool merge_one_piece(struct ff_build *b, unsigned int d)
+{
+	uint32_t nv = b->nvalues[d];
+	uint32_t *vsize = NULL, *blocked = NULL, *members = NULL;
+	uint32_t *mstart = NULL, *order = NULL;
+	struct hashed_switch *hs = NULL;
+	uint32_t v, s, i, k, w, nact, largest;
+	bool merged = false;
+
+	vsize = calloc(nv, sizeof(*vsize));
+	blocked = malloc(nv * sizeof(*blocked));
+	mstart = calloc(nv + 1, sizeof(*mstart));
+	order = malloc(nv * sizeof(*order));
+	members = malloc(b->nsw * sizeof(*members));
+	hs = malloc(b->nsw * sizeof(*hs));
+	if (!vsize || !blocked || !mstart || !order || !members || !hs)
+		goto out; /* merging only improves a result; skip it on OOM */
+	for (s = 0, nact = 0; s < b->nsw; s++) {
+		if (!b->active[s])
+			continue;
+		vsize[b->coord[s * OT_FF_MAX_DIMS + d]]++;
+		hs[nact].hash = others_hash(b, s, d);
+		hs[nact++].sw = s;
+	}
+	qsort(hs, nact, sizeof(*hs), cmp_hashed);
+	for (v = 0; v < nv; v++)
+		mstart[v + 1] = mstart[v] + vsize[v];
+	for (v = 0; v < nv; v++)
+		blocked[v] = mstart[v];
+	for (s = 0; s < b->nsw; s++)
+		if (b->active[s])
+			members[blocked[b->coord[s * OT_FF_MAX_DIMS + d]]++] =
+				s;
+	/* Smallest values first (stable: ties keep GUID order). */
+	for (v = 0, k = 0; k <= b->nsw && v < nv; k++)
+		for (w = 0; w < nv; w++)
+			if (vsize[w] == k)
+				order[v++] = w;
+	largest = vsize[order[nv - 1]];
+	for (k = 0; k < nv; k++) {
+		uint32_t cand = NONE, ncand = 0, best_score = 0;
+
+		v = order[k];
+		if (vsize[v] >= largest)
+			break; /* nothing larger left to merge into */
+		for (w = 0; w < nv; w++)
+			blocked[w] = vsize[w] <= vsize[v];
+		for (i = mstart[v]; i < mstart[v + 1]; i++) {
+			uint32_t m = members[i], j, lo, hi;
+			uint64_t h = others_hash(b, m, d);
+
+			/* values cabled to m in dimension d */
+			for (j = b->astart[m]; j < b->astart[m + 1]; j++) {
+				uint32_t bd = b->adj[j].bundle;
+
+				if (bundle_dim(b, bd) != (int)d ||
+				    !b->active[b->adj[j].sw])
+					continue;
+				blocked[b->coord[b->adj[j].sw *
+						 OT_FF_MAX_DIMS + d]] = 1;
+			}
+			/* values holding m's position already */
+			lo = 0;
+			hi = nact;
+			while (lo < hi) {
+				uint32_t mid = lo + (hi - lo) / 2;
+
+				if (hs[mid].hash < h)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (j = lo; j < nact && hs[j].hash == h; j++)
+				if (hs[j].sw != m &&
+				    same_elsewhere(b, m, hs[j].sw, d))
+					blocked[b->coord[hs[j].sw *
+							 OT_FF_MAX_DIMS + d]] = 1;
+		}
+		/*
+		 * Several fits: the piece's position in its line is not told
+		 * by the cabling (the switches that would tell are missing).
+		 * A piece much smaller than a hyperplane is still a piece:
+		 * put it in the largest fitting value, any of which gives a
+		 * consistent FlatFly.
+		 */
+		for (w = 0; w < nv; w++) {
+			uint32_t score;
+
+			if (blocked[w])
+				continue;
+			ncand++;
+			score = stray_fit(b, d, members + mstart[v],
+					  vsize[v], v, w);
+			if (cand == NONE || score > best_score ||
+			    (score == best_score && vsize[w] > vsize[cand])) {
+				cand = w;
+				best_score = score;
+			}
+		}
+		if (!ncand || (ncand > 1 && 2 * vsize[v] > largest))
+			continue;
+		for (i = mstart[v]; i < mstart[v + 1]; i++)
+			b->coord[members[i] * OT_FF_MAX_DIMS + d] = cand;
+		merged = true;
+		/* value v is empty now: renumber to keep values dense */
+		renumber_values(b, d);
+		break;
+	}
+out:
+	free(vsize);
+	free(blocked);
+	free(mstart);
+	free(order);
+	free(members);
+	free(hs);
+	return merged;
+}
+
+static void assign_coordinates(struct ff_build *b)
+{
+	unsigned int d, merges;
+
+	/* Merging a piece compares the other coordinates: all first. */
+	for (d = 0; d < b->ndims; d++)
+		component_values(b, d);
+	for (d = 0; d < b->ndims; d++) {
+		/*
+		 * Each merge empties a value.  Dimensions of hundreds of
+		 * values are not FlatFly dimensions with a few pieces
+		 * (check_lines() refuses them): bounded to keep them cheap.
+		 */
+		merges = 0;
+		while (b->nvalues[d] > 2 && b->nvalues[d] <= 1024 &&
+		       merges++ < 64 && merge_one_piece(b, d))
+			;
+		renumber_values(b, d);
+	}
+}
+
+/* Phase 5: each stray bundle takes the one dimension its ends differ in. */
+static int place_strays(struct ff_build *b, bool strict, uint32_t *placed)
+{
+	int *class_seen = NULL;
+	uint32_t *class_first = NULL;
+	uint32_t i;
+	int error = 0;
+
+	class_seen = malloc((b->nclasses + 1) * sizeof(*class_seen));
+	class_first = malloc((b->nclasses + 1) * sizeof(*class_first));
+	if (!class_seen || !class_first) {
+		error = oom(b);
+		goto out;
+	}
+	for (i = 0; i < b->nclasses; i++)
+		class_seen[i] = -1;
+	for (i = 0; i < b->nbundles; i++) {
+		const struct ff_bundle *bd = &b->bundle[i];
+		uint32_t c = b->bclass[i];
+		unsigned int d, ndiff = 0, diff = 0;
+		char why[160];
+
+		if (b->cdim[c] >= 0) {
+			b->bdim[i] = b->cdim[c];
+			continue;
+		}
+		if (!strict && b->bdim[i] >= 0)
+			continue;
+		if (!b->active[bd->a] || !b->active[bd->b])
+			continue; /* a loose switch's cable: place_loose() */
+		for (d = 0; d < b->ndims; d++)
+			if (b->coord[bd->a * OT_FF_MAX_DIMS + d] !=
+			    b->coord[bd->b * OT_FF_MAX_DIMS + d]) {
+				ndiff++;
+				diff = d;
+			}
+		if (!strict && ndiff != 1)
+			continue;
+		if (!ndiff) {
+			error = refuse_bundle(b, i,
+					      "a cable inside one FlatFly position (its switches get the same coordinates)");
+			goto out;
+		}
+		if (ndiff > 1) {
+			snprintf(why, sizeof(why),
+				 "joins switches that differ in %u of %u dimensions: not a FlatFly cable",
+				 ndiff, b->ndims);
+			error = refuse_bundle(b, i, why);
+			goto out;
+		}
+		if (class_seen[c] >= 0 && class_seen[c] != (int)diff) {
+			const struct ff_bundle *o = &b->bundle[class_first[c]];
+
+			error = ot_error_set(b->err,
+					     SW_FMT " port %u -- " SW_FMT " port %u: in a triangle or 4-cycle chain with the cable " SW_FMT " port %u -- " SW_FMT " port %u, but in another dimension",
+					     SW_ARGS(b, bd->a), bd->pa,
+					     SW_ARGS(b, bd->b), bd->pb,
+					     SW_ARGS(b, o->a), o->pa,
+					     SW_ARGS(b, o->b), o->pb);
+			goto out;
+		}
+		class_seen[c] = diff;
+		class_first[c] = i;
+		if (b->bdim[i] != (int)diff)
+			(*placed)++;
+		b->bdim[i] = diff;
+	}
+out:
+	free(class_seen);
+	free(class_first);
+	return error;
+}
+
+/*
+ * Peels switches with a single neighbour switch, repeatedly.  When that
+ * would leave no cycle at all (the switches form a tree), nothing is
+ * peeled: the tree is then read as it is (a path of three is a 2x2
+ * missing a corner) or refused.
+ */
+static void peel_pendants(struct ff_build *b)
+{
+	uint32_t *deg = b->scratch;
+	uint32_t s, head = 0, j, left = b->nsw;
+
+	b->npeeled = 0;
+	for (s = 0; s < b->nsw; s++) {
+		b->active[s] = true;
+		deg[s] = b->astart[s + 1] - b->astart[s];
+		if (deg[s] == 1)
+			b->peel[b->npeeled++] = s;
+	}
+	while (head < b->npeeled) {
+		uint32_t x = b->peel[head++];
+
+		b->active[x] = false;
+		left--;
+		for (j = b->astart[x]; j < b->astart[x + 1]; j++) {
+			uint32_t u = b->adj[j].sw;
+
+			if (!b->active[u] || !deg[u])
+				continue;
+			deg[x]--;
+			if (--deg[u] == 1)
+				b->peel[b->npeeled++] = u;
+		}
+	}
+	if (left < 3) {
+		for (s = 0; s < b->nsw; s++)
+			b->active[s] = true;
+		b->npeeled = 0;
+	}
+}
+
+/* Open-addressing index of the positions taken, for place_pendants(). */
+struct position_index {
+	uint32_t mask;
+	uint32_t *sw; /* NONE = empty */
+};
+
+static uint64_t coords_hash(const uint32_t *c, unsigned int n)
+{
+	uint64_t h = 0x243f6a8885a308d3ull;
+	unsigned int d;
+
+	for (d = 0; d < n; d++) {
+		h ^= c[d] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+		h *= 0xff51afd7ed558ccdull;
+	}
+	return h ^ (h >> 33);
+}
+
+static bool position_taken(const struct ff_build *b,
+			   const struct position_index *pi, const uint32_t *c)
+{
+	uint32_t i = coords_hash(c, b->ndims) & pi->mask;
+
+	for (; pi->sw[i] != NONE; i = (i + 1) & pi->mask)
+		if (!memcmp(&b->coord[pi->sw[i] * OT_FF_MAX_DIMS], c,
+			    b->ndims * sizeof(*c)))
+			return true;
+	return false;
+}
+
+static void position_add(const struct ff_build *b, struct position_index *pi,
+			 uint32_t s)
+{
+	uint32_t i = coords_hash(&b->coord[s * OT_FF_MAX_DIMS], b->ndims) &
+		     pi->mask;
+
+	while (pi->sw[i] != NONE)
+		i = (i + 1) & pi->mask;
+	pi->sw[i] = s;
+}
+
+/*
+ * Switches of the core none of whose cables is in a dimension's class
+ * (every triangle and 4-cycle through them lost a cable) say nothing
+ * about the dimensions either: they join the peeled ones.
+ */
+static void loosen_unclassed(struct ff_build *b)
+{
+	uint32_t s, j;
+
+	for (s = 0; s < b->nsw; s++) {
+		bool classed = false;
+
+		if (!b->active[s])
+			continue;
+		for (j = b->astart[s]; j < b->astart[s + 1]; j++)
+			if (b->cdim[b->bclass[b->adj[j].bundle]] >= 0)
+				classed = true;
+		if (classed)
+			continue;
+		b->active[s] = false;
+		b->peel[b->npeeled++] = s;
+	}
+}
+
+/*
+ * Places loose switch x if it has a placed neighbour: the first free
+ * position (dimensions in working order, values in GUID order) that
+ * differs from each placed neighbour in exactly one coordinate.  The
+ * cabling does not say which is right; any such position gives a
+ * consistent FlatFly, and the choice is the same for the same fabric.
+ * Returns 1 when placed, 0 when it has no placed neighbour yet, -1 when
+ * no position fits.
+ */
+static int place_one(struct ff_build *b, struct position_index *pi,
+		     uint32_t x)
+{
+	uint32_t c[OT_FF_MAX_DIMS], v = NONE, j;
+	unsigned int d;
+	bool fits = false;
+
+	for (j = b->astart[x]; j < b->astart[x + 1] && v == NONE; j++)
+		if (b->active[b->adj[j].sw])
+			v = b->adj[j].sw;
+	if (v == NONE)
+		return 0;
+	memcpy(c, &b->coord[v * OT_FF_MAX_DIMS], sizeof(c));
+	for (d = 0; d < b->ndims && !fits; d++) {
+		uint32_t own = c[d], val;
+
+		for (val = 0; val < b->nvalues[d] && !fits; val++) {
+			if (val == own)
+				continue;
+			c[d] = val;
+			if (position_taken(b, pi, c))
+				continue;
+			fits = true;
+			for (j = b->astart[x]; j < b->astart[x + 1]; j++) {
+				uint32_t u = b->adj[j].sw;
+
+				if (b->active[u] &&
+				    one_diff(c, &b->coord[u * OT_FF_MAX_DIMS],
+					     b->ndims) < 0)
+					fits = false;
+			}
+		}
+		if (!fits)
+			c[d] = own;
+	}
+	if (!fits)
+		return -1;
+	memcpy(&b->coord[x * OT_FF_MAX_DIMS], c, sizeof(c));
+	for (j = b->astart[x]; j < b->astart[x + 1]; j++) {
+		uint32_t u = b->adj[j].sw;
+
+		if (b->active[u])
+			b->bdim[b->adj[j].bundle] =
+				one_diff(c, &b->coord[u * OT_FF_MAX_DIMS],
+					 b->ndims);
+	}
+	b->active[x] = true;
+	position_add(b, pi, x);
+	return 1;
+}
+
+/*
+ * Places the peeled and loose switches, nearest to the core first, in
+ * passes until none is left.
+ */
+static int place_loose(struct ff_build *b)
+{
+	struct position_index pi = { 0 };
+	uint32_t size = 1, s, k, left = b->npeeled;
+	bool progress = true;
+	int error = 0, r;
+
+	if (!b->npeeled)
+		return 0;
+	if (!b->ndims)
+		return ot_error_set(b->err,
+				    SW_FMT ": no cable of the fabric is in a triangle or 4-cycle: not a FlatFly",
+				    SW_ARGS(b, b->peel[0]));
+	while (size < 2 * b->nsw)
+		size <<= 1;
+	pi.mask = size - 1;
+	pi.sw = malloc(size * sizeof(*pi.sw));
+	if (!pi.sw)
+		return oom(b);
+	memset(pi.sw, 0xff, size * sizeof(*pi.sw));
+	for (s = 0; s < b->nsw; s++)
+		if (b->active[s])
+			position_add(b, &pi, s);
+	while (left && progress) {
+		progress = false;
+		for (k = b->npeeled; k-- > 0;) {
+			uint32_t x = b->peel[k];
+
+			if (b->active[x])
+				continue;
+			r = place_one(b, &pi, x);
+			if (r < 0) {
+				error = ot_error_set(b->err,
+						     SW_FMT ": no free FlatFly position one step from each of its neighbour switches",
+						     SW_ARGS(b, x));
+				goto out;
+			}
+			if (r) {
+				left--;
+				progress = true;
+			}
+		}
+	}
+	if (left)
+		error = ot_error_set(b->err,
+				     "flatfly: %u switches could not be placed",
+				     left);
+out:
+	free(pi.sw);
+	return error;
+}
+
+/* Dimension order: size, then width (wider first), then lowest bundle. */
+struct dim_key {
+	unsigned int dim;
+	uint32_t size, width, first;
+};
+
+static int cmp_dim(const void *pa, const void *pb)
+{
+	const struct dim_key *x = pa, *y = pb;
+
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	if (x->width != y->width)
+		return x->width > y->width ? -1 : 1;
+	if (x->first == y->first)
+		return 0;
+	return bundle_before(sort_build, x->first, y->first) ? -1 : 1;
+}
+
+static int order_dimensions(struct ff_build *b, unsigned int *width)
+{
+	struct dim_key key[OT_FF_MAX_DIMS];
+	unsigned int newdim[OT_FF_MAX_DIMS], d;
+	uint32_t tmp[OT_FF_MAX_DIMS], nv[OT_FF_MAX_DIMS];
+	uint32_t i, s;
+
+	for (d = 0; d < b->ndims; d++) {
+		key[d].dim = d;
+		key[d].size = b->nvalues[d];
+		key[d].width = 0;
+		key[d].first = NONE;
+	}
+	for (i = 0; i < b->nbundles; i++) {
+		struct dim_key *k = &key[b->bdim[i]];
+
+		if (b->bundle[i].cables > k->width)
+			k->width = b->bundle[i].cables;
+		if (k->first == NONE || bundle_before(b, i, k->first))
+			k->first = i;
+	}
+	sort_build = b;
+	qsort(key, b->ndims, sizeof(key[0]), cmp_dim);
+	for (d = 0; d < b->ndims; d++) {
+		newdim[key[d].dim] = d;
+		width[d] = key[d].width;
+		nv[d] = key[d].size;
+	}
+	for (d = 0; d < b->ndims; d++)
+		b->nvalues[d] = nv[d];
+	for (s = 0; s < b->nsw; s++) {
+		uint32_t *c = &b->coord[s * OT_FF_MAX_DIMS];
+
+		for (d = 0; d < b->ndims; d++)
+			tmp[newdim[d]] = c[d];
+		memcpy(c, tmp, b->ndims * sizeof(*c));
+	}
+	for (i = 0; i < b->nbundles; i++)
+		b->bdim[i] = newdim[(unsigned int)b->bdim[i]];
+	return 0;
+}
+
+static int32_t slot_of(const struct ot_ff *ff, const uint32_t *c)
+{
+	uint32_t slot = 0;
+	unsigned int d;
+
+	for (d = ff->ndims; d-- > 0;)
+		slot = slot * ff->size[d] + c[d];
+	return slot;
+}
+
+/*
+ * Phase 6, the shape of each dimension of three or more values: lines
+ * (switches that agree everywhere else) are full graphs, so some of its
+ * cables close triangles and more than two thirds of the pairs of present
+ * switches in its lines are cabled.  A fat tree, a long ring, or two
+ * dimensions run together by a stray diagonal cable (a K x L plane has at
+ * most 2/3 of its pairs cabled) slip through the earlier phases as one
+ * wide dimension and fail here.
+ */
+static int check_lines(struct ff_build *b, const struct ot_ff *ff)
+{
+	uint32_t *line_count = NULL;
+	uint32_t s, i;
+	unsigned int d;
+	int error = 0;
+
+	line_count = calloc(ff->nslots, sizeof(*line_count));
+	if (!line_count)
+		return oom(b);
+	for (d = 0; d < ff->ndims; d++) {
+		uint64_t pairs = 0, cabled = 0;
+		bool triangle = false;
+		uint32_t stride = 1, e, first = NONE;
+
+		if (ff->size[d] < 3)
+			continue;
+		for (e = 0; e < d; e++)
+			stride *= ff->size[e];
+		memset(line_count, 0, ff->nslots * sizeof(*line_count));
+		for (s = 0; s < b->nsw; s++) {
+			uint32_t slot = ff->sw_slot[b->sw_node[s]];
+			uint32_t c = ot_ff_coord(ff, slot, d);
+
+			line_count[slot - c * stride]++;
+		}
+		for (s = 0; s < ff->nslots; s++)
+			pairs += (uint64_t)line_count[s] *
+				 (line_count[s] - (line_count[s] > 0)) / 2;
+		for (i = 0; i < b->nbundles; i++) {
+			if (b->bdim[i] != (int)d)
+				continue;
+			cabled++;
+			if (first == NONE)
+				first = i;
+			if (b->in_triangle[i])
+				triangle = true;
+		}
+		if (!triangle || 3 * cabled <= 2 * pairs) {
+			char why[200];
+
+			snprintf(why, sizeof(why),
+				 "dimension %u of %u values %s (%" PRIu64 " of %" PRIu64 " switch pairs of its lines cabled): its lines are not full graphs, not a FlatFly (a fat tree or a ring?)",
+				 d, ff->size[d],
+				 triangle ? "is sparse" : "has no triangle",
+				 cabled, pairs);
+			error = refuse_bundle(b, first, why);
+			goto out;
+		}
+	}
+out:
+	free(line_count);
+	return error;
+}
+
+/* The result, and the last checks that need positions. */
+static int build_result(struct ff_build *b, struct ot_ff **out)
+{
+	const struct ot_fabric *f = b->f;
+	struct ot_ff *ff = NULL;
+	uint64_t nslots = 1;
+	uint32_t base = 0, i, s;
+	unsigned int d;
+	int error = 0;
+
+	ff = calloc(1, sizeof(*ff));
+	if (!ff)
+		return oom(b);
+	ff->fabric = f;
+	ff->ndims = b->ndims;
+	error = order_dimensions(b, ff->width);
+	if (error)
+		goto out;
+	for (d = 0; d < b->ndims; d++) {
+		ff->size[d] = b->nvalues[d];
+		nslots *= ff->size[d];
+		if (nslots > 4 * (uint64_t)b->nsw + 16)
+			break;
+	}
+	if (nslots > 4 * (uint64_t)b->nsw + 16) {
+		error = ot_error_set(b->err,
+				     "flatfly: %u switches would fill fewer than a quarter of the positions of %u dimensions (first " SW_FMT "): not a FlatFly",
+				     b->nsw, b->ndims, SW_ARGS(b, 0));
+		goto out;
+	}
+	ff->nslots = nslots;
+	ff->sw_slot = malloc(f->nnodes * sizeof(*ff->sw_slot));
+	ff->slot_node = malloc(ff->nslots * sizeof(*ff->slot_node));
+	ff->port_dim_base = malloc((f->nnodes + 1) *
+				   sizeof(*ff->port_dim_base));
+	if (!ff->sw_slot || !ff->slot_node || !ff->port_dim_base) {
+		error = oom(b);
+		goto out;
+	}
+	for (i = 0; i < ff->nslots; i++)
+		ff->slot_node[i] = -1;
+	for (i = 0; i < f->nnodes; i++) {
+		ff->sw_slot[i] = -1;
+		ff->port_dim_base[i] = base;
+		base += f->node[i].nports + 1;
+	}
+	ff->port_dim_base[f->nnodes] = base;
+	ff->port_dim = malloc((base ? base : 1) * sizeof(*ff->port_dim));
+	if (!ff->port_dim) {
+		error = oom(b);
+		goto out;
+	}
+	memset(ff->port_dim, -1, base * sizeof(*ff->port_dim));
+	for (s = 0; s < b->nsw; s++) {
+		int32_t slot = slot_of(ff, &b->coord[s * OT_FF_MAX_DIMS]);
+		int32_t other = ff->slot_node[slot];
+
+		if (other >= 0) {
+			error = ot_error_set(b->err,
+					     SW_FMT " and " SW_FMT " get the same FlatFly coordinates: not a FlatFly",
+					     SW_ARGS(b, b->node_sw[other]),
+					     SW_ARGS(b, s));
+			goto out;
+		}
+		ff->slot_node[slot] = b->sw_node[s];
+		ff->sw_slot[b->sw_node[s]] = slot;
+	}
+	for (s = 0; s < b->nsw; s++) {
+		int32_t n = b->sw_node[s];
+		const struct ot_node *nd = &f->node[n];
+		unsigned int p;
+
+		for (p = 1; p <= nd->nports; p++) {
+			int32_t peer = nd->port[p].peer;
+			uint32_t j;
+
+			if (peer < 0 || b->node_sw[peer] < 0)
+				continue;
+			for (j = b->astart[s]; j < b->astart[s + 1]; j++)
+				if (b->adj[j].sw == (uint32_t)b->node_sw[peer])
+					ff->port_dim[ff->port_dim_base[n] + p] =
+						b->bdim[b->adj[j].bundle];
+		}
+	}
+	error = check_lines(b, ff);
+out:
+	if (error) {
+		ot_ff_free(ff);
+		return error;
+	}
+	*out = ff;
+	return 0;
+}
+
+/* One switch graph: OpenSM discovers only what the SM can reach. */
+static int check_connected(struct ff_build *b)
+{
+	uint32_t i, s;
+
+	uf_init(b->uf, b->nsw);
+	for (i = 0; i < b->nbundles; i++)
+		uf_union(b->uf, b->bundle[i].a, b->bundle[i].b);
+	for (s = 1; s < b->nsw; s++)
+		if (uf_find(b->uf, s) != uf_find(b->uf, 0))
+			return ot_error_set(b->err,
+					    SW_FMT " has no switch-to-switch path to " SW_FMT ": the switches are not one fabric",
+					    SW_ARGS(b, s), SW_ARGS(b, 0));
+	return 0;
+}
+
+static int alloc_build(struct ff_build *b)
+{
+	const struct ot_fabric *f = b->f;
+	uint32_t n = f->nnodes + 1;
+
+	b->sw_node = malloc(n * sizeof(*b->sw_node));
+	b->node_sw = malloc(n * sizeof(*b->node_sw));
+	b->astart = calloc(n + 1, sizeof(*b->astart));
+	b->uf = malloc(n * sizeof(*b->uf));
+	b->scratch = malloc(n * sizeof(*b->scratch));
+	b->scratch2 = malloc(n * sizeof(*b->scratch2));
+	b->active = malloc(n * sizeof(*b->active));
+	b->peel = malloc(n * sizeof(*b->peel));
+	if (!b->active || !b->peel)
+		return oom(b);
+	if (!b->sw_node || !b->node_sw || !b->astart || !b->uf || !b->scratch || !b->scratch2)
+		return oom(b);
+	return 0;
+}
+
+static int alloc_bundle_state(struct ff_build *b)
+{
+	uint32_t n = b->nbundles + 1;
+
+	b->bparent = malloc(n * sizeof(*b->bparent));
+	b->in_triangle = calloc(n, sizeof(*b->in_triangle));
+	b->bdim = malloc(n * sizeof(*b->bdim));
+	b->coord = calloc((size_t)b->nsw * OT_FF_MAX_DIMS, sizeof(*b->coord));
+	if (!b->bparent || !b->in_triangle || !b->bdim || !b->coord)
+		return oom(b);
+	uf_init(b->bparent, b->nbundles);
+	memset(b->bdim, -1, n * sizeof(*b->bdim));
+	return 0;
+}
+
+static void free_build(struct ff_build *b)
+{
+	free(b->sw_node);
+	free(b->node_sw);
+	free(b->astart);
+	free(b->adj);
+	free(b->bundle);
+	free(b->bparent);
+	free(b->in_triangle);
+	free(b->bclass);
+	free(b->cstart);
+	free(b->cmember);
+	free(b->cdim);
+	free(b->bdim);
+	free(b->coord);
+	free(b->uf);
+	free(b->scratch);
+	free(b->scratch2);
+	free(b->active);
+	free(b->peel);
+}
+
+int ot_ff_map(const struct ot_fabric *f, struct ot_ff **out,
+	      struct ot_error *err)
+{
+	struct ff_build b = { .f = f, .err = err };
+	uint32_t round_placed = 0;
+	unsigned int round;
+	int error;
+
+	*out = NULL;
+	error = alloc_build(&b);
+	if (error)
+		goto out;
+	error = collect_switches(&b);
+	if (error)
+		goto out;
+	error = collect_bundles(&b);
+	if (error)
+		goto out;
+	error = check_connected(&b);
+	if (error)
+		goto out;
+	error = alloc_bundle_state(&b);
+	if (error)
+		goto out;
+	peel_pendants(&b);
+	error = apply_rules(&b);
+	if (error)
+		goto out;
+	if (!b.rule_fired && b.nbundles >= 3) {
+		error = refuse_structureless(&b);
+		goto out;
+	}
+	error = build_classes(&b);
+	if (error)
+		goto out;
+	error = choose_dimensions(&b);
+	if (error)
+		goto out;
+	loosen_unclassed(&b);
+	/*
+	 * Strays placed by the coordinates join the hyperplanes they lie
+	 * in, which can heal pieces the first reading left: read again
+	 * while that places more strays.
+	 */
+	for (round = 0; round < 4; round++) {
+		uint32_t placed = 0;
+
+		assign_coordinates(&b);
+		error = place_strays(&b, false, &placed);
+		if (error || !placed)
+			break;
+	}
+	if (!error)
+		error = place_strays(&b, true, &round_placed);
+	if (error)
+		goto out;
+	error = place_loose(&b);
+	if (error)
+		goto out;
+	error = build_result(&b, out);
+out:
+	free_build(&b);
+	return error;
+}
+
+void ot_ff_free(struct ot_ff *ff)
+{
+	if (!ff)
+		return;
+	free(ff->sw_slot);
+	free(ff->slot_node);
+	free(ff->port_dim);
+	free(ff->port_dim_base);
+	free(ff);
+}
+
+int ot_ff_verify(const struct ot_ff *ff, struct ot_error *err)
+{
+	const struct ot_fabric *f = ff->fabric;
+	uint32_t n;
+	unsigned int p, d;
+
+	for (n = 0; n < f->nnodes; n++) {
+		const struct ot_node *nd = &f->node[n];
+		int32_t slot = ff->sw_slot[n];
+
+		if (nd->type != OT_NODE_SWITCH)
+			continue;
+		if (slot < 0 || (uint32_t)slot >= ff->nslots ||
+		    ff->slot_node[slot] != (int32_t)n)
+			return ot_error_set(err,
+					    "switch \"%s\" (0x%016" PRIx64 "): no consistent position",
+					    nd->desc, nd->guid);
+		for (p = 1; p <= nd->nports; p++) {
+			int32_t peer = nd->port[p].peer;
+			int pd = ot_ff_port_dim(ff, n, p);
+			unsigned int ndiff = 0;
+			int diff = -1;
+
+			if (peer < 0 || f->node[peer].type != OT_NODE_SWITCH)
+				continue;
+			for (d = 0; d < ff->ndims; d++)
+				if (ot_ff_coord(ff, slot, d) !=
+				    ot_ff_coord(ff, ff->sw_slot[peer], d)) {
+					ndiff++;
+					diff = d;
+				}
+			if (ndiff != 1 || diff != pd)
+				return ot_error_set(err,
+						    "switch \"%s\" (0x%016" PRIx64 ") port %u: cable of dimension %d joins coordinates that differ in %u dimensions",
+						    nd->desc, nd->guid, p, pd,
+						    ndiff);
+		}
+	}
+	return 0;
+}

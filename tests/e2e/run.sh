@@ -58,6 +58,19 @@ tests=(
 	"live-read|$here/test_live_read.sh"
 	"topologies-fresh|$here/test_topologies_fresh.sh"
 	"valgrind-sweeps|$here/test_valgrind_sweeps.sh $topo/cellia-kns-6x2.net 4"
+	"compare|$here/test_compare.sh"
+	"compare-ulhpc|$here/test_compare.sh fabric $topo/ulhpc-96.net minhop updn ftree dfsssp nue lash"
+	"check-faults|$here/test_check_faults.sh"
+	"ff-dor-flatfly|$here/test_ff_engines.sh ff-dor $topo/flatfly-3x3x3-w2-2cas.net"
+	"ff-mixed-dor-flatfly|$here/test_ff_engines.sh ff-mixed-dor $topo/flatfly-3x3x3-w2-2cas.net"
+	"ff-twisted-dor-flatfly|$here/test_ff_engines.sh ff-twisted-dor $topo/flatfly-3x3x3-w2-2cas.net"
+	"ff-twisted-mixed-dor-flatfly|$here/test_ff_engines.sh ff-twisted-mixed-dor $topo/flatfly-3x3x3-w2-2cas.net"
+	"ff-dor-hypercube|$here/test_ff_engines.sh ff-dor $topo/hypercube-4d-w2-2cas.net"
+	"ff-mixed-dor-hypercube|$here/test_ff_engines.sh ff-mixed-dor $topo/hypercube-4d-w2-2cas.net"
+	"ff-twisted-dor-hypercube|$here/test_ff_engines.sh ff-twisted-dor $topo/hypercube-4d-w2-2cas.net"
+	"ff-twisted-mixed-dor-hypercube|$here/test_ff_engines.sh ff-twisted-mixed-dor $topo/hypercube-4d-w2-2cas.net"
+	"ff-ador-flatfly|$here/test_ff_engines.sh ff-ador $topo/flatfly-3x3x3-w2-2cas.net 2"
+	"ff-ador-hypercube|$here/test_ff_engines.sh ff-ador $topo/hypercube-4d-w2-2cas.net 1"
 )
 
 run_one() {

@@ -44,6 +44,11 @@ done <<LIST
 cellia-kns-6x2.net kns 6 2 --radix 8
 kns-4x3.net kns 4 3 --radix 8
 kns-8x2-4cas-2links.net kns 8 2 --cas 4 --links 2 --radix 16
+sft-36.net fattree --cas 4 --down 3,3 --up 3,1 --parallel 1,2
+ulhpc-96.net ulhpc 4 6
+ulhpc-512.net ulhpc 16 40
+flatfly-3x3x3-w2-2cas.net flatfly 3x3x3 --widths 2 --cas 2
+hypercube-4d-w2-2cas.net hypercube 4 --width 2 --cas 2
 LIST
 
 exit $status

@@ -4,7 +4,8 @@
  * count by hand: a line of two switches and a ring of four, with tables
  * set entry by entry.  They assert what an administrator reads in the
  * report: how many pairs arrive and how, which pair is broken and where,
- * which switches loop, which channels form a credit loop.
+ * which switches loop, which channels form a credit loop (also one made
+ * by a wrong SL-to-VL table), and that balance figures join the report.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -377,6 +378,54 @@ START_TEST(dateline_vl_change_breaks_the_credit_loop)
 }
 END_TEST
 
+/*
+ * A cyclic VL assignment: the dateline tables with the move to VL 1 undone
+ * at s3 and s0, so SL 1 stays on VL 0 across the dateline.  Then c0 -> c2
+ * (SL 0) makes s0->s1 wait on s1->s2; c1 -> c0 (SL 1) s1->s2 on s2->s3
+ * and s2->s3 on s3->s0; c2 -> c1 (SL 1) s3->s0 on s0->s1, all on VL 0:
+ * the four clockwise channels of VL 0 form the cycle.  c3 -> c2 still
+ * moves to VL 1 at s1, a channel outside the cycle.
+ */
+START_TEST(cyclic_vl_assignment_is_a_credit_loop)
+{
+	struct ot_fabric *f = ring4();
+	struct ot_routing *r = ring_dateline(f);
+	struct ot_check_report *rep;
+	const struct ot_check_counts *c;
+	const char *loop;
+	char *text;
+	int i;
+
+	set_vl(r, 3, 1, 2, 1, 0);
+	set_vl(r, 3, 3, 2, 1, 0);
+	set_vl(r, 0, 1, 2, 1, 0);
+	rep = run(f, r, NULL);
+	c = ot_check_counts(rep);
+	text = printed(rep, false);
+	ck_assert(!ot_check_ok(rep));
+	ck_assert_uint_eq(c->reached, 12);
+	ck_assert_uint_eq(c->credit_loops, 1);
+	ck_assert_uint_eq(c->credit_loop_channels, 4);
+	ck_assert_uint_eq(c->vls_used, 3);
+	loop = strstr(text, "credit loop 1 of 1 (4 channels):\n");
+	ck_assert_ptr_nonnull(loop);
+	for (i = 0; i < 4; i++) {
+		char line[64];
+
+		snprintf(line, sizeof(line),
+			 "    \"s%d\" port 2 -> \"s%d\" port 1, VL 0\n", i,
+			 (i + 1) % 4);
+		ck_assert_ptr_nonnull(strstr(loop, line));
+	}
+	ck_assert_ptr_null(strstr(loop, "VL 1"));
+	ck_assert_ptr_nonnull(strstr(loop, " VL 0\nFAILED\n"));
+	free(text);
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
 START_TEST(clockwise_ring_counts_extra_hops)
 {
 	struct ot_fabric *f = ring4();
@@ -673,6 +722,55 @@ START_TEST(json_is_one_valid_object)
 }
 END_TEST
 
+/*
+ * With balance figures asked for, the report carries them after the
+ * checks, text and JSON, and the checks' own keys are unchanged.  The
+ * clockwise ring: each CA sends 1/3 to each of 3 others; the flows 1, 2
+ * and 3 switches ahead cross 1 + 2 + 3 ring links, 4 x 6 crossings of
+ * 1/3 over 4 links: 2 per link, throughput 1/2.
+ */
+START_TEST(balance_figures_join_the_report)
+{
+	struct ot_fabric *f = ring4();
+	struct ot_routing *r = ring_clockwise(f);
+	struct ot_traffic_opts traffic = {
+		.patterns = 1u << OT_PATTERN_UNIFORM |
+			    1u << OT_PATTERN_NEIGHBOR,
+	};
+	struct ot_check_opts opts = { .balance = &traffic };
+	struct ot_check_report *rep = run(f, r, &opts);
+	const struct ot_balance_report *bal = ot_check_balance(rep);
+	char *text = printed(rep, false), *json = printed(rep, true);
+
+	ck_assert_ptr_nonnull(bal);
+	ck_assert_uint_eq(ot_balance_npatterns(bal), 2);
+	ck_assert_double_eq_tol(ot_balance_pattern(bal, 0)->base.throughput,
+				0.5, 1e-9);
+	ck_assert_ptr_nonnull(strstr(text, "balance: 4 CAs in file order"));
+	ck_assert_ptr_nonnull(strstr(text, "\nFAILED\n"));
+	ck_assert_msg(json_valid(json), "invalid JSON: %s", json);
+	ck_assert_ptr_nonnull(strstr(json, "\"pairs\":12"));
+	ck_assert_ptr_nonnull(strstr(json, "\"credit_loops\":1"));
+	ck_assert_ptr_nonnull(strstr(json,
+		"\"patterns\":[{\"name\":\"uniform\",\"flows\":12,"));
+	ck_assert_ptr_nonnull(strstr(json, "\"throughput\":0.500000"));
+	ck_assert_ptr_nonnull(strstr(json, "{\"name\":\"neighbor\""));
+	free(text);
+	free(json);
+	ot_check_report_free(rep);
+
+	/* without, nothing of it */
+	rep = run(f, r, NULL);
+	ck_assert_ptr_null(ot_check_balance(rep));
+	json = printed(rep, true);
+	ck_assert_ptr_null(strstr(json, "patterns"));
+	free(json);
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
 START_TEST(routing_of_another_fabric_is_refused)
 {
 	struct ot_fabric *f = line2("c0", 0), *g = ring4();
@@ -700,11 +798,13 @@ static Suite *check_suite(void)
 	tcase_add_test(tc, forwarding_loop_lists_its_switches);
 	tcase_add_test(tc, clockwise_ring_on_one_vl_has_a_credit_loop);
 	tcase_add_test(tc, dateline_vl_change_breaks_the_credit_loop);
+	tcase_add_test(tc, cyclic_vl_assignment_is_a_credit_loop);
 	tcase_add_test(tc, clockwise_ring_counts_extra_hops);
 	tcase_add_test(tc, one_detour_is_one_non_minimal_pair);
 	tcase_add_test(tc, path_callback_violations_are_counted);
 	tcase_add_test(tc, back_to_back_cas_reach_each_other);
 	tcase_add_test(tc, json_is_one_valid_object);
+	tcase_add_test(tc, balance_figures_join_the_report);
 	tcase_add_test(tc, routing_of_another_fabric_is_refused);
 	suite_add_tcase(s, tc);
 	return s;

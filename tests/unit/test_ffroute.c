@@ -1,5 +1,968 @@
-/* placeholder */
-int main(void)
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Unit tests of the FlatFly engines (src/route/ffdor.c, ffador.c), the
+ * step from FlatFly coordinates to forwarding tables, SL2VL and path SLs.
+ * For every engine on small FlatFlies and hypercubes (parallel cables,
+ * shuffled ports, LMC, missing cables): every CA port reaches every LID
+ * it should, along the dimension order the variant promises (re-derived
+ * here from the seed, not read back from the engine), on the VLs the
+ * seed's rules give; channel ranks strictly increase along every path
+ * (the constructive deadlock-freedom proof) and the checker finds no
+ * credit loop -- but does find one when the VL separation is taken away.
+ * ff-ador: LID offsets give distinct paths.  Non-FlatFlies, hypercubes
+ * with a lost cable and ADOR without LMC are refused with a reason.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <osmtopo/check.h>
+#include <osmtopo/flatfly.h>
+#include <osmtopo/gen.h>
+#include <osmtopo/routing.h>
+#include "unit.h"
+
+#define MAX_PATH 64
+
+enum { V_MIXED = 1, V_TWISTED = 2, V_ADOR = 4 };
+
+static const struct {
+	const char *name;
+	unsigned int variant;
+} engines[] = {
+	{ "ff-dor", 0 },
+	{ "ff-mixed-dor", V_MIXED },
+	{ "ff-twisted-dor", V_TWISTED },
+	{ "ff-twisted-mixed-dor", V_TWISTED | V_MIXED },
+	{ "ff-ador", V_ADOR },
+};
+
+#define NENGINES (sizeof(engines) / sizeof(engines[0]))
+
+static uint64_t name_guid(const char *s)
 {
-	return 77;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (*s) {
+		h ^= (unsigned char)*s++;
+		h *= 0x100000001b3ull;
+	}
+	return h | 1;
 }
+
+/* LIDs in node order, CA ports 2^lmc each, aligned as OpenSM does. */
+static void give_lids(struct ot_fabric *f, unsigned int lmc)
+{
+	struct ot_error err = { "" };
+	uint32_t i, next = 1;
+	unsigned int p;
+
+	for (i = 0; i < f->nnodes; i++) {
+		f->node[i].guid = name_guid(f->node[i].desc);
+		if (ot_is_switch(f, i)) {
+			ck_assert(!ot_fabric_set_lid(f, i, 0, next++, 0, &err));
+			continue;
+		}
+		for (p = 1; p <= f->node[i].nports; p++) {
+			if (f->node[i].port[p].peer < 0)
+				continue;
+			next = (next + (1u << lmc) - 1) & ~((1u << lmc) - 1);
+			ck_assert(!ot_fabric_set_lid(f, i, p, next, lmc, &err));
+			next += 1u << lmc;
+		}
+	}
+	ck_assert_msg(!ot_fabric_index(f, &err), "index: %s", err.msg);
+}
+
+struct shape {
+	const char *size, *width;
+	unsigned int cas, lmc;
+	double drop_links;
+	uint64_t seed;
+	int shuffle; /* shuffle seed, -1 none */
+};
+
+static struct ot_fabric *gen(const struct shape *sh)
+{
+	struct ot_flatfly_params p = { 0 };
+	struct ot_error err = { "" };
+	struct ot_fabric *f;
+	const char *s;
+	unsigned int d = 0;
+	char *end;
+
+	for (s = sh->size; *s; s = *end ? end + 1 : end) {
+		p.size[p.ndims] = strtoul(s, &end, 10);
+		p.width[p.ndims++] = 1;
+	}
+	for (s = sh->width; s && *s; s = *end ? end + 1 : end)
+		p.width[d++] = strtoul(s, &end, 10);
+	p.cas = sh->cas;
+	p.drop_links = sh->drop_links;
+	p.drop_seed = sh->seed;
+	if (sh->shuffle >= 0) {
+		p.shuffle = true;
+		p.seed = sh->shuffle;
+	}
+	f = ot_gen_flatfly(&p, &err);
+	ck_assert_msg(f, "gen %s: %s", sh->size, err.msg);
+	give_lids(f, sh->lmc);
+	return f;
+}
+
+static int run(const char *engine, const struct ot_fabric *f,
+	       struct ot_routing **r, struct ot_error *err)
+{
+	return ot_engine_run(ot_engine_find(engine), f, r, err);
+}
+
+static struct ot_routing *route(const char *engine, const struct ot_fabric *f)
+{
+	struct ot_error err = { "" };
+	struct ot_routing *r = NULL;
+
+	ck_assert_msg(!run(engine, f, &r, &err), "%s refused: %s", engine,
+		      err.msg);
+	return r;
+}
+
+static struct ot_ff *map(const struct ot_fabric *f)
+{
+	struct ot_error err = { "" };
+	struct ot_ff *ff = NULL;
+
+	ck_assert_msg(!ot_ff_map(f, &ff, &err), "map: %s", err.msg);
+	return ff;
+}
+
+/*
+ * The seed's dimension orders, re-derived: for 4 dimensions (1,2,3,4),
+ * (2,4,1,3), (3,1,4,2), (4,3,2,1) = p -> r*p mod 5; in general r*p mod
+ * (n+1) when n+1 is prime, cyclic shifts otherwise, min(n, 4) of them.
+ */
+static unsigned int orders(unsigned int n, unsigned int ord[][OT_FF_MAX_DIMS])
+{
+	unsigned int m = n < 4 ? n : 4, r, p, q;
+	bool prime = n + 1 >= 2;
+
+	for (q = 2; q * q <= n + 1; q++)
+		if ((n + 1) % q == 0)
+			prime = false;
+	for (r = 0; r < m; r++)
+		for (p = 0; p < n; p++)
+			ord[r][p] = prime ? ((r + 1) * (p + 1)) % (n + 1) - 1 :
+					    (p + r) % n;
+	return m;
+}
+
+struct ctx {
+	const struct ot_fabric *f;
+	const struct ot_routing *r;
+	const struct ot_ff *ff;
+	unsigned int variant, n, norders, per;
+	unsigned int ord[4][OT_FF_MAX_DIMS];
+	bool complete, f2;
+	/* counts over every pair */
+	unsigned long pairs, unreached, bad_order, bad_vl, rank_down, detours;
+	unsigned long twists;
+	char first[OT_ERROR_LEN];
+};
+
+static unsigned int coord(const struct ctx *c, int node, unsigned int d)
+{
+	return ot_ff_coord(c->ff, c->ff->sw_slot[node], d);
+}
+
+/* d: rank of a CA port by GUID among the CA ports of its switch. */
+static unsigned int ca_rank(const struct ot_fabric *f, int sw, int ca)
+{
+	unsigned int p, rank = 0;
+
+	for (p = 1; p <= f->node[sw].nports; p++) {
+		int x = f->node[sw].port[p].peer;
+
+		if (x >= 0 && !ot_is_switch(f, x) &&
+		    f->node[x].guid < f->node[ca].guid)
+			rank++;
+	}
+	return rank;
+}
+
+/* Position of dimension d in order l. */
+static unsigned int pos(const struct ctx *c, unsigned int l, unsigned int d)
+{
+	unsigned int p;
+
+	for (p = 0; p < c->n; p++)
+		if (c->ord[l][p] == d)
+			return p;
+	return 0;
+}
+
+static void note(struct ctx *c, unsigned long *counter, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Counts a problem; the first one is kept for the failure message. */
+static void note(struct ctx *c, unsigned long *counter, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!c->bad_order && !c->bad_vl && !c->rank_down && !c->unreached) {
+		va_start(ap, fmt);
+		vsnprintf(c->first, sizeof(c->first), fmt, ap);
+		va_end(ap);
+	}
+	(*counter)++;
+}
+
+/*
+ * Rank of the channel leaving over a cable of dimension dim on VL vl:
+ * first-hop VLs of the twisted variants lowest, then per layer (its VL
+ * pair) position of dim in the layer's order, then the same-dim VL.
+ */
+static int rank_of(const struct ctx *c, unsigned int dim, unsigned int vl)
+{
+	unsigned int top = c->norders * c->per;
+
+	if ((c->variant & V_TWISTED) && vl >= top)
+		return vl - top;
+	return 2 + 3 * (int)pos(c, vl / c->per, dim) + vl % c->per;
+}
+
+/* The VL the seed's rules give a hop from dimension din into dout. */
+static unsigned int want_vl(const struct ctx *c, unsigned int l, int din,
+			    int dout)
+{
+	unsigned int L = c->ord[l][c->n - 1];
+
+	if (c->r->nvls == 1)
+		return 0;
+	if (c->variant & V_TWISTED) {
+		if (din < 0)
+			return c->norders * c->per;
+		if (c->f2 && din == dout && dout == (int)L)
+			return c->norders * c->per + 1;
+	}
+	return l * c->per + (c->per == 2 && din == dout);
+}
+
+/*
+ * Follows the tables from CA port (src, sp) to dlid, checking the
+ * variant's promise hop by hop.
+ */
+static void check_pair(struct ctx *c, int src, unsigned int sp, uint16_t dlid)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_lid_owner *o = &f->lid_owner[dlid];
+	const char *sn = f->node[src].desc, *dn;
+	int32_t nodes[MAX_PATH];
+	unsigned int pin[MAX_PATH], pout[MAX_PATH], dims[MAX_PATH];
+	unsigned int len = 0, sl, i, d, l = 0, L, k0 = 0, want;
+	unsigned int dh[OT_FF_MAX_DIMS] = { 0 };
+	unsigned int offset = dlid - f->node[o->node].port[o->port].lid;
+	int cur = f->node[src].port[sp].peer, dst = o->node, tsw, rk, last = -1;
+	unsigned int in = f->node[src].port[sp].peer_port;
+
+	c->pairs++;
+	dn = f->node[dst].desc;
+	tsw = f->node[dst].port[o->port].peer;
+	while (len < MAX_PATH && ot_is_switch(f, cur)) {
+		unsigned int p = c->r->lft[cur][dlid];
+
+		nodes[len] = cur;
+		pin[len] = in;
+		pout[len++] = p;
+		if (p == 0 || p > f->node[cur].nports ||
+		    f->node[cur].port[p].peer < 0)
+			break;
+		in = f->node[cur].port[p].peer_port;
+		cur = f->node[cur].port[p].peer;
+	}
+	if (cur != dst || !len || nodes[len - 1] != tsw) {
+		note(c, &c->unreached, "%s -> %s unreached", sn, dn);
+		return;
+	}
+	sl = ot_routing_path_sl(c->r, f->node[src].port[sp].lid, dlid);
+	if (c->variant & V_MIXED)
+		l = ca_rank(f, tsw, dst) % c->norders;
+	if (sl != l) {
+		note(c, &c->bad_order, "%s -> %s: wrong path SL", sn, dn);
+		return;
+	}
+	L = c->ord[l][c->n - 1];
+	for (i = 0; i + 1 < len; i++) {
+		int a = nodes[i], b = nodes[i + 1], din;
+		unsigned int changed = 0, vl;
+
+		for (d = 0; d < c->n; d++)
+			if (coord(c, a, d) != coord(c, b, d)) {
+				changed++;
+				dims[i] = d;
+			}
+		if (changed != 1 ||
+		    (int)dims[i] != ot_ff_port_dim(c->ff, a, pout[i])) {
+			note(c, &c->bad_order, "%s -> %s: hop not in one dimension",
+			     sn, dn);
+			return;
+		}
+		din = i ? ot_ff_port_dim(c->ff, a, pin[i]) : -1;
+		vl = ot_routing_vl(c->r, a, pin[i], pout[i], sl);
+		want = want_vl(c, l, din, dims[i]);
+		if (vl != want) {
+			note(c, &c->bad_vl, "%s -> %s: VL not as the seed's rule",
+			     sn, dn);
+			return;
+		}
+		rk = rank_of(c, dims[i], vl);
+		if (rk <= last)
+			note(c, &c->rank_down, "%s -> %s: channel rank goes down",
+			     sn, dn);
+		last = rk;
+	}
+	if (c->variant & V_TWISTED) {
+		/* leading hops in L: the twist (1, 2 with a detour) */
+		unsigned int tau = ca_rank(f, tsw, dst) % c->ff->size[L];
+
+		while (k0 + 1 < len && dims[k0] == L && k0 < 2)
+			k0++;
+		if (c->complete && len > 1 && coord(c, nodes[0], L) != tau &&
+		    (k0 != 1 && !(k0 == 2 && nodes[2] == tsw))) {
+			note(c, &c->bad_order, "%s -> %s: not one twist hop",
+			     sn, dn);
+			return;
+		}
+		if (c->complete && len > 1 && coord(c, nodes[0], L) != tau &&
+		    coord(c, nodes[1], L) != tau) {
+			note(c, &c->bad_order, "%s -> %s: twist misses tau",
+			     sn, dn);
+			return;
+		}
+		if (k0 && coord(c, nodes[0], L) != coord(c, nodes[k0], L))
+			c->twists++;
+	}
+	/* the DOR phase: the layer's order, each dimension one hop (two) */
+	for (i = k0; i + 1 < len; i++) {
+		unsigned int dm = dims[i];
+
+		if (dh[dm]++ && dims[i - 1] != dm) {
+			note(c, &c->bad_order, "%s -> %s: dimension taken twice",
+			     sn, dn);
+			return;
+		}
+		if (i > k0 && pos(c, l, dm) < pos(c, l, dims[i - 1])) {
+			note(c, &c->bad_order, "%s -> %s: dimensions out of order",
+			     sn, dn);
+			return;
+		}
+		if (dh[dm] > 2) {
+			note(c, &c->bad_order, "%s -> %s: three hops in one dimension",
+			     sn, dn);
+			return;
+		}
+		if (dh[dm] == 2 && (!(c->variant & V_ADOR) || !offset))
+			c->detours++;
+	}
+	/* minimal for DOR on a complete fabric: one hop per dimension */
+	if (c->complete && !(c->variant & V_TWISTED) &&
+	    (!(c->variant & V_ADOR) || !offset)) {
+		want = 0;
+		for (d = 0; d < c->n; d++)
+			want += coord(c, nodes[0], d) != coord(c, tsw, d);
+		if (len - 1 != want)
+			note(c, &c->bad_order, "%s -> %s: not minimal", sn, dn);
+	}
+}
+
+static bool fabric_complete(const struct ot_ff *ff, const struct ot_fabric *f)
+{
+	uint32_t s, links = 0, want = 0;
+	unsigned int d, p;
+
+	for (s = 0; s < ff->nslots; s++)
+		if (ff->slot_node[s] < 0)
+			return false;
+	for (s = 0; s < f->nnodes; s++)
+		if (ot_is_switch(f, s))
+			for (p = 1; p <= f->node[s].nports; p++)
+				if (ot_ff_port_dim(ff, s, p) >= 0)
+					links++;
+	for (d = 0; d < ff->ndims; d++)
+		want += (ff->size[d] - 1) * ff->width[d];
+	return links == want * ff->nslots;
+}
+
+/* Every CA port to every other CA LID (all LMC offsets) and switch LID. */
+static void walk_all(struct ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	uint32_t s, lid;
+	unsigned int sp;
+
+	for (s = 0; s < f->nnodes; s++) {
+		if (ot_is_switch(f, s))
+			continue;
+		for (sp = 1; sp <= f->node[s].nports; sp++) {
+			if (f->node[s].port[sp].peer < 0)
+				continue;
+			for (lid = 1; lid <= f->max_lid; lid++) {
+				const struct ot_lid_owner *o =
+					&f->lid_owner[lid];
+
+				if (o->node < 0 || o->node == (int)s ||
+				    ot_is_switch(f, o->node))
+					continue;
+				check_pair(c, s, sp, lid);
+			}
+		}
+	}
+}
+
+/* Every switch reaches every LID, and only its own at port 0. */
+static void check_complete_lfts(const struct ot_fabric *f,
+				const struct ot_routing *r)
+{
+	unsigned long bad = 0;
+	uint32_t s, lid;
+
+	for (s = 0; s < f->nnodes; s++) {
+		if (!ot_is_switch(f, s))
+			continue;
+		for (lid = 1; lid <= f->max_lid; lid++) {
+			int owner = f->lid_owner[lid].node;
+			int cur = s;
+			unsigned int hops = 0;
+
+			if (owner < 0)
+				continue;
+			if ((owner == (int)s) != (r->lft[s][lid] == 0))
+				bad++;
+			while (ot_is_switch(f, cur) && r->lft[cur][lid] &&
+			       r->lft[cur][lid] <= f->node[cur].nports &&
+			       hops++ < MAX_PATH)
+				cur = f->node[cur].port[r->lft[cur][lid]].peer;
+			if (cur != owner)
+				bad++;
+		}
+	}
+	ck_assert_uint_eq(bad, 0);
+}
+
+/* The checker: everything reached, no loop, no credit loop. */
+static const struct ot_check_counts *check(const struct ot_fabric *f,
+					   const struct ot_routing *r,
+					   struct ot_check_report **rep)
+{
+	struct ot_error err = { "" };
+
+	ck_assert(!ot_check_run(f, r, NULL, rep, &err));
+	return ot_check_counts(*rep);
+}
+
+/*
+ * How many orders and VLs per order the engine ended up with: two per
+ * order when SL2VL sends a hop within one dimension (not the twist's)
+ * on another VL; the Mixed variants shed orders to stay within 8 VLs.
+ */
+static void derive_layout(struct ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	unsigned int m, extra, p, q;
+	uint32_t s;
+
+	m = orders(c->n, c->ord);
+	if (!(c->variant & V_MIXED))
+		m = 1;
+	c->per = 1;
+	for (s = 0; s < f->nnodes && c->r->nvls > 1; s++) {
+		if (!ot_is_switch(f, s))
+			continue;
+		for (p = 1; p <= f->node[s].nports; p++)
+			for (q = 1; q <= f->node[s].nports; q++) {
+				int dp = ot_ff_port_dim(c->ff, s, p);
+
+				if (p == q || dp < 0 ||
+				    dp != ot_ff_port_dim(c->ff, s, q) ||
+				    ((c->variant & V_TWISTED) &&
+				     dp == (int)c->ord[0][c->n - 1]))
+					continue;
+				if (ot_routing_vl(c->r, s, p, q, 0) == 1)
+					c->per = 2;
+			}
+	}
+	for (; m > 1; m--) {
+		extra = (c->variant & V_TWISTED) ? 1 : 0;
+		if (m * c->per + extra == c->r->nvls ||
+		    (extra && m * c->per + 2 == c->r->nvls))
+			break;
+	}
+	c->norders = m;
+	c->f2 = (c->variant & V_TWISTED) &&
+		c->r->nvls == m * c->per + 2;
+}
+
+static void full_check(const struct shape *shape, unsigned int e)
+{
+	struct shape lmc1 = *shape;
+	const struct shape *sh = &lmc1;
+	struct ot_check_report *rep = NULL;
+	const struct ot_check_counts *k;
+	struct ot_fabric *f;
+	struct ot_routing *r;
+	struct ctx c = { .variant = engines[e].variant };
+
+	/* ff-ador refuses lmc 0 (tested on its own) */
+	if ((engines[e].variant & V_ADOR) && !lmc1.lmc)
+		lmc1.lmc = 1;
+	f = gen(sh);
+	r = route(engines[e].name, f);
+	c.f = f;
+	c.r = r;
+
+	c.ff = map(f);
+	c.n = c.ff->ndims;
+	c.complete = fabric_complete(c.ff, f);
+	derive_layout(&c);
+	check_complete_lfts(f, r);
+	walk_all(&c);
+	ck_assert_uint_gt(c.pairs, 0);
+	ck_assert_msg(!c.unreached && !c.bad_order && !c.bad_vl,
+		      "%s on %s: %lu unreached, %lu off the promised order, %lu on a wrong VL; first: %s",
+		      engines[e].name, sh->size, c.unreached, c.bad_order,
+		      c.bad_vl, c.first);
+	ck_assert_msg(!c.rank_down, "%s on %s: %lu paths with rank going down: %s",
+		      engines[e].name, sh->size, c.rank_down, c.first);
+	if (c.complete && !(c.variant & V_ADOR))
+		ck_assert_uint_eq(c.detours, 0);
+	ck_assert_uint_le(r->nvls, 8);
+	ck_assert(r->needs_qos == (r->nvls > 1));
+	k = check(f, r, &rep);
+	ck_assert_msg(k->unreachable == 0 && k->looping == 0,
+		      "%s: checker: %" PRIu64 " unreachable, %" PRIu64 " looping",
+		      engines[e].name, k->unreachable, k->looping);
+	ck_assert_msg(k->credit_loops == 0, "%s on %s: %u credit loops",
+		      engines[e].name, sh->size, k->credit_loops);
+	ot_check_report_free(rep);
+	ot_ff_free((struct ot_ff *)c.ff);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+
+static const struct shape small[] = {
+	{ "3x3x3", "2,1,1", 2, 0, 0, 0, -1 },
+	{ "3x3x3", "2,1,1", 2, 0, 0, 0, 7 },
+	{ "4x3", "1,2", 4, 0, 0, 0, 3 },
+	{ "2x2x2x2", "2,2,2,2", 2, 0, 0, 0, -1 },
+	{ "2x2x2x2", NULL, 5, 0, 0, 0, 9 },
+	{ "5", NULL, 3, 0, 0, 0, -1 },
+	{ "3x4x2x3", NULL, 4, 0, 0, 0, 11 },
+};
+
+START_TEST(complete_fabrics)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(small) / sizeof(small[0]); i++)
+		full_check(&small[i], _i);
+}
+END_TEST
+
+static const struct shape with_lmc[] = {
+	{ "3x3x3", "2,1,1", 2, 1, 0, 0, -1 },
+	{ "4x4", NULL, 2, 2, 0, 0, 5 },
+	{ "2x2x2", NULL, 1, 1, 0, 0, -1 },
+};
+
+START_TEST(lmc_fabrics)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(with_lmc) / sizeof(with_lmc[0]); i++)
+		full_check(&with_lmc[i], _i);
+}
+END_TEST
+
+/*
+ * Routes sh with engine e when it can, else the refusal must name the
+ * cable.  Returns whether it routed.
+ */
+static bool check_or_refused(const struct shape *sh, unsigned int e)
+{
+	struct ot_fabric *f = gen(sh);
+	struct ot_error err = { "" };
+	struct ot_routing *r = NULL;
+	int rc = run(engines[e].name, f, &r, &err);
+
+	ot_routing_free(r);
+	ot_fabric_free(f);
+	if (rc) {
+		ck_assert_msg(strstr(err.msg, "cable") &&
+			      strstr(err.msg, "FF["), "%s", err.msg);
+		return false;
+	}
+	full_check(sh, e);
+	return true;
+}
+
+/*
+ * 5% of the cables gone, several draws: every pair routed, on the
+ * promised paths, no credit loop; or a refusal naming the cable (a
+ * switch that lost its whole line in one dimension has no in-line
+ * detour).  Most draws must route.
+ */
+START_TEST(missing_links)
+{
+	struct shape sh = { "3x3x3", "2,1,1", 2, 0, 0.05, 0, 4 };
+	unsigned int routed = 0, tried = 0;
+	uint64_t seed;
+
+	if (engines[_i].variant & V_ADOR)
+		sh.lmc = 1;
+	for (seed = 1; seed <= 8; seed++, tried++) {
+		sh.seed = seed;
+		routed += check_or_refused(&sh, _i);
+	}
+	sh.size = "4x4x3";
+	sh.width = NULL;
+	for (seed = 1; seed <= 6; seed++, tried++) {
+		sh.seed = seed;
+		routed += check_or_refused(&sh, _i);
+	}
+	ck_assert_msg(routed * 3 >= tried * 2, "%s routed %u of %u damaged fabrics",
+		      engines[_i].name, routed, tried);
+}
+END_TEST
+
+/* Width 2 everywhere: a lost cable leaves its twin, no detour needed. */
+START_TEST(missing_links_hypercube_w2)
+{
+	struct shape sh = { "2x2x2x2", "2,2,2,2", 2, 1, 0.05, 3, -1 };
+	struct ot_fabric *f = gen(&sh);
+	struct ot_error err = { "" };
+	struct ot_routing *r = NULL;
+	int rc = run(engines[_i].name, f, &r, &err);
+
+	if (rc) {
+		/* only when both cables of a pair went */
+		ck_assert_msg(strstr(err.msg, "cable"), "%s", err.msg);
+	} else {
+		ot_routing_free(r);
+		full_check(&sh, _i);
+	}
+	ot_fabric_free(f);
+}
+END_TEST
+
+/* A hypercube line has no third switch: a lost cable is refused, named. */
+START_TEST(hypercube_lost_cable_refused)
+{
+	struct shape sh = { "2x2x2x2", NULL, 1, 1, 0.1, 2, -1 };
+	struct ot_fabric *f = gen(&sh);
+	struct ot_error err = { "" };
+	struct ot_routing *r = NULL;
+
+	ck_assert_int_eq(run(engines[_i].name, f, &r, &err), -1);
+	ck_assert_ptr_null(r);
+	ck_assert_msg(strstr(err.msg, engines[_i].name) == err.msg &&
+		      strstr(err.msg, "cable") && strstr(err.msg, "FF["),
+		      "%s", err.msg);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/* A ring of 5 switches is no FlatFly: refused with the mapping's reason. */
+START_TEST(refuse_non_flatfly)
+{
+	struct ot_error err = { "" };
+	struct ot_fabric *f = ot_fabric_new();
+	struct ot_routing *r = NULL;
+	char name[32];
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		snprintf(name, sizeof(name), "ring%d", i);
+		ck_assert_int_eq(ot_fabric_add_node(f, OT_NODE_SWITCH, 3,
+						    0x100 + i, name, &err), i);
+	}
+	for (i = 0; i < 5; i++) {
+		snprintf(name, sizeof(name), "ca%d", i);
+		ck_assert_int_eq(ot_fabric_add_node(f, OT_NODE_CA, 1, 0x200 + i,
+						    name, &err), 5 + i);
+		ck_assert(!ot_fabric_link(f, i, 1, (i + 1) % 5, 2, &err));
+		ck_assert(!ot_fabric_link(f, i, 3, 5 + i, 1, &err));
+	}
+	ot_fabric_assign_lids(f);
+	ck_assert(!ot_fabric_index(f, &err));
+	ck_assert_int_eq(run(engines[_i].name, f, &r, &err),
+			 -1);
+	ck_assert_msg(!strncmp(err.msg, engines[_i].name,
+			       strlen(engines[_i].name)) &&
+		      err.msg[strlen(engines[_i].name)] == ':', "%s", err.msg);
+	ot_fabric_free(f);
+}
+END_TEST
+
+START_TEST(ador_needs_lmc)
+{
+	struct shape sh = { "3x3", NULL, 1, 0, 0, 0, -1 };
+	struct ot_fabric *f = gen(&sh);
+	struct ot_error err = { "" };
+	struct ot_routing *r = NULL;
+
+	ck_assert_int_eq(run("ff-ador", f, &r, &err), -1);
+	ck_assert_msg(strstr(err.msg, "ff-ador needs lmc >= 1") ||
+		      strstr(err.msg, "lmc >= 1"), "%s", err.msg);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/* Path (switch sequence) from CA port (s, 1) to dlid, as a hash. */
+static uint64_t path_hash(const struct ot_fabric *f, const struct ot_routing *r,
+			  int s, uint16_t dlid)
+{
+	int cur = f->node[s].port[1].peer;
+	uint64_t h = 1469598103934665603ull;
+	unsigned int hops = 0;
+
+	while (ot_is_switch(f, cur) && r->lft[cur][dlid] && hops++ < MAX_PATH) {
+		h = (h ^ (uint64_t)cur) * 1099511628211ull;
+		cur = f->node[cur].port[r->lft[cur][dlid]].peer;
+	}
+	return h;
+}
+
+/*
+ * ff-ador with lmc 2 on 4x4: 4 LIDs per CA; a pair on two switches of
+ * one line gets offset 0 direct and the offsets through the two other
+ * switches of the line: 3 distinct paths; pairs differing in both
+ * dimensions get more.
+ */
+START_TEST(ador_distinct_paths)
+{
+	struct shape sh = { "4x4", NULL, 1, 2, 0, 0, -1 };
+	struct ot_fabric *f = gen(&sh);
+	struct ot_routing *r = route("ff-ador", f);
+	struct ot_ff *ff = map(f);
+	unsigned long pairs = 0, min_distinct = 99, sum = 0;
+	uint32_t s, t;
+	unsigned int o, k;
+
+	ck_assert_uint_eq(r->nvls, 2);
+	for (s = 0; s < f->nnodes; s++) {
+		if (ot_is_switch(f, s))
+			continue;
+		for (t = 0; t < f->nnodes; t++) {
+			uint64_t h[4];
+			unsigned int distinct = 0;
+			int a = f->node[s].port[1].peer,
+			    b = f->node[t].port[1].peer;
+
+			if (ot_is_switch(f, t) || a == b)
+				continue;
+			for (o = 0; o < 4; o++) {
+				h[o] = path_hash(f, r, s,
+						 f->node[t].port[1].lid + o);
+				for (k = 0; k < o; k++)
+					if (h[k] == h[o])
+						break;
+				distinct += k == o;
+			}
+			pairs++;
+			sum += distinct;
+			if (distinct < min_distinct)
+				min_distinct = distinct;
+		}
+	}
+	ck_assert_uint_gt(pairs, 0);
+	/* one line: direct + 2 vias (offset 3 repeats offset 1's via) */
+	ck_assert_uint_ge(min_distinct, 3);
+	ck_assert_uint_gt(sum, pairs * 3);
+	ot_ff_free(ff);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/*
+ * Negative controls: the separation onto VLs is what prevents deadlock.
+ * Mixed orders, the twist, or ADOR's second hop all on VL 0 close
+ * credit loops that the checker finds.
+ */
+START_TEST(one_vl_has_credit_loops)
+{
+	static const struct {
+		const char *engine;
+		struct shape sh;
+	} cases[] = {
+		{ "ff-mixed-dor", { "3x3x3", NULL, 4, 0, 0, 0, -1 } },
+		{ "ff-twisted-dor", { "3x3x3", NULL, 3, 0, 0, 0, -1 } },
+		{ "ff-twisted-mixed-dor", { "3x3x3", NULL, 3, 0, 0, 0, -1 } },
+		{ "ff-ador", { "4x4", NULL, 2, 2, 0, 0, -1 } },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ot_fabric *f = gen(&cases[i].sh);
+		struct ot_routing *r = route(cases[i].engine, f);
+		struct ot_check_report *rep = NULL;
+		const struct ot_check_counts *k;
+		uint32_t n;
+
+		k = check(f, r, &rep);
+		ck_assert_uint_eq(k->credit_loops, 0);
+		ck_assert_uint_gt(r->nvls, 1);
+		ot_check_report_free(rep);
+		for (n = 0; n < f->nnodes; n++) {
+			free(r->sl2vl[n]);
+			r->sl2vl[n] = NULL;
+		}
+		k = check(f, r, &rep);
+		ck_assert_msg(k->credit_loops > 0,
+			      "%s on one VL: no credit loop found",
+			      cases[i].engine);
+		ot_check_report_free(rep);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+}
+END_TEST
+
+/* The orders of ff-mixed-dor for 4 dimensions are the seed's. */
+START_TEST(seed_orders)
+{
+	static const unsigned int seed[4][4] = {
+		{ 1, 2, 3, 4 }, { 2, 4, 1, 3 }, { 3, 1, 4, 2 }, { 4, 3, 2, 1 },
+	};
+	unsigned int ord[4][OT_FF_MAX_DIMS], r, p;
+
+	ck_assert_uint_eq(orders(4, ord), 4);
+	for (r = 0; r < 4; r++)
+		for (p = 0; p < 4; p++)
+			ck_assert_uint_eq(ord[r][p] + 1, seed[r][p]);
+}
+END_TEST
+
+/* Tables depend on the topology, not on port numbers or node order. */
+START_TEST(deterministic)
+{
+	struct shape a = { "3x3x3", "2,1,1", 2, 1, 0, 0, 1 };
+	struct shape b = { "3x3x3", "2,1,1", 2, 1, 0, 0, 2 };
+	struct ot_fabric *fa = gen(&a), *fb = gen(&b);
+	struct ot_routing *ra = route(engines[_i].name, fa);
+	struct ot_routing *rb = route(engines[_i].name, fb);
+	unsigned long diff = 0;
+	uint32_t i, j, lid;
+
+	/*
+	 * Compare next switches per (switch, destination node and offset):
+	 * ports differ between the two shuffles, neighbours must not.
+	 */
+	for (i = 0; i < fa->nnodes; i++) {
+		if (!ot_is_switch(fa, i))
+			continue;
+		for (j = 0; j < fb->nnodes; j++)
+			if (fb->node[j].guid == fa->node[i].guid)
+				break;
+		ck_assert_uint_lt(j, fb->nnodes);
+		for (lid = 1; lid <= fa->max_lid; lid++) {
+			const struct ot_lid_owner *o = &fa->lid_owner[lid];
+			uint32_t lb, x;
+			unsigned int pa = ra->lft[i][lid], pb;
+			const struct ot_port *pt;
+
+			if (o->node < 0)
+				continue;
+			for (x = 0; x < fb->nnodes; x++)
+				if (fb->node[x].guid == fa->node[o->node].guid)
+					break;
+			pt = &fb->node[x].port[o->port];
+			if (ot_is_switch(fb, x))
+				pt = &fb->node[x].port[0];
+			else
+				for (pb = 1; pb <= fb->node[x].nports; pb++)
+					if (fb->node[x].port[pb].lid)
+						pt = &fb->node[x].port[pb];
+			lb = pt->lid + (lid - fa->node[o->node].port[o->port].lid);
+			pb = rb->lft[j][lb];
+			if (!pa || !pb) {
+				diff += pa != pb;
+				continue;
+			}
+			diff += fa->node[fa->node[i].port[pa].peer].guid !=
+				fb->node[fb->node[j].port[pb].peer].guid;
+		}
+	}
+	ck_assert_uint_eq(diff, 0);
+	ot_routing_free(ra);
+	ot_routing_free(rb);
+	ot_fabric_free(fa);
+	ot_fabric_free(fb);
+}
+END_TEST
+
+/* Parallel cables: per bundle the CA LIDs differ by at most one. */
+START_TEST(parallel_cables_even)
+{
+	struct shape sh = { "3x3x3", "2,1,1", 4, 1, 0, 0, 6 };
+	struct ot_fabric *f = gen(&sh);
+	struct ot_routing *r = route(engines[_i].name, f);
+	unsigned int cnt[OT_MAX_PORTS + 2];
+	unsigned long pairs = 0;
+	uint32_t s, lid;
+	unsigned int p, q;
+
+	for (s = 0; s < f->nnodes; s++) {
+		const struct ot_node *nd = &f->node[s];
+
+		if (!ot_is_switch(f, s))
+			continue;
+		memset(cnt, 0, sizeof(cnt));
+		for (lid = 1; lid <= f->max_lid; lid++) {
+			int owner = f->lid_owner[lid].node;
+
+			if (owner >= 0 && !ot_is_switch(f, owner))
+				cnt[r->lft[s][lid]]++;
+		}
+		for (p = 1; p <= nd->nports; p++)
+			for (q = p + 1; q <= nd->nports; q++) {
+				if (nd->port[p].peer < 0 ||
+				    nd->port[q].peer != nd->port[p].peer ||
+				    !ot_is_switch(f, nd->port[p].peer))
+					continue;
+				pairs++;
+				ck_assert_msg(cnt[p] <= cnt[q] + 1 &&
+					      cnt[q] <= cnt[p] + 1,
+					      "%s ports %u, %u: %u and %u LIDs",
+					      nd->desc, p, q, cnt[p], cnt[q]);
+			}
+	}
+	ck_assert_uint_gt(pairs, 0);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+static Suite *ffroute_suite(void)
+{
+	Suite *s = suite_create("ffroute");
+	TCase *tc = tcase_create("engines");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, complete_fabrics, 0, NENGINES);
+	tcase_add_loop_test(tc, lmc_fabrics, 0, NENGINES);
+	tcase_add_loop_test(tc, missing_links, 0, NENGINES);
+	tcase_add_loop_test(tc, missing_links_hypercube_w2, 0, NENGINES);
+	tcase_add_loop_test(tc, hypercube_lost_cable_refused, 0, NENGINES);
+	tcase_add_loop_test(tc, refuse_non_flatfly, 0, NENGINES);
+	tcase_add_test(tc, ador_needs_lmc);
+	tcase_add_test(tc, ador_distinct_paths);
+	tcase_add_test(tc, one_vl_has_credit_loops);
+	tcase_add_test(tc, seed_orders);
+	tcase_add_loop_test(tc, deterministic, 0, NENGINES);
+	tcase_add_loop_test(tc, parallel_cables_even, 0, NENGINES);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+OT_UNIT_MAIN(ffroute_suite)

@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# `osmtopo compare` runs each engine under its own ibsim and stock OpenSM
+# and prints one row per engine; an engine that cannot route the fabric is
+# a row that says which engine OpenSM fell back to, not an abort.
+#
+#  1. A two-level fat tree: minhop, ftree and lash route it without a
+#     credit loop, every CA pair reached; hdor refuses it (not a KNS) and
+#     the row says minhop routed instead, with hdor's reason.
+#  2. A 4 x 4 torus: minhop's shortest paths on VL 0 close credit loops
+#     around the rings, lash breaks them with path SLs.  The checker sees
+#     lash's SLs only through the SA's PathRecords, so no credit loop with
+#     lash and two or more VLs is what proves the path SLs were read.
+#
+# With arguments, `test_compare.sh fabric NETFILE ENGINE...` compares the
+# engines on NETFILE instead (run.sh does so on the ULHPC fabric): every
+# row must have been simulated and checked (routed or fallen back, not an
+# error or a timeout), and every engine that routed must reach every pair
+# without a credit loop.  The rows go to the log.
+#
+# Usage: test_compare.sh [fabric NETFILE ENGINE...] (environment as for
+# lib.sh).
+
+. "$(dirname "$0")/lib.sh"
+e2e_init compare
+
+compare() {
+	(cd "$WORK/scratch" && timeout 600 "$OSMTOPO" compare --json \
+		--plugin-dir "$OSMTOPO_PLUGIN_DIR" --timeout 60 "$@")
+}
+
+# row FILE ENGINE KEY: a field of an engine's row ("" when absent).
+row() {
+	python3 - "$1" "$2" "$3" <<'EOF'
+import json, sys
+rows = json.load(open(sys.argv[1]))["engines"]
+r = [r for r in rows if r["engine"] == sys.argv[2]][0]
+v = r.get(sys.argv[3], "")
+print(str(v).lower() if isinstance(v, bool) else v)
+EOF
+}
+
+expect() {
+	local file=$1 engine=$2 key=$3 want=$4 got
+	got=$(row "$file" "$engine" "$key")
+	[ "$got" = "$want" ] ||
+		e2e_fail "$engine: $key is '$got', expected '$want' (see $file)"
+}
+
+if [ "${1:-}" = fabric ]; then
+	shift
+	net=$1
+	shift
+	compare "$net" "$@" >"$WORK/fabric.json" 2>"$WORK/fabric.err" ||
+		e2e_fail "compare failed: $(tail -3 "$WORK/fabric.err")"
+	python3 -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["engines"]:
+    print("  %-8s %-8s used %-8s VLs %s loops %s unreachable %s hops %s/%s %s" % (
+        r["engine"], r["status"], r["used"], r.get("vls_used"),
+        r.get("credit_loops"), r.get("unreachable"), r.get("avg_hops"),
+        r.get("max_hops"), r["note"][:60]))' "$WORK/fabric.json" >&2
+	for e in "$@"; do
+		st=$(row "$WORK/fabric.json" "$e" status)
+		case $st in
+		routed)
+			expect "$WORK/fabric.json" "$e" unreachable 0
+			expect "$WORK/fabric.json" "$e" credit_loops 0
+			;;
+		fallback) ;;
+		*) e2e_fail "$e: $st: $(row "$WORK/fabric.json" "$e" note)" ;;
+		esac
+		[ "$(row "$WORK/fabric.json" "$e" pairs)" -gt 0 ] ||
+			e2e_fail "$e: the checker did not run"
+	done
+	e2e_log "PASS: $(basename "$net"): $# engines compared"
+	exit 0
+fi
+
+# 1. fat tree
+ft=$TOPOLOGIES/fattree-4leaf-2spine.net
+compare "$ft" minhop ftree hdor lash >"$WORK/ft.json" 2>"$WORK/ft.err" ||
+	e2e_fail "compare failed: $(tail -3 "$WORK/ft.err")"
+for e in minhop ftree lash; do
+	expect "$WORK/ft.json" $e status routed
+	expect "$WORK/ft.json" $e used $e
+	expect "$WORK/ft.json" $e pairs 132
+	expect "$WORK/ft.json" $e unreachable 0
+	expect "$WORK/ft.json" $e credit_loops 0
+	expect "$WORK/ft.json" $e max_hops 4
+done
+expect "$WORK/ft.json" hdor status fallback
+expect "$WORK/ft.json" hdor routed false
+expect "$WORK/ft.json" hdor used minhop
+row "$WORK/ft.json" hdor note | grep -q "hdor: cannot route" ||
+	e2e_fail "hdor's row does not say why: $(row "$WORK/ft.json" hdor note)"
+t=$(row "$WORK/ft.json" ftree routing_ms)
+[ -n "$t" ] || e2e_fail "no routing time for ftree"
+
+# The table form, for people: one line per engine, fallback spelled out.
+(cd "$WORK/scratch" && "$OSMTOPO" compare --plugin-dir "$OSMTOPO_PLUGIN_DIR" \
+	--timeout 60 "$ft" minhop hdor) >"$WORK/ft.txt" 2>/dev/null ||
+	e2e_fail "compare (table) failed"
+grep -q '^minhop  *yes ' "$WORK/ft.txt" || e2e_fail "no minhop row: $(cat "$WORK/ft.txt")"
+grep -q '^hdor  *no (minhop did)' "$WORK/ft.txt" ||
+	e2e_fail "no hdor fallback row: $(cat "$WORK/ft.txt")"
+
+# 2. torus: 4 x 4 switches (ports 1-2 CAs, 3/4 x+1/x-1, 5/6 y+1/y-1)
+torus=$WORK/torus.net
+{
+	echo "# 4 x 4 torus, 2 CAs per switch (test_compare.sh)"
+	for y in 0 1 2 3; do for x in 0 1 2 3; do for i in 1 2; do
+		printf '\nHca 1 "H_%d_%d_%d"\n[1] "S_%d_%d"[%d]\n' $x $y $i $x $y $i
+	done; done; done
+	for y in 0 1 2 3; do for x in 0 1 2 3; do
+		printf '\nSwitch 6 "S_%d_%d"\n' $x $y
+		printf '[1] "H_%d_%d_1"[1]\n[2] "H_%d_%d_2"[1]\n' $x $y $x $y
+		printf '[3] "S_%d_%d"[4]\n' $(((x + 1) % 4)) $y
+		printf '[4] "S_%d_%d"[3]\n' $(((x + 3) % 4)) $y
+		printf '[5] "S_%d_%d"[6]\n' $x $(((y + 1) % 4))
+		printf '[6] "S_%d_%d"[5]\n' $x $(((y + 3) % 4))
+	done; done
+	printf '\n# end\n'
+} >"$torus"
+compare "$torus" minhop lash >"$WORK/torus.json" 2>"$WORK/torus.err" ||
+	e2e_fail "compare on the torus failed: $(tail -3 "$WORK/torus.err")"
+expect "$WORK/torus.json" minhop status routed
+expect "$WORK/torus.json" lash status routed
+expect "$WORK/torus.json" lash unreachable 0
+expect "$WORK/torus.json" lash credit_loops 0
+loops=$(row "$WORK/torus.json" minhop credit_loops)
+[ "$loops" -gt 0 ] || e2e_fail "minhop on a torus shows no credit loop"
+vls=$(row "$WORK/torus.json" lash vls_used)
+[ "$vls" -ge 2 ] ||
+	e2e_fail "lash uses $vls VL(s): path SLs were not read from the SA"
+
+e2e_log "PASS: fat tree (3 engines routed, hdor fell back), torus (minhop $loops credit loops, lash 0 on $vls VLs)"
