@@ -79,8 +79,10 @@
  * index 0, so their paths are covered by the same argument; a switch's
  * own packets enter through port 0, which SL2VL treats like a CA port).
  * Parallel cables are dealt out round-robin, in port order, over the LIDs
- * in a fixed order (destination coordinates, CA index, LMC offset), so the
- * same fabric gets the same tables whatever its node order.
+ * in a fixed order (LMC offset, destination coordinates, CA index), so the
+ * same fabric gets the same tables whatever its node order.  The offset
+ * comes first so that each offset's LIDs, the base LIDs above all, are
+ * spread over the cables of a bundle on their own.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -305,8 +307,8 @@ static int prepare_dests(struct ff_ctx *c)
 			t->kind = FF_DEST_SWITCH;
 			t->tslot = ff->sw_slot[o->node];
 			t->port = 0;
-			key = (1ull << 62) + ((uint64_t)t->tslot << 8) +
-			      t->offset;
+			key = (1ull << 62) + ((uint64_t)t->offset << 54) +
+			      ((uint64_t)t->tslot << 8);
 		} else {
 			if (pt->peer < 0 || !ot_is_switch(f, pt->peer))
 				continue; /* nothing can reach it */
@@ -314,8 +316,8 @@ static int prepare_dests(struct ff_ctx *c)
 			t->tslot = ff->sw_slot[pt->peer];
 			t->port = pt->peer_port;
 			t->index = ca_index(f, pt->peer, o->node, o->port);
-			key = (((uint64_t)t->tslot << 8) + t->index) << 8;
-			key += t->offset;
+			key = ((uint64_t)t->offset << 54) +
+			      ((((uint64_t)t->tslot << 8) + t->index) << 8);
 		}
 		keys[c->nlids].key = key;
 		keys[c->nlids].lid = lid;

@@ -45,10 +45,12 @@
  *
  * Parallel cables (L per router-switch pair) are used evenly: each bundle
  * hands out its cables, in port order, round-robin over the destination
- * LIDs in a fixed order (CAs by coordinates, then rank on their router,
- * then LMC offset; then routers; then indirect switches).  The order
- * depends on coordinates and GUIDs only, so a fabric gets the same tables
- * whatever its LIDs and discovery order.
+ * LIDs in a fixed order (CAs by LMC offset, then coordinates, then rank
+ * on their router; then routers; then indirect switches).  The offset
+ * comes first so that the base LIDs, and each further offset, are spread
+ * over a bundle's cables on their own.  The order depends on coordinates
+ * and GUIDs only, so a fabric gets the same tables whatever its LIDs and
+ * discovery order.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,7 +192,7 @@ static int prepare_dests(struct hdor_ctx *c)
 			key = coord_number(c, o->node, -1);
 			key = key * ranks + ca_rank(c, pt->peer, o->node,
 						    o->port);
-			key = key * 128 + (lid - pt->lid);
+			key += (uint64_t)(lid - pt->lid) << 54;
 			break;
 		}
 		case OT_KNS_ROUTER:

@@ -901,13 +901,17 @@ START_TEST(deterministic)
 }
 END_TEST
 
-/* Parallel cables: per bundle the CA LIDs differ by at most one. */
+/*
+ * Parallel cables: per bundle the CA LIDs differ by at most one, and so do
+ * the base LIDs alone (with LMC > 0 the base LID is the path that traffic
+ * to the base LID takes, so it must be spread too).
+ */
 START_TEST(parallel_cables_even)
 {
 	struct shape sh = { "3x3x3", "2,1,1", 4, 1, 0, 0, 6 };
 	struct ot_fabric *f = gen(&sh);
 	struct ot_routing *r = route(engines[_i].name, f);
-	unsigned int cnt[OT_MAX_PORTS + 2];
+	unsigned int cnt[OT_MAX_PORTS + 2], base[OT_MAX_PORTS + 2];
 	unsigned long pairs = 0;
 	uint32_t s, lid;
 	unsigned int p, q;
@@ -918,11 +922,15 @@ START_TEST(parallel_cables_even)
 		if (!ot_is_switch(f, s))
 			continue;
 		memset(cnt, 0, sizeof(cnt));
+		memset(base, 0, sizeof(base));
 		for (lid = 1; lid <= f->max_lid; lid++) {
 			int owner = f->lid_owner[lid].node;
 
-			if (owner >= 0 && !ot_is_switch(f, owner))
-				cnt[r->lft[s][lid]]++;
+			if (owner < 0 || ot_is_switch(f, owner))
+				continue;
+			cnt[r->lft[s][lid]]++;
+			if (f->node[owner].port[f->lid_owner[lid].port].lid == lid)
+				base[r->lft[s][lid]]++;
 		}
 		for (p = 1; p <= nd->nports; p++)
 			for (q = p + 1; q <= nd->nports; q++) {
@@ -935,6 +943,10 @@ START_TEST(parallel_cables_even)
 					      cnt[q] <= cnt[p] + 1,
 					      "%s ports %u, %u: %u and %u LIDs",
 					      nd->desc, p, q, cnt[p], cnt[q]);
+				ck_assert_msg(base[p] <= base[q] + 1 &&
+					      base[q] <= base[p] + 1,
+					      "%s ports %u, %u: %u and %u base LIDs",
+					      nd->desc, p, q, base[p], base[q]);
 			}
 	}
 	ck_assert_uint_gt(pairs, 0);

@@ -270,12 +270,14 @@ static void check_complete(const struct ot_fabric *f,
 
 /*
  * Per bundle of parallel cables (the cables from one switch to one other
- * switch), the CA LIDs routed over each cable differ by at most one.
+ * switch), the CA LIDs routed over each cable differ by at most one, and
+ * so do the base LIDs alone (with LMC > 0, traffic to base LIDs must be
+ * spread too).
  */
 static void check_even(const struct ot_fabric *f, const struct ot_routing *r,
 		       unsigned int links)
 {
-	unsigned int cnt[OT_MAX_PORTS + 2];
+	unsigned int cnt[OT_MAX_PORTS + 2], base[OT_MAX_PORTS + 2];
 	unsigned long pairs = 0;
 	uint32_t s, lid;
 	unsigned int p, q;
@@ -286,11 +288,16 @@ static void check_even(const struct ot_fabric *f, const struct ot_routing *r,
 		if (nd->type != OT_NODE_SWITCH)
 			continue;
 		memset(cnt, 0, sizeof(cnt));
+		memset(base, 0, sizeof(base));
 		for (lid = 1; lid <= f->max_lid; lid++) {
 			int owner = f->lid_owner[lid].node;
 
-			if (owner >= 0 && f->node[owner].type == OT_NODE_CA)
-				cnt[r->lft[s][lid]]++;
+			if (owner < 0 || f->node[owner].type != OT_NODE_CA)
+				continue;
+			cnt[r->lft[s][lid]]++;
+			if (f->node[owner].port[f->lid_owner[lid].port].lid ==
+			    lid)
+				base[r->lft[s][lid]]++;
 		}
 		for (p = 1; p <= nd->nports; p++) {
 			int peer = nd->port[p].peer;
@@ -305,6 +312,10 @@ static void check_even(const struct ot_fabric *f, const struct ot_routing *r,
 					      cnt[q] <= cnt[p] + 1,
 					      "%s ports %u and %u: %u and %u CA LIDs",
 					      nd->desc, p, q, cnt[p], cnt[q]);
+				ck_assert_msg(base[p] <= base[q] + 1 &&
+					      base[q] <= base[p] + 1,
+					      "%s ports %u and %u: %u and %u base LIDs",
+					      nd->desc, p, q, base[p], base[q]);
 			}
 		}
 	}
