@@ -86,9 +86,18 @@ int ot_fabric_set_lid(struct ot_fabric *f, int node, unsigned int port,
 
 /*
  * Gives a LID to every port that needs one and has none: switch port 0 and
- * each cabled CA port, in node order, after the highest LID already used.
+ * each cabled CA port, in node order, after the highest LID already used;
+ * a port with LMC l gets 2^l LIDs from a multiple of 2^l, as OpenSM does.
  */
 void ot_fabric_assign_lids(struct ot_fabric *f);
+
+/*
+ * Renumbers every LID for a subnet run with `lmc` (OpenSM's option): each
+ * CA port gets 2^lmc LIDs, switches one.  For fabrics read from files that
+ * carry no LMC, so offline routing sees what OpenSM would.  Indexes f.
+ */
+int ot_fabric_set_ca_lmc(struct ot_fabric *f, uint8_t lmc,
+			 struct ot_error *err);
 
 /*
  * Checks the fabric (cables symmetric, no LID used twice, LIDs in range)

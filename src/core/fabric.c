@@ -153,14 +153,36 @@ void ot_fabric_assign_lids(struct ot_fabric *f)
 		for (p = 0; p <= f->node[i].nports; p++) {
 			struct ot_port *pt = &f->node[i].port[p];
 
+			unsigned int nl = 1u << pt->lmc;
+
 			if (pt->lid || !port_needs_lid(&f->node[i], p))
 				continue;
-			if (next > OT_MAX_UCAST_LID)
+			/* as OpenSM lays them out: base LIDs aligned to 2^lmc */
+			next = (next + nl - 1) & ~(nl - 1);
+			if (next + nl - 1 > OT_MAX_UCAST_LID)
 				return; /* ot_fabric_index() reports it */
 			pt->lid = next;
-			pt->lmc = 0;
-			next++;
+			next += nl;
 		}
+}
+
+int ot_fabric_set_ca_lmc(struct ot_fabric *f, uint8_t lmc,
+			 struct ot_error *err)
+{
+	uint32_t i;
+	unsigned int p;
+
+	if (lmc > 7)
+		return ot_error_set(err, "LMC %u > 7", lmc);
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 0; p <= f->node[i].nports; p++) {
+			struct ot_port *pt = &f->node[i].port[p];
+
+			pt->lid = 0;
+			pt->lmc = f->node[i].type == OT_NODE_SWITCH ? 0 : lmc;
+		}
+	ot_fabric_assign_lids(f);
+	return ot_fabric_index(f, err);
 }
 
 int ot_fabric_index(struct ot_fabric *f, struct ot_error *err)

@@ -22,6 +22,7 @@
 #include <osmtopo/lftfile.h>
 #include <osmtopo/live.h>
 #include <osmtopo/netfile.h>
+#include <osmtopo/osmdump.h>
 #include <osmtopo/routing.h>
 #include <osmtopo/traffic.h>
 #include "commands.h"
@@ -35,6 +36,10 @@ struct check_option {
 static const struct check_option check_options[] = {
 	{ { "route", required_argument, NULL, 'r' }, "ENGINE",
 	  "route NETFILE offline with ENGINE and check the result" },
+	{ { "osm-dump", required_argument, NULL, 'D' }, "DIR",
+	  "check OpenSM's dump files in DIR (opensm -D 0x43 --dump_files_dir DIR)" },
+	{ { "lmc", required_argument, NULL, 'm' }, "N",
+	  "with --route: number LIDs as OpenSM does with option lmc N" },
 	{ { "live", no_argument, NULL, 'L' }, NULL,
 	  "check the fabric this host is cabled to, as it is programmed" },
 	{ { "Ca", required_argument, NULL, 'C' }, "CA",
@@ -115,7 +120,8 @@ static void check_usage(FILE *out)
 
 	fprintf(out,
 		"usage: osmtopo check [OPTIONS] NETFILE LFTFILE\n"
-		"       osmtopo check [OPTIONS] --route ENGINE NETFILE\n"
+		"       osmtopo check [OPTIONS] --route ENGINE [--lmc N] NETFILE\n"
+		"       osmtopo check [OPTIONS] --osm-dump DIR\n"
 		"       osmtopo check [OPTIONS] --live [-C CA] [-P PORT]\n\n"
 		"Checks a fabric's unicast routing: every CA port reaches every CA\n"
 		"LID (each LID of an LMC range on its own), without a forwarding\n"
@@ -204,6 +210,8 @@ static int parse_seed(const char *s, uint64_t *seed)
 
 struct check_args {
 	const char *engine;   /* --route */
+	const char *osmdump;  /* --osm-dump */
+	int lmc;              /* --lmc, -1 if not given */
 	bool live;
 	struct ot_live_opts live_opts;
 	bool live_opts_given;
@@ -246,6 +254,18 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		switch (c) {
 		case 'r':
 			a->engine = optarg;
+			break;
+		case 'D':
+			a->osmdump = optarg;
+			break;
+		case 'm':
+			v = parse_number(optarg, 0, 7);
+			if (v < 0) {
+				fprintf(stderr,
+					"osmtopo check: --lmc takes 0 to 7\n");
+				return OT_EXIT_USAGE;
+			}
+			a->lmc = (int)v;
 			break;
 		case 'L':
 			a->live = true;
@@ -340,9 +360,13 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	}
 	argc -= optind;
 	argv += optind;
-	if (a->live && a->engine) {
+	if (!!a->live + !!a->engine + !!a->osmdump > 1) {
 		fprintf(stderr,
-			"osmtopo check: --live and --route do not go together\n");
+			"osmtopo check: one source: --live, --route or --osm-dump\n");
+		return OT_EXIT_USAGE;
+	}
+	if (a->lmc >= 0 && !a->engine) {
+		fprintf(stderr, "osmtopo check: --lmc goes with --route\n");
 		return OT_EXIT_USAGE;
 	}
 	if (a->no_balance && a->plot) {
@@ -354,7 +378,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		fprintf(stderr, "osmtopo check: -C and -P need --live\n");
 		return OT_EXIT_USAGE;
 	}
-	if (argc != (a->live ? 0 : a->engine ? 1 : 2)) {
+	if (argc != (a->live || a->osmdump ? 0 : a->engine ? 1 : 2)) {
 		check_usage(stderr);
 		return OT_EXIT_USAGE;
 	}
@@ -416,6 +440,8 @@ static int route_file(const struct check_args *a, struct ot_fabric **f,
 	*f = ot_netfile_load(a->netfile, err);
 	if (!*f)
 		return OT_EXIT_USAGE;
+	if (a->lmc >= 0 && ot_fabric_set_ca_lmc(*f, (uint8_t)a->lmc, err))
+		return OT_EXIT_USAGE;
 	if (ot_engine_run(e, *f, r, err))
 		return OT_EXIT_FAIL;
 	return OT_EXIT_OK;
@@ -437,9 +463,10 @@ static void note_assumptions(const struct check_args *a,
 	if (a->lftfile)
 		fprintf(stderr,
 			"osmtopo check: note: LFT files hold no SL2VL tables; credit loops are checked on VL 0\n");
-	else if (a->live && !r->path_sl)
+	else if (a->osmdump && !r->path_sl)
 		fprintf(stderr,
-			"osmtopo check: note: path SLs are not read from the SA; every path is checked on SL 0\n");
+			"osmtopo check: note: OpenSM's dump files hold no path SLs; every path is checked on SL 0\n");
+	/* --live without path SLs: ot_live_read_routing() says why */
 }
 
 /* The SVG picture of the link loads, titled with the fabric's name. */
@@ -472,7 +499,7 @@ static int write_plot(const struct check_args *a,
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_args a = { .traffic = { .seed = 1 } };
+	struct check_args a = { .lmc = -1, .traffic = { .seed = 1 } };
 	struct ot_fabric *f = NULL;
 	struct ot_routing *r = NULL;
 	struct ot_check_report *rep = NULL;
@@ -493,6 +520,9 @@ int cmd_check(int argc, char **argv)
 						       OT_EXIT_OK;
 	} else if (a.engine) {
 		status = route_file(&a, &f, &r, &err);
+	} else if (a.osmdump) {
+		status = ot_osmdump_load(a.osmdump, &f, &r, &err) ?
+				 OT_EXIT_USAGE : OT_EXIT_OK;
 	} else {
 		status = load_files(&a, &f, &r, &err) ? OT_EXIT_USAGE :
 							OT_EXIT_OK;

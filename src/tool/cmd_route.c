@@ -24,6 +24,7 @@ static const struct option route_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "time", no_argument, NULL, 't' },
 	{ "dot", no_argument, NULL, 'd' },
+	{ "lmc", required_argument, NULL, 'm' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -34,6 +35,7 @@ static const char *const route_help[] = {
 	"write to FILE instead of standard output",
 	"print reading and routing times to standard error",
 	"print the cabling as a Graphviz graph, nodes labelled by the engine",
+	"renumber LIDs as OpenSM does with option lmc N (CAs get 2^N LIDs)",
 	"this help",
 };
 
@@ -46,7 +48,8 @@ static void route_usage(FILE *out)
 		"Routes NETFILE (ibsim net file or ibnetdiscover output) with ENGINE\n"
 		"and prints the coordinates it assigned (lines starting with '#')\n"
 		"and every switch's LFT in dump_lfts format.  LIDs come from the\n"
-		"file, or are assigned in file order where it has none.\n\n");
+		"file, or are assigned in file order where it has none (--lmc\n"
+		"renumbers them all).\n\n");
 	for (i = 0; route_options[i].name; i++)
 		fprintf(out, "  -%c, --%-12s %s\n", route_options[i].val,
 			route_options[i].name, route_help[i]);
@@ -58,6 +61,7 @@ static void route_usage(FILE *out)
 		"\nexamples:\n"
 		"  osmtopo route hdor topologies/cellia-kns-6x2.net\n"
 		"  osmtopo route --lfts-only hdor fabric.ibnd > offline.lfts\n"
+		"  osmtopo route --lmc 1 --time --lfts-only ff-ador ff.net > /dev/null\n"
 		"  osmtopo route --dot hdor kns.net | neato -Tsvg > kns.svg\n");
 }
 
@@ -186,11 +190,12 @@ int cmd_route(int argc, char **argv)
 	double t_read, t_route;
 	FILE *out = stdout;
 	int status = OT_EXIT_USAGE;
+	int lmc = -1;
 	int c;
 
 	optind = 1;
 	for (;;) {
-		c = getopt_long(argc, argv, "lco:tdh", route_options, NULL);
+		c = getopt_long(argc, argv, "lco:tdm:h", route_options, NULL);
 		if (c < 0)
 			break;
 		switch (c) {
@@ -208,6 +213,14 @@ int cmd_route(int argc, char **argv)
 			break;
 		case 'd':
 			dot = true;
+			break;
+		case 'm':
+			if (optarg[0] < '0' || optarg[0] > '7' || optarg[1]) {
+				fprintf(stderr,
+					"osmtopo route: --lmc takes 0 to 7\n");
+				return OT_EXIT_USAGE;
+			}
+			lmc = optarg[0] - '0';
 			break;
 		case 'h':
 			route_usage(stdout);
@@ -231,7 +244,7 @@ int cmd_route(int argc, char **argv)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	f = ot_netfile_load(argv[optind + 1], &err);
-	if (!f) {
+	if (!f || (lmc >= 0 && ot_fabric_set_ca_lmc(f, (uint8_t)lmc, &err))) {
 		fprintf(stderr, "osmtopo route: %s\n", err.msg);
 		goto out;
 	}

@@ -57,6 +57,7 @@ tests=(
 	"refusal-missing-cable|$here/test_refusal.sh missing-cable $gen/cellia-missing-cable.net $missing_re"
 	"live-read|$here/test_live_read.sh"
 	"topologies-fresh|$here/test_topologies_fresh.sh"
+	"osm-dump|$here/test_osm_dump.sh $topo/cellia-kns-6x2.net"
 	"valgrind-sweeps|$here/test_valgrind_sweeps.sh $topo/cellia-kns-6x2.net 4"
 	"compare|$here/test_compare.sh"
 	"compare-ulhpc|$here/test_compare.sh fabric $topo/ulhpc-96.net minhop updn ftree dfsssp nue lash"

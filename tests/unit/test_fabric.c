@@ -100,6 +100,28 @@ START_TEST(lmc_covers_a_range_and_assignment_skips_it)
 }
 END_TEST
 
+START_TEST(set_ca_lmc_lays_lids_out_as_opensm)
+{
+	struct ot_fabric *f = two_switches();
+	struct ot_error err;
+
+	ot_fabric_assign_lids(f);
+	ck_assert_int_eq(ot_fabric_index(f, &err), 0);
+	ck_assert_int_eq(ot_fabric_set_ca_lmc(f, 2, &err), 0);
+	/* switches keep one LID; CA base LIDs are multiples of 4 */
+	ck_assert_int_eq(f->node[0].port[0].lid, 1);
+	ck_assert_int_eq(f->node[1].port[0].lid, 2);
+	ck_assert_int_eq(f->node[2].port[1].lid, 4);
+	ck_assert_int_eq(f->node[2].port[1].lmc, 2);
+	ck_assert_int_eq(f->node[3].port[1].lid, 8);
+	ck_assert_int_eq(f->max_lid, 11);
+	ck_assert_int_eq(ot_fabric_lid_node(f, 7), 2);
+	ck_assert_int_eq(ot_fabric_lid_node(f, 3), -1);
+	ck_assert_int_eq(ot_fabric_set_ca_lmc(f, 8, &err), -1);
+	ot_fabric_free(f);
+}
+END_TEST
+
 START_TEST(duplicate_lids_are_refused)
 {
 	struct ot_fabric *f = two_switches();
@@ -169,6 +191,7 @@ static Suite *fabric_suite(void)
 	tcase_add_test(tc, cabling_a_port_twice_is_refused);
 	tcase_add_test(tc, lids_are_assigned_in_node_order);
 	tcase_add_test(tc, lmc_covers_a_range_and_assignment_skips_it);
+	tcase_add_test(tc, set_ca_lmc_lays_lids_out_as_opensm);
 	tcase_add_test(tc, duplicate_lids_are_refused);
 	tcase_add_test(tc, one_sided_cables_are_found);
 	tcase_add_test(tc, a_new_routing_routes_nothing);
