@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <osmtopo/check.h>
+#include <osmtopo/flatfly.h>
 #include <osmtopo/kns.h>
 #include <osmtopo/lftfile.h>
 #include <osmtopo/live.h>
@@ -106,10 +107,84 @@ static void hdor_teardown(void *ctx)
 	ot_kns_free(ctx);
 }
 
+static int ffdor_setup(const struct ot_fabric *f, void **ctx,
+		       struct ot_error *err)
+{
+	struct ot_ff *ff = NULL;
+
+	if (ot_ff_map(f, &ff, err))
+		return -1;
+	*ctx = ff;
+	return 0;
+}
+
+/*
+ * ff-dor's promise on a FlatFly: every switch-to-switch hop stays in one
+ * dimension, dimensions come in increasing order, each once, and each
+ * dimension where source and destination switch differ is corrected.
+ */
+static int ffdor_check(void *ctx, const int32_t *nodes, unsigned int len,
+		       struct ot_error *err)
+{
+	const struct ot_ff *ff = ctx;
+	const struct ot_fabric *f = ff->fabric;
+	int32_t first, last;
+	unsigned int i, d, want = 0, done = 0;
+	int prev = -1;
+
+	if (len < 3)
+		return 0; /* CA to CA on one switch: nothing to order */
+	first = ff->sw_slot[nodes[1]];
+	last = ff->sw_slot[nodes[len - 2]];
+	if (first < 0 || last < 0)
+		return ot_error_set(err, "path through an unmapped switch");
+	for (d = 0; d < ff->ndims; d++)
+		if (ot_ff_coord(ff, first, d) != ot_ff_coord(ff, last, d))
+			want |= 1u << d;
+	for (i = 1; i + 2 < len; i++) {
+		int32_t a = ff->sw_slot[nodes[i]], b = ff->sw_slot[nodes[i + 1]];
+		int dim = -1;
+
+		if (a < 0 || b < 0)
+			return ot_error_set(err, "path through an unmapped switch");
+		for (d = 0; d < ff->ndims; d++) {
+			if (ot_ff_coord(ff, a, d) == ot_ff_coord(ff, b, d))
+				continue;
+			if (dim >= 0)
+				return ot_error_set(err,
+					"hop \"%s\" -> \"%s\" changes two dimensions",
+					f->node[nodes[i]].desc,
+					f->node[nodes[i + 1]].desc);
+			dim = (int)d;
+		}
+		if (dim <= prev)
+			return ot_error_set(err,
+				"hop \"%s\" -> \"%s\" in dimension %d after dimension %d",
+				f->node[nodes[i]].desc,
+				f->node[nodes[i + 1]].desc, dim, prev);
+		prev = dim;
+		done |= 1u << dim;
+	}
+	if (done != want)
+		return ot_error_set(err,
+			"\"%s\" -> \"%s\": dimensions corrected 0x%x, differing 0x%x",
+			f->node[nodes[0]].desc, f->node[nodes[len - 1]].desc,
+			done, want);
+	return 0;
+}
+
+static void ffdor_teardown(void *ctx)
+{
+	ot_ff_free(ctx);
+}
+
 static const struct path_expectation expectations[] = {
 	{ "hdor",
 	  "KNS paths correct differing dimensions in increasing order, minimally",
 	  hdor_setup, hdor_check, hdor_teardown },
+	{ "ff-dor",
+	  "FlatFly paths correct differing dimensions in increasing order, one hop each",
+	  ffdor_setup, ffdor_check, ffdor_teardown },
 };
 
 #define NEXPECTATIONS (sizeof(expectations) / sizeof(expectations[0]))

@@ -132,4 +132,11 @@ has "$WORK/loads.svg" "uniform: throughput 1.000"
 "$OSMTOPO" route --dot hdor "$net" >"$WORK/cellia.dot" || fail "route --dot"
 [ "$(grep -c -- ' -- ' "$WORK/cellia.dot")" = 108 ] || fail "not 108 cables in the graph"
 has "$WORK/cellia.dot" 'label="R[2,3]\nrouter [2,3]"'
+# A promise that does not hold is found: ff-mixed-dor's paths are not all
+# in ff-dor's dimension order, ff-dor's are.
+ff=$OSMTOPO_SRCDIR/topologies/flatfly-3x3x3-w2-2cas.net
+check_status 0 "$WORK/ffdor.json" --json --no-balance --route ff-dor --expect-dor ff-dor "$ff"
+check_status 1 "$WORK/ffmixed.json" --json --no-balance --route ff-mixed-dor --expect-dor ff-dor "$ff"
+[ "$(json "$WORK/ffmixed.json" 'd["violations"] > 0 and d["unreachable"] == 0')" = True ] ||
+	fail "ff-mixed-dor: no order violation found"
 echo "$name: OK"
