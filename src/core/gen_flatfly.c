@@ -17,48 +17,7 @@
 
 #include <osmtopo/flatfly.h>
 #include <osmtopo/gen.h>
-
-/*
- * splitmix64: tiny, public domain, and defined by its arithmetic alone, so
- * a seed gives the same fabric on every machine and libc.
- */
-struct prng {
-	uint64_t state;
-};
-
-static uint64_t prng_next(struct prng *r)
-{
-	uint64_t z = (r->state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [0, bound): rejection keeps it unbiased and portable. */
-static uint32_t prng_below(struct prng *r, uint32_t bound)
-{
-	uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
-	uint64_t x;
-
-	do {
-		x = prng_next(r);
-	} while (x >= limit);
-	return x % bound;
-}
-
-/* Fisher-Yates over perm[0..n), which holds a permutation already. */
-static void prng_shuffle(struct prng *r, uint32_t *perm, uint32_t n)
-{
-	uint32_t i, j, t;
-
-	for (i = n; i > 1; i--) {
-		j = prng_below(r, i);
-		t = perm[i - 1];
-		perm[i - 1] = perm[j];
-		perm[j] = t;
-	}
-}
+#include "prng.h"
 
 #define MAX_SWITCHES (1u << 20)
 
@@ -227,8 +186,8 @@ static int collect_cables(const struct ff_shape *s, const bool *present,
 struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 				 struct ot_error *err)
 {
-	struct prng drop_rng = { .state = p->drop_seed };
-	struct prng shuf_rng = { .state = p->seed };
+	struct ot_prng drop_rng = { .state = p->drop_seed };
+	struct ot_prng shuf_rng = { .state = p->seed };
 	struct ff_shape s = { 0 };
 	struct ot_fabric *f = NULL;
 	struct ff_cable *cable = NULL;
@@ -257,7 +216,7 @@ struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 		present[i] = true;
 		perm[i] = i;
 	}
-	prng_shuffle(&drop_rng, perm, s.nslots);
+	ot_prng_shuffle(&drop_rng, perm, s.nslots);
 	k = drop_count(p->drop_switches, s.nslots);
 	for (i = 0; i < k; i++)
 		present[perm[i]] = false;
@@ -275,7 +234,7 @@ struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 		cable_kept[i] = true;
 		perm[i] = i;
 	}
-	prng_shuffle(&drop_rng, perm, ncables);
+	ot_prng_shuffle(&drop_rng, perm, ncables);
 	k = drop_count(p->drop_links, ncables);
 	for (i = 0; i < k; i++)
 		cable_kept[perm[i]] = false;
@@ -291,10 +250,10 @@ struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 	}
 	if (p->shuffle) {
 		for (slot = 0; slot < s.nslots; slot++)
-			prng_shuffle(&shuf_rng,
+			ot_prng_shuffle(&shuf_rng,
 				     portmap + (size_t)slot * (s.radix + 1) + 1,
 				     s.radix);
-		prng_shuffle(&shuf_rng, order, nodes);
+		ot_prng_shuffle(&shuf_rng, order, nodes);
 	}
 	for (i = 0; i < nodes; i++) {
 		uint32_t ln = order[i];

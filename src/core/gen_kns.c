@@ -13,48 +13,7 @@
 #include <string.h>
 
 #include <osmtopo/gen.h>
-
-/*
- * splitmix64: tiny, public domain, and defined by its arithmetic alone, so
- * a seed gives the same fabric on every machine and libc.
- */
-struct prng {
-	uint64_t state;
-};
-
-static uint64_t prng_next(struct prng *r)
-{
-	uint64_t z = (r->state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [0, bound): rejection keeps it unbiased and portable. */
-static uint32_t prng_below(struct prng *r, uint32_t bound)
-{
-	uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
-	uint64_t x;
-
-	do {
-		x = prng_next(r);
-	} while (x >= limit);
-	return x % bound;
-}
-
-/* Fisher-Yates over perm[0..n), which holds a permutation already. */
-static void prng_shuffle(struct prng *r, uint32_t *perm, uint32_t n)
-{
-	uint32_t i, j, t;
-
-	for (i = n; i > 1; i--) {
-		j = prng_below(r, i);
-		t = perm[i - 1];
-		perm[i - 1] = perm[j];
-		perm[j] = t;
-	}
-}
+#include "prng.h"
 
 struct kns_shape {
 	unsigned int k, n, cas, links, radix;
@@ -186,7 +145,7 @@ static void node_name(const struct kns_shape *s, uint32_t lnode, char *buf,
 struct ot_fabric *ot_gen_kns(const struct ot_kns_params *p,
 			     struct ot_error *err)
 {
-	struct prng rng = { .state = p->seed };
+	struct ot_prng rng = { .state = p->seed };
 	struct kns_shape s = { 0 };
 	struct ot_fabric *f = NULL;
 	uint32_t *order = NULL, *index = NULL;
@@ -223,9 +182,9 @@ struct ot_fabric *ot_gen_kns(const struct ot_kns_params *p,
 		for (i = 0; i < s.routers + s.switches; i++) {
 			uint32_t *pm = portmap + (size_t)i * (s.radix + 1);
 
-			prng_shuffle(&rng, pm + 1, s.radix);
+			ot_prng_shuffle(&rng, pm + 1, s.radix);
 		}
-		prng_shuffle(&rng, order, s.nodes);
+		ot_prng_shuffle(&rng, order, s.nodes);
 	}
 	for (i = 0; i < s.nodes; i++) {
 		uint32_t ln = order[i];

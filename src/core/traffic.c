@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <osmtopo/traffic.h>
+#include "prng.h"
 
 #define NO_PARTNER UINT32_MAX
 #define TIE 1e-9 /* loads closer than this are the same load */
@@ -708,32 +709,6 @@ static void uniform_loads(struct balancer *b, enum lid_choice how,
 /* ------------------------------------------------------------------ */
 /* Permutations.                                                       */
 
-/*
- * splitmix64: small, well mixed, and fully specified here, so a seed
- * gives the same permutation on every machine and C library.
- */
-static uint64_t prng_next(uint64_t *state)
-{
-	uint64_t z;
-
-	*state += 0x9e3779b97f4a7c15ull;
-	z = *state;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [0, n): values below 2^64 mod n are redrawn (no bias). */
-static uint64_t prng_below(uint64_t *state, uint64_t n)
-{
-	uint64_t threshold = (0 - n) % n, v;
-
-	do {
-		v = prng_next(state);
-	} while (v < threshold);
-	return v % n;
-}
-
 static unsigned int bits_for(uint32_t n)
 {
 	unsigned int bits = 0;
@@ -775,17 +750,11 @@ static void make_partners(struct balancer *b, enum ot_pattern_kind kind,
 	uint32_t mask = (uint32_t)((1ull << bits) - 1);
 
 	if (kind == OT_PATTERN_RANDOM) {
-		uint64_t st = seed;
+		struct ot_prng st = { seed };
 
 		for (i = 0; i < n; i++)
 			b->perm[i] = i;
-		for (i = n; i > 1; i--) {
-			uint32_t k = (uint32_t)prng_below(&st, i), t;
-
-			t = b->perm[i - 1];
-			b->perm[i - 1] = b->perm[k];
-			b->perm[k] = t;
-		}
+		ot_prng_shuffle(&st, b->perm, n);
 	}
 	for (i = 0; i < n; i++) {
 		switch (kind) {

@@ -55,7 +55,7 @@ static void route_usage(FILE *out)
 			route_options[i].name, route_help[i]);
 	fprintf(out, "\nengines:\n");
 	for (i = 0; ot_engines[i]; i++)
-		fprintf(out, "  %-8s %s\n", ot_engines[i]->name,
+		fprintf(out, "  %-21s %s\n", ot_engines[i]->name,
 			ot_engines[i]->needs);
 	fprintf(out,
 		"\nexamples:\n"

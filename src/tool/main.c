@@ -43,7 +43,7 @@ static void usage(FILE *out)
 			subcommands[i].help);
 	fprintf(out, "\nengines:\n");
 	for (i = 0; ot_engines[i]; i++)
-		fprintf(out, "  %-8s %s\n", ot_engines[i]->name,
+		fprintf(out, "  %-21s %s\n", ot_engines[i]->name,
 			ot_engines[i]->needs);
 	fprintf(out, "\n'osmtopo COMMAND --help' describes a command.\n");
 }
