@@ -27,45 +27,40 @@
 #include <osmtopo/routing.h>
 #include <osmtopo/traffic.h>
 #include "commands.h"
+#include "options.h"
 
-struct check_option {
-	struct option opt;
-	const char *arg; /* argument name in the help, NULL if none */
-	const char *help;
-};
-
-static const struct check_option check_options[] = {
-	{ { "route", required_argument, NULL, 'r' }, "ENGINE",
+static const struct tool_option check_options[] = {
+	{ "route", 'r', "ENGINE",
 	  "route NETFILE offline with ENGINE and check the result" },
-	{ { "osm-dump", required_argument, NULL, 'D' }, "DIR",
+	{ "osm-dump", 'D', "DIR",
 	  "check OpenSM's dump files in DIR (opensm -D 0x43 --dump_files_dir DIR)" },
-	{ { "lmc", required_argument, NULL, 'm' }, "N",
+	{ "lmc", 'm', "N",
 	  "with --route: number LIDs as OpenSM does with option lmc N" },
-	{ { "live", no_argument, NULL, 'L' }, NULL,
+	{ "live", 'L', NULL,
 	  "check the fabric this host is cabled to, as it is programmed" },
-	{ { "Ca", required_argument, NULL, 'C' }, "CA",
+	{ "Ca", 'C', "CA",
 	  "local CA for --live (default: the first)" },
-	{ { "Port", required_argument, NULL, 'P' }, "PORT",
+	{ "Port", 'P', "PORT",
 	  "local port for --live (default: the first active)" },
-	{ { "expect-dor", required_argument, NULL, 'd' }, "ENGINE",
+	{ "expect-dor", 'd', "ENGINE",
 	  "also check every path is the one ENGINE promises" },
-	{ { "json", no_argument, NULL, 'j' }, NULL,
+	{ "json", 'j', NULL,
 	  "print the report as one JSON object" },
-	{ { "examples", required_argument, NULL, 'n' }, "N",
+	{ "examples", 'n', "N",
 	  "list up to N problems of each kind (default 5)" },
-	{ { "patterns", required_argument, NULL, 'p' }, "LIST",
+	{ "patterns", 'p', "LIST",
 	  "traffic patterns for link balance (default all, see above)" },
-	{ { "random", required_argument, NULL, 'R' }, "N",
+	{ "random", 'R', "N",
 	  "random permutations among the patterns (default 1)" },
-	{ { "seed", required_argument, NULL, 'S' }, "SEED",
+	{ "seed", 'S', "SEED",
 	  "seed of the first random permutation (default 1)" },
-	{ { "ca-order", required_argument, NULL, 'O' }, "ORDER",
+	{ "ca-order", 'O', "ORDER",
 	  "number the CAs for the patterns by 'file' order or 'guid'" },
-	{ { "no-balance", no_argument, NULL, 'B' }, NULL,
+	{ "no-balance", 'B', NULL,
 	  "skip the link balance figures" },
-	{ { "plot", required_argument, NULL, 'g' }, "FILE",
+	{ "plot", 'g', "FILE",
 	  "write an SVG picture of the link loads per pattern to FILE" },
-	{ { "help", no_argument, NULL, 'h' }, NULL, "this help" },
+	{ "help", 'h', NULL, "this help" },
 };
 
 #define NOPTIONS (sizeof(check_options) / sizeof(check_options[0]))
@@ -221,14 +216,7 @@ static void check_usage(FILE *out)
 		"Paths go to the base LID; with LMC > 0 also spread evenly over\n"
 		"the LIDs, and the best LID per flow, chosen greedily.\n\n"
 		"options:\n");
-	for (i = 0; i < NOPTIONS; i++) {
-		const struct check_option *o = &check_options[i];
-		char left[40];
-
-		snprintf(left, sizeof(left), "--%s%s%s", o->opt.name,
-			 o->arg ? " " : "", o->arg ? o->arg : "");
-		fprintf(out, "  -%c, %-20s %s\n", o->opt.val, left, o->help);
-	}
+	tool_print_options(out, check_options, NOPTIONS);
 	fprintf(out, "\nengines for --route:\n");
 	for (i = 0; ot_engines[i]; i++)
 		fprintf(out, "  %-20s %s\n", ot_engines[i]->name,
@@ -307,19 +295,11 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 {
 	struct option longopts[NOPTIONS + 1];
 	char shortopts[2 * NOPTIONS + 1];
-	unsigned int i, k = 0;
 	struct ot_error err;
 	long v;
 	int c;
 
-	for (i = 0; i < NOPTIONS; i++) {
-		longopts[i] = check_options[i].opt;
-		shortopts[k++] = (char)check_options[i].opt.val;
-		if (check_options[i].opt.has_arg == required_argument)
-			shortopts[k++] = ':';
-	}
-	memset(&longopts[NOPTIONS], 0, sizeof(longopts[NOPTIONS]));
-	shortopts[k] = '\0';
+	tool_getopt_tables(check_options, NOPTIONS, longopts, shortopts);
 
 	optind = 1;
 	for (;;) {

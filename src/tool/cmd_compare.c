@@ -32,28 +32,23 @@
 
 #include <osmtopo/netfile.h>
 #include "commands.h"
+#include "options.h"
 
 #define CMP_UMAD2SIM "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so"
 #define CMP_MAX_PATTERNS 16
 #define CMP_POLL_NS 100000000L /* 0.1 s between looks at a log */
 
-struct cmp_option {
-	struct option opt;
-	const char *arg;
-	const char *help;
-};
-
-static const struct cmp_option cmp_options[] = {
-	{ { "json", no_argument, NULL, 'j' }, NULL,
+static const struct tool_option cmp_options[] = {
+	{ "json", 'j', NULL,
 	  "print the rows as one JSON object (with each check report)" },
-	{ { "plugin-dir", required_argument, NULL, 'd' }, "DIR",
-	  "where libosmtopo.so is (default: .libs next to osmtopo, else\n"
-	  "                            the library search path)" },
-	{ { "timeout", required_argument, NULL, 't' }, "S",
+	{ "plugin-dir", 'd', "DIR",
+	  "where libosmtopo.so is (default: .libs next to osmtopo, else"
+	  " the library search path)" },
+	{ "timeout", 't', "S",
 	  "seconds each step may take (default 120)" },
-	{ { "keep", no_argument, NULL, 'k' }, NULL,
+	{ "keep", 'k', NULL,
 	  "keep the work directory (logs of ibsim, OpenSM, check)" },
-	{ { "help", no_argument, NULL, 'h' }, NULL, "this help" },
+	{ "help", 'h', NULL, "this help" },
 };
 
 #define NOPTIONS (sizeof(cmp_options) / sizeof(cmp_options[0]))
@@ -914,8 +909,6 @@ static void print_table(FILE *out, const struct cmp_args *a,
 
 static void cmp_usage(FILE *out)
 {
-	unsigned int i;
-
 	fprintf(out,
 		"usage: osmtopo compare [OPTIONS] NETFILE ENGINE...\n\n"
 		"Runs each ENGINE on the fabric of NETFILE under ibsim: stock OpenSM\n"
@@ -930,14 +923,7 @@ static void cmp_usage(FILE *out)
 		"Needs ibsim, opensm and libumad2sim.so (set UMAD2SIM to its path\n"
 		"if it is not %s).\n\noptions:\n",
 		CMP_UMAD2SIM);
-	for (i = 0; i < NOPTIONS; i++) {
-		const struct cmp_option *o = &cmp_options[i];
-		char left[40];
-
-		snprintf(left, sizeof(left), "--%s%s%s", o->opt.name,
-			 o->arg ? " " : "", o->arg ? o->arg : "");
-		fprintf(out, "  -%c, %-20s %s\n", o->opt.val, left, o->help);
-	}
+	tool_print_options(out, cmp_options, NOPTIONS);
 	fprintf(out,
 		"\nexamples:\n"
 		"  osmtopo compare topologies/ulhpc-96.net minhop updn ftree dfsssp nue lash\n"
@@ -950,19 +936,11 @@ static int cmp_parse(int argc, char **argv, struct cmp_args *a)
 {
 	struct option longopts[NOPTIONS + 1];
 	char shortopts[2 * NOPTIONS + 1];
-	unsigned int i, k = 0;
 	char *end;
 	long v;
 	int c;
 
-	for (i = 0; i < NOPTIONS; i++) {
-		longopts[i] = cmp_options[i].opt;
-		shortopts[k++] = (char)cmp_options[i].opt.val;
-		if (cmp_options[i].opt.has_arg == required_argument)
-			shortopts[k++] = ':';
-	}
-	memset(&longopts[NOPTIONS], 0, sizeof(longopts[NOPTIONS]));
-	shortopts[k] = '\0';
+	tool_getopt_tables(cmp_options, NOPTIONS, longopts, shortopts);
 	optind = 1;
 	for (;;) {
 		c = getopt_long(argc, argv, shortopts, longopts, NULL);

@@ -17,6 +17,7 @@
 #include <osmtopo/gen.h>
 #include <osmtopo/netfile.h>
 #include "commands.h"
+#include "options.h"
 
 /* What the options set; each family reads the fields it documents. */
 struct gen_settings {
@@ -37,14 +38,7 @@ struct gen_settings {
 	const char *const *text_args; /* positional arguments as given */
 };
 
-struct gen_option {
-	const char *name;
-	int key;
-	const char *arg; /* NULL: a flag */
-	const char *help;
-};
-
-static const struct gen_option gen_options[] = {
+static const struct tool_option gen_options[] = {
 	{ "cas", 'c', "C", "CAs per router (default 1)" },
 	{ "radix", 'r', "R",
 	  "ports per switch (default: the fewest that fit)" },
@@ -416,14 +410,7 @@ static void usage(FILE *out)
 		fputc('\n', out);
 	}
 	fprintf(out, "\noptions:\n");
-	for (i = 0; i < NOPTIONS; i++) {
-		const struct gen_option *o = &gen_options[i];
-		char left[40];
-
-		snprintf(left, sizeof(left), "-%c, --%s%s%s", o->key, o->name,
-			 o->arg ? " " : "", o->arg ? o->arg : "");
-		fprintf(out, "  %-26s %s\n", left, o->help);
-	}
+	tool_print_options(out, gen_options, NOPTIONS);
 	fprintf(out, "\nexamples:\n");
 	for (i = 0; i < sizeof(usage_examples) / sizeof(usage_examples[0]);
 	     i++) {
@@ -591,21 +578,10 @@ int cmd_gen(int argc, char **argv)
 	unsigned int args[8], i;
 	char shortopts[2 * NOPTIONS + 1], comment[512];
 	char seen[NOPTIONS + 1] = "";
-	size_t sl = 0;
 	FILE *out = stdout;
 	int key, status = OT_EXIT_OK;
 
-	memset(longopts, 0, sizeof(longopts));
-	for (i = 0; i < NOPTIONS; i++) {
-		longopts[i].name = gen_options[i].name;
-		longopts[i].has_arg =
-			gen_options[i].arg ? required_argument : no_argument;
-		longopts[i].val = gen_options[i].key;
-		shortopts[sl++] = gen_options[i].key;
-		if (gen_options[i].arg)
-			shortopts[sl++] = ':';
-	}
-	shortopts[sl] = '\0';
+	tool_getopt_tables(gen_options, NOPTIONS, longopts, shortopts);
 
 	opterr = 0;
 	optind = 1;

@@ -21,29 +21,22 @@
 #include <osmtopo/live.h>
 #include <osmtopo/netfile.h>
 #include "commands.h"
+#include "options.h"
 
-struct live_opt {
-	const char *name;
-	int has_arg;
-	int val;
-	const char *arg; /* argument name in --help */
-	const char *help;
-};
-
-static const struct live_opt live_opts[] = {
-	{ "live", no_argument, 'l', NULL,
+static const struct tool_option live_opts[] = {
+	{ "live", 'l', NULL,
 	  "read the fabric over MADs (required; the only source so far)" },
-	{ "ca", required_argument, 'C', "CA",
+	{ "ca", 'C', "CA",
 	  "local CA to send MADs through (default: the first)" },
-	{ "port", required_argument, 'P', "PORT",
+	{ "port", 'P', "PORT",
 	  "port of that CA (default: the first active one)" },
-	{ "timeout", required_argument, 't', "MS",
+	{ "timeout", 't', "MS",
 	  "per-MAD timeout in milliseconds (default: libibmad's)" },
-	{ "output", required_argument, 'o', "FILE",
+	{ "output", 'o', "FILE",
 	  "write to FILE instead of standard output" },
-	{ "time", no_argument, 'T', NULL,
+	{ "time", 'T', NULL,
 	  "print discovery and reading times to standard error" },
-	{ "help", no_argument, 'h', NULL, "this help" },
+	{ "help", 'h', NULL, "this help" },
 };
 
 #define NOPTS (sizeof(live_opts) / sizeof(live_opts[0]))
@@ -61,15 +54,7 @@ static void live_usage(FILE *out, const char *cmd, const char *what,
 
 	fprintf(out, "usage: osmtopo %s --live [OPTIONS]\n\n%s\n\n", cmd,
 		what);
-	for (i = 0; i < NOPTS; i++) {
-		char lhs[32];
-
-		snprintf(lhs, sizeof(lhs), "--%s%s%s", live_opts[i].name,
-			 live_opts[i].arg ? " " : "",
-			 live_opts[i].arg ? live_opts[i].arg : "");
-		fprintf(out, "  -%c, %-16s %s\n", live_opts[i].val, lhs,
-			live_opts[i].help);
-	}
+	tool_print_options(out, live_opts, NOPTS);
 	fprintf(out,
 		"\nUnder ibsim, run it as any libibumad client:\n"
 		"  LD_PRELOAD=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so \\\n"
@@ -101,20 +86,10 @@ static int parse_live_args(int argc, char **argv, const char *cmd,
 {
 	struct option longopts[NOPTS + 1];
 	char shortopts[2 * NOPTS + 1];
-	unsigned int i, k = 0;
 	int c;
 
 	memset(a, 0, sizeof(*a));
-	memset(longopts, 0, sizeof(longopts));
-	for (i = 0; i < NOPTS; i++) {
-		longopts[i].name = live_opts[i].name;
-		longopts[i].has_arg = live_opts[i].has_arg;
-		longopts[i].val = live_opts[i].val;
-		shortopts[k++] = (char)live_opts[i].val;
-		if (live_opts[i].has_arg == required_argument)
-			shortopts[k++] = ':';
-	}
-	shortopts[k] = '\0';
+	tool_getopt_tables(live_opts, NOPTS, longopts, shortopts);
 
 	optind = 1;
 	for (;;) {

@@ -17,27 +17,23 @@
 #include <osmtopo/netfile.h>
 #include <osmtopo/routing.h>
 #include "commands.h"
+#include "options.h"
 
-static const struct option route_options[] = {
-	{ "lfts-only", no_argument, NULL, 'l' },
-	{ "coords-only", no_argument, NULL, 'c' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "time", no_argument, NULL, 't' },
-	{ "dot", no_argument, NULL, 'd' },
-	{ "lmc", required_argument, NULL, 'm' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_option route_options[] = {
+	{ "lfts-only", 'l', NULL,
+	  "print only the LFTs (to diff against dump_lfts)" },
+	{ "coords-only", 'c', NULL, "print only the coordinates" },
+	{ "output", 'o', "FILE", "write to FILE instead of standard output" },
+	{ "time", 't', NULL,
+	  "print reading and routing times to standard error" },
+	{ "dot", 'd', NULL,
+	  "print the cabling as a Graphviz graph, nodes labelled by the engine" },
+	{ "lmc", 'm', "N",
+	  "renumber LIDs as OpenSM does with option lmc N (CAs get 2^N LIDs)" },
+	{ "help", 'h', NULL, "this help" },
 };
 
-static const char *const route_help[] = {
-	"print only the LFTs (to diff against dump_lfts)",
-	"print only the coordinates",
-	"write to FILE instead of standard output",
-	"print reading and routing times to standard error",
-	"print the cabling as a Graphviz graph, nodes labelled by the engine",
-	"renumber LIDs as OpenSM does with option lmc N (CAs get 2^N LIDs)",
-	"this help",
-};
+#define NOPTIONS (sizeof(route_options) / sizeof(route_options[0]))
 
 static void route_usage(FILE *out)
 {
@@ -50,9 +46,7 @@ static void route_usage(FILE *out)
 		"and every switch's LFT in dump_lfts format.  LIDs come from the\n"
 		"file, or are assigned in file order where it has none (--lmc\n"
 		"renumbers them all).\n\n");
-	for (i = 0; route_options[i].name; i++)
-		fprintf(out, "  -%c, --%-12s %s\n", route_options[i].val,
-			route_options[i].name, route_help[i]);
+	tool_print_options(out, route_options, NOPTIONS);
 	fprintf(out, "\nengines:\n");
 	for (i = 0; ot_engines[i]; i++)
 		fprintf(out, "  %-21s %s\n", ot_engines[i]->name,
@@ -190,12 +184,15 @@ int cmd_route(int argc, char **argv)
 	double t_read, t_route;
 	FILE *out = stdout;
 	int status = OT_EXIT_USAGE;
+	struct option longopts[NOPTIONS + 1];
+	char shortopts[2 * NOPTIONS + 1];
 	int lmc = -1;
 	int c;
 
+	tool_getopt_tables(route_options, NOPTIONS, longopts, shortopts);
 	optind = 1;
 	for (;;) {
-		c = getopt_long(argc, argv, "lco:tdm:h", route_options, NULL);
+		c = getopt_long(argc, argv, shortopts, longopts, NULL);
 		if (c < 0)
 			break;
 		switch (c) {
