@@ -125,6 +125,14 @@ static inline unsigned int ot_port_nlids(const struct ot_port *p)
 	return p->lid ? 1u << p->lmc : 0;
 }
 
+/*
+ * Rank of port cport of end node ca (a CA or router) among the end ports
+ * cabled to switch sw, ordered by node GUID, then node index, then port:
+ * how engines number the CAs of a switch without trusting port numbers.
+ */
+uint32_t ot_fabric_end_port_rank(const struct ot_fabric *f, int32_t sw,
+				 int32_t ca, unsigned int cport);
+
 /* Printable node type: "Switch", "Ca" or "Rt" as in ibnetdiscover. */
 const char *ot_node_type_str(enum ot_node_type type);
 

@@ -259,3 +259,25 @@ int ot_fabric_index(struct ot_fabric *f, struct ot_error *err)
 	}
 	return 0;
 }
+
+uint32_t ot_fabric_end_port_rank(const struct ot_fabric *f, int32_t sw,
+				 int32_t ca, unsigned int cport)
+{
+	const struct ot_node *s = &f->node[sw];
+	uint64_t guid = f->node[ca].guid;
+	uint32_t rank = 0;
+	unsigned int p;
+
+	for (p = 1; p <= s->nports; p++) {
+		int32_t x = s->port[p].peer;
+		uint64_t g;
+
+		if (x < 0 || ot_is_switch(f, x))
+			continue;
+		g = f->node[x].guid;
+		if (g < guid || (g == guid && x < ca) ||
+		    (x == ca && s->port[p].peer_port < cport))
+			rank++;
+	}
+	return rank;
+}

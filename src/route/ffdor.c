@@ -254,28 +254,6 @@ static int prepare_switches(struct ff_ctx *c)
 	return 0;
 }
 
-/* Rank of the CA port (ca, cport) among the non-switch ports of sw. */
-static unsigned int ca_index(const struct ot_fabric *f, int32_t sw, int32_t ca,
-			     unsigned int cport)
-{
-	const struct ot_node *s = &f->node[sw];
-	uint64_t guid = f->node[ca].guid;
-	unsigned int rank = 0, p;
-
-	for (p = 1; p <= s->nports; p++) {
-		int32_t x = s->port[p].peer;
-		uint64_t g;
-
-		if (x < 0 || ot_is_switch(f, x))
-			continue;
-		g = f->node[x].guid;
-		if (g < guid || (g == guid && x < ca) ||
-		    (x == ca && s->port[p].peer_port < cport))
-			rank++;
-	}
-	return rank;
-}
-
 /* Classifies every LID and sorts the routable ones into dealing order. */
 static int prepare_dests(struct ff_ctx *c)
 {
@@ -315,7 +293,8 @@ static int prepare_dests(struct ff_ctx *c)
 			t->kind = FF_DEST_CA;
 			t->tslot = ff->sw_slot[pt->peer];
 			t->port = pt->peer_port;
-			t->index = ca_index(f, pt->peer, o->node, o->port);
+			t->index = ot_fabric_end_port_rank(f, pt->peer,
+							   o->node, o->port);
 			key = ((uint64_t)t->offset << 54) +
 			      ((((uint64_t)t->tslot << 8) + t->index) << 8);
 		}
@@ -658,7 +637,7 @@ static int set_labels(const struct ff_ctx *c, struct ot_routing *out)
 {
 	const struct ot_fabric *f = c->f;
 	char buf[OT_FF_MAX_DIMS * 4 + 4];
-	uint32_t i;
+	uint32_t i, rank;
 	unsigned int p;
 	int rc = 0;
 
@@ -677,8 +656,8 @@ static int set_labels(const struct ff_ctx *c, struct ot_routing *out)
 		if (!pt)
 			continue;
 		coords_str(c, c->ff->sw_slot[pt->peer], buf, sizeof(buf));
-		rc = ot_routing_set_label(out, i, "CA %s/%u", buf,
-					  ca_index(f, pt->peer, i, p - 1));
+		rank = ot_fabric_end_port_rank(f, pt->peer, i, p - 1);
+		rc = ot_routing_set_label(out, i, "CA %s/%u", buf, rank);
 	}
 	return rc ? ot_error_set(c->err, "%s: out of memory", c->name) : 0;
 }

@@ -119,30 +119,6 @@ static uint32_t coord_number(const struct hdor_ctx *c, int32_t x,
 	return v;
 }
 
-/* Rank of CA port (ca, port) among the CA ports of its router. */
-static uint32_t ca_rank(const struct hdor_ctx *c, int32_t router, int32_t ca,
-			unsigned int port)
-{
-	const struct ot_fabric *f = c->f;
-	const struct ot_node *r = &f->node[router];
-	uint64_t guid = f->node[ca].guid;
-	uint32_t rank = 0;
-	unsigned int p;
-
-	for (p = 1; p <= r->nports; p++) {
-		int32_t x = r->port[p].peer;
-		uint64_t g;
-
-		if (x < 0 || f->node[x].type != OT_NODE_CA)
-			continue;
-		g = f->node[x].guid;
-		if (g < guid || (g == guid && x < ca) ||
-		    (x == ca && r->port[p].peer_port < port))
-			rank++;
-	}
-	return rank;
-}
-
 /*
  * Classifies every LID and sorts the routable ones into the order the
  * parallel cables are handed out in.
@@ -190,8 +166,9 @@ static int prepare_dests(struct hdor_ctx *c)
 			dst->node = pt->peer;
 			dst->ca_port = pt->peer_port;
 			key = coord_number(c, o->node, -1);
-			key = key * ranks + ca_rank(c, pt->peer, o->node,
-						    o->port);
+			key = key * ranks +
+			      ot_fabric_end_port_rank(c->f, pt->peer,
+						      o->node, o->port);
 			key += (uint64_t)(lid - pt->lid) << 54;
 			break;
 		}
@@ -369,7 +346,7 @@ static int set_labels(const struct hdor_ctx *c, struct ot_routing *out)
 	const struct ot_kns *kns = c->kns;
 	char buf[OT_MAX_PORTS * 4 + 8];
 	unsigned int p;
-	uint32_t i;
+	uint32_t i, rank;
 	int rc;
 
 	for (i = 0; i < f->nnodes; i++) {
@@ -388,9 +365,10 @@ static int set_labels(const struct hdor_ctx *c, struct ot_routing *out)
 				if (f->node[i].port[p].peer >= 0)
 					break;
 			coords_str(kns, i, -1, buf, sizeof(buf));
+			rank = ot_fabric_end_port_rank(c->f, kns->router[i],
+						       i, p);
 			rc = ot_routing_set_label(out, i, "CA %s/%u", buf,
-						  ca_rank(c, kns->router[i], i,
-							  p));
+						  rank);
 			break;
 		}
 		if (rc)
