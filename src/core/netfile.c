@@ -847,6 +847,12 @@ static void write_record(const struct writer *w, uint32_t n)
 	fputs("\t\t# \"", out);
 	write_desc(out, node->desc);
 	fputc('"', out);
+	/*
+	 * Known GUIDs are shown even where ibsim's count makes them implicit
+	 * (neither ibsim nor our reader takes them from here).
+	 */
+	if (node->guid)
+		fprintf(out, " guid 0x%016" PRIx64, node->guid);
 	if (node->type == OT_NODE_SWITCH && node->port[0].lid)
 		fprintf(out, " base port 0 lid %u lmc %u", node->port[0].lid,
 			node->port[0].lmc);

@@ -2,12 +2,15 @@
 /*
  * `osmtopo compare NETFILE ENGINE...`: the whole flow, once per engine, on
  * a simulated fabric, ending in one table.  For each engine it starts
- * ibsim on NETFILE, then stock OpenSM with QoS on, that engine first in
- * routing_engine and osmtopo's plugin loaded (so osmtopo's engines are
- * there too), waits for SUBNET UP, reads from OpenSM's log which engine
- * really routed (a failed engine falls back to minhop, and the row says
- * so) and how long it took, and runs `osmtopo check --live --json` against
- * the programmed fabric while OpenSM still answers PathRecord queries.
+ * ibsim on NETFILE, then stock OpenSM with QoS on, only that engine in
+ * routing_engine (with no_fallback, unless --fallback) and osmtopo's
+ * plugin loaded (so osmtopo's engines are there too), waits for SUBNET UP,
+ * reads from OpenSM's log whether the engine routed and how long it took,
+ * and runs `osmtopo check --live --json` against the programmed fabric
+ * while OpenSM still answers PathRecord queries.  With no_fallback a
+ * failed engine never brings the subnet up (OpenSM re-sweeps for ever), so
+ * the failure is read from the log and OpenSM stopped; with --fallback
+ * minhop routes instead, and the row says so.
  * Everything runs in its own temporary directory with its own ibsim
  * socket, so several comparisons (and tests) can run side by side, and
  * every process started is stopped by its PID.
@@ -48,24 +51,41 @@ static const struct tool_option cmp_options[] = {
 	  "seconds each step may take (default 120)" },
 	{ "keep", 'k', NULL,
 	  "keep the work directory (logs of ibsim, OpenSM, check)" },
+	{ "no-fallback", 'n', NULL,
+	  "only the engine asked for: a failure is a \"no\" row (default)" },
+	{ "fallback", 'F', NULL,
+	  "let OpenSM fall back to minhop and check what that routed" },
+	{ "osm-option", 'o', "[ENG:]K=V",
+	  "add the line \"K V\" to OpenSM's config (of ENG's run only);"
+	  " repeatable" },
 	{ "help", 'h', NULL, "this help" },
 };
 
 #define NOPTIONS (sizeof(cmp_options) / sizeof(cmp_options[0]))
 
+/* One --osm-option: a line "key value" of OpenSM's config. */
+struct cmp_osm_option {
+	char engine[64]; /* only this engine's run; "" for every run */
+	char key[64];
+	char value[PATH_MAX];
+};
+
 struct cmp_args {
 	bool json, keep;
+	bool fallback; /* leave OpenSM's fallback to minhop on */
 	const char *plugin_dir;
 	unsigned int timeout;
 	char netfile[PATH_MAX];
 	char **engines;
 	int nengines;
+	struct cmp_osm_option *osm_opts; /* room for argc of them */
+	unsigned int nosm_opts;
 };
 
 enum cmp_status {
 	CMP_ROUTED,   /* the engine asked for routed the fabric */
 	CMP_FALLBACK, /* another engine did */
-	CMP_FAILED,   /* no engine did */
+	CMP_FAILED,   /* no engine did (with no_fallback: the engine failed) */
 	CMP_TIMEOUT,  /* no SUBNET UP in time */
 	CMP_ERROR,    /* ibsim, OpenSM or the checker would not run */
 };
@@ -294,6 +314,7 @@ struct osm_watch {
 	double build_start;
 	bool have_start;
 	bool requested_built; /* the requested engine was tried */
+	bool no_fallback;     /* the engine's failure is the sweep's */
 	bool done, up, failed;
 	/*
 	 * Why the requested engine failed: engines say it at ERROR (ftree:
@@ -302,6 +323,7 @@ struct osm_watch {
 	 * "cannot build lid matrices".
 	 */
 	char first_err[256], last_info[256];
+	bool err_open; /* first_err ended in ':', its lines follow */
 };
 
 /* The message of an OpenSM log line at level (" 0x01 -> msg"), or NULL. */
@@ -323,11 +345,37 @@ static void osm_watch_reason(struct osm_watch *w, struct cmp_row *row)
 		snprintf(row->note, sizeof(row->note), "%s", w->last_info);
 }
 
+/*
+ * The first error of the engine.  ftree lists the switches it objects to
+ * on lines of their own after "...on switches:": those are the reason.
+ */
+static void osm_watch_error(struct osm_watch *w, const char *msg)
+{
+	size_t n = strcspn(msg, "\n");
+
+	snprintf(w->first_err, sizeof(w->first_err), "%.*s", (int)n, msg);
+	w->err_open = n && msg[n - 1] == ':';
+}
+
 static void osm_watch_line(struct osm_watch *w, struct cmp_row *row,
 			   const char *line)
 {
 	const char *p;
 	double t;
+
+	if (w->err_open) {
+		size_t len = strlen(w->first_err);
+
+		if (line[0] == ' ' || line[0] == '\t') {
+			line += strspn(line, " \t");
+			snprintf(w->first_err + len, sizeof(w->first_err) - len,
+				 "%s%.*s",
+				 w->first_err[len - 1] == ':' ? " " : "; ",
+				 (int)strcspn(line, "\n"), line);
+			return;
+		}
+		w->err_open = false;
+	}
 
 	p = strstr(line, "building routing with '");
 	if (p) {
@@ -359,27 +407,42 @@ static void osm_watch_line(struct osm_watch *w, struct cmp_row *row,
 		w->failed = true;
 		return;
 	}
+	/*
+	 * ucast_mgr_route's own "ENGINE: cannot build lid matrices" (or fwd
+	 * tables): with no engine to fall back to, the sweep has failed even
+	 * if the summary line above never comes.
+	 */
+	p = osm_log_msg(line, " 0x01 -> ucast_mgr_route: ");
+	if (p && w->no_fallback && w->requested_built &&
+	    !strncmp(p, row->engine, strlen(row->engine)) &&
+	    !strncmp(p + strlen(row->engine), ": cannot ", 9)) {
+		osm_watch_reason(w, row);
+		w->failed = true;
+		return;
+	}
 	if (strstr(line, "SUBNET UP")) {
 		w->up = true;
 		return;
 	}
 	if (w->done)
 		return;
-	/* Before any routing: the engine unknown, the plugin not loaded. */
+	/*
+	 * Before any routing: the engine unknown, the plugin not loaded.
+	 * OpenSM 3.3.23 takes no_fallback for an engine name and logs that
+	 * it cannot set that one up, which is no reason of the engine's.
+	 */
 	if (!w->building[0]) {
 		p = osm_log_msg(line, " 0x01 -> ");
-		if (p && !w->first_err[0] &&
+		if (p && !w->first_err[0] && !strstr(p, "'no_fallback'") &&
 		    (strstr(p, row->engine) || strstr(p, "plugin")))
-			snprintf(w->first_err, sizeof(w->first_err), "%.*s",
-				 (int)strcspn(p, "\n"), p);
+			osm_watch_error(w, p);
 		return;
 	}
 	if (strcmp(w->building, row->engine))
 		return;
 	p = osm_log_msg(line, " 0x01 -> ");
 	if (p && !w->first_err[0] && strncmp(p, "ucast_mgr_route:", 16))
-		snprintf(w->first_err, sizeof(w->first_err), "%.*s",
-			 (int)strcspn(p, "\n"), p);
+		osm_watch_error(w, p);
 	p = osm_log_msg(line, " 0x02 -> ");
 	if (p)
 		snprintf(w->last_info, sizeof(w->last_info), "%.*s",
@@ -544,9 +607,11 @@ static int cmp_mkdir(char *buf, size_t len, const char *parent,
 	return 0;
 }
 
-static int cmp_write_conf(const char *path, const char *engine)
+static int cmp_write_conf(const char *path, const struct cmp_args *a,
+			  const char *engine)
 {
 	FILE *f = fopen(path, "w");
+	unsigned int i;
 
 	if (!f)
 		return -1;
@@ -565,8 +630,15 @@ static int cmp_write_conf(const char *path, const char *engine)
 		"log_flags 0x07\n"
 		"qos TRUE\n"
 		"sweep_interval 0\n"
-		"routing_engine %s\n",
-		engine);
+		"routing_engine %s%s\n",
+		engine, a->fallback ? "" : ",no_fallback");
+	/* Last, so that OpenSM (the last value of a key wins) takes them. */
+	for (i = 0; i < a->nosm_opts; i++) {
+		const struct cmp_osm_option *o = &a->osm_opts[i];
+
+		if (!o->engine[0] || !strcmp(o->engine, engine))
+			fprintf(f, "%s %s\n", o->key, o->value);
+	}
 	return fclose(f) ? -1 : 0;
 }
 
@@ -599,6 +671,7 @@ static void cmp_run_engine(const struct cmp_ctx *c, unsigned int idx,
 	int st;
 
 	memset(&w, 0, sizeof(w));
+	w.no_fallback = !a->fallback;
 	snprintf(name, sizeof(name), "%u-%.64s", idx, row->engine);
 	if (cmp_mkdir(dir, sizeof(dir), c->work, name) ||
 	    cmp_mkdir(scratch, sizeof(scratch), dir, "scratch") ||
@@ -639,7 +712,7 @@ static void cmp_run_engine(const struct cmp_ctx *c, unsigned int idx,
 	/* 2. OpenSM with the engine, until the subnet is up. */
 	snprintf(conf, sizeof(conf), "%s/opensm.conf", dir);
 	snprintf(osmlog, sizeof(osmlog), "%s/opensm.log", dir);
-	if (cmp_write_conf(conf, row->engine)) {
+	if (cmp_write_conf(conf, a, row->engine)) {
 		row->status = CMP_ERROR;
 		snprintf(row->note, sizeof(row->note), "cannot write %.200s",
 			 conf);
@@ -800,7 +873,8 @@ static void print_json(FILE *out, const struct cmp_args *a,
 
 	fprintf(out, "{\"netfile\":");
 	json_string(out, a->netfile);
-	fprintf(out, ",\"engines\":[");
+	fprintf(out, ",\"fallback\":%s,\"engines\":[",
+		a->fallback ? "true" : "false");
 	for (i = 0; i < a->nengines; i++) {
 		const struct cmp_row *r = &rows[i];
 
@@ -857,11 +931,14 @@ static void print_table(FILE *out, const struct cmp_args *a,
 		const struct cmp_row *r = &rows[i];
 		char routed[64], time[24];
 
+		/* Why not: in the note lines below the table. */
 		if (r->status == CMP_ROUTED)
 			snprintf(routed, sizeof(routed), "yes");
 		else if (r->status == CMP_FALLBACK)
 			snprintf(routed, sizeof(routed), "no (%s did)",
 				 r->used);
+		else if (r->status == CMP_FAILED)
+			snprintf(routed, sizeof(routed), "no");
 		else
 			snprintf(routed, sizeof(routed), "no (%s)",
 				 cmp_status_name[r->status]);
@@ -912,14 +989,20 @@ static void cmp_usage(FILE *out)
 	fprintf(out,
 		"usage: osmtopo compare [OPTIONS] NETFILE ENGINE...\n\n"
 		"Runs each ENGINE on the fabric of NETFILE under ibsim: stock OpenSM\n"
-		"with QoS on and osmtopo's plugin loaded routes it, then `osmtopo\n"
-		"check --live` reads what the switches hold and asks the SA for\n"
-		"the path SLs.  One row per engine: whether it routed (or which\n"
-		"engine OpenSM fell back to), its routing time from OpenSM's log,\n"
-		"VLs used, credit loops, unreachable or looping pairs, average and\n"
-		"maximum hops, and throughput per traffic pattern.  ENGINE is any\n"
-		"name OpenSM's routing_engine takes: minhop, updn, dnup, ftree,\n"
-		"lash, dor, torus-2QoS, dfsssp, sssp, nue, and osmtopo's engines.\n\n"
+		"with QoS on, osmtopo's plugin loaded and only that engine\n"
+		"(routing_engine ENGINE,no_fallback) routes it, then `osmtopo check\n"
+		"--live` reads what the switches hold and asks the SA for the path\n"
+		"SLs.  One row per engine: whether it routed (if not, OpenSM's or\n"
+		"the engine's reason, and nothing is checked; with --fallback, which\n"
+		"engine OpenSM fell back to, and that routing is checked), its\n"
+		"routing time from OpenSM's log, VLs used, credit loops, unreachable\n"
+		"or looping pairs, average and maximum hops, and throughput per\n"
+		"traffic pattern.  ENGINE is any name OpenSM's routing_engine takes:\n"
+		"minhop, updn, dnup, ftree, lash, dor, torus-2QoS, dfsssp, sssp, nue,\n"
+		"and osmtopo's engines.\n\n"
+		"--osm-option lines come after compare's own in OpenSM's config, so\n"
+		"they win; a VALUE naming an existing file is given to OpenSM as an\n"
+		"absolute path (OpenSM runs in a work directory).\n\n"
 		"Needs ibsim, opensm and libumad2sim.so (set UMAD2SIM to its path\n"
 		"if it is not %s).\n\noptions:\n",
 		CMP_UMAD2SIM);
@@ -928,14 +1011,65 @@ static void cmp_usage(FILE *out)
 		"\nexamples:\n"
 		"  osmtopo compare topologies/ulhpc-96.net minhop updn ftree dfsssp nue lash\n"
 		"  osmtopo compare --json topologies/cellia-kns-6x2.net hdor minhop > rows.json\n"
+		"  osmtopo compare -o root_guid_file=spines.guids topologies/ulhpc-96.net updn ftree\n"
+		"  osmtopo compare --fallback -o ftree:root_guid_file=spines.guids NETFILE ftree hdor\n"
 		"\nexit status: 0 the table was printed (whatever the engines did),\n"
 		"2 usage error or the fabric could not be simulated.\n");
+}
+
+/*
+ * "[ENGINE:]KEY=VALUE" into the next of a->osm_opts.  An ENGINE prefix
+ * must name one of the engines compared: it is checked once they are
+ * known.  0, or OT_EXIT_USAGE.
+ */
+static int cmp_parse_osm_option(struct cmp_args *a, const char *arg)
+{
+	struct cmp_osm_option *o = &a->osm_opts[a->nosm_opts];
+	const char *eq = strchr(arg, '=');
+	const char *colon = strchr(arg, ':');
+	const char *key = arg;
+	size_t klen;
+
+	if (!eq)
+		goto bad;
+	if (colon && colon < eq) {
+		if (colon == arg || (size_t)(colon - arg) >= sizeof(o->engine))
+			goto bad;
+		snprintf(o->engine, sizeof(o->engine), "%.*s",
+			 (int)(colon - arg), arg);
+		key = colon + 1;
+	}
+	klen = (size_t)(eq - key);
+	if (!klen || klen >= sizeof(o->key) ||
+	    strcspn(key, " \t") < klen || strchr(eq + 1, '\n'))
+		goto bad;
+	snprintf(o->key, sizeof(o->key), "%.*s", (int)klen, key);
+	/* Each run's routing_engine is compare's to set. */
+	if (!strcmp(o->key, "routing_engine")) {
+		fprintf(stderr,
+			"osmtopo compare: routing_engine is set per run: name the engines as arguments\n");
+		return OT_EXIT_USAGE;
+	}
+	if (!eq[1] || strlen(eq + 1) >= sizeof(o->value))
+		goto bad;
+	/* OpenSM runs elsewhere: a file named relative to here must be
+	 * given as an absolute path. */
+	if (access(eq + 1, F_OK) || !realpath(eq + 1, o->value))
+		snprintf(o->value, sizeof(o->value), "%s", eq + 1);
+	a->nosm_opts++;
+	return 0;
+bad:
+	fprintf(stderr,
+		"osmtopo compare: bad --osm-option '%s' (want [ENGINE:]KEY=VALUE)\n",
+		arg);
+	return OT_EXIT_USAGE;
 }
 
 static int cmp_parse(int argc, char **argv, struct cmp_args *a)
 {
 	struct option longopts[NOPTIONS + 1];
 	char shortopts[2 * NOPTIONS + 1];
+	unsigned int o;
 	char *end;
 	long v;
 	int c;
@@ -955,6 +1089,16 @@ static int cmp_parse(int argc, char **argv, struct cmp_args *a)
 			break;
 		case 'd':
 			a->plugin_dir = optarg;
+			break;
+		case 'n':
+			a->fallback = false;
+			break;
+		case 'F':
+			a->fallback = true;
+			break;
+		case 'o':
+			if (cmp_parse_osm_option(a, optarg))
+				return OT_EXIT_USAGE;
 			break;
 		case 't':
 			errno = 0;
@@ -993,6 +1137,22 @@ static int cmp_parse(int argc, char **argv, struct cmp_args *a)
 				a->engines[c]);
 			return OT_EXIT_USAGE;
 		}
+	/* A misspelt prefix would silently apply to no run. */
+	for (o = 0; o < a->nosm_opts; o++) {
+		const char *e = a->osm_opts[o].engine;
+
+		if (!e[0])
+			continue;
+		for (c = 0; c < a->nengines; c++)
+			if (!strcmp(a->engines[c], e))
+				break;
+		if (c == a->nengines) {
+			fprintf(stderr,
+				"osmtopo compare: --osm-option for %s, which is not compared\n",
+				e);
+			return OT_EXIT_USAGE;
+		}
+	}
 	return OT_EXIT_OK;
 }
 
@@ -1046,15 +1206,24 @@ int cmd_compare(int argc, char **argv)
 	ssize_t n;
 	int status, i;
 
+	/* Each --osm-option takes at least one argument. */
+	a.osm_opts = calloc((size_t)argc, sizeof(*a.osm_opts));
+	if (!a.osm_opts) {
+		fprintf(stderr, "osmtopo compare: out of memory\n");
+		return OT_EXIT_USAGE;
+	}
 	status = cmp_parse(argc, argv, &a);
-	if (status < 0)
-		return OT_EXIT_OK;
+	if (status < 0) {
+		status = OT_EXIT_OK;
+		goto out;
+	}
 	if (status != OT_EXIT_OK)
-		return status;
+		goto out;
 	f = ot_netfile_load(a.netfile, &err);
 	if (!f) {
 		fprintf(stderr, "osmtopo compare: %s\n", err.msg);
-		return OT_EXIT_USAGE;
+		status = OT_EXIT_USAGE;
+		goto out;
 	}
 	c.f = f;
 	n = readlink("/proc/self/exe", c.self, sizeof(c.self) - 1);
@@ -1119,6 +1288,7 @@ out:
 	for (i = 0; rows && i < a.nengines; i++)
 		free(rows[i].check_json);
 	free(rows);
+	free(a.osm_opts);
 	ot_fabric_free(f);
 	return status;
 }

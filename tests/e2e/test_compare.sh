@@ -3,24 +3,33 @@
 #
 # `osmtopo compare` runs each engine under its own ibsim and stock OpenSM
 # and prints one row per engine; an engine that cannot route the fabric is
-# a row that says which engine OpenSM fell back to, not an abort.
+# a row that says so and why, not an abort.  By default OpenSM runs the
+# engine alone (no_fallback): a failure is a "no" row with the engine's
+# reason and nothing checked, found in the log although OpenSM never
+# brings the subnet up.  With --fallback the row says which engine OpenSM
+# fell back to, and that routing is checked.
 #
 #  1. A two-level fat tree: minhop, ftree and lash route it without a
-#     credit loop, every CA pair reached; hdor refuses it (not a KNS) and
-#     the row says minhop routed instead, with hdor's reason.
+#     credit loop, every CA pair reached; hdor refuses it (not a KNS): a
+#     "no" row with hdor's reason, in a few seconds (not the timeout).
+#     With --fallback, the row says minhop routed instead, and checks it.
+#     --osm-option reaches OpenSM's config of every run, or with an
+#     ENGINE: prefix of that engine's run only (seen in the kept configs).
 #  2. A 4 x 4 torus: minhop's shortest paths on VL 0 close credit loops
 #     around the rings, lash breaks them with path SLs.  The checker sees
 #     lash's SLs only through the SA's PathRecords, so no credit loop with
 #     lash and two or more VLs is what proves the path SLs were read.
 #
-# With arguments, `test_compare.sh fabric NETFILE ENGINE...` compares the
-# engines on NETFILE instead (run.sh does so on the ULHPC fabric): every
-# row must have been simulated and checked (routed or fallen back, not an
-# error or a timeout), and every engine that routed must reach every pair
-# without a credit loop.  The rows go to the log.
+# With arguments, `test_compare.sh fabric NETFILE [OPTION]... ENGINE...`
+# compares the engines on NETFILE instead (run.sh does so on the ULHPC
+# fabric), passing the OPTIONs (--osm-option K=V, --fallback) to compare:
+# every row must have been simulated (not an error or a timeout); every
+# engine that routed must reach every pair without a credit loop, one
+# that did not must say why.  ENGINE=yes must route, ENGINE=no must not.
+# The rows go to the log.
 #
-# Usage: test_compare.sh [fabric NETFILE ENGINE...] (environment as for
-# lib.sh).
+# Usage: test_compare.sh [fabric NETFILE [OPTION]... ENGINE[=yes|=no]...]
+# (environment as for lib.sh).
 
 . "$(dirname "$0")/lib.sh"
 e2e_init compare
@@ -52,7 +61,18 @@ if [ "${1:-}" = fabric ]; then
 	shift
 	net=$1
 	shift
-	compare "$net" "$@" >"$WORK/fabric.json" 2>"$WORK/fabric.err" ||
+	opts=() engines=() wants=()
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--osm-option | -o) opts+=("$1" "$2"); shift ;;
+		-*) opts+=("$1") ;;
+		*=yes | *=no) engines+=("${1%=*}"); wants+=("${1##*=}") ;;
+		*) engines+=("$1"); wants+=(any) ;;
+		esac
+		shift
+	done
+	compare "${opts[@]}" "$net" "${engines[@]}" >"$WORK/fabric.json" \
+		2>"$WORK/fabric.err" ||
 		e2e_fail "compare failed: $(tail -3 "$WORK/fabric.err")"
 	python3 -c 'import json, sys
 for r in json.load(open(sys.argv[1]))["engines"]:
@@ -60,25 +80,38 @@ for r in json.load(open(sys.argv[1]))["engines"]:
         r["engine"], r["status"], r["used"], r.get("vls_used"),
         r.get("credit_loops"), r.get("unreachable"), r.get("avg_hops"),
         r.get("max_hops"), r["note"][:60]))' "$WORK/fabric.json" >&2
-	for e in "$@"; do
+	for i in "${!engines[@]}"; do
+		e=${engines[$i]}
 		st=$(row "$WORK/fabric.json" "$e" status)
 		case $st in
 		routed)
 			expect "$WORK/fabric.json" "$e" unreachable 0
 			expect "$WORK/fabric.json" "$e" credit_loops 0
+			[ "$(row "$WORK/fabric.json" "$e" pairs)" -gt 0 ] ||
+				e2e_fail "$e: the checker did not run"
 			;;
-		fallback) ;;
+		fallback)
+			[ "$(row "$WORK/fabric.json" "$e" pairs)" -gt 0 ] ||
+				e2e_fail "$e: the checker did not run"
+			;;
+		failed)
+			[ -n "$(row "$WORK/fabric.json" "$e" note)" ] ||
+				e2e_fail "$e: failed without a reason"
+			;;
 		*) e2e_fail "$e: $st: $(row "$WORK/fabric.json" "$e" note)" ;;
 		esac
-		[ "$(row "$WORK/fabric.json" "$e" pairs)" -gt 0 ] ||
-			e2e_fail "$e: the checker did not run"
+		case ${wants[$i]}:$st in
+		yes:routed | no:failed | no:fallback | any:*) ;;
+		*) e2e_fail "$e: $st, expected ${wants[$i]}: $(row "$WORK/fabric.json" "$e" note)" ;;
+		esac
 	done
-	e2e_log "PASS: $(basename "$net"): $# engines compared"
+	e2e_log "PASS: $(basename "$net"): ${#engines[@]} engines compared"
 	exit 0
 fi
 
 # 1. fat tree
 ft=$TOPOLOGIES/fattree-4leaf-2spine.net
+start=$SECONDS
 compare "$ft" minhop ftree hdor lash >"$WORK/ft.json" 2>"$WORK/ft.err" ||
 	e2e_fail "compare failed: $(tail -3 "$WORK/ft.err")"
 for e in minhop ftree lash; do
@@ -89,21 +122,54 @@ for e in minhop ftree lash; do
 	expect "$WORK/ft.json" $e credit_loops 0
 	expect "$WORK/ft.json" $e max_hops 4
 done
-expect "$WORK/ft.json" hdor status fallback
+# hdor alone: OpenSM never comes up, and the row says why, unchecked.
+expect "$WORK/ft.json" hdor status failed
 expect "$WORK/ft.json" hdor routed false
-expect "$WORK/ft.json" hdor used minhop
+expect "$WORK/ft.json" hdor used ""
+expect "$WORK/ft.json" hdor pairs ""
 row "$WORK/ft.json" hdor note | grep -q "hdor: cannot route" ||
 	e2e_fail "hdor's row does not say why: $(row "$WORK/ft.json" hdor note)"
+# Found in the log, not by waiting out the 60 s timeout of compare().
+[ $((SECONDS - start)) -lt 50 ] ||
+	e2e_fail "4 engines took $((SECONDS - start)) s: hdor's failure was not seen in the log"
 t=$(row "$WORK/ft.json" ftree routing_ms)
 [ -n "$t" ] || e2e_fail "no routing time for ftree"
 
-# The table form, for people: one line per engine, fallback spelled out.
+# --fallback: OpenSM falls back to minhop; the row says so and checks it.
+compare --fallback "$ft" hdor >"$WORK/ft-fb.json" 2>"$WORK/ft-fb.err" ||
+	e2e_fail "compare --fallback failed: $(tail -3 "$WORK/ft-fb.err")"
+expect "$WORK/ft-fb.json" hdor status fallback
+expect "$WORK/ft-fb.json" hdor routed false
+expect "$WORK/ft-fb.json" hdor used minhop
+expect "$WORK/ft-fb.json" hdor pairs 132
+expect "$WORK/ft-fb.json" hdor unreachable 0
+row "$WORK/ft-fb.json" hdor note | grep -q "hdor: cannot route" ||
+	e2e_fail "hdor's fallback row does not say why: $(row "$WORK/ft-fb.json" hdor note)"
+
+# The table form, for people: one line per engine, the reason below, and
+# --osm-option lines in the configs (all runs; ENGINE: only that one's).
 (cd "$WORK/scratch" && "$OSMTOPO" compare --plugin-dir "$OSMTOPO_PLUGIN_DIR" \
-	--timeout 60 "$ft" minhop hdor) >"$WORK/ft.txt" 2>/dev/null ||
-	e2e_fail "compare (table) failed"
+	--timeout 60 --keep --osm-option max_wire_smps=8 \
+	--osm-option hdor:lmc=1 "$ft" minhop hdor) >"$WORK/ft.txt" \
+	2>"$WORK/ft-table.err" || e2e_fail "compare (table) failed"
 grep -q '^minhop  *yes ' "$WORK/ft.txt" || e2e_fail "no minhop row: $(cat "$WORK/ft.txt")"
-grep -q '^hdor  *no (minhop did)' "$WORK/ft.txt" ||
-	e2e_fail "no hdor fallback row: $(cat "$WORK/ft.txt")"
+grep -q '^hdor  *no  ' "$WORK/ft.txt" ||
+	e2e_fail "no hdor \"no\" row: $(cat "$WORK/ft.txt")"
+grep -q '^  hdor: .*hdor: cannot route' "$WORK/ft.txt" ||
+	e2e_fail "no reason under the table: $(cat "$WORK/ft.txt")"
+kept=$(sed -n 's/.*logs kept in //p' "$WORK/ft-table.err")
+[ -d "$kept" ] || e2e_fail "compare --keep kept nothing: $(cat "$WORK/ft-table.err")"
+for conf in "$kept"/0-minhop/opensm.conf "$kept"/1-hdor/opensm.conf; do
+	grep -qx 'max_wire_smps 8' "$conf" ||
+		e2e_fail "--osm-option did not reach $conf"
+done
+if ! grep -qx 'lmc 1' "$kept"/1-hdor/opensm.conf ||
+	grep -q '^lmc' "$kept"/0-minhop/opensm.conf; then
+	e2e_fail "--osm-option hdor: did not reach hdor's config only"
+fi
+grep -qx 'routing_engine hdor,no_fallback' "$kept"/1-hdor/opensm.conf ||
+	e2e_fail "hdor did not run alone: $(grep routing_engine "$kept"/1-hdor/opensm.conf)"
+rm -rf "$kept"
 
 # 2. torus: 4 x 4 switches (ports 1-2 CAs, 3/4 x+1/x-1, 5/6 y+1/y-1)
 torus=$WORK/torus.net
@@ -134,4 +200,4 @@ vls=$(row "$WORK/torus.json" lash vls_used)
 [ "$vls" -ge 2 ] ||
 	e2e_fail "lash uses $vls VL(s): path SLs were not read from the SA"
 
-e2e_log "PASS: fat tree (3 engines routed, hdor fell back), torus (minhop $loops credit loops, lash 0 on $vls VLs)"
+e2e_log "PASS: fat tree (3 engines routed, hdor refused alone and fell back with --fallback), torus (minhop $loops credit loops, lash 0 on $vls VLs)"
