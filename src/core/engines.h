@@ -2,7 +2,7 @@
 /*
  * The engines linked into osmtopo; ot_engines[] in routing.c lists them.
  * The second half is private to the FlatFly engines (src/route/ffdor.c
- * holds the shared core, src/route/ffador.c the ADOR variant): nothing
+ * holds the shared core, src/route/ffador.c the ADOR variants): nothing
  * outside src/route/ff*.c should use it.
  */
 #ifndef OSMTOPO_ENGINES_H
@@ -20,11 +20,15 @@ extern const struct ot_engine ot_engine_ff_mixed_dor;
 extern const struct ot_engine ot_engine_ff_twisted_dor;
 extern const struct ot_engine ot_engine_ff_twisted_mixed_dor;
 extern const struct ot_engine ot_engine_ff_ador;
+extern const struct ot_engine ot_engine_ff_mixed_ador;
+extern const struct ot_engine ot_engine_ff_twisted_ador;
 
 /* ---- FlatFly engine core, shared by ffdor.c and ffador.c ---- */
 
 #define FF_MAX_VLS 8    /* data VLs the engines allow themselves */
 #define FF_MAX_ORDERS 4 /* dimension orders of the Mixed variants */
+/* Path SL of the destinations routed on the escape layer (ffdor.c). */
+#define FF_ESCAPE_SL FF_MAX_ORDERS
 
 enum ff_variant {
 	FF_MIXED = 1,   /* dimension order from the destination's CA index */
@@ -45,6 +49,7 @@ struct ff_dest {
 	uint8_t layer;   /* dimension order, = path SL */
 	uint8_t tau;     /* twisted: coordinate of the twist */
 	uint8_t offset;  /* LID - base LID (LMC offset) */
+	uint8_t escape;  /* routed on the escape layer, not by the variant */
 	uint16_t index;  /* d: rank of the CA port on its switch */
 	int32_t tslot;   /* position of the destination switch */
 };
@@ -74,6 +79,17 @@ struct ff_ctx {
 	uint32_t nlids;
 	bool same_dim_hops;   /* some DOR phase takes two hops in a dimension */
 	bool twist_detour;    /* some twist takes two hops */
+	bool any_escape;      /* some destination is on the escape layer */
+	/*
+	 * The escape layer (ffdor.c): phi[slot] is the rank of a position in
+	 * the order its paths go up then down in, by_phi the positions in
+	 * that order (nexist of them), esc_tree[slot] the distances toward
+	 * the switch at slot, computed when a destination there needs them.
+	 */
+	uint32_t *phi;
+	uint32_t *by_phi;
+	uint32_t nexist;
+	uint16_t **esc_tree;
 };
 
 static inline const uint8_t *ff_coords(const struct ff_ctx *c, uint32_t slot)

@@ -18,6 +18,8 @@ const struct ot_engine *const ot_engines[] = {
 	&ot_engine_ff_twisted_dor,
 	&ot_engine_ff_twisted_mixed_dor,
 	&ot_engine_ff_ador,
+	&ot_engine_ff_mixed_ador,
+	&ot_engine_ff_twisted_ador,
 	NULL,
 };
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * ff-ador: Adaptive DOR for FlatFlies (seed 001, section 3.3) as far as
- * plain InfiniBand can express it.  It is a variant of the FlatFly engine
- * core in ffdor.c (same place in the flow: ot_ff_map() -> engine ->
- * tables -> checker); this file holds what is ADOR's own: the refusal
- * without LMC and the choice of the extra hop.
+ * ff-ador, ff-mixed-ador and ff-twisted-ador: Adaptive DOR for FlatFlies
+ * (seed 001, section 3.3) as far as plain InfiniBand can express it.
+ * They are variants of the FlatFly engine core in ffdor.c (same place in
+ * the flow: ot_ff_map() -> engine -> tables -> checker); this file holds
+ * what is ADOR's own: the refusal without LMC and the choice of the
+ * extra hop.
  *
  * The seed's ADOR lets a switch pick, per packet, any switch of the
  * current dimension and take a second hop in it.  A switch cannot choose
@@ -29,6 +30,22 @@
  * straight to t_i.  When no candidate qualifies the line routes that
  * offset minimally, with ff-dor's in-line detours.  Hypercubes (K = 2)
  * have no via coordinate: ADOR is DOR there, as the seed says.
+ *
+ * ff-mixed-ador (the seed's Mixed ADOR): the same rule in each of
+ * ff-mixed-dor's dimension orders, the order from the destination's CA
+ * index as there; VL 2l for hops in order, 2l + 1 for the second hop in
+ * a dimension (SL2VL: input and output port in the same dimension), so 4
+ * orders fill 8 VLs and the ranking above holds per order.  ff-twisted-
+ * ador (Twisted ADOR): ff-twisted-dor's first hop to the twist
+ * coordinate in the last dimension L on its own VL, then ADOR with no
+ * extra hop in L, which the twist already was.  That keeps the DOR phase
+ * at coordinate tau in L until its last hop, which is what makes the
+ * twist destination-only (ffdor.c); VLs: the layer's 0 and 1, the first
+ * hop's, and the twist detour's when one is needed.  With cables missing
+ * both add ffdor.c's escape VL when needed; Mixed ADOR sheds an order
+ * for it.  Twisted Mixed ADOR is not provided: 4 orders of 2 VLs leave
+ * no VL for the first hop, so it would be Twisted ADOR on 3 orders at
+ * best.
  */
 #include <stdio.h>
 
@@ -72,8 +89,13 @@ unsigned int ff_ador_via(const struct ff_ctx *c, uint32_t slot,
 	return goal;
 }
 
-static int ff_ador_route(const struct ot_fabric *f, struct ot_routing *out,
-			 struct ot_error *err)
+/*
+ * The ADOR variants need LMC: the LID offsets carry their non-minimal
+ * paths.  Without it each CA port has one LID and ADOR would be DOR.
+ */
+static int ador_route(const char *name, unsigned int variant,
+		      const struct ot_fabric *f, struct ot_routing *out,
+		      struct ot_error *err)
 {
 	unsigned int lmc = 0, p;
 	uint32_t i;
@@ -88,12 +110,43 @@ static int ff_ador_route(const struct ot_fabric *f, struct ot_routing *out,
 	}
 	if (!lmc)
 		return ot_error_set(err,
-			"ff-ador: needs lmc >= 1 (LID offsets carry its non-minimal paths); every CA port has a single LID");
-	return ff_route("ff-ador", FF_ADOR, f, out, err);
+			"%s: needs lmc >= 1 (LID offsets carry its non-minimal paths); every CA port has a single LID",
+			name);
+	return ff_route(name, FF_ADOR | variant, f, out, err);
+}
+
+static int ff_ador_route(const struct ot_fabric *f, struct ot_routing *out,
+			 struct ot_error *err)
+{
+	return ador_route("ff-ador", 0, f, out, err);
+}
+
+static int ff_mixed_ador_route(const struct ot_fabric *f,
+			       struct ot_routing *out, struct ot_error *err)
+{
+	return ador_route("ff-mixed-ador", FF_MIXED, f, out, err);
+}
+
+static int ff_twisted_ador_route(const struct ot_fabric *f,
+				 struct ot_routing *out, struct ot_error *err)
+{
+	return ador_route("ff-twisted-ador", FF_TWISTED, f, out, err);
 }
 
 const struct ot_engine ot_engine_ff_ador = {
 	.name = "ff-ador",
-	.needs = "FlatFly, lmc >= 1, QoS on: LID offset 0 minimal DOR, others via an extra hop per dimension; 2 VLs",
+	.needs = "FlatFly, lmc >= 1, QoS on: LID offset 0 minimal DOR, others via an extra hop per dimension; 2 VLs (+1 escape VL when cables are missing)",
 	.route = ff_ador_route,
+};
+
+const struct ot_engine ot_engine_ff_mixed_ador = {
+	.name = "ff-mixed-ador",
+	.needs = "FlatFly, lmc >= 1, QoS on: ff-ador per dimension order of ff-mixed-dor, 2 VLs per order (4 orders in 8 VLs; fewer with the escape VL)",
+	.route = ff_mixed_ador_route,
+};
+
+const struct ot_engine ot_engine_ff_twisted_ador = {
+	.name = "ff-twisted-ador",
+	.needs = "FlatFly, lmc >= 1, QoS on: the twist, then ff-ador without an extra hop in the last dimension; 3 VLs (up to 5 with damage)",
+	.route = ff_twisted_ador_route,
 };

@@ -2,7 +2,7 @@
 /*
  * The FlatFly engines ff-dor, ff-mixed-dor, ff-twisted-dor and
  * ff-twisted-mixed-dor (seed 001, section 3.3), and the core they share
- * with ff-ador (ffador.c).  They sit after the FlatFly mapping in the flow
+ * with the ADOR variants (ffador.c).  They sit after the FlatFly mapping in the flow
  * (fabric -> ot_ff_map() -> coordinates -> engine -> tables -> checker)
  * and fill, for every switch, the LFT entry of every LID, plus the SL2VL
  * tables and path SLs their deadlock freedom rests on.
@@ -70,10 +70,47 @@
  * source on T's line does not detour and the DOR phase never enters L
  * from L -- so F2 channels lie on no cycle either.  tau is moved to the
  * next coordinate d + 1, d + 2, ... until the final hop of the DOR phase
- * into T has a cable, so that phase never detours in L.  Refused, with the cable
- * named: a hop with no cable and no detour switch (always in a hypercube,
- * where a line has two switches), a missing switch on a DOR path, and a
- * twist from T's line with neither the twist nor the direct cable.
+ * into T has a cable, so that phase never detours in L.
+ *
+ * The escape layer.  Some destinations the variant's rule cannot reach
+ * from every switch: a hop with no cable and no in-line detour switch
+ * (always so in a hypercube, where a line has two switches; in a FlatFly
+ * when two sides of a triangle are gone, or a switch lost its whole line
+ * in a dimension), a missing switch on a path, a twist from T's line with
+ * neither the twist nor the direct cable.  A Mixed destination first
+ * moves to the next of the m orders that reaches it from every switch
+ * (its path SL says which; that order's VLs already exist, and its paths
+ * are that order's DOR paths, so the argument above is unchanged).  A
+ * detour through another
+ * dimension j would need a backward turn (j, then i earlier in the
+ * order), and SL2VL can mark such a turn only at the switch where it
+ * happens: the next hop is an ordinary turn on the layer's VL again, so
+ * no ranking of channels by (dimension, VL) survives it.  Instead, such a
+ * destination is routed whole -- every switch, every source -- on an
+ * escape layer: its own path SL (FF_ESCAPE_SL) and its own VL, on every
+ * hop (SL2VL maps that SL to the escape VL for every pair of ports), so
+ * its packets never share a VL with the variant's.  The escape layer is
+ * up*-down* routing on an order phi of the switches: breadth-first
+ * distance from the first switch present, then the sum of the
+ * coordinates, then the position.  A hop toward a smaller phi goes up,
+ * toward a larger one down, and every path is some up hops then some
+ * down hops.  Destination-only tables express it: toward T, a switch with
+ * an all-down path takes it (to a neighbour that also has one), any other
+ * switch goes up to a neighbour with the shortest legal path, so each
+ * switch's path -- which is also the tail of every path through it -- is
+ * up* down*; the lengths strictly decrease, so there is no forwarding
+ * loop.  Every switch has a neighbour nearer the first switch, which
+ * reaches every switch going down, so everything connected is reached.
+ * Deadlock freedom: rank an up channel x -> y by -phi(y) and a down
+ * channel by N + phi(y); along every path of the layer ranks strictly
+ * increase (no down hop is ever followed by an up hop), so its channels
+ * form no cycle, and they share no VL with another layer.  On a complete
+ * FlatFly the distance is the number of non-zero coordinates and the
+ * minimal paths (coordinates to 0 first, then down in value, then up,
+ * then from 0) are legal, so the escape paths stay close to minimal on
+ * a damaged one.  Cost: one VL, only when some destination needs it.
+ * Refused, with the switches named: a fabric cut in two (some switch has
+ * no path at all), and VLs beyond 8 once Mixed has shed all its orders.
  *
  * Every LID is routed: CA ports (each LMC offset), switches (as a CA with
  * index 0, so their paths are covered by the same argument; a switch's
@@ -412,31 +449,40 @@ static bool twist_works(struct ff_ctx *c, struct ff_dest *t, unsigned int L,
 }
 
 /*
- * Layer and twist coordinate of every destination.  tau starts at
+ * Puts t on a layer and picks its twist coordinate.  tau starts at
  * d mod K_L and moves on to d + 1, ... while the final DOR hop into T
  * (from the switch at tau on T's line) has no cable, so the DOR phase
  * never detours in L, or while some switch cannot make its twist hop.
  */
+static void assign_layer(struct ff_ctx *c, struct ff_dest *t,
+			 unsigned int layer)
+{
+	unsigned int L, K, k, tau;
+
+	t->layer = layer;
+	if (!(c->variant & FF_TWISTED))
+		return;
+	L = c->order[t->layer][c->n - 1];
+	K = c->ff->size[L];
+	tau = ff_coords(c, t->tslot)[L];
+	for (k = 0; k < K; k++)
+		if (twist_works(c, t, L, (t->index + k) % K)) {
+			tau = (t->index + k) % K;
+			break;
+		}
+	t->tau = tau;
+}
+
+/* Every destination on the layer of its CA index, d mod m. */
 static void assign_layers(struct ff_ctx *c)
 {
 	uint32_t q;
 
 	for (q = 0; q < c->nlids; q++) {
 		struct ff_dest *t = &c->dest[c->lids[q]];
-		unsigned int L, K, k, tau;
 
-		t->layer = (c->variant & FF_MIXED) ? t->index % c->norders : 0;
-		if (!(c->variant & FF_TWISTED))
-			continue;
-		L = c->order[t->layer][c->n - 1];
-		K = c->ff->size[L];
-		tau = ff_coords(c, t->tslot)[L];
-		for (k = 0; k < K; k++)
-			if (twist_works(c, t, L, (t->index + k) % K)) {
-				tau = (t->index + k) % K;
-				break;
-			}
-		t->tau = tau;
+		assign_layer(c, t, (c->variant & FF_MIXED) ?
+				   t->index % c->norders : 0);
 	}
 }
 
@@ -449,7 +495,13 @@ static int dor_hop(struct ff_ctx *c, uint32_t s, const struct ff_dest *t,
 	int m;
 
 	h->dim = i;
-	if ((c->variant & FF_ADOR) && t->offset) {
+	/*
+	 * Twisted ADOR: the twist was the extra hop in the last dimension,
+	 * the DOR phase takes none there (seed 001, 3.3).
+	 */
+	if ((c->variant & FF_ADOR) && t->offset &&
+	    !((c->variant & FF_TWISTED) &&
+	      i == c->order[t->layer][c->n - 1])) {
 		via = ff_ador_via(c, s, t, i);
 		if (via != goal && sc[i] != via && ff_has(c, s, i, via)) {
 			h->v = via;
@@ -497,49 +549,342 @@ static int next_hop(struct ff_ctx *c, uint32_t s, const struct ff_dest *t,
 	return dor_hop(c, s, t, pi[k], seq, h);
 }
 
-static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
+/* The neighbours of slot, as hops; nb holds sumk entries. */
+static unsigned int neighbours(const struct ff_ctx *c, uint32_t slot,
+			       struct ff_hop *nb)
 {
-	const struct ot_fabric *f = c->f;
-	uint8_t *lane = NULL;
-	uint32_t i, q;
+	const uint8_t *co = ff_coords(c, slot);
+	unsigned int i, v, k = 0;
+
+	for (i = 0; i < c->n; i++)
+		for (v = 0; v < c->ff->size[i]; v++)
+			if (v != co[i] && ff_has(c, slot, i, v)) {
+				nb[k].dim = i;
+				nb[k++].v = v;
+			}
+	return k;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * phi, the escape layer's order (see the top of the file), once per
+ * fabric.  Breadth-first from the first switch present: every other
+ * switch it reaches has a neighbour before it.
+ */
+static int escape_order(struct ff_ctx *c)
+{
+	const struct ot_ff *ff = c->ff;
+	uint32_t *dist = NULL, *queue = NULL, head = 0, tail = 0, s, k;
+	struct ff_hop *nb = NULL;
+	uint64_t *keys = NULL;
+	unsigned int i, j, deg, sum;
 	int error = 0;
 
-	lane = malloc(c->sumk + 1);
-	if (!lane)
-		return ot_error_set(c->err, "%s: out of memory", c->name);
+	if (c->phi)
+		return 0;
+	dist = malloc((size_t)ff->nslots * sizeof(*dist));
+	queue = malloc((size_t)ff->nslots * sizeof(*queue));
+	keys = malloc((size_t)ff->nslots * sizeof(*keys));
+	nb = malloc((c->sumk + 1) * sizeof(*nb));
+	c->phi = malloc((size_t)ff->nslots * sizeof(*c->phi));
+	c->by_phi = malloc((size_t)ff->nslots * sizeof(*c->by_phi));
+	c->esc_tree = calloc(ff->nslots, sizeof(*c->esc_tree));
+	if (!dist || !queue || !keys || !nb || !c->phi || !c->by_phi ||
+	    !c->esc_tree) {
+		error = ot_error_set(c->err, "%s: out of memory", c->name);
+		goto out;
+	}
+	for (s = 0; s < ff->nslots; s++) {
+		dist[s] = UINT32_MAX;
+		c->phi[s] = UINT32_MAX;
+		if (ff->slot_node[s] >= 0 && !tail) {
+			dist[s] = 0;
+			queue[tail++] = s;
+		}
+	}
+	while (head < tail) {
+		s = queue[head++];
+		deg = neighbours(c, s, nb);
+		for (j = 0; j < deg; j++) {
+			uint32_t y = ff_move(c, s, nb[j].dim, nb[j].v);
+
+			if (dist[y] != UINT32_MAX)
+				continue;
+			dist[y] = dist[s] + 1;
+			queue[tail++] = y;
+		}
+	}
+	c->nexist = 0;
+	for (s = 0; s < ff->nslots; s++) {
+		if (ff->slot_node[s] < 0)
+			continue;
+		for (i = 0, sum = 0; i < c->n; i++)
+			sum += ff_coords(c, s)[i];
+		keys[c->nexist++] = ((uint64_t)(dist[s] < 0xffff ? dist[s] :
+						   0xffff) << 48) +
+				    ((uint64_t)sum << 32) + s;
+	}
+	qsort(keys, c->nexist, sizeof(*keys), cmp_u64);
+	for (k = 0; k < c->nexist; k++) {
+		s = (uint32_t)keys[k];
+		c->by_phi[k] = s;
+		c->phi[s] = k;
+	}
+out:
+	free(dist);
+	free(queue);
+	free(keys);
+	free(nb);
+	return error;
+}
+
+#define ESC_FAR 0x7fff  /* no legal path */
+#define ESC_DOWN 0x8000 /* the path goes down only */
+
+/*
+ * The escape layer's distances toward the switch at T: for each switch
+ * the length of its path, ESC_DOWN when that path goes down only.
+ */
+static int escape_tree(struct ff_ctx *c, uint32_t T, const uint16_t **out)
+{
+	const struct ot_ff *ff = c->ff;
+	uint32_t *queue = NULL, head = 0, tail = 0, s, k;
+	struct ff_hop *nb = NULL;
+	uint16_t *row = NULL;
+	unsigned int j, deg, best, d;
+	int error = 0;
+
+	if (c->esc_tree[T]) {
+		*out = c->esc_tree[T];
+		return 0;
+	}
+	row = malloc((size_t)ff->nslots * sizeof(*row));
+	queue = malloc((size_t)ff->nslots * sizeof(*queue));
+	nb = malloc((c->sumk + 1) * sizeof(*nb));
+	if (!row || !queue || !nb) {
+		error = ot_error_set(c->err, "%s: out of memory", c->name);
+		goto out;
+	}
+	for (s = 0; s < ff->nslots; s++)
+		row[s] = ESC_FAR;
+	/* All-down paths: backwards from T, each step to a smaller phi. */
+	row[T] = ESC_DOWN;
+	queue[tail++] = T;
+	while (head < tail) {
+		s = queue[head++];
+		d = (row[s] & ~ESC_DOWN) + 1;
+		deg = neighbours(c, s, nb);
+		for (j = 0; j < deg && d < ESC_FAR; j++) {
+			uint32_t x = ff_move(c, s, nb[j].dim, nb[j].v);
+
+			if (row[x] != ESC_FAR || c->phi[x] > c->phi[s])
+				continue;
+			row[x] = d | ESC_DOWN;
+			queue[tail++] = x;
+		}
+	}
+	/* The others go up first: their up neighbours come earlier in phi. */
+	for (k = 0; k < c->nexist; k++) {
+		s = c->by_phi[k];
+		if (row[s] & ESC_DOWN)
+			continue;
+		best = ESC_FAR;
+		deg = neighbours(c, s, nb);
+		for (j = 0; j < deg; j++) {
+			uint32_t y = ff_move(c, s, nb[j].dim, nb[j].v);
+
+			d = row[y] & ~ESC_DOWN;
+			if (c->phi[y] < c->phi[s] && d + 1 < best)
+				best = d + 1;
+		}
+		row[s] = best;
+	}
+	c->esc_tree[T] = row;
+	*out = row;
+	row = NULL;
+out:
+	free(row);
+	free(queue);
+	free(nb);
+	return error;
+}
+
+/*
+ * The escape layer's hop from s toward t: one of the neighbours that
+ * keep the path legal and shortest, picked by seq so that the LIDs of a
+ * destination spread over them.
+ */
+static int escape_hop(struct ff_ctx *c, const uint16_t *row, uint32_t s,
+		      const struct ff_dest *t, uint32_t seq,
+		      struct ff_hop *nb, struct ff_hop *h)
+{
+	unsigned int val = row[s] & ~ESC_DOWN, deg, j, k = 0;
+	bool down = row[s] & ESC_DOWN;
+	char a[OT_ERROR_LEN / 3], b[OT_ERROR_LEN / 3];
+
+	if (s == (uint32_t)t->tslot) {
+		h->dim = -1;
+		return 0;
+	}
+	if (val == ESC_FAR) {
+		slot_name(c, s, a, sizeof(a));
+		slot_name(c, t->tslot, b, sizeof(b));
+		return ot_error_set(c->err,
+			"%s: no path at all from %s to %s: missing cables and switches cut the fabric in two",
+			c->name, a, b);
+	}
+	deg = neighbours(c, s, nb);
+	for (j = 0; j < deg; j++) {
+		uint32_t y = ff_move(c, s, nb[j].dim, nb[j].v);
+		bool ok;
+
+		if (down)
+			ok = c->phi[y] > c->phi[s] && (row[y] & ESC_DOWN) &&
+			     (row[y] & ~ESC_DOWN) + 1u == val;
+		else
+			ok = c->phi[y] < c->phi[s] &&
+			     (row[y] & ~ESC_DOWN) + 1u == val;
+		if (ok)
+			nb[k++] = nb[j];
+	}
+	*h = nb[seq % k];
+	return 0;
+}
+
+/*
+ * The variant's hop at every switch toward t, or -1 (err set) when some
+ * switch has none; the flags that size the VLs are then left as they
+ * were, since t goes to the escape layer.
+ */
+static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
+			uint32_t seq, struct ff_hop *hops)
+{
+	bool same_dim = c->same_dim_hops, twist = c->twist_detour;
+	uint32_t s;
+
+	for (s = 0; s < c->ff->nslots; s++) {
+		if (c->ff->slot_node[s] < 0)
+			continue;
+		if (next_hop(c, s, t, seq, &hops[s])) {
+			c->same_dim_hops = same_dim;
+			c->twist_detour = twist;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int escape_hops(struct ff_ctx *c, const struct ff_dest *t,
+		       uint32_t seq, struct ff_hop *nb, struct ff_hop *hops)
+{
+	const uint16_t *row = NULL;
+	uint32_t s;
+	int error;
+
+	error = escape_order(c);
+	if (!error)
+		error = escape_tree(c, t->tslot, &row);
+	for (s = 0; s < c->ff->nslots && !error; s++)
+		if (c->ff->slot_node[s] >= 0)
+			error = escape_hop(c, row, s, t, seq, nb, &hops[s]);
+	return error;
+}
+
+/*
+ * Whether the variant's rules toward a and toward b are the same on
+ * every layer fill_lfts() may try (the twist coordinates of the other
+ * layers start from the CA index).
+ */
+static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
+		      const struct ff_dest *b)
+{
+	unsigned int both = FF_MIXED | FF_TWISTED;
+
+	return a->tslot == b->tslot && a->layer == b->layer &&
+	       a->tau == b->tau &&
+	       (!(c->variant & FF_ADOR) || a->offset == b->offset) &&
+	       ((c->variant & both) != both || a->index == b->index);
+}
+
+/*
+ * Destination by destination (in dealing order): the variant's hop at
+ * every switch -- for Mixed on the destination's layer d mod m, else on
+ * the next layer that reaches it from everywhere (its path SL follows, no
+ * VL is added) -- or the escape layer's when none does; then the cables
+ * of each bundle are dealt out.
+ */
+static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
+{
+	const struct ot_ff *ff = c->ff;
+	struct ff_dest failed = { .kind = FF_DEST_NONE };
+	struct ff_hop *hops = NULL, *nb = NULL;
+	uint8_t *lane = NULL;
+	uint32_t s, q;
+	unsigned int k;
+	int error = 0;
+
+	lane = calloc((size_t)ff->nslots * c->sumk + 1, 1);
+	hops = malloc(((size_t)ff->nslots + 1) * sizeof(*hops));
+	nb = malloc((c->sumk + 1) * sizeof(*nb));
+	if (!lane || !hops || !nb) {
+		error = ot_error_set(c->err, "%s: out of memory", c->name);
+		goto out;
+	}
 	c->same_dim_hops = false;
 	c->twist_detour = false;
-	for (i = 0; i < f->nnodes; i++) {
-		uint32_t s = c->ff->sw_slot[i];
-		uint8_t *lft = out->lft[i];
-		const uint8_t *cnt, *ports;
+	c->any_escape = false;
+	for (q = 0; q < c->nlids; q++) {
+		uint16_t lid = c->lids[q];
+		struct ff_dest *t = &c->dest[lid];
+		struct ff_dest first = *t;
+		bool known = failed.kind != FF_DEST_NONE &&
+			     same_rule(c, &failed, t);
 
-		if (!ot_is_switch(f, i))
-			continue;
-		cnt = c->bcnt + (size_t)s * c->sumk;
-		ports = c->bport + (size_t)s * c->sumk * c->maxw;
-		memset(lane, 0, c->sumk);
-		for (q = 0; q < c->nlids; q++) {
-			uint16_t lid = c->lids[q];
-			const struct ff_dest *t = &c->dest[lid];
-			struct ff_hop h;
-			unsigned int b, l;
-
-			error = next_hop(c, s, t, q, &h);
+		t->escape = 0;
+		error = known ? -1 : variant_hops(c, t, q, hops);
+		for (k = 1; error && !known && (c->variant & FF_MIXED) &&
+			    k < c->norders; k++) {
+			assign_layer(c, t, (first.layer + k) % c->norders);
+			error = variant_hops(c, t, q, hops);
+		}
+		if (error) {
+			/* the escape layer ignores layer and tau */
+			*t = first;
+			failed = first;
+			error = escape_hops(c, t, q, nb, hops);
 			if (error)
 				goto out;
-			if (h.dim < 0) {
-				lft[lid] = t->port;
+			t->escape = 1;
+			c->any_escape = true;
+		}
+		for (s = 0; s < ff->nslots; s++) {
+			int32_t node = ff->slot_node[s];
+			size_t b;
+			unsigned int l;
+
+			if (node < 0)
+				continue;
+			if (hops[s].dim < 0) {
+				out->lft[node][lid] = t->port;
 				continue;
 			}
-			b = c->koff[h.dim] + h.v;
+			b = (size_t)s * c->sumk + c->koff[hops[s].dim] +
+			    hops[s].v;
 			l = lane[b];
-			lane[b] = l + 1 >= cnt[b] ? 0 : l + 1;
-			lft[lid] = ports[b * c->maxw + l];
+			lane[b] = l + 1 >= c->bcnt[b] ? 0 : l + 1;
+			out->lft[node][lid] = c->bport[b * c->maxw + l];
 		}
 	}
 out:
 	free(lane);
+	free(hops);
+	free(nb);
 	return error;
 }
 
@@ -547,12 +892,24 @@ out:
  * VL of a hop of layer l from a port of dimension din into one of
  * dimension dout (-1: a CA port or port 0), see the top of the file.
  */
+static unsigned int variant_vls(const struct ff_ctx *c)
+{
+	unsigned int vls = c->norders * (c->same_dim_hops ? 2 : 1);
+
+	if (c->variant & FF_TWISTED)
+		vls += c->twist_detour ? 2 : 1;
+	return vls;
+}
+
 static uint8_t hop_vl(const struct ff_ctx *c, unsigned int sl, int din,
 		      int dout)
 {
 	unsigned int l = sl < c->norders ? sl : 0;
 	unsigned int per = c->same_dim_hops ? 2 : 1;
 
+	/* The escape layer: one VL above the variant's, on every hop. */
+	if (sl == FF_ESCAPE_SL && c->any_escape)
+		return variant_vls(c);
 	if ((c->variant & FF_TWISTED) && dout >= 0) {
 		if (din < 0)
 			return c->norders * per; /* F1 */
@@ -565,11 +922,7 @@ static uint8_t hop_vl(const struct ff_ctx *c, unsigned int sl, int din,
 
 static unsigned int needed_vls(const struct ff_ctx *c)
 {
-	unsigned int vls = c->norders * (c->same_dim_hops ? 2 : 1);
-
-	if (c->variant & FF_TWISTED)
-		vls += c->twist_detour ? 2 : 1;
-	return vls;
+	return variant_vls(c) + c->any_escape;
 }
 
 static int fill_sl2vl(struct ff_ctx *c, struct ot_routing *out)
@@ -614,19 +967,23 @@ static uint8_t ff_path_sl(const struct ot_routing *r, uint16_t slid,
 	return dlid <= r->max_lid ? sl[dlid] : 0;
 }
 
-/* Path SLs (the layer of the destination) when there is more than one. */
+/*
+ * Path SLs (the layer of the destination, or the escape layer's) when
+ * there is more than one layer.
+ */
 static int set_path_sls(struct ff_ctx *c, struct ot_routing *out)
 {
 	uint8_t *sl;
 	uint32_t q;
 
-	if (c->norders <= 1)
+	if (c->norders <= 1 && !c->any_escape)
 		return 0;
 	sl = calloc((size_t)c->f->max_lid + 1, 1);
 	if (!sl)
 		return ot_error_set(c->err, "%s: out of memory", c->name);
 	for (q = 0; q < c->nlids; q++)
-		sl[c->lids[q]] = c->dest[c->lids[q]].layer;
+		sl[c->lids[q]] = c->dest[c->lids[q]].escape ?
+				 FF_ESCAPE_SL : c->dest[c->lids[q]].layer;
 	out->priv = sl;
 	out->free_priv = free;
 	out->path_sl = ff_path_sl;
@@ -724,6 +1081,11 @@ out:
 	free(c.bport);
 	free(c.dest);
 	free(c.lids);
+	free(c.phi);
+	free(c.by_phi);
+	for (m = 0; c.esc_tree && m < ff->nslots; m++)
+		free(c.esc_tree[m]);
+	free(c.esc_tree);
 	ot_ff_free(ff);
 	return error;
 }
@@ -756,24 +1118,24 @@ static int ff_twisted_mixed_dor_route(const struct ot_fabric *f,
 
 const struct ot_engine ot_engine_ff_dor = {
 	.name = "ff-dor",
-	.needs = "FlatFly/HyperX/hypercube; 1 VL (2 with in-line detours around missing cables)",
+	.needs = "FlatFly/HyperX/hypercube; 1 VL, +1 with in-line detours around missing cables, +1 escape VL for the rest",
 	.route = ff_dor_route,
 };
 
 const struct ot_engine ot_engine_ff_mixed_dor = {
 	.name = "ff-mixed-dor",
-	.needs = "FlatFly/hypercube, QoS on: one SL and VL per dimension order (up to 4, 8 VLs with detours)",
+	.needs = "FlatFly/hypercube, QoS on: one SL and VL per dimension order (up to 4; fewer orders when detours and the escape VL need room)",
 	.route = ff_mixed_dor_route,
 };
 
 const struct ot_engine ot_engine_ff_twisted_dor = {
 	.name = "ff-twisted-dor",
-	.needs = "FlatFly, QoS on: 2 VLs (first hop / DOR), up to 4 with detours around missing cables",
+	.needs = "FlatFly, QoS on: 2 VLs (first hop / DOR), up to 5 with detours and the escape VL around missing cables",
 	.route = ff_twisted_dor_route,
 };
 
 const struct ot_engine ot_engine_ff_twisted_mixed_dor = {
 	.name = "ff-twisted-mixed-dor",
-	.needs = "FlatFly, QoS on: one SL per order plus a first-hop VL (at most 8)",
+	.needs = "FlatFly, QoS on: one SL per order plus a first-hop VL, an escape VL when cables are missing (at most 8)",
 	.route = ff_twisted_mixed_dor_route,
 };
