@@ -29,11 +29,11 @@ net=$WORK/ff.net
 "$OSMTOPO" gen flatfly "$shape" --widths "$widths" --cas "$cas" -o "$net"
 echo "fabric: FlatFly $shape widths $widths, $cas CAs/switch: $(grep -c '^Switch' "$net") switches, $(grep -c -E '^(Ca|Hca)' "$net") CAs"
 
-engines="ff-dor ff-mixed-dor ff-twisted-dor ff-twisted-mixed-dor ff-ador"
-echo "== offline routing (osmtopo route -t; ff-ador with --lmc 1)"
+engines="ff-dor ff-mixed-dor ff-twisted-dor ff-twisted-mixed-dor ff-ador ff-mixed-ador ff-twisted-ador"
+echo "== offline routing (osmtopo route -t; *-ador with --lmc 1)"
 for e in $engines; do
 	lmc=
-	[ "$e" = ff-ador ] && lmc="--lmc 1"
+	case $e in *-ador) lmc="--lmc 1" ;; esac
 	# shellcheck disable=SC2086
 	/usr/bin/time -f "%M" "$OSMTOPO" route -t $lmc --lfts-only "$e" "$net" \
 		>/dev/null 2>"$WORK/route.err" || { echo "  $e: refused: $(head -1 "$WORK/route.err")"; continue; }
@@ -45,7 +45,7 @@ done
 echo "== static throughput per pattern (osmtopo check --route ENGINE)"
 for e in $engines; do
 	lmc=
-	[ "$e" = ff-ador ] && lmc="--lmc 1"
+	case $e in *-ador) lmc="--lmc 1" ;; esac
 	# shellcheck disable=SC2086
 	"$OSMTOPO" check --json $lmc --route "$e" "$net" >"$WORK/$e.json" 2>/dev/null || true
 	python3 - "$e" "$WORK/$e.json" <<'PY'
