@@ -45,7 +45,10 @@ unit "$root/asan" --enable-sanitizers
 
 step "ibsim end-to-end tests"
 if [ -x "$root/plain/osmtopo" ]; then
-	out=$(cd "$root/plain" && "$src/tests/e2e/run.sh" | tee /dev/stderr | tail -1)
+	# (not tee /dev/stderr: reopening a log file there would truncate it)
+	(cd "$root/plain" && "$src/tests/e2e/run.sh") >"$root/e2e.out" 2>&1
+	cat "$root/e2e.out"
+	out=$(tail -1 "$root/e2e.out")
 	p=$(sed -n 's/.* \([0-9][0-9]*\) passed.*/\1/p' <<<"$out")
 	f=$(sed -n 's/.* \([0-9][0-9]*\) failed.*/\1/p' <<<"$out")
 	pass=$((pass + ${p:-0}))
