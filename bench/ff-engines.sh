@@ -58,6 +58,10 @@ except Exception as x:
 pats = j.get("patterns", [])
 cells = " ".join(f"{p['name']}={p['throughput']:.3f}" for p in pats)
 print(f"  {e:22s} credit_loops={j['credit_loops']} vls={j.get('vls_used')} {cells}")
+for kind in ("spread", "best"):
+    if any(kind in p for p in pats):
+        cells = " ".join(f"{p['name']}={p[kind]['throughput']:.3f}" for p in pats if kind in p)
+        print(f"  {'  (' + kind + ' over LIDs)':22s} {cells}")
 PY
 done
 
