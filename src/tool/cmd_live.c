@@ -262,6 +262,7 @@ int cmd_lfts(int argc, char **argv)
 	status = OT_EXIT_USAGE;
 	/* Only LFTs are printed: SL2VL would cost most of the MADs. */
 	a.opts.skip_sl2vl = true;
+	a.opts.skip_path_sl = true; /* LFTs only: no SA queries either */
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (ot_live_discover(&a.opts, &f, &err)) {
