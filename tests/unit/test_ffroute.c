@@ -65,24 +65,12 @@ static uint64_t name_guid(const char *s)
 static void give_lids(struct ot_fabric *f, unsigned int lmc)
 {
 	struct ot_error err = { "" };
-	uint32_t i, next = 1;
-	unsigned int p;
+	uint32_t i;
 
-	for (i = 0; i < f->nnodes; i++) {
+	for (i = 0; i < f->nnodes; i++)
 		f->node[i].guid = name_guid(f->node[i].desc);
-		if (ot_is_switch(f, i)) {
-			ck_assert(!ot_fabric_set_lid(f, i, 0, next++, 0, &err));
-			continue;
-		}
-		for (p = 1; p <= f->node[i].nports; p++) {
-			if (f->node[i].port[p].peer < 0)
-				continue;
-			next = (next + (1u << lmc) - 1) & ~((1u << lmc) - 1);
-			ck_assert(!ot_fabric_set_lid(f, i, p, next, lmc, &err));
-			next += 1u << lmc;
-		}
-	}
-	ck_assert_msg(!ot_fabric_index(f, &err), "index: %s", err.msg);
+	ck_assert_msg(!ot_fabric_set_ca_lmc(f, (uint8_t)lmc, &err),
+		      "LIDs: %s", err.msg);
 }
 
 struct shape {

@@ -38,24 +38,9 @@ static uint64_t name_guid(const char *s)
  */
 static void give_lids(struct ot_fabric *f, unsigned int lmc)
 {
-	struct ot_error err = { { 0 } };
-	uint32_t i, next = 1;
-	unsigned int p;
-
-	for (i = 0; i < f->nnodes; i++) {
-		if (f->node[i].type == OT_NODE_SWITCH) {
-			ck_assert(!ot_fabric_set_lid(f, i, 0, next++, 0, &err));
-			continue;
-		}
-		for (p = 1; p <= f->node[i].nports; p++) {
-			if (f->node[i].port[p].peer < 0)
-				continue;
-			next = (next + (1u << lmc) - 1) & ~((1u << lmc) - 1);
-			ck_assert(!ot_fabric_set_lid(f, i, p, next, lmc, &err));
-			next += 1u << lmc;
-		}
-	}
-	ck_assert_msg(!ot_fabric_index(f, &err), "index: %s", err.msg);
+	struct ot_error err = { "" };
+	ck_assert_msg(!ot_fabric_set_ca_lmc(f, (uint8_t)lmc, &err),
+		      "LIDs: %s", err.msg);
 }
 
 static struct ot_fabric *gen(unsigned int k, unsigned int n,
