@@ -67,17 +67,6 @@ done
 
 [ "$mode" = --offline-only ] && exit 0
 
-span() {
-	awk -v e="$1" '
-		function t(line,  a, hms) {
-			split(line, a, " "); split(a[3], hms, ":")
-			return hms[1] * 3600 + hms[2] * 60 + hms[3] + a[4] / 1e6
-		}
-		index($0, "building routing with \x27" e "\x27") { s = t($0) }
-		index($0, e " tables configured on all switches") && s { printf "%.1f", t($0) - s; exit }
-	' "$WORK/opensm.log"
-}
-
 echo "== stock OpenSM under ibsim on the same fabric"
 ibsim_start "$net"
 for e in ${BENCH_OSM_ENGINES:-minhop dfsssp ff-dor}; do
@@ -90,7 +79,7 @@ for e in ${BENCH_OSM_ENGINES:-minhop dfsssp ff-dor}; do
 		LD_LIBRARY_PATH=$OSMTOPO_PLUGIN_DIR LD_PRELOAD=$UMAD2SIM \
 		timeout -k 30 "${BENCH_OSM_TIMEOUT:-1500}" opensm -o -F "$conf" \
 		-f "$WORK/opensm.log" -Q -R "$e,no_fallback" >"$WORK/opensm.out" 2>&1) || rc=$?
-	t=$(span "$e")
+	t=$(routing_span "$e")
 	if [ -z "$t" ] && [ "$rc" = 124 ]; then
 		t="over ${BENCH_OSM_TIMEOUT:-1500} (stopped; last: $(tail -1 "$WORK/opensm.log" | sed 's/.*-> //'))"
 	fi

@@ -33,19 +33,6 @@ done
 
 [ "$offline_only" = --offline-only ] && exit 0
 
-# span ENGINE: seconds from "building routing with 'ENGINE'" to
-# "ENGINE tables configured" in the OpenSM log (timestamps in microseconds).
-span() {
-	awk -v e="$1" '
-		function t(line,  a, hms) {
-			split(line, a, " "); split(a[3], hms, ":")
-			return hms[1] * 3600 + hms[2] * 60 + hms[3] + a[4] / 1e6
-		}
-		index($0, "building routing with \x27" e "\x27") { s = t($0) }
-		index($0, e " tables configured on all switches") && s { printf "%.3f", t($0) - s; exit }
-	' "$WORK/opensm.log"
-}
-
 ibsim_start "$net"
 for e in hdor minhop; do
 	rm -f "$WORK/opensm.log"
@@ -54,6 +41,6 @@ for e in hdor minhop; do
 	opensm_once "$(osm_conf log_flags 0x07)" -R "$e"
 	end=$(date +%s.%N)
 	printf '== OpenSM -R %s: routing %s s (from the log), whole sweep %.1f s\n' \
-		"$e" "$(span "$e")" "$(echo "$end - $start" | bc 2>/dev/null || echo 0)"
+		"$e" "$(routing_span "$e")" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')"
 	grep -E "$e: routed" "$WORK/opensm.log" | sed 's/^/  /' || true
 done

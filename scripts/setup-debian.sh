@@ -7,7 +7,7 @@ set -eu
 
 packages=(
 	build-essential autoconf automake libtool pkg-config
-	check valgrind python3 time bc
+	check valgrind python3 time
 	opensm libopensm-dev ibsim-utils infiniband-diags
 	libibnetdisc-dev libibmad-dev libibumad-dev
 )

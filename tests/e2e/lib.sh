@@ -129,6 +129,20 @@ log_has() {
 	grep -q -F -- "$1" "$WORK/opensm.log"
 }
 
+# routing_span ENGINE: seconds OpenSM spent routing with ENGINE, from
+# "building routing with 'ENGINE'" (a VERBOSE line: log_flags 0x07) to
+# "ENGINE tables configured" in $WORK/opensm.log (microsecond timestamps).
+routing_span() {
+	awk -v e="$1" '
+		function t(line,  a, hms) {
+			split(line, a, " "); split(a[3], hms, ":")
+			return hms[1] * 3600 + hms[2] * 60 + hms[3] + a[4] / 1e6
+		}
+		index($0, "building routing with \x27" e "\x27") { s = t($0) }
+		index($0, e " tables configured on all switches") && s { printf "%.3f", t($0) - s; exit }
+	' "$WORK/opensm.log"
+}
+
 # json_field FILE KEY: a number from osmtopo's one-object JSON output.
 json_field() {
 	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
