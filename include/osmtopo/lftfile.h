@@ -21,6 +21,22 @@
 /* Writes the LFTs of every switch of r, in node order.  0 or -1. */
 int ot_lft_write(FILE *out, const struct ot_routing *r);
 
+/*
+ * Writes the rest of what a routing decides, after the LFTs: the SL2VL
+ * tables and the path SLs, as lines meant to be diffed (an engine's
+ * offline result against what a live fabric holds):
+ *   SL2VL 0x<node guid> in <p> out <q>: <16 VLs, SL 0 first, one hex digit each>
+ *     for every node with a table of its own, every output port with a
+ *     cable and every input port with one (or 0), input != output; a CA's
+ *     table is "in 0 out <port>";
+ *   PathSL <dlid>: <sl>            every source CA port gets this SL, or
+ *   PathSL <dlid> <slid>: <sl>     one line per source when they differ,
+ *     for every LID of a CA port, sources by their base LID;
+ *   PathSL unknown                 when r->path_sl_unknown (nobody said).
+ * 0 or -1 on an I/O error.
+ */
+int ot_tables_write(FILE *out, const struct ot_routing *r);
+
 /* Writes the node labels ("coordinates") of r, one node a line. */
 int ot_labels_write(FILE *out, const struct ot_routing *r);
 

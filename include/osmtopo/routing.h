@@ -42,6 +42,12 @@ struct ot_routing {
 	/* SL a source uses toward a destination LID; NULL means SL 0. */
 	uint8_t (*path_sl)(const struct ot_routing *r, uint16_t slid,
 			   uint16_t dlid);
+	/*
+	 * True when the path SLs are not known (a live fabric whose SA did
+	 * not answer, OpenSM's dump files): path_sl is then NULL, and SL 0
+	 * is only a guess.
+	 */
+	bool path_sl_unknown;
 	void *priv; /* engine data that path_sl needs, freed by free_priv */
 	void (*free_priv)(void *priv);
 };

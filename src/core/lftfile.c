@@ -348,3 +348,93 @@ out:
 	free(pairs);
 	return error;
 }
+
+/* "SL2VL ..." lines of node n (see ot_tables_write()). */
+static void write_node_sl2vl(FILE *out, const struct ot_routing *r, int n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const struct ot_node *nd = &r->fabric->node[n];
+	bool sw = nd->type == OT_NODE_SWITCH;
+	unsigned int in, o, sl;
+	char vls[OT_NUM_SLS + 1];
+
+	for (in = 0; in <= (sw ? nd->nports : 0); in++) {
+		if (in && nd->port[in].peer < 0)
+			continue;
+		for (o = 1; o <= nd->nports; o++) {
+			if (o == in || nd->port[o].peer < 0)
+				continue;
+			for (sl = 0; sl < OT_NUM_SLS; sl++)
+				vls[sl] = hex[ot_routing_vl(r, n, in, o, sl) &
+					      0xf];
+			vls[OT_NUM_SLS] = '\0';
+			fprintf(out, "SL2VL 0x%016" PRIx64 " in %u out %u: %s\n",
+				nd->guid, in, o, vls);
+		}
+	}
+}
+
+/* "PathSL ..." lines of one destination LID (see ot_tables_write()). */
+static void write_dlid_path_sls(FILE *out, const struct ot_routing *r,
+				int dnode, unsigned int dport, uint16_t dlid)
+{
+	const struct ot_fabric *f = r->fabric;
+	bool first = true, same = true;
+	uint8_t sl0 = 0;
+	unsigned int pass, p;
+	uint32_t n;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (n = 0; n < f->nnodes; n++) {
+			if (f->node[n].type != OT_NODE_CA)
+				continue;
+			for (p = 1; p <= f->node[n].nports; p++) {
+				uint16_t slid = f->node[n].port[p].lid;
+				uint8_t sl;
+
+				if (!slid || ((int)n == dnode && p == dport))
+					continue;
+				sl = ot_routing_path_sl(r, slid, dlid);
+				if (pass)
+					fprintf(out, "PathSL %u %u: %u\n", dlid,
+						slid, sl);
+				else if (first)
+					sl0 = sl;
+				else if (sl != sl0)
+					same = false;
+				first = false;
+			}
+		}
+		if (!pass && same) {
+			if (!first)
+				fprintf(out, "PathSL %u: %u\n", dlid, sl0);
+			return;
+		}
+	}
+}
+
+int ot_tables_write(FILE *out, const struct ot_routing *r)
+{
+	const struct ot_fabric *f = r->fabric;
+	unsigned int lid;
+	uint32_t n;
+
+	for (n = 0; n < f->nnodes; n++)
+		if (r->sl2vl[n])
+			write_node_sl2vl(out, r, n);
+	if (r->path_sl_unknown) {
+		fputs("PathSL unknown\n", out);
+	} else {
+		for (lid = 1; lid <= f->max_lid; lid++) {
+			int dn = ot_fabric_lid_node(f, lid);
+
+			if (dn < 0 || f->node[dn].type != OT_NODE_CA)
+				continue;
+			write_dlid_path_sls(out, r, dn,
+					    f->lid_owner[lid].port, lid);
+		}
+	}
+	if (fflush(out) || ferror(out))
+		return -1;
+	return 0;
+}

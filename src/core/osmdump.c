@@ -521,6 +521,7 @@ int ot_osmdump_load(const char *dir, struct ot_fabric **fabric,
 		ot_error_set(err, "out of memory");
 		goto out;
 	}
+	r->path_sl_unknown = true; /* OpenSM dumps no path SLs */
 	rewind(lfts);
 	if (ot_lft_read(lfts, lfts_path, r, err))
 		goto out;

@@ -34,6 +34,8 @@ static const struct tool_option live_opts[] = {
 	  "per-MAD timeout in milliseconds (default: libibmad's)" },
 	{ "output", 'o', "FILE",
 	  "write to FILE instead of standard output" },
+	{ "all", 'a', NULL,
+	  "lfts: also read SL2VL tables and path SLs (from the SA), as `route --dump` prints them" },
 	{ "time", 'T', NULL,
 	  "print discovery and reading times to standard error" },
 	{ "help", 'h', NULL, "this help" },
@@ -43,7 +45,7 @@ static const struct tool_option live_opts[] = {
 
 struct live_args {
 	struct ot_live_opts opts;
-	bool live, timing;
+	bool live, timing, all;
 	const char *outpath;
 };
 
@@ -123,6 +125,9 @@ static int parse_live_args(int argc, char **argv, const char *cmd,
 			break;
 		case 'T':
 			a->timing = true;
+			break;
+		case 'a':
+			a->all = true;
 			break;
 		case 'h':
 			live_usage(stdout, cmd, what, examples);
@@ -205,6 +210,10 @@ int cmd_fabric(int argc, char **argv)
 				 fabric_examples, &a);
 	if (status >= 0)
 		return status;
+	if (a.all) {
+		fprintf(stderr, "osmtopo fabric: --all goes with lfts\n");
+		return OT_EXIT_USAGE;
+	}
 	status = OT_EXIT_USAGE;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -260,9 +269,9 @@ int cmd_lfts(int argc, char **argv)
 	if (status >= 0)
 		return status;
 	status = OT_EXIT_USAGE;
-	/* Only LFTs are printed: SL2VL would cost most of the MADs. */
-	a.opts.skip_sl2vl = true;
-	a.opts.skip_path_sl = true; /* LFTs only: no SA queries either */
+	/* Unless --all, only LFTs: SL2VL would cost most of the MADs. */
+	a.opts.skip_sl2vl = !a.all;
+	a.opts.skip_path_sl = !a.all; /* and no SA queries either */
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (ot_live_discover(&a.opts, &f, &err)) {
@@ -287,7 +296,7 @@ int cmd_lfts(int argc, char **argv)
 	out = open_output("lfts", a.outpath);
 	if (!out)
 		goto out;
-	if (ot_lft_write(out, r)) {
+	if (ot_lft_write(out, r) || (a.all && ot_tables_write(out, r))) {
 		fprintf(stderr, "osmtopo lfts: write error\n");
 		goto out;
 	}

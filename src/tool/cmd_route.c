@@ -23,6 +23,8 @@ static const struct tool_option route_options[] = {
 	{ "lfts-only", 'l', NULL,
 	  "print only the LFTs (to diff against dump_lfts)" },
 	{ "coords-only", 'c', NULL, "print only the coordinates" },
+	{ "dump", 'D', NULL,
+	  "also print the SL2VL tables and path SLs (what `lfts --live --all` reads back)" },
 	{ "output", 'o', "FILE", "write to FILE instead of standard output" },
 	{ "time", 't', NULL,
 	  "print reading and routing times to standard error" },
@@ -175,6 +177,7 @@ static int print_dot(FILE *out, const struct ot_routing *r)
 int cmd_route(int argc, char **argv)
 {
 	bool lfts = true, coords = true, timing = false, dot = false;
+	bool dump = false;
 	const char *outpath = NULL;
 	const struct ot_engine *e;
 	struct ot_fabric *f = NULL;
@@ -202,6 +205,9 @@ int cmd_route(int argc, char **argv)
 		case 'c':
 			lfts = false;
 			break;
+		case 'D':
+			dump = true;
+			break;
 		case 'o':
 			outpath = optarg;
 			break;
@@ -228,7 +234,7 @@ int cmd_route(int argc, char **argv)
 		}
 	}
 	if (argc - optind != 2 || (!lfts && !coords) ||
-	    (dot && (!lfts || !coords))) {
+	    (dot && (!lfts || !coords || dump))) {
 		route_usage(stderr);
 		return OT_EXIT_USAGE;
 	}
@@ -273,7 +279,8 @@ int cmd_route(int argc, char **argv)
 			goto out;
 		}
 	} else if ((coords && print_coords(out, r)) ||
-		   (lfts && ot_lft_write(out, r)) || fflush(out)) {
+		   (lfts && ot_lft_write(out, r)) ||
+		   (dump && ot_tables_write(out, r)) || fflush(out)) {
 		fprintf(stderr, "osmtopo route: write error\n");
 		goto out;
 	}

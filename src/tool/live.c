@@ -568,6 +568,7 @@ int ot_live_read_routing(const struct ot_live_opts *o,
 	 * fabric without a running SM still has tables worth checking, so
 	 * a silent SA is a note, not an error.
 	 */
+	lr.r->path_sl_unknown = true;
 	if (!(o && o->skip_path_sl)) {
 		struct ot_error sa_err = { "" };
 		int rc;
@@ -580,6 +581,8 @@ int ot_live_read_routing(const struct ot_live_opts *o,
 			ot_error_set(err, "%s", sa_err.msg);
 			goto out;
 		}
+		if (rc == 0)
+			lr.r->path_sl_unknown = false;
 		if (rc > 0)
 			fprintf(stderr,
 				"osmtopo: note: path SLs not read (%s); every path counts as SL 0\n",
