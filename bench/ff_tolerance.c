@@ -26,8 +26,8 @@
 #include <string.h>
 #include <time.h>
 
-#include <osmtopo/flatfly.h>
-#include <osmtopo/gen.h>
+#include "gen/gen.h"
+#include "topo/flatfly.h"
 
 struct topo {
 	const char *name;

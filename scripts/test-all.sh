@@ -40,6 +40,13 @@ unit() {
 	count_unit "$dir"
 }
 
+step "layers"
+if "$src/scripts/check-layers.sh"; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+fi
+
 unit "$root/plain"
 unit "$root/asan" --enable-sanitizers
 

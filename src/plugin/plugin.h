@@ -25,9 +25,10 @@
 #include <opensm/osm_config.h>
 #include <opensm/osm_opensm.h>
 
-#include <osmtopo/error.h>
-#include <osmtopo/fabric.h>
-#include <osmtopo/routing.h>
+#include "model/error.h"
+#include "model/fabric.h"
+#include "model/routing.h"
+#include "route/engine.h"
 
 /*
  * Error codes in OpenSM's "ERR XXYY" style.  The 5E range is not used by

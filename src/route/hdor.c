@@ -56,9 +56,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmtopo/kns.h>
-#include <osmtopo/routing.h>
-#include "engines.h"
+#include "model/routing.h"
+#include "route/engines.h"
+#include "topo/kns.h"
 
 enum dest_kind {
 	DEST_NONE,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * `osmtopo check`: the checker (src/core/check.c) on the command line, the
+ * `osmtopo check`: the checker (src/check/check.c) on the command line, the
  * last step of the flow fabric -> recognizer -> engine -> tables ->
  * checker.  The fabric and its tables come from files (a net file and
  * dump_lfts output), from an engine run offline, or from a live fabric;
@@ -8,7 +8,7 @@
  * whether the channel dependency graph has a credit loop.  With
  * --expect-dor it also holds every path to what the engine promises.
  * Unless --no-balance, it adds how evenly the links carry traffic
- * patterns (src/core/traffic.c), and --plot draws that as an SVG.
+ * patterns (src/check/traffic.c), and --plot draws that as an SVG.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,17 +17,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmtopo/check.h>
-#include <osmtopo/flatfly.h>
-#include <osmtopo/kns.h>
-#include <osmtopo/lftfile.h>
-#include <osmtopo/live.h>
-#include <osmtopo/netfile.h>
-#include <osmtopo/osmdump.h>
-#include <osmtopo/routing.h>
-#include <osmtopo/traffic.h>
+#include "check/check.h"
+#include "check/traffic.h"
 #include "commands.h"
+#include "io/lftfile.h"
+#include "io/netfile.h"
+#include "io/osmdump.h"
+#include "live/live.h"
+#include "model/routing.h"
 #include "options.h"
+#include "route/engine.h"
+#include "topo/flatfly.h"
+#include "topo/kns.h"
 
 static const struct tool_option check_options[] = {
 	{ "route", 'r', "ENGINE",

@@ -33,8 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <osmtopo/netfile.h>
 #include "commands.h"
+#include "io/netfile.h"
 #include "options.h"
 
 #define CMP_UMAD2SIM "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so"

@@ -4,7 +4,7 @@
  * textbook topology, the fabric that the rest of the flow (recognizer ->
  * coordinates -> engine -> tables -> checker) is then tried on, under
  * ibsim or offline.  Families and options are table rows: a new family is
- * a generator in src/core plus one row in gen_families[].
+ * a generator in src/gen plus one row in gen_families[].
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmtopo/gen.h>
-#include <osmtopo/netfile.h>
 #include "commands.h"
+#include "gen/gen.h"
+#include "io/netfile.h"
 #include "options.h"
 
 /* What the options set; each family reads the fields it documents. */

@@ -17,10 +17,10 @@
 #include <string.h>
 #include <time.h>
 
-#include <osmtopo/lftfile.h>
-#include <osmtopo/live.h>
-#include <osmtopo/netfile.h>
 #include "commands.h"
+#include "io/lftfile.h"
+#include "io/netfile.h"
+#include "live/live.h"
 #include "options.h"
 
 static const struct tool_option live_opts[] = {

@@ -13,11 +13,12 @@
 #include <string.h>
 #include <time.h>
 
-#include <osmtopo/lftfile.h>
-#include <osmtopo/netfile.h>
-#include <osmtopo/routing.h>
 #include "commands.h"
+#include "io/lftfile.h"
+#include "io/netfile.h"
+#include "model/routing.h"
 #include "options.h"
+#include "route/engine.h"
 
 static const struct tool_option route_options[] = {
 	{ "lfts-only", 'l', NULL,

@@ -9,8 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <osmtopo/routing.h>
 #include "commands.h"
+#include "model/routing.h"
+#include "route/engine.h"
 
 struct subcommand {
 	const char *name;

@@ -63,7 +63,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmtopo/flatfly.h>
+#include "topo/flatfly.h"
 
 /* One neighbour in a switch's adjacency list. */
 struct ff_adj {

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmtopo/kns.h>
+#include "topo/kns.h"
 
 /* The cables from one switch to one other switch, seen from the first. */
 struct kns_bundle {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Unit tests of the checker (src/core/check.c) on fabrics small enough to
+ * Unit tests of the checker (src/check/check.c) on fabrics small enough to
  * count by hand: a line of two switches and a ring of four, with tables
  * set entry by entry.  They assert what an administrator reads in the
  * report: how many pairs arrive and how, which pair is broken and where,
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmtopo/check.h>
-#include <osmtopo/fabric.h>
-#include <osmtopo/routing.h>
+#include "check/check.h"
+#include "model/fabric.h"
+#include "model/routing.h"
 #include "unit.h"
 
 /*

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Unit tests of the fabric model and routing tables (src/core): cables,
+ * Unit tests of the fabric model and routing tables (src/model): cables,
  * LID assignment and indexing, and the errors a broken fabric gets.
  */
 #include <string.h>
 
-#include <osmtopo/fabric.h>
-#include <osmtopo/routing.h>
+#include "model/fabric.h"
+#include "model/routing.h"
+#include "route/engine.h"
 #include "unit.h"
 
 /* Two switches cabled on ports 1-1, a CA on each (port 2 of the switch). */

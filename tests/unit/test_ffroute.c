@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Unit tests of the FlatFly engines (src/route/ffdor.c, ffador.c), the
+ * Unit tests of the FlatFly engines (src/route/ff/), the
  * step from FlatFly coordinates to forwarding tables, SL2VL and path SLs.
  * For every engine on small FlatFlies and hypercubes (parallel cables,
  * shuffled ports, LMC, missing cables): every CA port reaches every LID
@@ -22,10 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmtopo/check.h>
-#include <osmtopo/flatfly.h>
-#include <osmtopo/gen.h>
-#include <osmtopo/routing.h>
+#include "check/check.h"
+#include "gen/gen.h"
+#include "model/routing.h"
+#include "route/engine.h"
+#include "topo/flatfly.h"
 #include "unit.h"
 
 #define MAX_PATH 64

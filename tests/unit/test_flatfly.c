@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Unit tests of the FlatFly recognizer (src/topo/flatfly.c) and its
- * generator (src/core/gen_flatfly.c), the recognizer step of the flow
+ * generator (src/gen/flatfly.c), the recognizer step of the flow
  * (fabric -> recognizer -> coordinates -> engine -> tables -> checker).
  * The facts checked are the ones the ff-* engines rest on: every switch
  * gets the coordinates the fabric was built with (up to a permutation of
@@ -14,9 +14,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <osmtopo/flatfly.h>
-#include <osmtopo/gen.h>
-#include <osmtopo/kns.h>
+#include "gen/gen.h"
+#include "topo/flatfly.h"
+#include "topo/kns.h"
 #include "unit.h"
 
 /* A GUID from the name alone: shuffling node order keeps each GUID. */

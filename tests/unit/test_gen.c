@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Unit tests of the fat-tree generators (src/core/gen_fattree.c), the
+ * Unit tests of the fat-tree generators (src/gen/fattree.c), the
  * first step of the flow for the fabrics `osmtopo compare` runs OpenSM's
  * engines on: the seeds' two fat trees have the switch, CA and cable
  * counts and the port degrees their papers give, every CA reaches every
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmtopo/gen.h>
+#include "gen/gen.h"
 
 #include "unit.h"
 

@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmtopo/gen.h>
-#include <osmtopo/kns.h>
-#include <osmtopo/routing.h>
+#include "gen/gen.h"
+#include "model/routing.h"
+#include "route/engine.h"
+#include "topo/kns.h"
 
 #include "unit.h"
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmtopo/gen.h>
-#include <osmtopo/kns.h>
+#include "gen/gen.h"
+#include "topo/kns.h"
 
 #include "unit.h"
 

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmtopo/gen.h>
-#include <osmtopo/lftfile.h>
-#include <osmtopo/netfile.h>
-#include <osmtopo/routing.h>
+#include "gen/gen.h"
+#include "io/lftfile.h"
+#include "io/netfile.h"
+#include "model/routing.h"
 #include "unit.h"
 
 static char *data_path(const char *file)

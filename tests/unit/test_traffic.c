@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Unit tests of link balance (src/core/traffic.c) against loads computed
+ * Unit tests of link balance (src/check/traffic.c) against loads computed
  * by hand, written out below: a ring of four switches with two CAs each,
  * routed the short way round or always clockwise; two switches joined by
  * two cables, with LMC 1 so that each LID takes its own cable; and a
@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmtopo/fabric.h>
-#include <osmtopo/routing.h>
-#include <osmtopo/traffic.h>
+#include "check/traffic.h"
+#include "model/fabric.h"
+#include "model/routing.h"
 #include "unit.h"
 
 #define EPS 1e-9

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The checker: the last step of the flow.  Given a fabric and the tables
+ * it is programmed with (computed offline, read from dump files or from a
+ * live fabric), it proves or disproves what administrators care about:
+ * every CA pair reaches its destination, no forwarding loop, how many hops
+ * against the shortest path, and no credit loop in the channel dependency
+ * graph over (directed link, VL); and, when asked, how evenly the links
+ * carry traffic patterns (src/check/traffic.h).
+ */
+#ifndef OSMTOPO_CHECK_H
+#define OSMTOPO_CHECK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "check/traffic.h"
+#include "model/error.h"
+#include "model/routing.h"
+
+#define OT_CHECK_MAX_HOPS 64
+
+struct ot_check_opts {
+	/*
+	 * Optional: called for every CA-to-CA path that reaches its
+	 * destination, nodes from source CA to destination CA.  Non-zero
+	 * counts the path as violating the engine's promise (reason in err).
+	 */
+	int (*path_cb)(void *ctx, const int32_t *nodes, unsigned int len,
+		       struct ot_error *err);
+	void *path_ctx;
+	unsigned int max_examples; /* problems listed by kind; 0 = 5 */
+	/* Link balance under traffic patterns; NULL: not computed. */
+	const struct ot_traffic_opts *balance;
+};
+
+struct ot_check_report;
+
+/*
+ * What a check found, in numbers.  A pair is a source CA port and a
+ * destination LID (with LMC > 0 each LID of a port counts on its own).
+ */
+struct ot_check_counts {
+	uint64_t pairs;       /* pairs checked */
+	uint64_t reached;     /* pairs whose packets arrive */
+	uint64_t unreachable; /* dropped: no LFT entry, uncabled port, ... */
+	uint64_t looping;     /* caught in a forwarding loop */
+	uint64_t minimal;     /* reached on a shortest path of the cabling */
+	uint64_t total_hops;  /* links over all reached paths */
+	unsigned int max_hops;
+	/*
+	 * Reached pairs by links on the path, and by links beyond the
+	 * shortest path; the last bucket holds that many or more.
+	 */
+	uint64_t hops[OT_CHECK_MAX_HOPS + 1];
+	uint64_t extra_hops[OT_CHECK_MAX_HOPS + 1];
+	uint16_t vls_used; /* bit v: some reached path uses VL v */
+	/* Channel dependency graph over switch-to-switch (link, VL): */
+	uint64_t channels;     /* channels some reached path uses */
+	uint64_t dependencies; /* edges between them */
+	unsigned int credit_loops;     /* cyclic strongly connected parts */
+	uint64_t credit_loop_channels; /* channels in those parts */
+	uint64_t violations;   /* reached paths path_cb refused */
+};
+
+/* Runs every check.  0 (report in *out, whatever it found) or -1 on OOM. */
+int ot_check_run(const struct ot_fabric *f, const struct ot_routing *r,
+		 const struct ot_check_opts *opts,
+		 struct ot_check_report **out, struct ot_error *err);
+
+/* True when nothing is unreachable, looping, credit-looping or violating. */
+bool ot_check_ok(const struct ot_check_report *rep);
+
+/* The numbers behind the report; valid as long as rep is. */
+const struct ot_check_counts *ot_check_counts(const struct ot_check_report *rep);
+
+/* The link balance figures, or NULL when opts->balance was NULL. */
+const struct ot_balance_report *
+ot_check_balance(const struct ot_check_report *rep);
+
+/* Human-readable summary, or JSON when json is true. */
+int ot_check_print(FILE *out, const struct ot_check_report *rep, bool json);
+
+void ot_check_report_free(struct ot_check_report *rep);
+
+#endif

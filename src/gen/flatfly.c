@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The FlatFly / hypercube generator behind `osmtopo gen flatfly` and
+ * `osmtopo gen hypercube` (seed 001, sections 1.2 and 1.3).  It builds the
+ * fabric model that ot_netfile_write() hands to ibsim, i.e. the input of
+ * the flow (fabric -> recognizer -> coordinates -> engine -> tables ->
+ * checker).  Switch names carry the coordinates the fabric was built
+ * with, so that tests and the tolerance bench can check the recognizer's
+ * answer; the recognizer never reads them.  Dropping switches and cables
+ * at random (with a portable PRNG) makes the damaged fabrics on which the
+ * seed reports its mapping still works; shuffling ports and node order
+ * proves the recognizer needs neither.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/gen.h"
+#include "model/prng.h"
+#include "topo/flatfly.h"
+
+#define MAX_SWITCHES (1u << 20)
+
+struct ff_shape {
+	unsigned int ndims, cas, radix;
+	unsigned int size[OT_GEN_FF_MAX_DIMS];
+	unsigned int width[OT_GEN_FF_MAX_DIMS];
+	unsigned int port_base[OT_GEN_FF_MAX_DIMS]; /* first port of dim d */
+	uint32_t nslots;
+	const char *prefix;
+};
+
+static unsigned int coord(const struct ff_shape *s, uint32_t slot,
+			  unsigned int d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d; i++)
+		slot /= s->size[i];
+	return slot % s->size[d];
+}
+
+/* The slot that differs from slot only in dimension d, with value v. */
+static uint32_t with_coord(const struct ff_shape *s, uint32_t slot,
+			   unsigned int d, unsigned int v)
+{
+	uint32_t stride = 1;
+	unsigned int i;
+
+	for (i = 0; i < d; i++)
+		stride *= s->size[i];
+	return slot - coord(s, slot, d) * stride + v * stride;
+}
+
+/* Logical port (before shuffling) of cable l towards value v in dim d. */
+static unsigned int cable_port(const struct ff_shape *s, uint32_t slot,
+			       unsigned int d, unsigned int v, unsigned int l)
+{
+	unsigned int own = coord(s, slot, d);
+
+	return s->port_base[d] + (v < own ? v : v - 1) * s->width[d] + l;
+}
+
+static int check_params(const struct ot_flatfly_params *p, struct ff_shape *s,
+			struct ot_error *err)
+{
+	uint64_t slots = 1, ports;
+	unsigned int d;
+
+	if (p->ndims < 1 || p->ndims > OT_GEN_FF_MAX_DIMS)
+		return ot_error_set(err, "flatfly: 1 to %u dimensions",
+				    OT_GEN_FF_MAX_DIMS);
+	if (!(p->drop_links >= 0 && p->drop_links < 1) ||
+	    !(p->drop_switches >= 0 && p->drop_switches < 1))
+		return ot_error_set(err,
+				    "flatfly: drop fractions must be in [0, 1)");
+	s->ndims = p->ndims;
+	s->cas = p->cas;
+	s->prefix = p->prefix ? p->prefix : "FF";
+	ports = p->cas;
+	for (d = 0; d < p->ndims; d++) {
+		if (p->size[d] < 2)
+			return ot_error_set(err,
+					    "flatfly: dimension %u has size %u (>= 2)",
+					    d, p->size[d]);
+		s->size[d] = p->size[d];
+		s->width[d] = p->width[d] ? p->width[d] : 1;
+		s->port_base[d] = 1 + ports;
+		ports += (uint64_t)s->width[d] * (p->size[d] - 1);
+		slots *= p->size[d];
+		if (slots > MAX_SWITCHES)
+			return ot_error_set(err,
+					    "flatfly: more than %u switches",
+					    MAX_SWITCHES);
+		if (ports > OT_MAX_PORTS)
+			return ot_error_set(err,
+					    "flatfly: a switch needs more than %u ports",
+					    OT_MAX_PORTS);
+	}
+	if (!ports)
+		ports = 1;
+	s->radix = ports;
+	if (p->radix) {
+		if (p->radix < ports)
+			return ot_error_set(err,
+					    "flatfly: radix %u too small: a switch needs %u ports",
+					    p->radix, (unsigned int)ports);
+		if (p->radix > OT_MAX_PORTS)
+			return ot_error_set(err, "flatfly: radix %u > %u",
+					    p->radix, OT_MAX_PORTS);
+		s->radix = p->radix;
+	}
+	s->nslots = slots;
+	return 0;
+}
+
+/* "[c0,c1,...]" into buf. */
+static void coords_str(const struct ff_shape *s, uint32_t slot, char *buf,
+		       size_t len)
+{
+	size_t used;
+	unsigned int d;
+
+	used = snprintf(buf, len, "[");
+	for (d = 0; d < s->ndims && used < len; d++)
+		used += snprintf(buf + used, len - used, "%u%s",
+				 coord(s, slot, d),
+				 d + 1 < s->ndims ? "," : "]");
+}
+
+/* How many of n to drop for fraction frac: rounded, never all. */
+static uint32_t drop_count(double frac, uint32_t n)
+{
+	uint32_t k = (uint32_t)(frac * n + 0.5);
+
+	return k >= n && n ? n - 1 : k;
+}
+
+/* A switch-to-switch cable, by slot and logical port at both ends. */
+struct ff_cable {
+	uint32_t a, b;
+	uint16_t pa, pb;
+};
+
+static int collect_cables(const struct ff_shape *s, const bool *present,
+			  struct ff_cable **out, uint32_t *count,
+			  struct ot_error *err)
+{
+	struct ff_cable *c = NULL;
+	uint64_t max = 0;
+	uint32_t slot, n = 0;
+	unsigned int d, v, l;
+
+	for (d = 0; d < s->ndims; d++)
+		max += (uint64_t)s->nslots * (s->size[d] - 1) * s->width[d] / 2;
+	c = malloc((max ? max : 1) * sizeof(*c));
+	if (!c)
+		return ot_error_set(err, "flatfly: out of memory");
+	for (slot = 0; slot < s->nslots; slot++) {
+		if (!present[slot])
+			continue;
+		for (d = 0; d < s->ndims; d++) {
+			unsigned int own = coord(s, slot, d);
+
+			for (v = own + 1; v < s->size[d]; v++) {
+				uint32_t other = with_coord(s, slot, d, v);
+
+				if (!present[other])
+					continue;
+				for (l = 0; l < s->width[d]; l++) {
+					c[n].a = slot;
+					c[n].b = other;
+					c[n].pa = cable_port(s, slot, d, v, l);
+					c[n].pb = cable_port(s, other, d, own,
+							     l);
+					n++;
+				}
+			}
+		}
+	}
+	*out = c;
+	*count = n;
+	return 0;
+}
+
+struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
+				 struct ot_error *err)
+{
+	struct ot_prng drop_rng = { .state = p->drop_seed };
+	struct ot_prng shuf_rng = { .state = p->seed };
+	struct ff_shape s = { 0 };
+	struct ot_fabric *f = NULL;
+	struct ff_cable *cable = NULL;
+	bool *present = NULL, *cable_kept = NULL;
+	uint32_t *perm = NULL, *order = NULL, *index = NULL, *portmap = NULL;
+	uint32_t nodes, i, k, ncables = 0, slot;
+	unsigned int c;
+	int error = 0;
+
+	error = check_params(p, &s, err);
+	if (error)
+		goto out;
+	nodes = s.nslots * (1 + s.cas);
+	f = ot_fabric_new();
+	present = malloc(s.nslots * sizeof(*present));
+	perm = malloc(s.nslots * sizeof(*perm));
+	order = malloc(nodes * sizeof(*order));
+	index = malloc(nodes * sizeof(*index));
+	portmap = malloc((size_t)s.nslots * (s.radix + 1) * sizeof(*portmap));
+	if (!f || !present || !perm || !order || !index || !portmap) {
+		error = ot_error_set(err, "flatfly: out of memory");
+		goto out;
+	}
+	/* Damage first, from its own stream: shuffling keeps the damage. */
+	for (i = 0; i < s.nslots; i++) {
+		present[i] = true;
+		perm[i] = i;
+	}
+	ot_prng_shuffle(&drop_rng, perm, s.nslots);
+	k = drop_count(p->drop_switches, s.nslots);
+	for (i = 0; i < k; i++)
+		present[perm[i]] = false;
+	error = collect_cables(&s, present, &cable, &ncables, err);
+	if (error)
+		goto out;
+	cable_kept = malloc((ncables ? ncables : 1) * sizeof(*cable_kept));
+	free(perm);
+	perm = malloc((ncables ? ncables : 1) * sizeof(*perm));
+	if (!cable_kept || !perm) {
+		error = ot_error_set(err, "flatfly: out of memory");
+		goto out;
+	}
+	for (i = 0; i < ncables; i++) {
+		cable_kept[i] = true;
+		perm[i] = i;
+	}
+	ot_prng_shuffle(&drop_rng, perm, ncables);
+	k = drop_count(p->drop_links, ncables);
+	for (i = 0; i < k; i++)
+		cable_kept[perm[i]] = false;
+
+	/* Logical nodes: slots, then CAs slot by slot. */
+	for (i = 0; i < nodes; i++)
+		order[i] = i;
+	for (slot = 0; slot < s.nslots; slot++) {
+		uint32_t *pm = portmap + (size_t)slot * (s.radix + 1);
+
+		for (c = 0; c <= s.radix; c++)
+			pm[c] = c;
+	}
+	if (p->shuffle) {
+		for (slot = 0; slot < s.nslots; slot++)
+			ot_prng_shuffle(&shuf_rng,
+				     portmap + (size_t)slot * (s.radix + 1) + 1,
+				     s.radix);
+		ot_prng_shuffle(&shuf_rng, order, nodes);
+	}
+	for (i = 0; i < nodes; i++) {
+		uint32_t ln = order[i];
+		bool is_ca = ln >= s.nslots;
+		uint32_t sl = is_ca ? (ln - s.nslots) / s.cas : ln;
+		char name[160], cs[128];
+		int n;
+
+		index[ln] = UINT32_MAX;
+		if (!present[sl])
+			continue;
+		coords_str(&s, sl, cs, sizeof(cs));
+		if (is_ca)
+			snprintf(name, sizeof(name), "%s%s/%u", s.prefix, cs,
+				 (ln - s.nslots) % s.cas);
+		else
+			snprintf(name, sizeof(name), "%s%s", s.prefix, cs);
+		n = ot_fabric_add_node(f, is_ca ? OT_NODE_CA : OT_NODE_SWITCH,
+				       is_ca ? 1 : s.radix, 0, name, err);
+		if (n < 0) {
+			error = -1;
+			goto out;
+		}
+		index[ln] = n;
+	}
+	for (slot = 0; slot < s.nslots; slot++) {
+		const uint32_t *pm = portmap + (size_t)slot * (s.radix + 1);
+
+		if (!present[slot])
+			continue;
+		for (c = 0; c < s.cas; c++) {
+			error = ot_fabric_link(f, index[slot], pm[1 + c],
+					       index[s.nslots + slot * s.cas + c],
+					       1, err);
+			if (error)
+				goto out;
+		}
+	}
+	for (i = 0; i < ncables; i++) {
+		const struct ff_cable *cb = &cable[i];
+
+		if (!cable_kept[i])
+			continue;
+		error = ot_fabric_link(
+			f, index[cb->a],
+			portmap[(size_t)cb->a * (s.radix + 1) + cb->pa],
+			index[cb->b],
+			portmap[(size_t)cb->b * (s.radix + 1) + cb->pb], err);
+		if (error)
+			goto out;
+	}
+out:
+	free(present);
+	free(perm);
+	free(order);
+	free(index);
+	free(portmap);
+	free(cable);
+	free(cable_kept);
+	if (error) {
+		ot_fabric_free(f);
+		return NULL;
+	}
+	return f;
+}
+
+unsigned int ot_gen_name_coords(const char *desc, unsigned int *coord,
+				unsigned int max)
+{
+	const char *p = desc ? strchr(desc, '[') : NULL;
+	unsigned int n = 0;
+
+	if (!p)
+		return 0;
+	p++;
+	while (n < max) {
+		char *end;
+		unsigned long v = strtoul(p, &end, 10);
+
+		if (end == p)
+			return 0;
+		coord[n++] = v;
+		if (*end == ']')
+			return n;
+		if (*end != ',')
+			return 0;
+		p = end + 1;
+	}
+	return 0;
+}
+
+/* The one dimension two generated names differ in, or -1. */
+static int name_diff(const unsigned int *a, const unsigned int *b,
+		     unsigned int n)
+{
+	unsigned int d;
+	int diff = -1;
+
+	for (d = 0; d < n; d++) {
+		if (a[d] == b[d])
+			continue;
+		if (diff >= 0)
+			return -1;
+		diff = d;
+	}
+	return diff;
+}
+
+int ot_gen_flatfly_check_map(const struct ot_fabric *f,
+			     const struct ot_ff *ff, struct ot_error *err)
+{
+	unsigned int tc[OT_GEN_FF_MAX_DIMS], pc[OT_GEN_FF_MAX_DIMS];
+	int to_true[OT_FF_MAX_DIMS], to_mapped[OT_GEN_FF_MAX_DIMS];
+	int32_t *fwd[OT_GEN_FF_MAX_DIMS] = { NULL };
+	int32_t *rev[OT_FF_MAX_DIMS] = { NULL };
+	unsigned int tdims = 0, maxv[OT_GEN_FF_MAX_DIMS] = { 0 }, d, p;
+	uint32_t n;
+	int error = 0;
+
+	for (d = 0; d < OT_GEN_FF_MAX_DIMS; d++)
+		to_mapped[d] = -1;
+	for (d = 0; d < OT_FF_MAX_DIMS; d++)
+		to_true[d] = -1;
+	for (n = 0; n < f->nnodes; n++) {
+		unsigned int k;
+
+		if (f->node[n].type != OT_NODE_SWITCH)
+			continue;
+		k = ot_gen_name_coords(f->node[n].desc, tc, OT_GEN_FF_MAX_DIMS);
+		if (!k || (tdims && k != tdims))
+			return ot_error_set(err,
+					    "switch \"%s\": no generated coordinates",
+					    f->node[n].desc);
+		tdims = k;
+		for (d = 0; d < k; d++)
+			if (tc[d] + 1 > maxv[d])
+				maxv[d] = tc[d] + 1;
+		if (ff->sw_slot[n] < 0)
+			return ot_error_set(err, "switch \"%s\": not mapped",
+					    f->node[n].desc);
+	}
+	if (ff->ndims != tdims)
+		return ot_error_set(err,
+				    "%u dimensions mapped, %u built",
+				    ff->ndims, tdims);
+	/* Dimensions, from the cables. */
+	for (n = 0; n < f->nnodes; n++) {
+		const struct ot_node *nd = &f->node[n];
+
+		if (nd->type != OT_NODE_SWITCH)
+			continue;
+		ot_gen_name_coords(nd->desc, tc, OT_GEN_FF_MAX_DIMS);
+		for (p = 1; p <= nd->nports; p++) {
+			int32_t peer = nd->port[p].peer;
+			int t, m;
+
+			if (peer < 0 || f->node[peer].type != OT_NODE_SWITCH)
+				continue;
+			ot_gen_name_coords(f->node[peer].desc, pc,
+					   OT_GEN_FF_MAX_DIMS);
+			t = name_diff(tc, pc, tdims);
+			m = ot_ff_port_dim(ff, n, p);
+			if (t < 0 || m < 0 || (to_true[m] >= 0 &&
+					       to_true[m] != t) ||
+			    (to_mapped[t] >= 0 && to_mapped[t] != m))
+				return ot_error_set(err,
+						    "switch \"%s\" port %u: cable of dimension %d mapped to dimension %d",
+						    nd->desc, p, t, m);
+			to_true[m] = t;
+			to_mapped[t] = m;
+		}
+	}
+	for (d = 0; d < tdims; d++) {
+		if (to_mapped[d] < 0)
+			return ot_error_set(err,
+					    "dimension %u: no cable left to tell",
+					    d);
+		fwd[d] = malloc(maxv[d] * sizeof(*fwd[d]));
+		rev[to_mapped[d]] = malloc(ff->size[to_mapped[d]] *
+					   sizeof(*rev[0]));
+		if (!fwd[d] || !rev[to_mapped[d]]) {
+			error = ot_error_set(err, "out of memory");
+			goto out;
+		}
+		memset(fwd[d], -1, maxv[d] * sizeof(*fwd[d]));
+		memset(rev[to_mapped[d]], -1,
+		       ff->size[to_mapped[d]] * sizeof(*rev[0]));
+	}
+	/* Values: one to one per dimension. */
+	for (n = 0; n < f->nnodes; n++) {
+		if (f->node[n].type != OT_NODE_SWITCH)
+			continue;
+		ot_gen_name_coords(f->node[n].desc, tc, OT_GEN_FF_MAX_DIMS);
+		for (d = 0; d < tdims; d++) {
+			int m = to_mapped[d];
+			int32_t v = ot_ff_coord(ff, ff->sw_slot[n], m);
+
+			if ((fwd[d][tc[d]] >= 0 && fwd[d][tc[d]] != v) ||
+			    (rev[m][v] >= 0 && rev[m][v] != (int32_t)tc[d])) {
+				error = ot_error_set(err,
+						     "switch \"%s\": value %u of dimension %u mapped to %d, inconsistently",
+						     f->node[n].desc, tc[d], d,
+						     v);
+				goto out;
+			}
+			fwd[d][tc[d]] = v;
+			rev[m][v] = tc[d];
+		}
+	}
+out:
+	for (d = 0; d < OT_GEN_FF_MAX_DIMS; d++)
+		free(fwd[d]);
+	for (d = 0; d < OT_FF_MAX_DIMS; d++)
+		free(rev[d]);
+	return error;
+}

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Fabric generators behind `osmtopo gen`: they build the model of a
+ * textbook topology, which ot_netfile_write() turns into an ibsim net file.
+ * Node descriptions carry the intended coordinates (for people and tests;
+ * engines never read them).
+ */
+#ifndef OSMTOPO_GEN_H
+#define OSMTOPO_GEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/error.h"
+#include "model/fabric.h"
+
+/* k-ary n-direct 1-indirect KNS (seed 000). */
+struct ot_kns_params {
+	unsigned int k;     /* routers per dimension (>= 2) */
+	unsigned int n;     /* dimensions (>= 1) */
+	unsigned int cas;   /* CAs per router (>= 1) */
+	unsigned int links; /* parallel cables per router-switch pair (>= 1) */
+	unsigned int radix; /* ports per switch; 0 = the fewest that fit */
+	bool shuffle;       /* permute ports and node order with seed */
+	uint64_t seed;
+};
+
+/*
+ * Routers are "R[c(n-1),...,c0]", switches "S[d,p]" as in the seed's
+ * figures (with p the router coordinates minus dimension d, as a number),
+ * CAs "CA[c...]/i".  Without shuffle, ports are used in order: a router's
+ * CAs first, then dimension 0's cables, ...  Not indexed (no LIDs yet).
+ * NULL with err set when the parameters do not fit the radix.
+ */
+struct ot_fabric *ot_gen_kns(const struct ot_kns_params *p,
+			     struct ot_error *err);
+
+/*
+ * Fat trees as extended generalized fat trees, XGFT(h; m1..mh; w1..wh)
+ * (Ohring et al. 1995), with CAs of one port (w1 = 1) and parallel
+ * cables.  Level 0 holds the CAs, level 1 the leaf switches, level h the
+ * top.  A level-i node is labelled (x_h..x_{i+1}; y_i..y_1), x_j < m_j,
+ * y_j < w_j; it is cabled to the w_{i+1} level-(i+1) nodes that share its
+ * label except in position i+1.  So a level-i switch has m_i children and
+ * w_{i+1} parents; there are m_{i+1}..m_h x w_1..w_i switches at level i.
+ * A two-level leaf/spine tree with L leaves and S spines is h = 2,
+ * m2 = L, w2 = S; the 45-node Slimmed Fat-Tree of seed 000 is h = 3,
+ * m = (5, 3, 3), w = (1, 3, 1), 2 cables per level 2-3 pair.
+ */
+#define OT_FT_MAX_LEVELS 8
+
+struct ot_fattree_params {
+	unsigned int levels; /* switch levels h, 1..OT_FT_MAX_LEVELS */
+	unsigned int cas;    /* CAs per leaf switch (m1 >= 1) */
+	/* Indexed by switch level i = 2..levels (0 and 1 unused): */
+	unsigned int down[OT_FT_MAX_LEVELS + 1];  /* m_i: children (>= 1) */
+	unsigned int up[OT_FT_MAX_LEVELS + 1];    /* w_i: parents of a level
+						     i-1 switch (>= 1) */
+	unsigned int links[OT_FT_MAX_LEVELS + 1]; /* cables per child-parent
+						     pair; 0 = 1 */
+	unsigned int radix; /* ports per switch; 0 = the fewest that fit */
+};
+
+/*
+ * Switches are "L<i>[x_h,..,x_{i+1};y_i,..,y_2]" (y_1 is always 0 and
+ * left out), CAs "CA[x_h,..,x_1]".  A switch's ports: children first
+ * (child by child, its parallel cables together), then parents.  Node
+ * order: CAs, then levels 1..h.  Not indexed.  NULL with err set when the
+ * parameters do not fit the radix or make more than 2^20 nodes.
+ */
+struct ot_fabric *ot_gen_fattree(const struct ot_fattree_params *p,
+				 struct ot_error *err);
+
+/*
+ * Two 2-level fat-tree islands whose spines are cabled to each other, as
+ * the ULHPC merged Iris and Aion (seed 003, section 2): every spine of
+ * the second island has `inter` cables to every spine of the first.
+ */
+struct ot_island_params {
+	const char *name; /* node name prefix, e.g. "iris" */
+	unsigned int leaves, spines;
+	unsigned int cas;   /* per leaf */
+	unsigned int links; /* cables per leaf-spine pair */
+	unsigned int leaf_radix, spine_radix; /* 0 = the fewest that fit */
+};
+
+struct ot_ulhpc_params {
+	struct ot_island_params island[2];
+	unsigned int inter; /* cables per (island 1 spine, island 0 spine) */
+};
+
+/* The paper's shape: Iris 12 leaves x 6 spines x 2 cables, 36-port EDR
+ * switches; Aion 8 x 4 x 3, 40-port HDR spines, 80-port (split) leaves;
+ * 2 cables per Aion-Iris spine pair.  CAs per leaf are the caller's. */
+void ot_ulhpc_defaults(struct ot_ulhpc_params *p, unsigned int iris_cas,
+		       unsigned int aion_cas);
+
+/*
+ * Names "<name>-leaf-<l>", "<name>-spine-<s>", "<name>-ca-<l>-<c>"; leaf
+ * ports: CAs, then spines; spine ports: leaves, then the other island.
+ * Node order: island 0's CAs, leaves, spines, then island 1's.  Not
+ * indexed.  NULL with err set when a radix is too small.
+ */
+struct ot_fabric *ot_gen_ulhpc(const struct ot_ulhpc_params *p,
+			       struct ot_error *err);
+
+/*
+ * FlatFly / HyperX / generalized hypercube (seed 001, section 1.2): the
+ * Cartesian product of full graphs of size[0] x size[1] x ..., with
+ * width[d] parallel cables between two switches that differ in dimension
+ * d only.  A hypercube of dimension D is size 2 in D dimensions.
+ */
+#define OT_GEN_FF_MAX_DIMS 16
+
+struct ot_flatfly_params {
+	unsigned int ndims;                      /* 1..OT_GEN_FF_MAX_DIMS */
+	unsigned int size[OT_GEN_FF_MAX_DIMS];   /* switches per dimension, >= 2 */
+	unsigned int width[OT_GEN_FF_MAX_DIMS];  /* cables per pair; 0 = 1 */
+	unsigned int cas;   /* CAs per switch (0 allowed) */
+	unsigned int radix; /* ports per switch; 0 = the fewest that fit */
+	/*
+	 * Damage, for the recognizer's tolerance: first this fraction of
+	 * the switches is removed (with their CAs and cables), then this
+	 * fraction of the remaining switch-to-switch cables; both drawn
+	 * with drop_seed, so a seed gives the same fabric everywhere.
+	 */
+	double drop_switches, drop_links;
+	uint64_t drop_seed;
+	bool shuffle;       /* permute ports and node order with seed */
+	uint64_t seed;
+	const char *prefix; /* switch name prefix; NULL = "FF" */
+};
+
+/*
+ * Switches are "FF[c0,c1,...]" (dimension 0 first, as in "4x8x8x8"), CAs
+ * "FF[c0,c1,...]/i".  Without shuffle, a switch's ports are its CAs, then
+ * dimension 0's cables (the other values in increasing order, width
+ * cables each), then dimension 1's, ...; node order: switches in
+ * mixed-radix order (dimension 0 fastest), then the CAs.  Ports of
+ * dropped cables stay uncabled.  Not indexed.  NULL with err set when the
+ * parameters do not fit the radix or make more than 2^20 switches.
+ */
+struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
+				 struct ot_error *err);
+
+/*
+ * The coordinates a generated switch or CA name carries ("X[3,0,7]" or
+ * "X[3,0,7]/1"), dimension 0 first.  Returns how many were read (at most
+ * max), 0 when desc carries none.
+ */
+unsigned int ot_gen_name_coords(const char *desc, unsigned int *coord,
+				unsigned int max);
+
+struct ot_ff;
+
+/*
+ * Whether a FlatFly mapping of a generated fabric (f with the names
+ * ot_gen_flatfly() gives) is the one it was built with, up to a
+ * permutation of the dimensions and a relabelling of the values of each:
+ * every switch has a position, every switch-to-switch cable the dimension
+ * its ends' names differ in, and values correspond one to one.  0, or -1
+ * with err naming the first switch or cable that disagrees.  For tests
+ * and the tolerance bench.
+ */
+int ot_gen_flatfly_check_map(const struct ot_fabric *f,
+			     const struct ot_ff *ff, struct ot_error *err);
+
+#endif

@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Reading a live fabric (see live.h).  This is where the tool's
+ * `fabric --live` and `lfts --live` get their input, and where the checker
+ * gets the tables a fabric really holds rather than the ones an engine
+ * meant it to hold.  Discovery uses libibnetdisc; the tables are read with
+ * libibmad over one MAD port, by directed route along paths computed from
+ * the discovered cabling, so a fabric whose LFTs are broken can still be
+ * read.  Under ibsim this runs through libumad2sim exactly as on hardware.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <infiniband/ibnetdisc.h>
+#include <infiniband/mad.h>
+#include <infiniband/umad.h>
+
+#include "live/live.h"
+
+/* PortInfo:CapabilityMask.IsSLMappingSupported (IBA vol. 1, 14.2.5.6). */
+#define LIVE_CAP_SL_MAP (1u << 6)
+/* LFT entries per LinearForwardingTable block. */
+#define LIVE_LFT_BLOCK IB_SMP_DATA_SIZE
+/* A directed route has at most 63 hops (the hop count field is 6 bits). */
+#define LIVE_MAX_HOPS (IB_SUBNET_PATH_HOPS_MAX - 1)
+
+/* ------------------------------------------------------------------ */
+/* Discovery                                                          */
+/* ------------------------------------------------------------------ */
+
+struct disc_node {
+	uint64_t guid;
+	ibnd_node_t *nd;
+};
+
+static int disc_node_cmp(const void *a, const void *b)
+{
+	const struct disc_node *x = a, *y = b;
+
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	return 0;
+}
+
+/* Index of the node with this GUID in the sorted array, or -1. */
+static int disc_find(const struct disc_node *v, uint32_t n, uint64_t guid)
+{
+	struct disc_node key = { .guid = guid };
+	const struct disc_node *hit;
+
+	hit = bsearch(&key, v, n, sizeof(*v), disc_node_cmp);
+	return hit ? (int)(hit - v) : -1;
+}
+
+static enum ot_node_type live_node_type(int ibnd_type)
+{
+	switch (ibnd_type) {
+	case IB_NODE_SWITCH:
+		return OT_NODE_SWITCH;
+	case IB_NODE_ROUTER:
+		return OT_NODE_ROUTER;
+	default:
+		/* RNICs and anything newer end traffic like a CA does. */
+		return OT_NODE_CA;
+	}
+}
+
+/*
+ * The CA name as libibnetdisc and libibmad want it: a writable string, or
+ * NULL for "the first one".
+ */
+static char *ca_arg(const struct ot_live_opts *o, char buf[UMAD_CA_NAME_LEN])
+{
+	if (!o || !o->ca || !o->ca[0])
+		return NULL;
+	snprintf(buf, UMAD_CA_NAME_LEN, "%s", o->ca);
+	return buf;
+}
+
+static int add_disc_node(struct ot_fabric *f, const ibnd_node_t *nd,
+			 struct ot_error *err)
+{
+	enum ot_node_type type = live_node_type(nd->type);
+	int idx, p;
+
+	if (nd->numports < 1 || nd->numports > OT_MAX_PORTS)
+		return ot_error_set(err,
+				    "node 0x%016" PRIx64 " (\"%s\") reports %d ports",
+				    nd->guid, nd->nodedesc, nd->numports);
+	idx = ot_fabric_add_node(f, type, nd->numports, nd->guid,
+				 nd->nodedesc, err);
+	if (idx < 0)
+		return -1;
+	for (p = 0; p <= nd->numports; p++) {
+		const ibnd_port_t *ip = nd->ports[p];
+		struct ot_port *op = &f->node[idx].port[p];
+
+		if (!ip)
+			continue;
+		op->guid = ip->guid;
+		/*
+		 * A switch answers to the LID of its management port 0 only;
+		 * a CA or router port to its own, and only a cabled one is
+		 * reachable (a dead port may keep a stale LID that another
+		 * port now uses).
+		 */
+		if (type == OT_NODE_SWITCH ? p != 0 : !ip->remoteport)
+			continue;
+		if (ot_fabric_set_lid(f, idx, p, ip->base_lid, ip->lmc, err))
+			return -1;
+	}
+	return 0;
+}
+
+static int link_disc_node(struct ot_fabric *f, const struct disc_node *v,
+			  uint32_t n, uint32_t idx, struct ot_error *err)
+{
+	const ibnd_node_t *nd = v[idx].nd;
+	int p;
+
+	for (p = 1; p <= nd->numports; p++) {
+		const ibnd_port_t *ip = nd->ports[p];
+		const ibnd_port_t *rp;
+		int peer;
+
+		if (!ip || !ip->remoteport)
+			continue;
+		rp = ip->remoteport;
+		peer = disc_find(v, n, rp->node->guid);
+		if (peer < 0)
+			return ot_error_set(err,
+					    "\"%s\" port %d: peer 0x%016" PRIx64 " not discovered",
+					    nd->nodedesc, p, rp->node->guid);
+		/* Each cable is seen from both ends; linking twice is a no-op. */
+		if (ot_fabric_link(f, idx, p, peer, rp->portnum, err))
+			return -1;
+	}
+	return 0;
+}
+
+int ot_live_discover(const struct ot_live_opts *o, struct ot_fabric **out,
+		     struct ot_error *err)
+{
+	struct ibnd_config cfg = { 0 };
+	char cabuf[UMAD_CA_NAME_LEN];
+	ibnd_fabric_t *ibf = NULL;
+	struct disc_node *v = NULL;
+	struct ot_fabric *f = NULL;
+	ibnd_node_t *nd;
+	uint32_t n = 0, i;
+	char *ca = ca_arg(o, cabuf);
+	int port = o ? o->port : 0;
+	int error = -1;
+
+	*out = NULL;
+	if (o && o->timeout_ms > 0)
+		cfg.timeout_ms = o->timeout_ms;
+	ibf = ibnd_discover_fabric(ca, port, NULL, &cfg);
+	if (!ibf) {
+		ot_error_set(err, "cannot discover the fabric through %s port %d",
+			     ca ? ca : "the first CA", port);
+		goto out;
+	}
+	for (nd = ibf->nodes; nd; nd = nd->next)
+		n++;
+	v = calloc(n ? n : 1, sizeof(*v));
+	f = ot_fabric_new();
+	if (!v || !f) {
+		ot_error_set(err, "out of memory");
+		goto out;
+	}
+	i = 0;
+	for (nd = ibf->nodes; nd; nd = nd->next) {
+		v[i].guid = nd->guid;
+		v[i].nd = nd;
+		i++;
+	}
+	/* Discovery order depends on timing; GUID order does not. */
+	qsort(v, n, sizeof(*v), disc_node_cmp);
+	for (i = 0; i < n; i++)
+		if (add_disc_node(f, v[i].nd, err))
+			goto out;
+	for (i = 0; i < n; i++)
+		if (link_disc_node(f, v, n, i, err))
+			goto out;
+	if (ot_fabric_index(f, err))
+		goto out;
+	*out = f;
+	f = NULL;
+	error = 0;
+out:
+	ot_fabric_free(f);
+	free(v);
+	ibnd_destroy_fabric(ibf);
+	return error;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading tables                                                     */
+/* ------------------------------------------------------------------ */
+
+/* How the local port reaches a node by directed route. */
+struct dr_hop {
+	int32_t parent;  /* previous node on the path, -1 for the local node */
+	uint8_t out;     /* port of parent the path leaves by */
+	uint8_t hops;
+	bool reached;
+};
+
+struct live_reader {
+	struct ibmad_port *mad;
+	const struct ot_fabric *f;
+	struct ot_routing *r;
+	bool skip_sl2vl;
+	int local;         /* node index of the local port's node */
+	uint8_t local_port;
+	struct dr_hop *dr; /* per node */
+	int32_t *queue;    /* BFS queue, nnodes entries */
+	unsigned int max_vl;
+};
+
+/*
+ * Sends one SubnGet and fails with a message naming the node, the
+ * attribute and the MAD status, so a broken port is reported instead of
+ * being mistaken for a default value.
+ */
+static int live_get(struct live_reader *lr, int node, ib_portid_t *id,
+		    unsigned int attr, unsigned int mod, const char *what,
+		    uint8_t buf[IB_SMP_DATA_SIZE], struct ot_error *err)
+{
+	const struct ot_node *n = &lr->f->node[node];
+	int status = 0;
+
+	memset(buf, 0, IB_SMP_DATA_SIZE);
+	if (smp_query_status_via(buf, id, attr, mod, 0, &status, lr->mad))
+		return 0;
+	return ot_error_set(err,
+			    "SubnGet(%s) modifier 0x%x failed on \"%s\" (GUID 0x%016" PRIx64 ", DR path %s): MAD status 0x%x",
+			    what, mod, n->desc, n->guid, portid2str(id),
+			    status);
+}
+
+/*
+ * Breadth-first search from the local node over the cabling.  Only
+ * switches forward directed-route SMPs, so CAs and routers are leaves;
+ * a local CA sends only through the port the MAD port was opened on.
+ */
+static void dr_plan(struct live_reader *lr)
+{
+	const struct ot_fabric *f = lr->f;
+	uint32_t head = 0, tail = 0;
+
+	lr->dr[lr->local].parent = -1;
+	lr->dr[lr->local].reached = true;
+	lr->queue[tail++] = lr->local;
+	while (head < tail) {
+		int32_t u = lr->queue[head++];
+		const struct ot_node *nu = &f->node[u];
+		unsigned int p;
+
+		if (u != lr->local && nu->type != OT_NODE_SWITCH)
+			continue;
+		if (lr->dr[u].hops >= LIVE_MAX_HOPS)
+			continue;
+		for (p = 1; p <= nu->nports; p++) {
+			int32_t w = nu->port[p].peer;
+
+			if (w < 0 || lr->dr[w].reached)
+				continue;
+			if (u == lr->local && nu->type != OT_NODE_SWITCH &&
+			    p != lr->local_port)
+				continue;
+			lr->dr[w].reached = true;
+			lr->dr[w].parent = u;
+			lr->dr[w].out = p;
+			lr->dr[w].hops = lr->dr[u].hops + 1;
+			lr->queue[tail++] = w;
+		}
+	}
+}
+
+/* The directed route to node n (to the port the BFS entered it by). */
+static void dr_portid(const struct live_reader *lr, int n, ib_portid_t *id)
+{
+	int32_t u = n;
+
+	memset(id, 0, sizeof(*id));
+	id->drpath.cnt = lr->dr[n].hops;
+	while (lr->dr[u].parent >= 0) {
+		id->drpath.p[lr->dr[u].hops] = lr->dr[u].out;
+		u = lr->dr[u].parent;
+	}
+}
+
+/*
+ * The directed route to port p of a CA or router n: the SMP must enter n
+ * by p, since a CA answers SL2VL and PortInfo for the port it arrived on.
+ * False when no switch (or the local port) leads to p.
+ */
+static bool dr_portid_to_port(const struct live_reader *lr, int n,
+			      unsigned int p, ib_portid_t *id)
+{
+	const struct ot_port *pt = &lr->f->node[n].port[p];
+	int32_t peer = pt->peer;
+
+	if (n == lr->local && p == lr->local_port) {
+		dr_portid(lr, n, id);
+		return true;
+	}
+	if (peer < 0 || !lr->dr[peer].reached)
+		return false;
+	if (lr->f->node[peer].type == OT_NODE_SWITCH) {
+		if (lr->dr[peer].hops >= LIVE_MAX_HOPS)
+			return false;
+	} else if (peer != lr->local || pt->peer_port != lr->local_port) {
+		return false;
+	}
+	dr_portid(lr, peer, id);
+	id->drpath.cnt++;
+	id->drpath.p[id->drpath.cnt] = pt->peer_port;
+	return true;
+}
+
+/* Which node and port the MAD port sits on: NodeInfo over a 0-hop route. */
+static int find_local(struct live_reader *lr, struct ot_error *err)
+{
+	uint8_t buf[IB_SMP_DATA_SIZE];
+	ib_portid_t self;
+	uint64_t guid;
+	int status = 0;
+	uint32_t i;
+
+	memset(&self, 0, sizeof(self));
+	memset(buf, 0, sizeof(buf));
+	if (!smp_query_status_via(buf, &self, IB_ATTR_NODE_INFO, 0, 0, &status,
+				  lr->mad))
+		return ot_error_set(err,
+				    "SubnGet(NodeInfo) of the local port failed: MAD status 0x%x",
+				    status);
+	guid = mad_get_field64(buf, 0, IB_NODE_GUID_F);
+	lr->local_port = mad_get_field(buf, 0, IB_NODE_LOCAL_PORT_F);
+	for (i = 0; i < lr->f->nnodes; i++)
+		if (lr->f->node[i].guid == guid)
+			break;
+	if (i == lr->f->nnodes)
+		return ot_error_set(err,
+				    "the local node 0x%016" PRIx64 " is not in the fabric",
+				    guid);
+	lr->local = i;
+	return 0;
+}
+
+/* Reads LFT blocks 0..LinearFDBTop/64 (top itself included). */
+static int read_lft(struct live_reader *lr, int n, ib_portid_t *id,
+		    uint32_t top, struct ot_error *err)
+{
+	uint8_t buf[IB_SMP_DATA_SIZE];
+	uint32_t limit, block, i;
+	uint8_t *lft = lr->r->lft[n];
+
+	/* Entries beyond the fabric's LIDs have no slot in r->lft. */
+	limit = top < lr->r->max_lid ? top : lr->r->max_lid;
+	for (block = 0; block <= limit / LIVE_LFT_BLOCK; block++) {
+		if (live_get(lr, n, id, IB_ATTR_LINEARFORWTBL, block,
+			     "LinearForwardingTable", buf, err))
+			return -1;
+		for (i = 0; i < LIVE_LFT_BLOCK; i++) {
+			uint32_t lid = block * LIVE_LFT_BLOCK + i;
+
+			if (lid > limit)
+				break;
+			lft[lid] = buf[i];
+		}
+	}
+	return 0;
+}
+
+/* One SLtoVLMappingTable into sl2vl at (in, out): 16 4-bit VLs, SL 0 high. */
+static int read_sl2vl_one(struct live_reader *lr, int n, ib_portid_t *id,
+			  unsigned int mod, unsigned int in, unsigned int out,
+			  struct ot_error *err)
+{
+	unsigned int np = lr->f->node[n].nports, sl;
+	uint8_t *tbl = lr->r->sl2vl[n];
+	uint8_t buf[IB_SMP_DATA_SIZE];
+
+	if (live_get(lr, n, id, IB_ATTR_SLVL_TABLE, mod, "SLtoVLMappingTable",
+		     buf, err))
+		return -1;
+	for (sl = 0; sl < OT_NUM_SLS; sl++) {
+		uint8_t vl = sl % 2 ? buf[sl / 2] & 0xf : buf[sl / 2] >> 4;
+
+		tbl[ot_sl2vl_index(np, in, out, sl)] = vl;
+		/* VL 15 is management: not a data VL a route can use. */
+		if (vl != 15 && vl > lr->max_vl)
+			lr->max_vl = vl;
+	}
+	return 0;
+}
+
+static int alloc_sl2vl(struct live_reader *lr, int n, struct ot_error *err)
+{
+	unsigned int np = lr->f->node[n].nports;
+
+	if (lr->r->sl2vl[n])
+		return 0;
+	lr->r->sl2vl[n] = calloc((size_t)(np + 1) * (np + 1), OT_NUM_SLS);
+	if (!lr->r->sl2vl[n])
+		return ot_error_set(err, "out of memory");
+	return 0;
+}
+
+/*
+ * A switch's SL2VL tables, one per (input, output) port.  Only pairs that
+ * can carry traffic are read: input port 0 (the switch's own packets) or a
+ * cabled port, output to a cabled port (or to port 0 when it is an
+ * enhanced port 0).  A port without a cable carries no packet, and every
+ * pair costs a MAD: a 36-port switch with 18 cables needs 342 instead of
+ * 1332.  The pairs not read stay VL 0 in r->sl2vl.
+ */
+static int read_switch_sl2vl(struct live_reader *lr, int n, ib_portid_t *id,
+			     bool enh0, struct ot_error *err)
+{
+	const struct ot_node *nd = &lr->f->node[n];
+	uint8_t buf[IB_SMP_DATA_SIZE];
+	unsigned int in, out;
+	uint32_t cap;
+
+	if (live_get(lr, n, id, IB_ATTR_PORT_INFO, 0, "PortInfo", buf, err))
+		return -1;
+	cap = mad_get_field(buf, 0, IB_PORT_CAPMASK_F);
+	/* As OpenSM: a switch without it has no SL2VL tables to read. */
+	if (!(cap & LIVE_CAP_SL_MAP))
+		return 0;
+	if (alloc_sl2vl(lr, n, err))
+		return -1;
+	for (in = 0; in <= nd->nports; in++) {
+		if (in && nd->port[in].peer < 0)
+			continue;
+		for (out = enh0 ? 0 : 1; out <= nd->nports; out++) {
+			if (out && nd->port[out].peer < 0)
+				continue;
+			if (read_sl2vl_one(lr, n, id, in << 8 | out, in, out,
+					   err))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int read_switch(struct live_reader *lr, int n, struct ot_error *err)
+{
+	uint8_t swinfo[IB_SMP_DATA_SIZE];
+	ib_portid_t id;
+	uint32_t top;
+	bool enh0;
+
+	dr_portid(lr, n, &id);
+	if (live_get(lr, n, &id, IB_ATTR_SWITCH_INFO, 0, "SwitchInfo", swinfo,
+		     err))
+		return -1;
+	/* libibmad's decoders take non-const buffers. */
+	top = mad_get_field(swinfo, 0, IB_SW_LINEAR_FDB_TOP_F);
+	enh0 = mad_get_field(swinfo, 0, IB_SW_ENHANCED_PORT0_F);
+	if (read_lft(lr, n, &id, top, err))
+		return -1;
+	if (lr->skip_sl2vl)
+		return 0;
+	return read_switch_sl2vl(lr, n, &id, enh0, err);
+}
+
+/*
+ * A CA's (or router's) SL2VL table per port, stored as (in 0, out port).
+ * A port without the capability keeps VL 0 (the table is NULL when no
+ * port of the node has it).
+ */
+static int read_endport(struct live_reader *lr, int n, struct ot_error *err)
+{
+	const struct ot_node *nd = &lr->f->node[n];
+	uint8_t buf[IB_SMP_DATA_SIZE];
+	unsigned int p;
+	ib_portid_t id;
+
+	for (p = 1; p <= nd->nports; p++) {
+		if (nd->port[p].peer < 0)
+			continue;
+		if (!dr_portid_to_port(lr, n, p, &id))
+			continue;
+		if (live_get(lr, n, &id, IB_ATTR_PORT_INFO, p, "PortInfo", buf,
+			     err))
+			return -1;
+		if (!(mad_get_field(buf, 0, IB_PORT_CAPMASK_F) &
+		      LIVE_CAP_SL_MAP))
+			continue;
+		if (alloc_sl2vl(lr, n, err))
+			return -1;
+		if (read_sl2vl_one(lr, n, &id, 0, 0, p, err))
+			return -1;
+	}
+	return 0;
+}
+
+int ot_live_read_routing(const struct ot_live_opts *o,
+			 const struct ot_fabric *f, struct ot_routing **out,
+			 struct ot_error *err)
+{
+	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS };
+	struct live_reader lr = {
+		.f = f,
+		.skip_sl2vl = o && o->skip_sl2vl,
+	};
+	char cabuf[UMAD_CA_NAME_LEN];
+	char *ca = ca_arg(o, cabuf);
+	int port = o ? o->port : 0;
+	int error = -1;
+	uint32_t i;
+
+	*out = NULL;
+	lr.r = ot_routing_new(f);
+	lr.dr = calloc(f->nnodes ? f->nnodes : 1, sizeof(*lr.dr));
+	lr.queue = calloc(f->nnodes ? f->nnodes : 1, sizeof(*lr.queue));
+	if (!lr.r || !lr.dr || !lr.queue) {
+		ot_error_set(err, "out of memory");
+		goto out;
+	}
+	/* One MAD port for every query: opening one costs more than a MAD. */
+	lr.mad = mad_rpc_open_port(ca, port, classes,
+				   sizeof(classes) / sizeof(classes[0]));
+	if (!lr.mad) {
+		ot_error_set(err, "cannot open MAD port %s port %d",
+			     ca ? ca : "(first CA)", port);
+		goto out;
+	}
+	if (o && o->timeout_ms > 0)
+		mad_rpc_set_timeout(lr.mad, o->timeout_ms);
+	if (find_local(&lr, err))
+		goto out;
+	dr_plan(&lr);
+	for (i = 0; i < f->nnodes; i++) {
+		const struct ot_node *nd = &f->node[i];
+		int rc;
+
+		if (!lr.dr[i].reached) {
+			/* Nothing leads there; its LFT stays empty. */
+			if (nd->type == OT_NODE_SWITCH) {
+				ot_error_set(err,
+					     "switch \"%s\" (GUID 0x%016" PRIx64 ") is not reachable by directed route",
+					     nd->desc, nd->guid);
+				goto out;
+			}
+			continue;
+		}
+		if (nd->type == OT_NODE_SWITCH)
+			rc = read_switch(&lr, i, err);
+		else if (!lr.skip_sl2vl)
+			rc = read_endport(&lr, i, err);
+		else
+			rc = 0;
+		if (rc)
+			goto out;
+	}
+	lr.r->nvls = lr.max_vl + 1;
+	/*
+	 * Path SLs come from the SA (PathRecord), not from any node.  A
+	 * fabric without a running SM still has tables worth checking, so
+	 * a silent SA is a note, not an error.
+	 */
+	lr.r->path_sl_unknown = true;
+	if (!(o && o->skip_path_sl)) {
+		struct ot_error sa_err = { "" };
+		int rc;
+
+		/* The SA port is opened after ours is closed: one at a time. */
+		mad_rpc_close_port(lr.mad);
+		lr.mad = NULL;
+		rc = ot_live_read_path_sls(o, lr.r, &sa_err);
+		if (rc < 0) {
+			ot_error_set(err, "%s", sa_err.msg);
+			goto out;
+		}
+		if (rc == 0)
+			lr.r->path_sl_unknown = false;
+		if (rc > 0)
+			fprintf(stderr,
+				"osmtopo: note: path SLs not read (%s); every path counts as SL 0\n",
+				sa_err.msg);
+	}
+	*out = lr.r;
+	lr.r = NULL;
+	error = 0;
+out:
+	if (lr.mad)
+		mad_rpc_close_port(lr.mad);
+	if (lr.r)
+		ot_routing_free(lr.r);
+	free(lr.dr);
+	free(lr.queue);
+	return error;
+}

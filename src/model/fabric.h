@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The fabric model: switches, channel adapters, the cables between their
+ * ports and the LIDs the subnet manager gave them.  It is the first step of
+ * the flow (fabric -> recognizer -> coordinates -> engine -> tables ->
+ * checker) and knows nothing of OpenSM: the plugin fills it from OpenSM's
+ * subnet, the tool from a net file or a live fabric, the tests by hand.
+ *
+ * Node indices are stable for the lifetime of a fabric and are what every
+ * later step refers to.  Nothing in the model gives meaning to a port
+ * number or a GUID; recognizers use GUIDs only to break ties that the
+ * topology leaves open, so that the same fabric always gets the same tables.
+ */
+#ifndef OSMTOPO_FABRIC_H
+#define OSMTOPO_FABRIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/error.h"
+
+/* LFT value for "no route" (the same value as OpenSM's OSM_NO_PATH). */
+#define OT_NO_PORT 0xff
+/* Highest unicast LID. */
+#define OT_MAX_UCAST_LID 0xbfff
+/* Highest port number a switch can have (port 255 is OT_NO_PORT). */
+#define OT_MAX_PORTS 254
+
+enum ot_node_type {
+	OT_NODE_CA = 1,
+	OT_NODE_SWITCH = 2,
+	OT_NODE_ROUTER = 3, /* an IB router: carried, never routed through */
+};
+
+struct ot_port {
+	int32_t peer;      /* node index at the far end of the cable, -1 if none */
+	uint8_t peer_port; /* port number at the far end */
+	uint8_t lmc;       /* LID mask control of this port's LIDs */
+	uint16_t lid;      /* base LID, 0 if none; on a switch only port 0 */
+	uint64_t guid;     /* port GUID, 0 if unknown */
+};
+
+struct ot_node {
+	enum ot_node_type type;
+	uint8_t nports; /* physical ports are numbered 1..nports */
+	uint64_t guid;  /* node GUID */
+	char *desc;     /* node description (ibsim: the node id) */
+	/* nports + 1 entries; port[0] is a switch's management port */
+	struct ot_port *port;
+};
+
+/* Owner of a LID: a node and the port the LID belongs to. */
+struct ot_lid_owner {
+	int32_t node; /* -1 when the LID is unused */
+	uint8_t port;
+};
+
+struct ot_fabric {
+	uint32_t nnodes;
+	uint32_t cap;
+	struct ot_node *node;
+	/* Filled by ot_fabric_index(): */
+	uint16_t max_lid;                /* highest LID in use */
+	struct ot_lid_owner *lid_owner;  /* max_lid + 1 entries */
+	uint32_t nswitches, ncas;
+};
+
+struct ot_fabric *ot_fabric_new(void);
+void ot_fabric_free(struct ot_fabric *f);
+
+/*
+ * Adds a node with ports 1..nports, all unconnected and without LIDs.
+ * Returns its index, or -1 with err set.
+ */
+int ot_fabric_add_node(struct ot_fabric *f, enum ot_node_type type,
+		       unsigned int nports, uint64_t guid, const char *desc,
+		       struct ot_error *err);
+
+/* Cables port pa of node a to port pb of node b.  0, or -1 with err set. */
+int ot_fabric_link(struct ot_fabric *f, int a, unsigned int pa, int b,
+		   unsigned int pb, struct ot_error *err);
+
+/* Sets the base LID and LMC of a port (port 0 for a switch). */
+int ot_fabric_set_lid(struct ot_fabric *f, int node, unsigned int port,
+		      uint16_t lid, uint8_t lmc, struct ot_error *err);
+
+/*
+ * Gives a LID to every port that needs one and has none: switch port 0 and
+ * each cabled CA port, in node order, after the highest LID already used;
+ * a port with LMC l gets 2^l LIDs from a multiple of 2^l, as OpenSM does.
+ */
+void ot_fabric_assign_lids(struct ot_fabric *f);
+
+/*
+ * Renumbers every LID for a subnet run with `lmc` (OpenSM's option): each
+ * CA port gets 2^lmc LIDs, switches one.  For fabrics read from files that
+ * carry no LMC, so offline routing sees what OpenSM would.  Indexes f.
+ */
+int ot_fabric_set_ca_lmc(struct ot_fabric *f, uint8_t lmc,
+			 struct ot_error *err);
+
+/*
+ * Checks the fabric (cables symmetric, no LID used twice, LIDs in range)
+ * and builds the LID index.  Call after the last change and before any
+ * engine or checker runs.  0, or -1 with err set.
+ */
+int ot_fabric_index(struct ot_fabric *f, struct ot_error *err);
+
+/* The node owning a LID, or -1 (also for LIDs beyond max_lid). */
+static inline int ot_fabric_lid_node(const struct ot_fabric *f, uint32_t lid)
+{
+	if (lid > f->max_lid)
+		return -1;
+	return f->lid_owner[lid].node;
+}
+
+static inline bool ot_is_switch(const struct ot_fabric *f, int n)
+{
+	return f->node[n].type == OT_NODE_SWITCH;
+}
+
+/* Number of LIDs a port answers to (2^lmc), 0 if it has no LID. */
+static inline unsigned int ot_port_nlids(const struct ot_port *p)
+{
+	return p->lid ? 1u << p->lmc : 0;
+}
+
+/*
+ * Rank of port cport of end node ca (a CA or router) among the end ports
+ * cabled to switch sw, ordered by node GUID, then node index, then port:
+ * how engines number the CAs of a switch without trusting port numbers.
+ */
+uint32_t ot_fabric_end_port_rank(const struct ot_fabric *f, int32_t sw,
+				 int32_t ca, unsigned int cport);
+
+/* Printable node type: "Switch", "Ca" or "Rt" as in ibnetdiscover. */
+const char *ot_node_type_str(enum ot_node_type type);
+
+#endif

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The routing engines osmtopo provides, looked up by name in one table
+ * (registry.c).  An engine is a pure function from an indexed fabric
+ * (src/model/fabric.h) to a routing (src/model/routing.h): the plugin runs
+ * it inside OpenSM, the tool offline, the tests and benchmarks directly.
+ */
+#ifndef OSMTOPO_ROUTE_ENGINE_H
+#define OSMTOPO_ROUTE_ENGINE_H
+
+#include "model/error.h"
+#include "model/fabric.h"
+#include "model/routing.h"
+
+struct ot_engine {
+	const char *name;
+	/* One line for --help and the README: what the fabric must be. */
+	const char *needs;
+	/*
+	 * Fills out (fresh from ot_routing_new()) for fabric f, or returns -1
+	 * with one line in err saying why it refuses f, naming the node and
+	 * port that break it.  out is then freed by the caller unused.
+	 */
+	int (*route)(const struct ot_fabric *f, struct ot_routing *out,
+		     struct ot_error *err);
+};
+
+/* NULL-terminated list of every engine osmtopo provides. */
+extern const struct ot_engine *const ot_engines[];
+
+const struct ot_engine *ot_engine_find(const char *name);
+
+/*
+ * Runs engine e on f: a new routing in *out, or -1 with err set and *out
+ * NULL.  Never leaves a half-filled routing behind.
+ */
+int ot_engine_run(const struct ot_engine *e, const struct ot_fabric *f,
+		  struct ot_routing **out, struct ot_error *err);
+
+#endif

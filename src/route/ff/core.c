@@ -1,0 +1,1091 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The FlatFly engines ff-dor, ff-mixed-dor, ff-twisted-dor and
+ * ff-twisted-mixed-dor (seed 001, section 3.3), and the core they share
+ * with the ADOR variants (ador.c).  They sit after the FlatFly mapping in the flow
+ * (fabric -> ot_ff_map() -> coordinates -> engine -> tables -> checker)
+ * and fill, for every switch, the LFT entry of every LID, plus the SL2VL
+ * tables and path SLs their deadlock freedom rests on.
+ *
+ * Plain InfiniBand forwards on the destination LID alone, picks the VL
+ * from (input port, output port, SL), and the SL is fixed per path by the
+ * source.  Each variant is therefore written as a rule "switch s, packet
+ * for LID t -> next switch" that holds for every packet that can be at s
+ * for t, whether it comes from a CA of s or is in transit:
+ *
+ * DOR.  Correct the dimensions in the order of the destination's layer
+ * (dimension 0 first for ff-dor), one hop each: a FlatFly line is a full
+ * graph.  One VL.  Rank a channel (cable in dimension i) by the position
+ * of i in the order: ranks strictly increase along every path, so the
+ * channel dependency graph is acyclic (Dally and Seitz).
+ *
+ * Mixed DOR.  The order is picked by the destination's CA index d (d mod
+ * m) among m = min(ndims, 4) orders, each on its own SL (= path SL, a
+ * function of the destination LID) and its own VL (SL2VL: SL l -> VL l).
+ * The orders form a Latin rectangle, each dimension at most once in each
+ * position: when ndims + 1 is prime, order r is p -> (r + 1)(p + 1) mod
+ * (ndims + 1) - 1, which for 4 dimensions gives exactly the seed's orders
+ * (1,2,3,4), (2,4,1,3), (3,1,4,2), (4,3,2,1); otherwise the cyclic shifts
+ * of (0, 1, ..., ndims - 1).  A destination-only LFT serves every order,
+ * since the order is a function of the destination.  Each VL carries the
+ * paths of one order only, each acyclic as for DOR.
+ *
+ * Twisted DOR.  Let L be the last dimension of the destination's order
+ * and tau = d mod K_L the twist coordinate.  The paper's rule ("from a
+ * host, hop to coordinate tau in L, then DOR") needs per-input tables, but
+ * it is destination-only after all: every packet for t in its DOR phase
+ * sits on a switch whose coordinate L is tau (the DOR phase corrects L
+ * last, and its final hop lands on t's switch T), so a switch s != T with
+ * s_L != tau only ever holds packets of its own CAs, and its single entry
+ * "hop to tau in L" is the twist; a switch with s_L = tau does DOR for
+ * both its own packets and transit.  What changes: (1) a source on T's
+ * own switch delivers locally instead of leaving to twist; (2) for
+ * Twisted Mixed DOR the twist is in the last dimension of the
+ * destination's order, not always in dimension n-1 (with dimension n-1 in
+ * the middle of an order, transit packets would cross switches that must
+ * twist); (3) with cables missing tau moves, see below.  VLs, the seed's
+ * rule through SL2VL: a hop whose input is a CA port (or the switch's
+ * port 0) goes on the "first hop" VL F1 (the twist, or the first DOR hop
+ * when s_L = tau), every other hop on the VL of its layer.  Deadlock
+ * freedom: F1 channels have no predecessor among switch channels, so none
+ * lies on a cycle; the other channels carry DOR phases, acyclic per layer
+ * as for DOR.  The hop from L into L after a twist (s on T's line: s ->
+ * (tau) -> T) is the DOR phase's last hop, rank highest, nothing after it.
+ *
+ * Missing cables.  When the DOR hop from s to s' in dimension i has no
+ * cable, s sends the packet to a switch m on the same line with cables to
+ * both (chosen by the destination's place in the dealing order, so the
+ * detours spread), and m's own entry goes on to s'; m's entry is the
+ * plain rule anyway, as m differs from s only in i.  The second hop in i
+ * goes on VL 2l + 1 instead of 2l (SL2VL: input and output port in the
+ * same dimension), the seed's ADOR rule; ranks (position of i, 0 or 1)
+ * still increase, so each layer costs two VLs once any detour exists.
+ * Mixed variants drop orders (4 -> 3 ...) until the VLs fit in 8.  A
+ * twist hop without cable detours the same way (s -> m -> (tau), m's
+ * entry is its own twist), or goes straight to T when s is on T's line.
+ * Its second hop, from L into L, cannot stay on the layer's VL (the DOR
+ * phase after it may go down to dimension 0), so once any twist detours,
+ * every hop from L into L goes on a VL F2 of its own: its predecessors
+ * are first hops (F1) only -- a third hop in L never happens, since a
+ * source on T's line does not detour and the DOR phase never enters L
+ * from L -- so F2 channels lie on no cycle either.  tau is moved to the
+ * next coordinate d + 1, d + 2, ... until the final hop of the DOR phase
+ * into T has a cable, so that phase never detours in L.
+ *
+ * The escape layer.  Some destinations the variant's rule cannot reach
+ * from every switch: a hop with no cable and no in-line detour switch
+ * (always so in a hypercube, where a line has two switches; in a FlatFly
+ * when two sides of a triangle are gone, or a switch lost its whole line
+ * in a dimension), a missing switch on a path, a twist from T's line with
+ * neither the twist nor the direct cable.  A Mixed destination first
+ * moves to the next of the m orders that reaches it from every switch
+ * (its path SL says which; that order's VLs already exist, and its paths
+ * are that order's DOR paths, so the argument above is unchanged).  A
+ * detour through another
+ * dimension j would need a backward turn (j, then i earlier in the
+ * order), and SL2VL can mark such a turn only at the switch where it
+ * happens: the next hop is an ordinary turn on the layer's VL again, so
+ * no ranking of channels by (dimension, VL) survives it.  Instead, such a
+ * destination is routed whole -- every switch, every source -- on an
+ * escape layer: its own path SL (FF_ESCAPE_SL) and its own VL, on every
+ * hop (SL2VL maps that SL to the escape VL for every pair of ports), so
+ * its packets never share a VL with the variant's.  The escape layer is
+ * up*-down* routing on an order phi of the switches: breadth-first
+ * distance from the first switch present, then the sum of the
+ * coordinates, then the position.  A hop toward a smaller phi goes up,
+ * toward a larger one down, and every path is some up hops then some
+ * down hops.  Destination-only tables express it: toward T, a switch with
+ * an all-down path takes it (to a neighbour that also has one), any other
+ * switch goes up to a neighbour with the shortest legal path, so each
+ * switch's path -- which is also the tail of every path through it -- is
+ * up* down*; the lengths strictly decrease, so there is no forwarding
+ * loop.  Every switch has a neighbour nearer the first switch, which
+ * reaches every switch going down, so everything connected is reached.
+ * Deadlock freedom: rank an up channel x -> y by -phi(y) and a down
+ * channel by N + phi(y); along every path of the layer ranks strictly
+ * increase (no down hop is ever followed by an up hop), so its channels
+ * form no cycle, and they share no VL with another layer.  On a complete
+ * FlatFly the distance is the number of non-zero coordinates and the
+ * minimal paths (coordinates to 0 first, then down in value, then up,
+ * then from 0) are legal, so the escape paths stay close to minimal on
+ * a damaged one.  Cost: one VL, only when some destination needs it.
+ * Refused, with the switches named: a fabric cut in two (some switch has
+ * no path at all), and VLs beyond 8 once Mixed has shed all its orders.
+ *
+ * Every LID is routed: CA ports (each LMC offset), switches (as a CA with
+ * index 0, so their paths are covered by the same argument; a switch's
+ * own packets enter through port 0, which SL2VL treats like a CA port).
+ * Parallel cables are dealt out round-robin, in port order, over the LIDs
+ * in a fixed order (LMC offset, destination coordinates, CA index), so the
+ * same fabric gets the same tables whatever its node order.  The offset
+ * comes first so that each offset's LIDs, the base LIDs above all, are
+ * spread over the cables of a bundle on their own.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/routing.h"
+#include "route/ff/ff.h"
+#include "topo/flatfly.h"
+
+/* A next hop: deliver (dim < 0) or the bundle to coordinate v of dim. */
+struct ff_hop {
+	int dim;
+	unsigned int v;
+};
+
+struct sort_key {
+	uint64_t key;
+	uint16_t lid;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct sort_key *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->lid < y->lid ? -1 : x->lid > y->lid;
+}
+
+static bool is_prime(unsigned int x)
+{
+	unsigned int q;
+
+	if (x < 2)
+		return false;
+	for (q = 2; q * q <= x; q++)
+		if (x % q == 0)
+			return false;
+	return true;
+}
+
+/* The m dimension orders, a Latin rectangle (see the top of the file). */
+static void build_orders(struct ff_ctx *c, unsigned int m)
+{
+	unsigned int n = c->n, r, p;
+
+	c->norders = m;
+	for (r = 0; r < m; r++)
+		for (p = 0; p < n; p++)
+			c->order[r][p] = is_prime(n + 1) ?
+				((r + 1) * (p + 1)) % (n + 1) - 1 :
+				(p + r) % n;
+}
+
+/* "[c(n-1),...,c0]" of a position. */
+static void coords_str(const struct ff_ctx *c, uint32_t slot, char *buf,
+		       size_t len)
+{
+	const uint8_t *co = ff_coords(c, slot);
+	size_t used;
+	unsigned int i;
+
+	used = snprintf(buf, len, "[");
+	for (i = c->n; i > 0 && used < len; i--)
+		used += snprintf(buf + used, len - used, "%u%s", co[i - 1],
+				 i > 1 ? "," : "]");
+}
+
+/* Names a position for a refusal: the switch there, or its coordinates. */
+static void slot_name(const struct ff_ctx *c, uint32_t slot, char *buf,
+		      size_t len)
+{
+	int32_t node = c->ff->slot_node[slot];
+	char co[OT_FF_MAX_DIMS * 4 + 4];
+
+	coords_str(c, slot, co, sizeof(co));
+	if (node >= 0)
+		snprintf(buf, len, "\"%s\" %s", c->f->node[node].desc, co);
+	else
+		snprintf(buf, len, "the missing switch %s", co);
+}
+
+/* Coordinates of every position and the bundles of every switch. */
+static int prepare_switches(struct ff_ctx *c)
+{
+	const struct ot_ff *ff = c->ff;
+	const struct ot_fabric *f = c->f;
+	uint32_t s, i, rest;
+	unsigned int d, p;
+
+	c->sumk = 0;
+	for (d = 0; d < c->n; d++) {
+		c->koff[d] = c->sumk;
+		c->sumk += ff->size[d];
+		c->stride[d] = d ? c->stride[d - 1] * ff->size[d - 1] : 1;
+	}
+	c->coords = malloc((size_t)ff->nslots * c->n + 1);
+	c->bcnt = calloc((size_t)ff->nslots * c->sumk + 1, 1);
+	if (!c->coords || !c->bcnt)
+		return ot_error_set(c->err, "%s: out of memory", c->name);
+	for (s = 0; s < ff->nslots; s++) {
+		rest = s;
+		for (d = 0; d < c->n; d++) {
+			c->coords[(size_t)s * c->n + d] = rest % ff->size[d];
+			rest /= ff->size[d];
+		}
+	}
+	/* Count first: the widest bundle sizes the port array. */
+	c->maxw = 1;
+	c->complete = true;
+	for (i = 0; i < f->nnodes; i++) {
+		int32_t slot = ff->sw_slot[i];
+
+		if (!ot_is_switch(f, i))
+			continue;
+		if (slot < 0)
+			return ot_error_set(c->err,
+				"%s: switch \"%s\" has no place in the FlatFly mapping",
+				c->name, f->node[i].desc);
+		for (p = 1; p <= f->node[i].nports; p++) {
+			int dim = ot_ff_port_dim(ff, i, p);
+			int32_t peer = f->node[i].port[p].peer;
+			size_t b;
+
+			if (dim < 0 || peer < 0 || ff->sw_slot[peer] < 0)
+				continue;
+			b = (size_t)slot * c->sumk + c->koff[dim] +
+			    ff_coords(c, ff->sw_slot[peer])[dim];
+			if (c->bcnt[b] == 255)
+				return ot_error_set(c->err,
+					"%s: switch \"%s\": too many cables to one switch",
+					c->name, f->node[i].desc);
+			c->bcnt[b]++;
+			if (c->bcnt[b] > c->maxw)
+				c->maxw = c->bcnt[b];
+		}
+	}
+	c->bport = malloc((size_t)ff->nslots * c->sumk * c->maxw + 1);
+	if (!c->bport)
+		return ot_error_set(c->err, "%s: out of memory", c->name);
+	memset(c->bcnt, 0, (size_t)ff->nslots * c->sumk);
+	for (i = 0; i < f->nnodes; i++) {
+		int32_t slot = ff->sw_slot[i];
+
+		if (!ot_is_switch(f, i))
+			continue;
+		for (p = 1; p <= f->node[i].nports; p++) {
+			int dim = ot_ff_port_dim(ff, i, p);
+			int32_t peer = f->node[i].port[p].peer;
+			size_t b;
+
+			if (dim < 0 || peer < 0 || ff->sw_slot[peer] < 0)
+				continue;
+			b = (size_t)slot * c->sumk + c->koff[dim] +
+			    ff_coords(c, ff->sw_slot[peer])[dim];
+			c->bport[b * c->maxw + c->bcnt[b]++] = p;
+		}
+	}
+	for (s = 0; s < ff->nslots && c->complete; s++) {
+		if (ff->slot_node[s] < 0) {
+			c->complete = false;
+			break;
+		}
+		for (d = 0; d < c->n; d++)
+			for (p = 0; p < ff->size[d]; p++)
+				if (p != ff_coords(c, s)[d] && !ff_has(c, s, d, p))
+					c->complete = false;
+	}
+	return 0;
+}
+
+/* Classifies every LID and sorts the routable ones into dealing order. */
+static int prepare_dests(struct ff_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_ff *ff = c->ff;
+	struct sort_key *keys = NULL;
+	uint32_t lid, q;
+	int error = 0;
+
+	c->dest = calloc((size_t)f->max_lid + 1, sizeof(*c->dest));
+	c->lids = malloc(((size_t)f->max_lid + 1) * sizeof(*c->lids));
+	keys = malloc(((size_t)f->max_lid + 1) * sizeof(*keys));
+	if (!c->dest || !c->lids || !keys) {
+		error = ot_error_set(c->err, "%s: out of memory", c->name);
+		goto out;
+	}
+	c->nlids = 0;
+	for (lid = 1; lid <= f->max_lid; lid++) {
+		const struct ot_lid_owner *o = &f->lid_owner[lid];
+		struct ff_dest *t = &c->dest[lid];
+		const struct ot_port *pt;
+		uint64_t key;
+
+		if (o->node < 0)
+			continue;
+		pt = &f->node[o->node].port[o->port];
+		t->offset = (lid - pt->lid) & 0x7f;
+		if (ot_is_switch(f, o->node)) {
+			t->kind = FF_DEST_SWITCH;
+			t->tslot = ff->sw_slot[o->node];
+			t->port = 0;
+			key = (1ull << 62) + ((uint64_t)t->offset << 54) +
+			      ((uint64_t)t->tslot << 8);
+		} else {
+			if (pt->peer < 0 || !ot_is_switch(f, pt->peer))
+				continue; /* nothing can reach it */
+			t->kind = FF_DEST_CA;
+			t->tslot = ff->sw_slot[pt->peer];
+			t->port = pt->peer_port;
+			t->index = ot_fabric_end_port_rank(f, pt->peer,
+							   o->node, o->port);
+			key = ((uint64_t)t->offset << 54) +
+			      ((((uint64_t)t->tslot << 8) + t->index) << 8);
+		}
+		keys[c->nlids].key = key;
+		keys[c->nlids].lid = lid;
+		c->nlids++;
+	}
+	qsort(keys, c->nlids, sizeof(*keys), cmp_key);
+	for (q = 0; q < c->nlids; q++)
+		c->lids[q] = keys[q].lid;
+out:
+	free(keys);
+	return error;
+}
+
+/* Why the hop from s toward coordinate v of dimension i cannot be made. */
+static int refuse_hop(const struct ff_ctx *c, uint32_t s, unsigned int i,
+		      unsigned int v, const struct ff_dest *t, const char *what)
+{
+	uint32_t to = ff_move(c, s, i, v);
+	char a[OT_ERROR_LEN / 4], b[OT_ERROR_LEN / 4], d[OT_ERROR_LEN / 4];
+
+	slot_name(c, s, a, sizeof(a));
+	slot_name(c, to, b, sizeof(b));
+	slot_name(c, t->tslot, d, sizeof(d));
+	if (c->ff->slot_node[to] < 0)
+		return ot_error_set(c->err,
+			"%s: %s must %s through %s (dimension %u) toward %s",
+			c->name, a, what, b, i, d);
+	return ot_error_set(c->err,
+		"%s: the cable %s - %s (dimension %u) is missing and no switch of that line is cabled to both; %s toward %s is impossible",
+		c->name, a, b, i, what, d);
+}
+
+/*
+ * A switch m on s's line in dimension i, cabled to s and to coordinate v,
+ * other than s, v and skip; the candidates are tried from a place that
+ * depends on seq, so the detours of different LIDs spread.
+ */
+static int find_detour(const struct ff_ctx *c, uint32_t s, unsigned int i,
+		       unsigned int v, unsigned int skip, uint32_t seq)
+{
+	unsigned int K = c->ff->size[i], k, m;
+	unsigned int own = ff_coords(c, s)[i];
+
+	for (k = 0; k < K; k++) {
+		m = (seq + k) % K;
+		if (m == own || m == v || m == skip)
+			continue;
+		if (ff_has(c, s, i, m) && ff_has(c, ff_move(c, s, i, m), i, v))
+			return m;
+	}
+	return -1;
+}
+
+/* The twist: s_L != tau, s != T; only packets of s's own CAs are here. */
+static int twist_hop(struct ff_ctx *c, uint32_t s, const struct ff_dest *t,
+		     unsigned int L, uint32_t seq, struct ff_hop *h)
+{
+	const uint8_t *sc = ff_coords(c, s), *tc = ff_coords(c, t->tslot);
+	bool on_line = true;
+	unsigned int i;
+	int m;
+
+	h->dim = L;
+	h->v = t->tau;
+	if (ff_has(c, s, L, t->tau))
+		return 0;
+	for (i = 0; i < c->n; i++)
+		if (i != L && sc[i] != tc[i])
+			on_line = false;
+	if (on_line) {
+		/*
+		 * A detour would be followed by a third hop in L (into T),
+		 * an F2 -> F2 dependency.  Going straight to T (untwisted)
+		 * is a single first hop.
+		 */
+		h->v = tc[L];
+		if (ff_has(c, s, L, tc[L]))
+			return 0;
+		return refuse_hop(c, s, L, t->tau, t, "twist");
+	}
+	m = find_detour(c, s, L, t->tau, t->tau, seq);
+	if (m < 0)
+		return refuse_hop(c, s, L, t->tau, t, "twist");
+	h->v = m;
+	c->twist_detour = true;
+	return 0;
+}
+
+/*
+ * Whether every switch that must twist toward tau for t can: directly,
+ * through a detour, or straight into T from T's line.
+ */
+static bool twist_works(struct ff_ctx *c, struct ff_dest *t, unsigned int L,
+			unsigned int tau)
+{
+	const uint8_t *tc = ff_coords(c, t->tslot);
+	struct ff_hop h;
+	uint32_t s;
+	bool ok = true;
+
+	if (tau != tc[L] && !ff_has(c, ff_move(c, t->tslot, L, tau), L, tc[L]))
+		return false;
+	if (c->complete)
+		return true;
+	t->tau = tau;
+	for (s = 0; s < c->ff->nslots && ok; s++) {
+		if (c->ff->slot_node[s] < 0 || s == (uint32_t)t->tslot ||
+		    ff_coords(c, s)[L] == tau)
+			continue;
+		ok = !twist_hop(c, s, t, L, 0, &h);
+	}
+	return ok;
+}
+
+/*
+ * Puts t on a layer and picks its twist coordinate.  tau starts at
+ * d mod K_L and moves on to d + 1, ... while the final DOR hop into T
+ * (from the switch at tau on T's line) has no cable, so the DOR phase
+ * never detours in L, or while some switch cannot make its twist hop.
+ */
+static void assign_layer(struct ff_ctx *c, struct ff_dest *t,
+			 unsigned int layer)
+{
+	unsigned int L, K, k, tau;
+
+	t->layer = layer;
+	if (!(c->variant & FF_TWISTED))
+		return;
+	L = c->order[t->layer][c->n - 1];
+	K = c->ff->size[L];
+	tau = ff_coords(c, t->tslot)[L];
+	for (k = 0; k < K; k++)
+		if (twist_works(c, t, L, (t->index + k) % K)) {
+			tau = (t->index + k) % K;
+			break;
+		}
+	t->tau = tau;
+}
+
+/* Every destination on the layer of its CA index, d mod m. */
+static void assign_layers(struct ff_ctx *c)
+{
+	uint32_t q;
+
+	for (q = 0; q < c->nlids; q++) {
+		struct ff_dest *t = &c->dest[c->lids[q]];
+
+		assign_layer(c, t, (c->variant & FF_MIXED) ?
+				   t->index % c->norders : 0);
+	}
+}
+
+/* The hop that corrects dimension i, the first one s differs from t in. */
+static int dor_hop(struct ff_ctx *c, uint32_t s, const struct ff_dest *t,
+		   unsigned int i, uint32_t seq, struct ff_hop *h)
+{
+	const uint8_t *sc = ff_coords(c, s);
+	unsigned int goal = ff_coords(c, t->tslot)[i], via = goal;
+	int m;
+
+	h->dim = i;
+	/*
+	 * Twisted ADOR: the twist was the extra hop in the last dimension,
+	 * the DOR phase takes none there (seed 001, 3.3).
+	 */
+	if ((c->variant & FF_ADOR) && t->offset &&
+	    !((c->variant & FF_TWISTED) &&
+	      i == c->order[t->layer][c->n - 1])) {
+		via = ff_ador_via(c, s, t, i);
+		if (via != goal && sc[i] != via && ff_has(c, s, i, via)) {
+			h->v = via;
+			c->same_dim_hops = true;
+			return 0;
+		}
+	}
+	h->v = goal;
+	if (ff_has(c, s, i, goal))
+		return 0;
+	/*
+	 * Under ADOR a switch on a line with a via coordinate would send a
+	 * detour's second hop on to the via switch: only the plain rule
+	 * (via == goal) may detour.  ff_ador_via() picks via so that this
+	 * does not happen.
+	 */
+	m = via == goal ? find_detour(c, s, i, goal, goal, seq) : -1;
+	if (m < 0)
+		return refuse_hop(c, s, i, goal, t, "pass");
+	h->v = m;
+	c->same_dim_hops = true;
+	return 0;
+}
+
+/* The rule: where switch s sends a packet for t (see the file's top). */
+static int next_hop(struct ff_ctx *c, uint32_t s, const struct ff_dest *t,
+		    uint32_t seq, struct ff_hop *h)
+{
+	const uint8_t *sc = ff_coords(c, s), *tc = ff_coords(c, t->tslot);
+	const uint8_t *pi = c->order[t->layer];
+	unsigned int k, L;
+
+	if (s == (uint32_t)t->tslot) {
+		h->dim = -1;
+		return 0;
+	}
+	if (c->variant & FF_TWISTED) {
+		L = pi[c->n - 1];
+		if (sc[L] != t->tau)
+			return twist_hop(c, s, t, L, seq, h);
+	}
+	for (k = 0; k < c->n; k++)
+		if (sc[pi[k]] != tc[pi[k]])
+			break;
+	return dor_hop(c, s, t, pi[k], seq, h);
+}
+
+/* The neighbours of slot, as hops; nb holds sumk entries. */
+static unsigned int neighbours(const struct ff_ctx *c, uint32_t slot,
+			       struct ff_hop *nb)
+{
+	const uint8_t *co = ff_coords(c, slot);
+	unsigned int i, v, k = 0;
+
+	for (i = 0; i < c->n; i++)
+		for (v = 0; v < c->ff->size[i]; v++)
+			if (v != co[i] && ff_has(c, slot, i, v)) {
+				nb[k].dim = i;
+				nb[k++].v = v;
+			}
+	return k;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * phi, the escape layer's order (see the top of the file), once per
+ * fabric.  Breadth-first from the first switch present: every other
+ * switch it reaches has a neighbour before it.
+ */
+static int escape_order(struct ff_ctx *c)
+{
+	const struct ot_ff *ff = c->ff;
+	uint32_t *dist = NULL, *queue = NULL, head = 0, tail = 0, s, k;
+	struct ff_hop *nb = NULL;
+	uint64_t *keys = NULL;
+	unsigned int i, j, deg, sum;
+	int error = 0;
+
+	if (c->phi)
+		return 0;
+	dist = malloc((size_t)ff->nslots * sizeof(*dist));
+	queue = malloc((size_t)ff->nslots * sizeof(*queue));
+	keys = malloc((size_t)ff->nslots * sizeof(*keys));
+	nb = malloc((c->sumk + 1) * sizeof(*nb));
+	c->phi = malloc((size_t)ff->nslots * sizeof(*c->phi));
+	c->by_phi = malloc((size_t)ff->nslots * sizeof(*c->by_phi));
+	c->esc_tree = calloc(ff->nslots, sizeof(*c->esc_tree));
+	if (!dist || !queue || !keys || !nb || !c->phi || !c->by_phi ||
+	    !c->esc_tree) {
+		error = ot_error_set(c->err, "%s: out of memory", c->name);
+		goto out;
+	}
+	for (s = 0; s < ff->nslots; s++) {
+		dist[s] = UINT32_MAX;
+		c->phi[s] = UINT32_MAX;
+		if (ff->slot_node[s] >= 0 && !tail) {
+			dist[s] = 0;
+			queue[tail++] = s;
+		}
+	}
+	while (head < tail) {
+		s = queue[head++];
+		deg = neighbours(c, s, nb);
+		for (j = 0; j < deg; j++) {
+			uint32_t y = ff_move(c, s, nb[j].dim, nb[j].v);
+
+			if (dist[y] != UINT32_MAX)
+				continue;
+			dist[y] = dist[s] + 1;
+			queue[tail++] = y;
+		}
+	}
+	c->nexist = 0;
+	for (s = 0; s < ff->nslots; s++) {
+		if (ff->slot_node[s] < 0)
+			continue;
+		for (i = 0, sum = 0; i < c->n; i++)
+			sum += ff_coords(c, s)[i];
+		keys[c->nexist++] = ((uint64_t)(dist[s] < 0xffff ? dist[s] :
+						   0xffff) << 48) +
+				    ((uint64_t)sum << 32) + s;
+	}
+	qsort(keys, c->nexist, sizeof(*keys), cmp_u64);
+	for (k = 0; k < c->nexist; k++) {
+		s = (uint32_t)keys[k];
+		c->by_phi[k] = s;
+		c->phi[s] = k;
+	}
+out:
+	free(dist);
+	free(queue);
+	free(keys);
+	free(nb);
+	return error;
+}
+
+#define ESC_FAR 0x7fff  /* no legal path */
+#define ESC_DOWN 0x8000 /* the path goes down only */
+
+/*
+ * The escape layer's distances toward the switch at T: for each switch
+ * the length of its path, ESC_DOWN when that path goes down only.
+ */
+static int escape_tree(struct ff_ctx *c, uint32_t T, const uint16_t **out)
+{
+	const struct ot_ff *ff = c->ff;
+	uint32_t *queue = NULL, head = 0, tail = 0, s, k;
+	struct ff_hop *nb = NULL;
+	uint16_t *row = NULL;
+	unsigned int j, deg, best, d;
+	int error = 0;
+
+	if (c->esc_tree[T]) {
+		*out = c->esc_tree[T];
+		return 0;
+	}
+	row = malloc((size_t)ff->nslots * sizeof(*row));
+	queue = malloc((size_t)ff->nslots * sizeof(*queue));
+	nb = malloc((c->sumk + 1) * sizeof(*nb));
+	if (!row || !queue || !nb) {
+		error = ot_error_set(c->err, "%s: out of memory", c->name);
+		goto out;
+	}
+	for (s = 0; s < ff->nslots; s++)
+		row[s] = ESC_FAR;
+	/* All-down paths: backwards from T, each step to a smaller phi. */
+	row[T] = ESC_DOWN;
+	queue[tail++] = T;
+	while (head < tail) {
+		s = queue[head++];
+		d = (row[s] & ~ESC_DOWN) + 1;
+		deg = neighbours(c, s, nb);
+		for (j = 0; j < deg && d < ESC_FAR; j++) {
+			uint32_t x = ff_move(c, s, nb[j].dim, nb[j].v);
+
+			if (row[x] != ESC_FAR || c->phi[x] > c->phi[s])
+				continue;
+			row[x] = d | ESC_DOWN;
+			queue[tail++] = x;
+		}
+	}
+	/* The others go up first: their up neighbours come earlier in phi. */
+	for (k = 0; k < c->nexist; k++) {
+		s = c->by_phi[k];
+		if (row[s] & ESC_DOWN)
+			continue;
+		best = ESC_FAR;
+		deg = neighbours(c, s, nb);
+		for (j = 0; j < deg; j++) {
+			uint32_t y = ff_move(c, s, nb[j].dim, nb[j].v);
+
+			d = row[y] & ~ESC_DOWN;
+			if (c->phi[y] < c->phi[s] && d + 1 < best)
+				best = d + 1;
+		}
+		row[s] = best;
+	}
+	c->esc_tree[T] = row;
+	*out = row;
+	row = NULL;
+out:
+	free(row);
+	free(queue);
+	free(nb);
+	return error;
+}
+
+/*
+ * The escape layer's hop from s toward t: one of the neighbours that
+ * keep the path legal and shortest, picked by seq so that the LIDs of a
+ * destination spread over them.
+ */
+static int escape_hop(struct ff_ctx *c, const uint16_t *row, uint32_t s,
+		      const struct ff_dest *t, uint32_t seq,
+		      struct ff_hop *nb, struct ff_hop *h)
+{
+	unsigned int val = row[s] & ~ESC_DOWN, deg, j, k = 0;
+	bool down = row[s] & ESC_DOWN;
+	char a[OT_ERROR_LEN / 3], b[OT_ERROR_LEN / 3];
+
+	if (s == (uint32_t)t->tslot) {
+		h->dim = -1;
+		return 0;
+	}
+	if (val == ESC_FAR) {
+		slot_name(c, s, a, sizeof(a));
+		slot_name(c, t->tslot, b, sizeof(b));
+		return ot_error_set(c->err,
+			"%s: no path at all from %s to %s: missing cables and switches cut the fabric in two",
+			c->name, a, b);
+	}
+	deg = neighbours(c, s, nb);
+	for (j = 0; j < deg; j++) {
+		uint32_t y = ff_move(c, s, nb[j].dim, nb[j].v);
+		bool ok;
+
+		if (down)
+			ok = c->phi[y] > c->phi[s] && (row[y] & ESC_DOWN) &&
+			     (row[y] & ~ESC_DOWN) + 1u == val;
+		else
+			ok = c->phi[y] < c->phi[s] &&
+			     (row[y] & ~ESC_DOWN) + 1u == val;
+		if (ok)
+			nb[k++] = nb[j];
+	}
+	*h = nb[seq % k];
+	return 0;
+}
+
+/*
+ * The variant's hop at every switch toward t, or -1 (err set) when some
+ * switch has none; the flags that size the VLs are then left as they
+ * were, since t goes to the escape layer.
+ */
+static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
+			uint32_t seq, struct ff_hop *hops)
+{
+	bool same_dim = c->same_dim_hops, twist = c->twist_detour;
+	uint32_t s;
+
+	for (s = 0; s < c->ff->nslots; s++) {
+		if (c->ff->slot_node[s] < 0)
+			continue;
+		if (next_hop(c, s, t, seq, &hops[s])) {
+			c->same_dim_hops = same_dim;
+			c->twist_detour = twist;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int escape_hops(struct ff_ctx *c, const struct ff_dest *t,
+		       uint32_t seq, struct ff_hop *nb, struct ff_hop *hops)
+{
+	const uint16_t *row = NULL;
+	uint32_t s;
+	int error;
+
+	error = escape_order(c);
+	if (!error)
+		error = escape_tree(c, t->tslot, &row);
+	for (s = 0; s < c->ff->nslots && !error; s++)
+		if (c->ff->slot_node[s] >= 0)
+			error = escape_hop(c, row, s, t, seq, nb, &hops[s]);
+	return error;
+}
+
+/*
+ * Whether the variant's rules toward a and toward b are the same on
+ * every layer fill_lfts() may try (the twist coordinates of the other
+ * layers start from the CA index).
+ */
+static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
+		      const struct ff_dest *b)
+{
+	unsigned int both = FF_MIXED | FF_TWISTED;
+
+	return a->tslot == b->tslot && a->layer == b->layer &&
+	       a->tau == b->tau &&
+	       (!(c->variant & FF_ADOR) || a->offset == b->offset) &&
+	       ((c->variant & both) != both || a->index == b->index);
+}
+
+/*
+ * Destination by destination (in dealing order): the variant's hop at
+ * every switch -- for Mixed on the destination's layer d mod m, else on
+ * the next layer that reaches it from everywhere (its path SL follows, no
+ * VL is added) -- or the escape layer's when none does; then the cables
+ * of each bundle are dealt out.
+ */
+static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
+{
+	const struct ot_ff *ff = c->ff;
+	struct ff_dest failed = { .kind = FF_DEST_NONE };
+	struct ff_hop *hops = NULL, *nb = NULL;
+	uint8_t *lane = NULL;
+	uint32_t s, q;
+	unsigned int k;
+	int error = 0;
+
+	lane = calloc((size_t)ff->nslots * c->sumk + 1, 1);
+	hops = malloc(((size_t)ff->nslots + 1) * sizeof(*hops));
+	nb = malloc((c->sumk + 1) * sizeof(*nb));
+	if (!lane || !hops || !nb) {
+		error = ot_error_set(c->err, "%s: out of memory", c->name);
+		goto out;
+	}
+	c->same_dim_hops = false;
+	c->twist_detour = false;
+	c->any_escape = false;
+	for (q = 0; q < c->nlids; q++) {
+		uint16_t lid = c->lids[q];
+		struct ff_dest *t = &c->dest[lid];
+		struct ff_dest first = *t;
+		bool known = failed.kind != FF_DEST_NONE &&
+			     same_rule(c, &failed, t);
+
+		t->escape = 0;
+		error = known ? -1 : variant_hops(c, t, q, hops);
+		for (k = 1; error && !known && (c->variant & FF_MIXED) &&
+			    k < c->norders; k++) {
+			assign_layer(c, t, (first.layer + k) % c->norders);
+			error = variant_hops(c, t, q, hops);
+		}
+		if (error) {
+			/* the escape layer ignores layer and tau */
+			*t = first;
+			failed = first;
+			error = escape_hops(c, t, q, nb, hops);
+			if (error)
+				goto out;
+			t->escape = 1;
+			c->any_escape = true;
+		}
+		for (s = 0; s < ff->nslots; s++) {
+			int32_t node = ff->slot_node[s];
+			size_t b;
+			unsigned int l;
+
+			if (node < 0)
+				continue;
+			if (hops[s].dim < 0) {
+				out->lft[node][lid] = t->port;
+				continue;
+			}
+			b = (size_t)s * c->sumk + c->koff[hops[s].dim] +
+			    hops[s].v;
+			l = lane[b];
+			lane[b] = l + 1 >= c->bcnt[b] ? 0 : l + 1;
+			out->lft[node][lid] = c->bport[b * c->maxw + l];
+		}
+	}
+out:
+	free(lane);
+	free(hops);
+	free(nb);
+	return error;
+}
+
+/*
+ * VL of a hop of layer l from a port of dimension din into one of
+ * dimension dout (-1: a CA port or port 0), see the top of the file.
+ */
+static unsigned int variant_vls(const struct ff_ctx *c)
+{
+	unsigned int vls = c->norders * (c->same_dim_hops ? 2 : 1);
+
+	if (c->variant & FF_TWISTED)
+		vls += c->twist_detour ? 2 : 1;
+	return vls;
+}
+
+static uint8_t hop_vl(const struct ff_ctx *c, unsigned int sl, int din,
+		      int dout)
+{
+	unsigned int l = sl < c->norders ? sl : 0;
+	unsigned int per = c->same_dim_hops ? 2 : 1;
+
+	/* The escape layer: one VL above the variant's, on every hop. */
+	if (sl == FF_ESCAPE_SL && c->any_escape)
+		return variant_vls(c);
+	if ((c->variant & FF_TWISTED) && dout >= 0) {
+		if (din < 0)
+			return c->norders * per; /* F1 */
+		if (c->twist_detour && din == dout &&
+		    din == c->order[l][c->n - 1])
+			return c->norders * per + 1; /* F2 */
+	}
+	return l * per + (c->same_dim_hops && din >= 0 && din == dout);
+}
+
+static unsigned int needed_vls(const struct ff_ctx *c)
+{
+	return variant_vls(c) + c->any_escape;
+}
+
+static int fill_sl2vl(struct ff_ctx *c, struct ot_routing *out)
+{
+	const struct ot_fabric *f = c->f;
+	unsigned int in, o, sl, np;
+	uint8_t row[OT_NUM_SLS];
+	uint32_t i;
+
+	for (i = 0; i < f->nnodes; i++) {
+		bool sw = ot_is_switch(f, i);
+		uint8_t *t;
+
+		np = f->node[i].nports;
+		t = malloc((size_t)(np + 1) * (np + 1) * OT_NUM_SLS);
+		if (!t)
+			return ot_error_set(c->err, "%s: out of memory",
+					    c->name);
+		out->sl2vl[i] = t;
+		for (in = 0; in <= np; in++) {
+			int din = sw ? ot_ff_port_dim(c->ff, i, in) : -1;
+
+			for (o = 0; o <= np; o++) {
+				int dout = sw ? ot_ff_port_dim(c->ff, i, o) : -1;
+
+				for (sl = 0; sl < OT_NUM_SLS; sl++)
+					row[sl] = hop_vl(c, sl, din, dout);
+				memcpy(t + ot_sl2vl_index(np, in, o, 0), row,
+				       sizeof(row));
+			}
+		}
+	}
+	return 0;
+}
+
+static uint8_t ff_path_sl(const struct ot_routing *r, uint16_t slid,
+			  uint16_t dlid)
+{
+	const uint8_t *sl = r->priv;
+
+	(void)slid;
+	return dlid <= r->max_lid ? sl[dlid] : 0;
+}
+
+/*
+ * Path SLs (the layer of the destination, or the escape layer's) when
+ * there is more than one layer.
+ */
+static int set_path_sls(struct ff_ctx *c, struct ot_routing *out)
+{
+	uint8_t *sl;
+	uint32_t q;
+
+	if (c->norders <= 1 && !c->any_escape)
+		return 0;
+	sl = calloc((size_t)c->f->max_lid + 1, 1);
+	if (!sl)
+		return ot_error_set(c->err, "%s: out of memory", c->name);
+	for (q = 0; q < c->nlids; q++)
+		sl[c->lids[q]] = c->dest[c->lids[q]].escape ?
+				 FF_ESCAPE_SL : c->dest[c->lids[q]].layer;
+	out->priv = sl;
+	out->free_priv = free;
+	out->path_sl = ff_path_sl;
+	return 0;
+}
+
+static int set_labels(const struct ff_ctx *c, struct ot_routing *out)
+{
+	const struct ot_fabric *f = c->f;
+	char buf[OT_FF_MAX_DIMS * 4 + 4];
+	uint32_t i, rank;
+	unsigned int p;
+	int rc = 0;
+
+	for (i = 0; i < f->nnodes && !rc; i++) {
+		const struct ot_port *pt = NULL;
+
+		if (ot_is_switch(f, i)) {
+			coords_str(c, c->ff->sw_slot[i], buf, sizeof(buf));
+			rc = ot_routing_set_label(out, i, "switch %s", buf);
+			continue;
+		}
+		for (p = 1; p <= f->node[i].nports && !pt; p++)
+			if (f->node[i].port[p].peer >= 0 &&
+			    ot_is_switch(f, f->node[i].port[p].peer))
+				pt = &f->node[i].port[p];
+		if (!pt)
+			continue;
+		coords_str(c, c->ff->sw_slot[pt->peer], buf, sizeof(buf));
+		rank = ot_fabric_end_port_rank(f, pt->peer, i, p - 1);
+		rc = ot_routing_set_label(out, i, "CA %s/%u", buf, rank);
+	}
+	return rc ? ot_error_set(c->err, "%s: out of memory", c->name) : 0;
+}
+
+int ff_route(const char *name, unsigned int variant,
+	     const struct ot_fabric *f, struct ot_routing *out,
+	     struct ot_error *err)
+{
+	struct ff_ctx c = { .name = name, .variant = variant, .f = f,
+			    .err = err };
+	struct ot_ff *ff = NULL;
+	struct ot_error why;
+	unsigned int m;
+	int error;
+
+	error = ot_ff_map(f, &ff, &why);
+	if (error) {
+		ot_error_set(err, "%s: %s", name, why.msg);
+		goto out;
+	}
+	c.ff = ff;
+	c.n = ff->ndims;
+	if (c.n < 1 || c.n > OT_FF_MAX_DIMS) {
+		error = ot_error_set(err, "%s: %u dimensions", name, c.n);
+		goto out;
+	}
+	error = prepare_switches(&c);
+	if (!error)
+		error = prepare_dests(&c);
+	if (error)
+		goto out;
+	/*
+	 * The Mixed variants start with min(n, 4) orders and give up orders
+	 * while detours push the VLs beyond 8; the others have one.
+	 */
+	m = (variant & FF_MIXED) ? (c.n < FF_MAX_ORDERS ? c.n : FF_MAX_ORDERS) :
+				   1;
+	for (;;) {
+		build_orders(&c, m);
+		assign_layers(&c);
+		error = fill_lfts(&c, out);
+		if (error)
+			goto out;
+		if (needed_vls(&c) <= FF_MAX_VLS || m == 1)
+			break;
+		m--;
+	}
+	out->nvls = needed_vls(&c);
+	if (out->nvls > FF_MAX_VLS) {
+		error = ot_error_set(err, "%s: needs %u VLs, more than %u",
+				     name, out->nvls, FF_MAX_VLS);
+		goto out;
+	}
+	out->needs_qos = out->nvls > 1;
+	if (out->needs_qos)
+		error = fill_sl2vl(&c, out);
+	if (!error)
+		error = set_path_sls(&c, out);
+	if (!error)
+		error = set_labels(&c, out);
+out:
+	free(c.coords);
+	free(c.bcnt);
+	free(c.bport);
+	free(c.dest);
+	free(c.lids);
+	free(c.phi);
+	free(c.by_phi);
+	for (m = 0; c.esc_tree && m < ff->nslots; m++)
+		free(c.esc_tree[m]);
+	free(c.esc_tree);
+	ot_ff_free(ff);
+	return error;
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Private to the FlatFly engines (src/route/ff/): core.c holds the shared
+ * engine core, ador.c ADOR's choice of the extra hop, engines.c the seven
+ * engines built on them.  Nothing outside src/route/ff/ uses it.
+ */
+#ifndef OSMTOPO_ROUTE_FF_H
+#define OSMTOPO_ROUTE_FF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/routing.h"
+#include "topo/flatfly.h"
+
+#define FF_MAX_VLS 8    /* data VLs the engines allow themselves */
+#define FF_MAX_ORDERS 4 /* dimension orders of the Mixed variants */
+/* Path SL of the destinations routed on the escape layer (core.c). */
+#define FF_ESCAPE_SL FF_MAX_ORDERS
+
+enum ff_variant {
+	FF_MIXED = 1,   /* dimension order from the destination's CA index */
+	FF_TWISTED = 2, /* first hop to the twist coordinate, then DOR */
+	FF_ADOR = 4,    /* LMC offsets > 0 take an extra hop per dimension */
+};
+
+enum ff_dest_kind {
+	FF_DEST_NONE,
+	FF_DEST_CA,     /* a CA (or router) port: reached through its switch */
+	FF_DEST_SWITCH, /* a switch's own LID */
+};
+
+/* What the tables need to know about one destination LID. */
+struct ff_dest {
+	uint8_t kind;    /* enum ff_dest_kind */
+	uint8_t port;    /* port of the destination switch toward the LID */
+	uint8_t layer;   /* dimension order, = path SL */
+	uint8_t tau;     /* twisted: coordinate of the twist */
+	uint8_t offset;  /* LID - base LID (LMC offset) */
+	uint8_t escape;  /* routed on the escape layer, not by the variant */
+	uint16_t index;  /* d: rank of the CA port on its switch */
+	int32_t tslot;   /* position of the destination switch */
+};
+
+struct ff_ctx {
+	const char *name; /* engine name, prefix of every refusal */
+	unsigned int variant;
+	const struct ot_fabric *f;
+	const struct ot_ff *ff;
+	struct ot_error *err;
+	unsigned int n;
+	unsigned int norders;
+	uint8_t order[FF_MAX_ORDERS][OT_FF_MAX_DIMS];
+	uint32_t stride[OT_FF_MAX_DIMS]; /* slot distance of one step in i */
+	uint8_t *coords;                 /* nslots x n coordinates */
+	/*
+	 * Bundles: the cables from a switch to the switch at coordinate v of
+	 * dimension i, bundle (slot, koff[i] + v), ports in port order.
+	 */
+	unsigned int koff[OT_FF_MAX_DIMS];
+	unsigned int sumk, maxw;
+	uint8_t *bcnt;
+	uint8_t *bport;
+	bool complete; /* every position filled, every pair cabled */
+	struct ff_dest *dest; /* max_lid + 1 entries */
+	uint16_t *lids;       /* routable LIDs in the order cables are dealt */
+	uint32_t nlids;
+	bool same_dim_hops;   /* some DOR phase takes two hops in a dimension */
+	bool twist_detour;    /* some twist takes two hops */
+	bool any_escape;      /* some destination is on the escape layer */
+	/*
+	 * The escape layer (core.c): phi[slot] is the rank of a position in
+	 * the order its paths go up then down in, by_phi the positions in
+	 * that order (nexist of them), esc_tree[slot] the distances toward
+	 * the switch at slot, computed when a destination there needs them.
+	 */
+	uint32_t *phi;
+	uint32_t *by_phi;
+	uint32_t nexist;
+	uint16_t **esc_tree;
+};
+
+static inline const uint8_t *ff_coords(const struct ff_ctx *c, uint32_t slot)
+{
+	return c->coords + (size_t)slot * c->n;
+}
+
+/* Whether the switch at slot has a cable to coordinate v of dimension i. */
+static inline bool ff_has(const struct ff_ctx *c, uint32_t slot,
+			  unsigned int i, unsigned int v)
+{
+	return c->bcnt[(size_t)slot * c->sumk + c->koff[i] + v] != 0;
+}
+
+/* The position that differs from slot only in dimension i, there v. */
+static inline uint32_t ff_move(const struct ff_ctx *c, uint32_t slot,
+			       unsigned int i, unsigned int v)
+{
+	return slot - ff_coords(c, slot)[i] * c->stride[i] +
+	       v * c->stride[i];
+}
+
+/* Routes f with the FlatFly engine core (core.c). */
+int ff_route(const char *name, unsigned int variant,
+	     const struct ot_fabric *f, struct ot_routing *out,
+	     struct ot_error *err);
+
+/*
+ * ADOR (ador.c): the coordinate of dimension i that packets for t cross
+ * through on the line of slot, t's own coordinate when there is none.
+ */
+unsigned int ff_ador_via(const struct ff_ctx *c, uint32_t slot,
+			 const struct ff_dest *t, unsigned int i);
+
+#endif

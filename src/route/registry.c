@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The engine table (see engine.h): every engine osmtopo provides, in the
+ * order `osmtopo --help` lists them and the plugin registers them.
+ */
+#include <string.h>
+
+#include "route/engine.h"
+#include "route/engines.h"
+
+const struct ot_engine *const ot_engines[] = {
+	&ot_engine_hdor,
+	&ot_engine_ff_dor,
+	&ot_engine_ff_mixed_dor,
+	&ot_engine_ff_twisted_dor,
+	&ot_engine_ff_twisted_mixed_dor,
+	&ot_engine_ff_ador,
+	&ot_engine_ff_mixed_ador,
+	&ot_engine_ff_twisted_ador,
+	NULL,
+};
+
+const struct ot_engine *ot_engine_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; ot_engines[i]; i++)
+		if (!strcmp(ot_engines[i]->name, name))
+			return ot_engines[i];
+	return NULL;
+}
+
+int ot_engine_run(const struct ot_engine *e, const struct ot_fabric *f,
+		  struct ot_routing **out, struct ot_error *err)
+{
+	struct ot_routing *r;
+
+	*out = NULL;
+	r = ot_routing_new(f);
+	if (!r)
+		return ot_error_set(err, "%s: out of memory", e->name);
+	if (e->route(f, r, err)) {
+		ot_routing_free(r);
+		return -1;
+	}
+	*out = r;
+	return 0;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The KNS recognizer (seed 000, sections 2.2 and 3.2): which switches are
+ * routers (a CA attached) and which belong to an indirect network, which
+ * dimension each indirect switch serves, and the coordinates of every
+ * router, switch and CA -- found from the cabling alone, never from port
+ * numbers, node order or GUIDs (GUIDs only break the ties that the
+ * topology's symmetry leaves open).  The hdor engine routes on its result;
+ * the checker uses it to verify that paths correct dimensions in order.
+ */
+#ifndef OSMTOPO_KNS_H
+#define OSMTOPO_KNS_H
+
+#include <stdint.h>
+
+#include "model/error.h"
+#include "model/fabric.h"
+
+enum ot_kns_role {
+	OT_KNS_CA,
+	OT_KNS_ROUTER,
+	OT_KNS_SWITCH, /* a switch of the indirect network of one dimension */
+};
+
+struct ot_kns {
+	const struct ot_fabric *fabric; /* borrowed */
+	unsigned int k, n;
+	unsigned int links; /* parallel cables per router-switch pair (L) */
+	/* Per node (fabric->nnodes entries): */
+	uint8_t *role;  /* enum ot_kns_role */
+	/*
+	 * n coordinates per node, coord[node * n + d].  Routers and CAs: their
+	 * position in each dimension.  An indirect switch of dimension d:
+	 * the coordinates its routers share, and -1 in dimension d.
+	 */
+	int16_t *coord;
+	int8_t *dim;    /* indirect switch: its dimension; others -1 */
+	int32_t *router; /* CA: the router it hangs off; router: itself */
+	/* router_at[c]: router node whose coordinates, as a number in base
+	 * k with dimension 0 least significant, are c (k^n entries). */
+	int32_t *router_at;
+};
+
+/*
+ * Recognizes f as a k-ary n-direct 1-indirect KNS: any n >= 1, k >= 2,
+ * one or more CAs per router, one or more parallel cables per router-
+ * switch pair (the same number everywhere).  Refuses anything else with
+ * one line naming the node and port that break it.  f must be indexed.
+ */
+int ot_kns_recognize(const struct ot_fabric *f, struct ot_kns **out,
+		     struct ot_error *err);
+void ot_kns_free(struct ot_kns *kns);
+
+/*
+ * Whether a path (the nodes a packet visits, from source CA to
+ * destination CA) is the one Hybrid-DOR promises: it corrects the
+ * differing dimensions in increasing order, each once, with the minimal
+ * number of hops.  0, or -1 with err saying what is wrong.
+ */
+int ot_kns_check_path(const struct ot_kns *kns, const int32_t *nodes,
+		      unsigned int len, struct ot_error *err);
+
+#endif
