@@ -74,7 +74,7 @@ static struct ot_fabric *build(const struct topo *t, unsigned int cas,
 			       double drop_sw, double drop_l, uint64_t seed)
 {
 	struct ot_flatfly_params p = { .ndims = t->ndims, .cas = cas };
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_fabric *f;
 
 	memcpy(p.size, t->size, sizeof(p.size));
@@ -100,7 +100,7 @@ static enum outcome try_one(const struct topo *t, double drop_sw,
 			    double drop_l, uint64_t seed)
 {
 	struct ot_fabric *f = build(t, 1, drop_sw, drop_l, seed);
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_ff *ff = NULL;
 	enum outcome o;
 
@@ -148,7 +148,7 @@ static void reference_time(void)
 {
 	const struct topo *t = &topos[2];
 	struct ot_fabric *f = build(t, 8, 0, 0, 0);
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	double best = 1e9;
 	int i;
 

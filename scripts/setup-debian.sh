@@ -9,7 +9,7 @@ packages=(
 	build-essential autoconf automake libtool pkg-config
 	check valgrind python3 time
 	opensm libopensm-dev ibsim-utils infiniband-diags
-	libibnetdisc-dev libibmad-dev libibumad-dev
+	libibnetdisc-dev libibmad-dev libibumad-dev libjansson-dev
 )
 
 missing=()

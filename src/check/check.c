@@ -802,7 +802,7 @@ static int check_paths(struct checker *ck, const struct dest *dd)
 		ck->path[len++] = d->node;
 		for (i = ck->src_start[s]; i < ck->src_start[s + 1]; i++) {
 			uint32_t src = ck->src_list[i];
-			struct ot_error why = { "" };
+			struct ot_error why = { 0 };
 			struct example *e;
 
 			if (src == dd->ep)

@@ -570,7 +570,7 @@ int ot_live_read_routing(const struct ot_live_opts *o,
 	 */
 	lr.r->path_sl_unknown = true;
 	if (!(o && o->skip_path_sl)) {
-		struct ot_error sa_err = { "" };
+		struct ot_error sa_err = { 0 };
 		int rc;
 
 		/* The SA port is opened after ours is closed: one at a time. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * One-line error messages (see error.h).
+ * One-line error messages with a class (see error.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,5 +16,58 @@ int ot_error_set(struct ot_error *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+	err->cls = OT_ERR_GENERIC;
 	return -1;
+}
+
+int ot_refuse(struct ot_error *err, enum ot_error_class cls,
+	      const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	err->cls = cls;
+	return -1;
+}
+
+int ot_error_nomem(struct ot_error *err, const char *who)
+{
+	return ot_refuse(err, OT_ERR_NOMEM, "%s: out of memory", who);
+}
+
+int ot_error_wrap(struct ot_error *err, const struct ot_error *why,
+		  enum ot_error_class cls, const char *prefix)
+{
+	char msg[OT_ERROR_LEN];
+
+	if (!err)
+		return -1;
+	snprintf(msg, sizeof(msg), "%s", why->msg);
+	return ot_refuse(err, why->cls != OT_ERR_GENERIC ? why->cls : cls,
+			 "%s: %s", prefix, msg);
+}
+
+const char *ot_error_class_name(enum ot_error_class cls)
+{
+	switch (cls) {
+	case OT_ERR_GENERIC:
+		return "error";
+	case OT_ERR_NOMEM:
+		return "out of memory";
+	case OT_ERR_TOPOLOGY:
+		return "topology";
+	case OT_ERR_DAMAGE:
+		return "damage";
+	case OT_ERR_BUDGET:
+		return "budget";
+	case OT_ERR_CONFIG:
+		return "configuration";
+	case OT_ERR_OPENSM:
+		return "opensm";
+	}
+	return "?";
 }

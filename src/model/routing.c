@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "model/routing.h"
 
@@ -59,6 +60,8 @@ void ot_routing_free(struct ot_routing *r)
 	free(r->sl2vl);
 	if (r->free_priv)
 		r->free_priv(r->priv);
+	if (r->promise.free_ctx)
+		r->promise.free_ctx(r->promise.ctx);
 	free(r);
 }
 
@@ -94,4 +97,21 @@ uint8_t ot_routing_path_sl(const struct ot_routing *r, uint16_t slid,
 			   uint16_t dlid)
 {
 	return r->path_sl ? r->path_sl(r, slid, dlid) : 0;
+}
+
+double ot_now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+void ot_routing_phase(struct ot_routing *r, const char *name, double start)
+{
+	if (r->nphases >= OT_MAX_PHASES)
+		return;
+	r->phase[r->nphases].name = name;
+	r->phase[r->nphases].ms = ot_now_ms() - start;
+	r->nphases++;
 }

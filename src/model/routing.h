@@ -20,6 +20,57 @@
 
 #define OT_NUM_SLS 16
 
+/* A CA-to-CA path as the checker walked it, handed to a promise's rule. */
+struct ot_path {
+	const int32_t *node; /* len nodes: source CA, switches, destination CA */
+	const uint8_t *port; /* port[i]: the port node[i] sends on, i < len - 1 */
+	const uint8_t *vl;   /* vl[i]: the VL of that hop */
+	unsigned int len;
+	uint16_t slid, dlid;
+	uint8_t sl;          /* the path SL */
+};
+
+enum ot_minimality {
+	OT_MINIMAL_NONE, /* no promise about path length */
+	OT_MINIMAL_ALL,  /* every CA-to-CA path is a shortest path */
+	OT_MINIMAL_BASE, /* every path to a base LID (LMC offset 0) is */
+};
+
+/*
+ * What an engine promises about the paths of its routing, stated by the
+ * engine itself with its tables.  The checker holds a routing to it: the
+ * engine's own offline (`check --route E`), or a live fabric's tables
+ * against the promise of the same engine run on the discovered fabric
+ * (`check --live --engine E`).  Every engine promises, and the checker
+ * always checks, that every CA pair is reached, without a forwarding or a
+ * credit loop; this states the rest.
+ */
+struct ot_promise {
+	const char *text;              /* one line; NULL: no promise made */
+	enum ot_minimality minimal;
+	unsigned int max_switch_hops;  /* on a CA-to-CA path; 0: no bound */
+	unsigned int nvls;             /* every hop on a VL below this */
+	uint16_t sls;                  /* the path SLs used: bit per SL */
+	/*
+	 * The engine's own rule for one path (dimension order, which VL on
+	 * which hop, which SL for which destination), or NULL.  0 when the
+	 * path keeps it, or -1 with why saying how it does not.
+	 */
+	int (*rule)(const void *ctx, const struct ot_path *path,
+		    struct ot_error *why);
+	const char *rule_text;         /* one line saying what rule checks */
+	void *ctx;                     /* the rule's, freed with free_ctx */
+	void (*free_ctx)(void *ctx);
+};
+
+#define OT_MAX_PHASES 8
+
+/* One step of an engine's run and how long it took. */
+struct ot_phase {
+	const char *name; /* static text: "recognize", "route", ... */
+	double ms;
+};
+
 struct ot_routing {
 	const struct ot_fabric *fabric; /* borrowed: must outlive the routing */
 	uint16_t max_lid;               /* = fabric->max_lid */
@@ -50,6 +101,10 @@ struct ot_routing {
 	bool path_sl_unknown;
 	void *priv; /* engine data that path_sl needs, freed by free_priv */
 	void (*free_priv)(void *priv);
+	struct ot_promise promise; /* what the engine promises (see above) */
+	/* The engine's steps, in order, for logs and `route --time`. */
+	struct ot_phase phase[OT_MAX_PHASES];
+	unsigned int nphases;
 };
 
 static inline unsigned int ot_sl2vl_index(unsigned int nports,
@@ -67,6 +122,14 @@ void ot_routing_free(struct ot_routing *r);
 /* Sets the label of node n (printf style). 0, or -1 on OOM. */
 int ot_routing_set_label(struct ot_routing *r, int n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Milliseconds on a monotonic clock, and the time since start recorded
+ * as a phase of r (dropped beyond OT_MAX_PHASES).  For engines: `t =
+ * ot_now_ms(); ...; ot_routing_phase(r, "route", t);`.
+ */
+double ot_now_ms(void);
+void ot_routing_phase(struct ot_routing *r, const char *name, double start);
 
 /* The VL a packet with SL sl takes from in_port to out_port of node n. */
 uint8_t ot_routing_vl(const struct ot_routing *r, int n, unsigned int in_port,

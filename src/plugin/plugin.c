@@ -227,7 +227,7 @@ static int ot_build_fwd_tables(void *context)
 	const char *name = ctx->engine->name;
 	struct ot_routing *r = NULL;
 	struct ot_fabric *f = NULL;
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct timespec start;
 	double ms;
 	int error = -1;

@@ -142,7 +142,7 @@ static int prepare_dests(struct hdor_ctx *c)
 	c->order = malloc(((size_t)f->max_lid + 1) * sizeof(*c->order));
 	keys = malloc(((size_t)f->max_lid + 1) * sizeof(*keys));
 	if (!c->dest || !c->order || !keys) {
-		error = ot_error_set(c->err, "hdor: out of memory");
+		error = ot_error_nomem(c->err, "hdor");
 		goto out;
 	}
 	c->norder = 0;
@@ -207,7 +207,7 @@ static int prepare_ports(struct hdor_ctx *c)
 
 	c->slot = malloc((size_t)f->nnodes * sizeof(*c->slot));
 	if (!c->slot)
-		return ot_error_set(c->err, "hdor: out of memory");
+		return ot_error_nomem(c->err, "hdor");
 	for (i = 0; i < f->nnodes; i++) {
 		c->slot[i] = -1;
 		if (kns->role[i] == OT_KNS_ROUTER)
@@ -218,7 +218,7 @@ static int prepare_ports(struct hdor_ctx *c)
 	c->up = malloc((size_t)nr * n * L + 1);
 	c->down = malloc((size_t)ns * k * L + 1);
 	if (!c->up || !c->down) {
-		error = ot_error_set(c->err, "hdor: out of memory");
+		error = ot_error_nomem(c->err, "hdor");
 		goto out;
 	}
 	for (i = 0; i < f->nnodes; i++) {
@@ -372,9 +372,144 @@ static int set_labels(const struct hdor_ctx *c, struct ot_routing *out)
 			break;
 		}
 		if (rc)
-			return ot_error_set(c->err, "hdor: out of memory");
+			return ot_error_nomem(c->err, "hdor");
 	}
 	return 0;
+}
+
+static bool is_kns_node(const struct ot_kns *kns, int32_t x,
+			enum ot_kns_role role)
+{
+	return x >= 0 && (uint32_t)x < kns->fabric->nnodes &&
+	       kns->role[x] == role;
+}
+
+/* A path comes from outside: name its nodes without trusting them. */
+static const char *path_node(const struct ot_kns *kns, int32_t x)
+{
+	if (x < 0 || (uint32_t)x >= kns->fabric->nnodes)
+		return "?";
+	return kns->fabric->node[x].desc;
+}
+
+/*
+ * Walks the path against the Hybrid-DOR route between its end points:
+ * from the source's router, for each dimension d in increasing order where
+ * the coordinates differ, the switch of dimension d on the current router's
+ * line and then the router that matches the destination in d.
+ */
+static int hdor_path(const struct ot_kns *kns, const int32_t *nodes,
+		     unsigned int len, struct ot_error *err)
+{
+	const struct ot_fabric *f = kns->fabric;
+	unsigned int n = kns->n, d, e, hop, differ = 0;
+	int32_t src, dst, cur;
+	const int16_t *dc;
+
+	if (!len || !is_kns_node(kns, nodes[0], OT_KNS_CA) ||
+	    !is_kns_node(kns, nodes[len - 1], OT_KNS_CA))
+		return ot_error_set(err,
+				    "path of %u nodes does not run from CA to CA",
+				    len);
+	src = nodes[0];
+	dst = nodes[len - 1];
+	if (len == 1)
+		return 0;
+	dc = kns->coord + (size_t)dst * n;
+	for (d = 0; d < n; d++)
+		if (kns->coord[(size_t)src * n + d] != dc[d])
+			differ++;
+	if (len != 2 * differ + 3)
+		return ot_error_set(err,
+				    "path from CA \"%s\" to CA \"%s\": %u hops where Hybrid-DOR takes %u",
+				    f->node[src].desc, f->node[dst].desc,
+				    len - 1, 2 * differ + 2);
+	cur = kns->router[src];
+	if (nodes[1] != cur)
+		return ot_error_set(err,
+				    "path from CA \"%s\" to CA \"%s\": hop 1 goes to \"%s\", not to the source's router",
+				    f->node[src].desc, f->node[dst].desc,
+				    path_node(kns, nodes[1]));
+	hop = 1;
+	for (d = 0; d < n; d++) {
+		const int16_t *cc = kns->coord + (size_t)cur * n;
+		const int16_t *sc, *nc;
+		int32_t sw, next;
+
+		if (cc[d] == dc[d])
+			continue;
+		/* len was checked against the number of differing dimensions */
+		sw = nodes[hop + 1];
+		next = nodes[hop + 2];
+		if (!is_kns_node(kns, sw, OT_KNS_SWITCH) ||
+		    kns->dim[sw] != (int)d)
+			return ot_error_set(err,
+					    "path from CA \"%s\" to CA \"%s\": hop %u goes to \"%s\" where Hybrid-DOR takes the switch of dimension %u",
+					    f->node[src].desc,
+					    f->node[dst].desc, hop + 1,
+					    path_node(kns, sw), d);
+		sc = kns->coord + (size_t)sw * n;
+		if (!is_kns_node(kns, next, OT_KNS_ROUTER))
+			return ot_error_set(err,
+					    "path from CA \"%s\" to CA \"%s\": hop %u goes to \"%s\", not to a router",
+					    f->node[src].desc,
+					    f->node[dst].desc, hop + 2,
+					    path_node(kns, next));
+		nc = kns->coord + (size_t)next * n;
+		for (e = 0; e < n; e++) {
+			int want = e == d ? dc[e] : cc[e];
+
+			if ((e != d && sc[e] != cc[e]) || nc[e] != want)
+				return ot_error_set(err,
+						    "path from CA \"%s\" to CA \"%s\": hops %u-%u through \"%s\" to \"%s\" do not correct dimension %u alone",
+						    f->node[src].desc,
+						    f->node[dst].desc,
+						    hop + 1, hop + 2,
+						    path_node(kns, sw),
+						    path_node(kns, next), d);
+		}
+		cur = next;
+		hop += 2;
+	}
+	if (cur != kns->router[dst])
+		return ot_error_set(err,
+				    "path from CA \"%s\" to CA \"%s\": ends at router \"%s\", not the destination's",
+				    f->node[src].desc, f->node[dst].desc,
+				    f->node[cur].desc);
+	return 0;
+}
+
+/* The promise's rule (see set_promise()): the path is the Hybrid-DOR one. */
+static int hdor_rule(const void *ctx, const struct ot_path *p,
+		     struct ot_error *why)
+{
+	return hdor_path(ctx, p->node, p->len, why);
+}
+
+static void hdor_free_kns(void *ctx)
+{
+	ot_kns_free(ctx);
+}
+
+/*
+ * hdor's promise: between CAs, the Hybrid-DOR path (differing dimensions
+ * corrected in increasing order, each by one indirect switch), so minimal
+ * and at most 2n switch-to-switch hops, all on VL 0 and SL 0.  The rule
+ * keeps the recognized KNS, which the routing then owns.
+ */
+static void set_promise(struct ot_routing *out, struct ot_kns *kns)
+{
+	struct ot_promise *p = &out->promise;
+
+	p->text = "Hybrid-DOR: every CA-to-CA path corrects the differing dimensions in increasing order, minimally, on VL 0 and SL 0";
+	p->minimal = OT_MINIMAL_ALL;
+	p->max_switch_hops = 2 * kns->n;
+	p->nvls = 1;
+	p->sls = 1;
+	p->rule = hdor_rule;
+	p->rule_text = "the path is the Hybrid-DOR path between its CAs";
+	p->ctx = kns;
+	p->free_ctx = hdor_free_kns;
 }
 
 static int hdor_route(const struct ot_fabric *f, struct ot_routing *out,
@@ -384,13 +519,17 @@ static int hdor_route(const struct ot_fabric *f, struct ot_routing *out,
 	struct ot_kns *kns = NULL;
 	struct ot_error why;
 	uint32_t i;
+	double t;
 	int error = 0;
 
+	t = ot_now_ms();
 	error = ot_kns_recognize(f, &kns, &why);
 	if (error) {
-		ot_error_set(err, "hdor: %s", why.msg);
+		ot_error_wrap(err, &why, OT_ERR_TOPOLOGY, "hdor");
 		goto out;
 	}
+	ot_routing_phase(out, "recognize", t);
+	t = ot_now_ms();
 	c.kns = kns;
 	c.k = kns->k;
 	c.n = kns->n;
@@ -410,6 +549,9 @@ static int hdor_route(const struct ot_fabric *f, struct ot_routing *out,
 	}
 	out->nvls = 1;
 	out->needs_qos = false;
+	ot_routing_phase(out, "route", t);
+	set_promise(out, kns);
+	kns = NULL; /* the promise's now */
 out:
 	free(c.dest);
 	free(c.order);

@@ -1200,7 +1200,7 @@ int cmd_compare(int argc, char **argv)
 	struct cmp_ctx c = { .a = &a };
 	struct cmp_row *rows = NULL;
 	struct ot_fabric *f = NULL;
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct sigaction sa;
 	const char *tmpdir = getenv("TMPDIR");
 	ssize_t n;

@@ -574,7 +574,7 @@ int cmd_gen(int argc, char **argv)
 	struct gen_settings s = { .cas = 1, .links = 1 };
 	const struct gen_family *fam = NULL;
 	struct ot_fabric *f = NULL;
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	unsigned int args[8], i;
 	char shortopts[2 * NOPTIONS + 1], comment[512];
 	char seen[NOPTIONS + 1] = "";

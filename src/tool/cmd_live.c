@@ -196,7 +196,7 @@ static const char *const fabric_examples[] = {
 
 int cmd_fabric(int argc, char **argv)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_fabric *f = NULL;
 	struct live_args a;
 	struct timespec t0;
@@ -252,7 +252,7 @@ static const char *const lfts_examples[] = {
 
 int cmd_lfts(int argc, char **argv)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_routing *r = NULL;
 	struct ot_fabric *f = NULL;
 	struct live_args a;

@@ -183,7 +183,7 @@ int cmd_route(int argc, char **argv)
 	const struct ot_engine *e;
 	struct ot_fabric *f = NULL;
 	struct ot_routing *r = NULL;
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct timespec t0;
 	double t_read, t_route;
 	FILE *out = stdout;

@@ -51,13 +51,4 @@ int ot_kns_recognize(const struct ot_fabric *f, struct ot_kns **out,
 		     struct ot_error *err);
 void ot_kns_free(struct ot_kns *kns);
 
-/*
- * Whether a path (the nodes a packet visits, from source CA to
- * destination CA) is the one Hybrid-DOR promises: it corrects the
- * differing dimensions in increasing order, each once, with the minimal
- * number of hops.  0, or -1 with err saying what is wrong.
- */
-int ot_kns_check_path(const struct ot_kns *kns, const int32_t *nodes,
-		      unsigned int len, struct ot_error *err);
-
 #endif

@@ -126,7 +126,7 @@ static struct ot_check_report *run(const struct ot_fabric *f,
 				   const struct ot_check_opts *opts)
 {
 	struct ot_check_report *rep = NULL;
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 
 	ck_assert_int_eq(ot_check_run(f, r, opts, &rep, &err), 0);
 	ck_assert_ptr_nonnull(rep);

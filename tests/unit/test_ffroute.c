@@ -65,7 +65,7 @@ static uint64_t name_guid(const char *s)
 /* LIDs in node order, CA ports 2^lmc each, aligned as OpenSM does. */
 static void give_lids(struct ot_fabric *f, unsigned int lmc)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	uint32_t i;
 
 	for (i = 0; i < f->nnodes; i++)
@@ -86,7 +86,7 @@ struct shape {
 static struct ot_fabric *gen(const struct shape *sh)
 {
 	struct ot_flatfly_params p = { 0 };
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_fabric *f;
 	const char *s;
 	unsigned int d = 0;
@@ -120,7 +120,7 @@ static int run(const char *engine, const struct ot_fabric *f,
 
 static struct ot_routing *route(const char *engine, const struct ot_fabric *f)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_routing *r = NULL;
 
 	ck_assert_msg(!run(engine, f, &r, &err), "%s refused: %s", engine,
@@ -130,7 +130,7 @@ static struct ot_routing *route(const char *engine, const struct ot_fabric *f)
 
 static struct ot_ff *map(const struct ot_fabric *f)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_ff *ff = NULL;
 
 	ck_assert_msg(!ot_ff_map(f, &ff, &err), "map: %s", err.msg);
@@ -561,7 +561,7 @@ static const struct ot_check_counts *check(const struct ot_fabric *f,
 					   const struct ot_routing *r,
 					   struct ot_check_report **rep)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 
 	ck_assert(!ot_check_run(f, r, NULL, rep, &err));
 	return ot_check_counts(*rep);
@@ -780,7 +780,7 @@ END_TEST
  */
 START_TEST(cut_fabric_refused)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_fabric *f = ot_fabric_new();
 	struct ot_routing *r = NULL;
 	char name[32];
@@ -816,7 +816,7 @@ END_TEST
 /* A ring of 5 switches is no FlatFly: refused with the mapping's reason. */
 START_TEST(refuse_non_flatfly)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_fabric *f = ot_fabric_new();
 	struct ot_routing *r = NULL;
 	char name[32];
@@ -849,7 +849,7 @@ START_TEST(ador_needs_lmc)
 {
 	struct shape sh = { "3x3", NULL, 1, 0, 0, 0, -1, 0 };
 	struct ot_fabric *f = gen(&sh);
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_routing *r = NULL;
 
 	ck_assert_int_eq(run("ff-ador", f, &r, &err), -1);

@@ -33,7 +33,7 @@ static uint64_t name_guid(const char *s)
 
 static void give_guids_and_index(struct ot_fabric *f)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	uint32_t i;
 
 	for (i = 0; i < f->nnodes; i++)
@@ -47,7 +47,7 @@ static struct ot_fabric *gen(const char *shape, const char *widths,
 			     uint64_t drop_seed, int shuffle_seed)
 {
 	struct ot_flatfly_params p = { 0 };
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_fabric *f;
 	const char *s = shape;
 
@@ -85,7 +85,7 @@ static struct ot_fabric *gen(const char *shape, const char *widths,
 /* Maps f and checks it against the names; returns the mapping. */
 static struct ot_ff *map_ok(const struct ot_fabric *f, const char *what)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_ff *ff = NULL;
 
 	ck_assert_msg(!ot_ff_map(f, &ff, &err), "%s refused: %s", what,
@@ -284,7 +284,7 @@ static unsigned int damaged_ok(const char *shape, const char *widths,
 	for (seed = 1; seed <= seeds; seed++) {
 		struct ot_fabric *f = gen(shape, widths, 1, drop_sw, drop_l,
 					  seed, -1);
-		struct ot_error err = { "" };
+		struct ot_error err = { 0 };
 		struct ot_ff *ff = NULL;
 
 		if (ot_ff_map(f, &ff, &err)) {
@@ -331,7 +331,7 @@ END_TEST
 /* Refusals: one line naming a switch. */
 static void check_refused(struct ot_fabric *f, const char *expect)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_ff *ff = NULL;
 
 	ck_assert_msg(ot_ff_map(f, &ff, &err), "mapped, expected refusal");
@@ -345,7 +345,7 @@ static void check_refused(struct ot_fabric *f, const char *expect)
 static int add_switch(struct ot_fabric *f, const char *name,
 		      unsigned int ports)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	int n = ot_fabric_add_node(f, OT_NODE_SWITCH, ports, 0, name, &err);
 
 	ck_assert_int_ge(n, 0);
@@ -354,7 +354,7 @@ static int add_switch(struct ot_fabric *f, const char *name,
 
 static void link_next(struct ot_fabric *f, int a, int b)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	unsigned int pa = 1, pb = 1;
 
 	while (f->node[a].port[pa].peer >= 0)
@@ -385,7 +385,7 @@ END_TEST
 START_TEST(refuse_fat_tree)
 {
 	struct ot_fabric *f = ot_fabric_new();
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	char name[32];
 	int leaf[4], spine[3], i, j;
 
@@ -415,7 +415,7 @@ END_TEST
 START_TEST(refuse_kns)
 {
 	struct ot_kns_params p = { .k = 4, .n = 2, .cas = 1, .links = 1 };
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_fabric *f = ot_gen_kns(&p, &err);
 
 	ck_assert_msg(f, "%s", err.msg);
@@ -429,7 +429,7 @@ START_TEST(refuse_extra_cable)
 {
 	struct ot_flatfly_params p = { .ndims = 2, .size = { 3, 3 },
 				       .cas = 1, .radix = 8 };
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_fabric *f = ot_gen_flatfly(&p, &err);
 	int a = -1, b = -1;
 	uint32_t n;
@@ -497,7 +497,7 @@ END_TEST
 START_TEST(torus_4_is_hypercube)
 {
 	struct ot_fabric *f = ot_fabric_new();
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_ff *ff = NULL;
 	int s[16], x, y;
 
@@ -525,7 +525,7 @@ END_TEST
 START_TEST(refuse_empty_and_single)
 {
 	struct ot_fabric *f = ot_fabric_new();
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	int sw, ca;
 
 	give_guids_and_index(f);

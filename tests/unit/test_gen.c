@@ -120,7 +120,7 @@ static unsigned int ca_diameter(const struct ot_fabric *f)
 
 static void index_ok(struct ot_fabric *f)
 {
-	struct ot_error err = { { 0 } };
+	struct ot_error err = { 0 };
 
 	ot_fabric_assign_lids(f);
 	ck_assert_msg(!ot_fabric_index(f, &err), "index: %s", err.msg);
@@ -129,7 +129,7 @@ static void index_ok(struct ot_fabric *f)
 static struct ot_fabric *sft(unsigned int cas)
 {
 	struct ot_fattree_params p = { .levels = 3, .cas = cas };
-	struct ot_error err = { { 0 } };
+	struct ot_error err = { 0 };
 	struct ot_fabric *f;
 
 	p.down[2] = 3;
@@ -184,7 +184,7 @@ END_TEST
 START_TEST(two_level_leaf_spine)
 {
 	struct ot_fattree_params p = { .levels = 2, .cas = 24, .radix = 36 };
-	struct ot_error err = { { 0 } };
+	struct ot_error err = { 0 };
 	struct ot_fabric *f;
 	int l, s;
 
@@ -219,7 +219,7 @@ END_TEST
 START_TEST(fattree_refusals)
 {
 	struct ot_fattree_params p = { .levels = 2, .cas = 30, .radix = 36 };
-	struct ot_error err = { { 0 } };
+	struct ot_error err = { 0 };
 
 	p.down[2] = 4;
 	p.up[2] = 4;
@@ -240,7 +240,7 @@ END_TEST
 START_TEST(ulhpc_counts)
 {
 	struct ot_ulhpc_params p;
-	struct ot_error err = { { 0 } };
+	struct ot_error err = { 0 };
 	struct ot_fabric *f;
 	int is, as;
 
@@ -273,7 +273,7 @@ END_TEST
 START_TEST(ulhpc_radix)
 {
 	struct ot_ulhpc_params p;
-	struct ot_error err = { { 0 } };
+	struct ot_error err = { 0 };
 
 	ot_ulhpc_defaults(&p, 25, 4);
 	ck_assert(!ot_gen_ulhpc(&p, &err));

@@ -39,7 +39,7 @@ static uint64_t name_guid(const char *s)
  */
 static void give_lids(struct ot_fabric *f, unsigned int lmc)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	ck_assert_msg(!ot_fabric_set_ca_lmc(f, (uint8_t)lmc, &err),
 		      "LIDs: %s", err.msg);
 }
@@ -52,7 +52,7 @@ static struct ot_fabric *gen(unsigned int k, unsigned int n,
 		.k = k, .n = n, .cas = cas, .links = links,
 		.shuffle = shuffle, .seed = seed,
 	};
-	struct ot_error err = { { 0 } };
+	struct ot_error err = { 0 };
 	struct ot_fabric *f = ot_gen_kns(&p, &err);
 	uint32_t i;
 
@@ -65,7 +65,7 @@ static struct ot_fabric *gen(unsigned int k, unsigned int n,
 
 static struct ot_routing *route(const struct ot_fabric *f)
 {
-	struct ot_error err = { { 0 } };
+	struct ot_error err = { 0 };
 	struct ot_routing *r = NULL;
 
 	ck_assert_msg(!ot_engine_run(ot_engine_find("hdor"), f, &r, &err),
@@ -75,7 +75,7 @@ static struct ot_routing *route(const struct ot_fabric *f)
 
 static struct ot_kns *recognize(const struct ot_fabric *f)
 {
-	struct ot_error err = { { 0 } };
+	struct ot_error err = { 0 };
 	struct ot_kns *kns = NULL;
 
 	ck_assert_msg(!ot_kns_recognize(f, &kns, &err), "kns: %s", err.msg);
@@ -139,10 +139,33 @@ static unsigned int walk(const struct ot_fabric *f, const struct ot_routing *r,
 	return 0;
 }
 
+static int find(const struct ot_fabric *f, const char *desc)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nnodes; i++)
+		if (!strcmp(f->node[i].desc, desc))
+			return (int)i;
+	ck_abort_msg("no node %s", desc);
+	return -1;
+}
+
+/* hdor's promise rule on the node list nodes (ports and VLs unused). */
+static int rule(const struct ot_routing *r, const int32_t *nodes,
+		unsigned int len, struct ot_error *err)
+{
+	uint8_t zero[16] = { 0 };
+	struct ot_path p = {
+		.node = nodes, .port = zero, .vl = zero, .len = len,
+	};
+
+	return r->promise.rule(r->promise.ctx, &p, err);
+}
+
 /*
  * Every CA port to every LID of kind want (OT_KNS_CA or OT_KNS_ROUTER):
  * reached, and channel ranks strictly increasing; CA destinations also on
- * the Hybrid-DOR path (ot_kns_check_path).
+ * the Hybrid-DOR path (hdor's promise rule).
  */
 static void walk_all(const struct ot_fabric *f, const struct ot_routing *r,
 		     const struct ot_kns *kns, int want,
@@ -182,7 +205,7 @@ static void walk_all(const struct ot_fabric *f, const struct ot_routing *r,
 				if (i < len)
 					st->rank_violations++;
 				if (want == OT_KNS_CA &&
-				    ot_kns_check_path(kns, nodes, len, &err)) {
+				    rule(r, nodes, len, &err)) {
 					if (!st->not_hdor++)
 						memcpy(st->first, err.msg,
 						       sizeof(st->first));
@@ -529,7 +552,7 @@ END_TEST
 /* The same fabric, nodes in another order (same GUIDs, ports, LIDs). */
 static struct ot_fabric *permuted(const struct ot_fabric *f, uint64_t seed)
 {
-	struct ot_error err = { { 0 } };
+	struct ot_error err = { 0 };
 	struct ot_fabric *g = ot_fabric_new();
 	uint32_t *order = malloc(f->nnodes * sizeof(*order));
 	uint32_t *where = malloc(f->nnodes * sizeof(*where));
@@ -719,7 +742,7 @@ END_TEST
 
 START_TEST(refuses_with_reason)
 {
-	struct ot_error err = { { 0 } };
+	struct ot_error err = { 0 };
 	struct ot_fabric *f = ot_fabric_new();
 	struct ot_routing *r = (struct ot_routing *)1;
 	int a, b, s;
@@ -743,6 +766,68 @@ START_TEST(refuses_with_reason)
 }
 END_TEST
 
+/* The promise hdor states, and its rule accepting and refusing paths. */
+START_TEST(promise_rule)
+{
+	struct ot_fabric *f = gen(3, 2, 1, 1, false, 0, 0);
+	struct ot_routing *r = route(f);
+	struct ot_error err = { 0 };
+	const struct ot_kns *kns = r->promise.ctx;
+	int ca0 = find(f, "CA[0,0]/0"), ca1 = find(f, "CA[1,1]/0");
+	int r00 = find(f, "R[0,0]"), r01 = find(f, "R[0,1]");
+	int r10 = find(f, "R[1,0]"), r11 = find(f, "R[1,1]");
+	int32_t good[7], bad[7], ok_same[3];
+	int32_t longer[9];
+	int d0, d1;
+
+	ck_assert_int_eq(r->promise.minimal, OT_MINIMAL_ALL);
+	ck_assert_uint_eq(r->promise.max_switch_hops, 4);
+	ck_assert_uint_eq(r->promise.nvls, 1);
+	ck_assert_uint_eq(r->promise.sls, 1);
+	ck_assert(r->promise.rule && r->promise.text);
+	/* which recognized dimension is the generator's dimension 0 */
+	d0 = kns->dim[find(f, "S[0,0]")];
+	d1 = 1 - d0;
+	/* dimension d0 first: R[0,0] -> S[0,0] -> R[0,1] -> S[1,1] -> R[1,1] */
+	good[0] = ca0;
+	good[1] = r00;
+	good[3] = d0 == 0 ? r01 : r10;
+	good[2] = find(f, d0 == 0 ? "S[0,0]" : "S[1,0]");
+	good[4] = find(f, d0 == 0 ? "S[1,1]" : "S[0,1]");
+	good[5] = r11;
+	good[6] = ca1;
+	ck_assert_msg(!rule(r, good, 7, &err), "%s", err.msg);
+	/* the other order corrects the higher dimension first */
+	bad[0] = ca0;
+	bad[1] = r00;
+	bad[3] = d1 == 0 ? r01 : r10;
+	bad[2] = find(f, d1 == 0 ? "S[0,0]" : "S[1,0]");
+	bad[4] = find(f, d1 == 0 ? "S[1,1]" : "S[0,1]");
+	bad[5] = r11;
+	bad[6] = ca1;
+	ck_assert_int_eq(rule(r, bad, 7, &err), -1);
+	ck_assert(strstr(err.msg, "dimension"));
+	/* a detour is not minimal */
+	memcpy(longer, good, 5 * sizeof(*good));
+	longer[5] = r11;
+	longer[6] = longer[4];
+	longer[7] = r11;
+	longer[8] = ca1;
+	ck_assert_int_eq(rule(r, longer, 9, &err), -1);
+	ck_assert(strstr(err.msg, "hops"));
+	ok_same[0] = ca0;
+	ok_same[1] = r00;
+	ok_same[2] = ca0;
+	ck_assert(!rule(r, ok_same, 3, &err));
+	ok_same[1] = r11;
+	ck_assert_int_eq(rule(r, ok_same, 3, &err), -1);
+	/* not CA to CA */
+	ck_assert_int_eq(rule(r, good + 1, 6, &err), -1);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
 static Suite *hdor_suite(void)
 {
 	Suite *s = suite_create("hdor");
@@ -759,6 +844,7 @@ static Suite *hdor_suite(void)
 	tcase_add_test(tc, deterministic_wiring);
 	tcase_add_test(tc, labels);
 	tcase_add_test(tc, refuses_with_reason);
+	tcase_add_test(tc, promise_rule);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -34,7 +34,7 @@ static char *data_path(const char *file)
 
 static struct ot_fabric *load_data(const char *file)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_fabric *f;
 	char *path = data_path(file);
 
@@ -131,7 +131,7 @@ static void assert_same_fabric(const struct ot_fabric *a,
 
 static struct ot_fabric *round_trip(const struct ot_fabric *f)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	char *text = write_string(f, "round trip\nsecond line");
 	struct ot_fabric *g = read_string(text, &err);
 
@@ -255,7 +255,7 @@ END_TEST
 /* Duplicate descs force "S-<guid>" ids; odd GUIDs force guid lines. */
 START_TEST(test_round_trip_hand_made)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_fabric *f = ot_fabric_new(), *g;
 	int sw, sw2, ca, ca2;
 	unsigned int p;
@@ -320,7 +320,7 @@ START_TEST(test_round_trip_generated)
 {
 	struct ot_kns_params p = { .k = 3, .n = 2, .cas = 2, .links = 2,
 				   .shuffle = true, .seed = 5 };
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_fabric *gen = ot_gen_kns(&p, &err), *f, *g;
 
 	ck_assert_msg(gen, "%s", err.msg);
@@ -340,7 +340,7 @@ END_TEST
 
 static void assert_read_error(const char *text, const char *expect)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_fabric *f = read_string(text, &err);
 
 	ck_assert_msg(!f, "accepted:\n%s", text);
@@ -415,7 +415,7 @@ END_TEST
 
 START_TEST(test_read_one_sided_and_guid_lines)
 {
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_fabric *f;
 
 	/* a cable declared on one end only; caguid+N is relative */
@@ -519,7 +519,7 @@ START_TEST(test_gen_kns_counts)
 			.k = cases[i].k, .n = cases[i].n, .cas = cases[i].cas,
 			.links = cases[i].links, .radix = cases[i].radix,
 		};
-		struct ot_error err = { "" };
+		struct ot_error err = { 0 };
 		struct ot_fabric *f = ot_gen_kns(&p, &err);
 
 		ck_assert_msg(f, "case %u: %s", i, err.msg);
@@ -543,7 +543,7 @@ START_TEST(test_gen_kns_names_and_ports)
 {
 	struct ot_kns_params p = { .k = 6, .n = 2, .cas = 1, .links = 1,
 				   .radix = 8 };
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_fabric *f = ot_gen_kns(&p, &err);
 	int r42, r000;
 
@@ -602,7 +602,7 @@ START_TEST(test_gen_kns_shuffle)
 {
 	struct ot_kns_params p = { .k = 4, .n = 3, .cas = 2, .links = 2,
 				   .radix = 12 };
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	struct ot_fabric *plain = ot_gen_kns(&p, &err), *s1, *s2, *s3;
 	unsigned int moved = 0, reordered = 0;
 	char *t1, *t2, *t3;
@@ -660,7 +660,7 @@ START_TEST(test_gen_kns_rejects)
 {
 	struct ot_kns_params p = { .k = 6, .n = 2, .cas = 1, .links = 1,
 				   .radix = 5 };
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 
 	ck_assert_ptr_null(ot_gen_kns(&p, &err));
 	ck_assert_ptr_nonnull(strstr(err.msg, "radix 5 too small"));
@@ -706,7 +706,7 @@ START_TEST(test_lft_round_trip)
 {
 	struct ot_fabric *f = load_data("net-small.net");
 	struct ot_routing *r = ot_routing_new(f), *back = ot_routing_new(f);
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	uint32_t n;
 	unsigned int lid;
 	char *text;
@@ -758,7 +758,7 @@ START_TEST(test_lft_matches_dump_lfts)
 {
 	struct ot_fabric *f = load_data("ibnd-small.txt");
 	struct ot_routing *r = ot_routing_new(f);
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	char *path = data_path("lfts-small.txt"), *fixture, *ours;
 	int s2 = find_guid(f, 0x200001);
 	FILE *in = fopen(path, "r");
@@ -798,7 +798,7 @@ START_TEST(test_lft_read_opensm_dump)
 {
 	struct ot_fabric *f = load_data("ibnd-small.txt");
 	struct ot_routing *r = ot_routing_new(f);
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 	int s1 = find_guid(f, 0x200000);
 
 	ck_assert_int_eq(lft_read_string(

@@ -109,7 +109,7 @@ static struct ot_balance_report *balance(const struct ot_fabric *f,
 {
 	struct ot_traffic_opts opts = { .patterns = patterns, .order = order };
 	struct ot_balance_report *rep = NULL;
-	struct ot_error err = { "" };
+	struct ot_error err = { 0 };
 
 	ck_assert_int_eq(ot_balance_run(f, r, &opts, &rep, &err), 0);
 	ck_assert_ptr_nonnull(rep);
