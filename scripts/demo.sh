@@ -39,4 +39,4 @@ if cmp -s "$WORK/offline.lfts" "$WORK/live.lfts"; then
 else
 	echo "  live LFTs DIFFER from the offline computation"
 fi
-"$OSMTOPO" check --expect-dor hdor "$WORK/live.net" "$WORK/live.lfts" | sed 's/^/  /'
+"$OSMTOPO" check --engine hdor "$WORK/live.net" "$WORK/live.lfts" | sed 's/^/  /'

@@ -90,6 +90,8 @@ struct ot_check_report {
 	struct credit_cycle *cycles;
 	unsigned int ncycles;
 	struct ot_balance_report *balance;
+	char *promise;       /* the promise's text, NULL when none */
+	char *promise_rule;  /* what its rule checks, NULL when none */
 };
 
 /*
@@ -161,7 +163,11 @@ struct checker {
 	/* VLs a switch puts its CAs' packets on, per output port and SL */
 	uint16_t **ca_vls;
 
-	int32_t *path; /* path_cb's node list */
+	/* The path a promise is checked on (nnodes + 2 entries each) */
+	int32_t *path;
+	uint8_t *pport, *pvl;
+	uint8_t *vl_cache;  /* OT_NUM_SLS rows of nnodes + 2 */
+	uint16_t vl_sl_ok;  /* rows of vl_cache valid for this suffix */
 	struct cdg cdg;
 };
 
@@ -249,6 +255,8 @@ void ot_check_report_free(struct ot_check_report *rep)
 		free(rep->cycles[i].ch);
 	}
 	free(rep->cycles);
+	free(rep->promise);
+	free(rep->promise_rule);
 	ot_balance_report_free(rep->balance);
 	free(rep);
 }
@@ -777,50 +785,236 @@ static int dependencies_toward(struct checker *ck, const struct dest *dd)
 	return 0;
 }
 
+/* What part of a promise a path breaks, first found first. */
+enum broken {
+	KEPT,
+	NOT_MINIMAL,
+	TOO_LONG,
+	BAD_VL,
+	BAD_SL,
+	RULE,
+};
+
 /*
- * Hands every reached pair toward dd to path_cb.  The switches from a
- * source switch on are the same for all its CAs, so they are listed once
- * and only the first node changes.
+ * Which part of the promise p a reached path breaks, with why saying
+ * how.  shortest: links on a shortest path.
  */
-static int check_paths(struct checker *ck, const struct dest *dd)
+static enum broken judge_path(const struct checker *ck,
+			      const struct ot_promise *p,
+			      const struct ot_path *path, unsigned int shortest,
+			      unsigned int offset, struct ot_error *why)
+{
+	unsigned int i, links = path->len - 1;
+
+	if ((p->minimal == OT_MINIMAL_ALL ||
+	     (p->minimal == OT_MINIMAL_BASE && !offset)) && links > shortest) {
+		ot_error_set(why, "not minimal: %u links, the shortest path has %u",
+			     links, shortest);
+		return NOT_MINIMAL;
+	}
+	if (p->max_switch_hops && path->len >= 3 &&
+	    path->len - 3 > p->max_switch_hops) {
+		ot_error_set(why, "%u switch-to-switch hops, at most %u promised",
+			     path->len - 3, p->max_switch_hops);
+		return TOO_LONG;
+	}
+	for (i = 0; i < links && p->nvls; i++) {
+		if (path->vl[i] < p->nvls)
+			continue;
+		ot_error_set(why,
+			     "hop %u (\"%s\" port %u) on VL %u, only VLs 0-%u promised",
+			     i + 1, desc(ck, path->node[i]), path->port[i],
+			     path->vl[i], p->nvls - 1);
+		return BAD_VL;
+	}
+	if (p->sls && !(p->sls & (1u << path->sl))) {
+		ot_error_set(why,
+			     "path SL %u, not one of the promised SLs (mask 0x%x)",
+			     path->sl, p->sls);
+		return BAD_SL;
+	}
+	if (p->rule && p->rule(p->ctx, path, why)) {
+		if (!why->msg[0])
+			ot_error_set(why, "the engine's rule refused it");
+		return RULE;
+	}
+	return KEPT;
+}
+
+static void count_broken(struct ot_check_counts *c, enum broken b)
+{
+	switch (b) {
+	case KEPT:
+		return;
+	case NOT_MINIMAL:
+		c->not_minimal++;
+		break;
+	case TOO_LONG:
+		c->too_long++;
+		break;
+	case BAD_VL:
+		c->bad_vl++;
+		break;
+	case BAD_SL:
+		c->bad_sl++;
+		break;
+	case RULE:
+		c->rule_broken++;
+		break;
+	}
+	c->violations++;
+}
+
+/*
+ * Verdicts of the paths from one source switch, by what can still differ
+ * between its CAs: the path SL and the VLs of the first two hops.  A
+ * promise whose rule is source_free judges nothing else of the source, so
+ * a verdict holds for every CA with the same key.
+ */
+#define VERDICTS 8
+
+struct verdicts {
+	uint16_t key[VERDICTS];
+	uint8_t broken[VERDICTS];
+	unsigned int n;
+};
+
+static bool verdict_find(const struct verdicts *v, uint16_t key,
+			 enum broken *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < v->n; i++)
+		if (v->key[i] == key) {
+			*b = v->broken[i];
+			return true;
+		}
+	return false;
+}
+
+static void verdict_keep(struct verdicts *v, uint16_t key, enum broken b)
+{
+	if (v->n == VERDICTS)
+		return;
+	v->key[v->n] = key;
+	v->broken[v->n++] = b;
+}
+
+/*
+ * The VLs of the hops from the second switch on toward the destination,
+ * for path SL sl: they depend on nothing else, so they are computed once
+ * per SL and source switch (valid where vl_sl_ok has the SL's bit).
+ */
+static const uint8_t *suffix_vls(struct checker *ck, unsigned int len,
+				 unsigned int sl)
+{
+	uint8_t *v = ck->vl_cache + (size_t)sl * (ck->f->nnodes + 2);
+	unsigned int i;
+
+	if (ck->vl_sl_ok & (1u << sl))
+		return v;
+	for (i = 2; i + 1 < len; i++) {
+		const struct ot_port *in =
+			&ck->f->node[ck->path[i - 1]].port[ck->pport[i - 1]];
+
+		v[i] = vl_of(ck, ck->path[i], in->peer_port, ck->pport[i], sl);
+	}
+	ck->vl_sl_ok |= 1u << sl;
+	return v;
+}
+
+/* The VLs after the first switch into the path, for its SL. */
+static void fill_suffix_vls(struct checker *ck, const struct ot_path *path)
+{
+	const uint8_t *sv = suffix_vls(ck, path->len, path->sl);
+	unsigned int h;
+
+	for (h = 2; h + 1 < path->len; h++)
+		ck->pvl[h] = sv[h];
+}
+
+/*
+ * Judges one source's path (its first node, VLs and SL are set) and
+ * lists it as an example while there is room.
+ */
+static int judge_source(struct checker *ck, const struct dest *dd,
+			const struct endpoint *e, struct ot_path *path,
+			unsigned int shortest, struct verdicts *v)
+{
+	const struct ot_promise *p = ck->opts->promise;
+	const struct endpoint *d = &ck->ep[dd->ep];
+	uint16_t key = path->sl | ck->pvl[0] << 4 | ck->pvl[1] << 8;
+	struct ot_error why; /* 512 bytes: set only where a verdict is made */
+	struct example *ex;
+	enum broken b;
+	bool known = p->source_free && verdict_find(v, key, &b);
+
+	why.msg[0] = '\0';
+	if (!known || ck->rep->violations.n < ck->rep->max_examples)
+		fill_suffix_vls(ck, path);
+	if (!known) {
+		b = judge_path(ck, p, path, shortest, dd->lid - d->lid, &why);
+		verdict_keep(v, key, b);
+	}
+	count_broken(&ck->rep->c, b);
+	if (b == KEPT || ck->rep->violations.n >= ck->rep->max_examples)
+		return 0;
+	if (known)
+		judge_path(ck, p, path, shortest, dd->lid - d->lid, &why);
+	ex = example_add(ck, &ck->rep->violations, e, d, dd->lid);
+	if (!ex)
+		return -1;
+	ex->reason = dupstr(why.msg);
+	return ex->reason ? 0 : -1;
+}
+
+/*
+ * Holds every reached pair toward dd to the promise.  The switches from
+ * a source switch on, and the VLs after its first switch per SL, are the
+ * same for all its CAs: they are listed once, and only the first node,
+ * the first two VLs and the SL change per source.
+ */
+static int check_promise(struct checker *ck, const struct dest *dd)
 {
 	const struct endpoint *d = &ck->ep[dd->ep];
+	struct ot_path path = {
+		.node = ck->path, .port = ck->pport, .vl = ck->pvl,
+		.dlid = dd->lid,
+	};
 	uint32_t k, i;
 
 	for (k = 0; k < ck->nsrc_switches; k++) {
 		int32_t s = ck->src_switches[k], x = s;
-		unsigned int len = 1;
+		unsigned int len = 1, shortest;
+		struct verdicts v = { .n = 0 };
 
 		if (ck->state[s] != FWD_REACH || !sources_at(ck, s, dd->ep))
 			continue;
 		for (;;) {
+			ck->pport[len] = ck->outp[x];
 			ck->path[len++] = x;
 			if (ck->info[x] == 1)
 				break;
 			x = ck->f->node[x].port[ck->outp[x]].peer;
 		}
 		ck->path[len++] = d->node;
+		path.len = len;
+		ck->vl_sl_ok = 0;
+		shortest = ck->dist[s] == DIST_INF ? 0 : 2 + ck->dist[s];
 		for (i = ck->src_start[s]; i < ck->src_start[s + 1]; i++) {
 			uint32_t src = ck->src_list[i];
-			struct ot_error why = { 0 };
-			struct example *e;
+			const struct endpoint *e = &ck->ep[src];
 
 			if (src == dd->ep)
 				continue;
-			ck->path[0] = ck->ep[src].node;
-			if (!ck->opts->path_cb(ck->opts->path_ctx, ck->path, len,
-					       &why))
-				continue;
-			ck->rep->c.violations++;
-			if (ck->rep->violations.n >= ck->rep->max_examples)
-				continue;
-			e = example_add(ck, &ck->rep->violations, &ck->ep[src],
-					d, dd->lid);
-			if (!e)
-				return -1;
-			e->reason = dupstr(why.msg[0] ? why.msg :
-					   "path refused");
-			if (!e->reason)
+			path.slid = e->lid;
+			path.sl = path_sl(ck, e->lid, dd->lid);
+			ck->path[0] = e->node;
+			ck->pport[0] = e->port;
+			ck->pvl[0] = vl_of(ck, e->node, 0, e->port, path.sl);
+			ck->pvl[1] = vl_of(ck, s, e->sw_port, ck->pport[1],
+					   path.sl);
+			if (judge_source(ck, dd, e, &path, shortest, &v))
 				return -1;
 		}
 	}
@@ -866,7 +1060,7 @@ static int check_destination(struct checker *ck, const struct dest *dd)
 	}
 	if (check_odd_sources(ck, dd) || dependencies_toward(ck, dd))
 		return -1;
-	if (ck->opts->path_cb && check_paths(ck, dd))
+	if (ck->opts->promise && check_promise(ck, dd))
 		return -1;
 	return 0;
 }
@@ -1006,11 +1200,15 @@ static int alloc_work(struct checker *ck)
 	ck->seed_vls = calloc(nn * OT_NUM_SLS, sizeof(*ck->seed_vls));
 	ck->ca_vls = calloc(nn, sizeof(*ck->ca_vls));
 	ck->path = calloc(nn + 2, sizeof(*ck->path));
+	ck->pport = calloc(nn + 2, 1);
+	ck->pvl = calloc(nn + 2, 1);
+	ck->vl_cache = calloc((nn + 2) * OT_NUM_SLS, 1);
 	ck->cdg.link_base = calloc(nn + 1, sizeof(*ck->cdg.link_base));
 	if (!ck->stamp || !ck->state || !ck->info || !ck->outp ||
 	    !ck->stack || !ck->dist || !ck->queue || !ck->vstamp ||
 	    !ck->vlset || !ck->vused || !ck->sw_sl_mask || !ck->seed_sw ||
-	    !ck->seed_vls || !ck->ca_vls || !ck->path || !ck->cdg.link_base)
+	    !ck->seed_vls || !ck->ca_vls || !ck->path || !ck->pport ||
+	    !ck->pvl || !ck->vl_cache || !ck->cdg.link_base)
 		return -1;
 	ck->dist_from = -2; /* no distances yet; -1 is "not cabled" */
 	if (build_adjacency(ck))
@@ -1066,6 +1264,9 @@ static void checker_free(struct checker *ck)
 			free(ck->ca_vls[i]);
 	free(ck->ca_vls);
 	free(ck->path);
+	free(ck->pport);
+	free(ck->pvl);
+	free(ck->vl_cache);
 	if (ck->cdg.succ)
 		for (i = 0; i < nchan; i++)
 			free(ck->cdg.succ[i]);
@@ -1341,6 +1542,16 @@ int ot_check_run(const struct ot_fabric *f, const struct ot_routing *r,
 		goto out;
 	ck.rep->max_examples = ck.opts->max_examples ? ck.opts->max_examples :
 						      DEFAULT_EXAMPLES;
+	if (ck.opts->promise && ck.opts->promise->text) {
+		ck.rep->promise = dupstr(ck.opts->promise->text);
+		if (!ck.rep->promise)
+			goto out;
+	}
+	if (ck.opts->promise && ck.opts->promise->rule_text) {
+		ck.rep->promise_rule = dupstr(ck.opts->promise->rule_text);
+		if (!ck.rep->promise_rule)
+			goto out;
+	}
 	if (collect_endpoints(&ck) || alloc_work(&ck))
 		goto out;
 	for (i = 0; i < ck.ndest; i++)
@@ -1473,7 +1684,17 @@ static void print_text(FILE *out, const struct ot_check_report *rep)
 			c->credit_loop_channels);
 	fprintf(out, " (%" PRIu64 " channels, %" PRIu64 " dependencies)\n",
 		c->channels, c->dependencies);
-	fprintf(out, "path violations:  %" PRIu64 "\n", c->violations);
+	fprintf(out, "promise:          %s\n",
+		rep->promise ? rep->promise : "none checked");
+	if (rep->promise_rule)
+		fprintf(out, "  and its rule:   %s\n", rep->promise_rule);
+	fprintf(out, "path violations:  %" PRIu64, c->violations);
+	if (c->violations)
+		fprintf(out, " (not minimal %" PRIu64 ", too long %" PRIu64
+			", VL %" PRIu64 ", SL %" PRIu64 ", rule %" PRIu64 ")",
+			c->not_minimal, c->too_long, c->bad_vl, c->bad_sl,
+			c->rule_broken);
+	fputc('\n', out);
 
 	print_examples(out, "unreachable", c->unreachable, &rep->unreachable);
 	print_examples(out, "forwarding loops", c->looping, &rep->looping);
@@ -1584,7 +1805,16 @@ static void print_json(FILE *out, const struct ot_check_report *rep)
 		}
 		fputc(']', out);
 	}
-	fprintf(out, "],\"violations\":%" PRIu64, c->violations);
+	fprintf(out, "],\"promise\":");
+	if (rep->promise)
+		ot_json_string(out, rep->promise);
+	else
+		fputs("null", out);
+	fprintf(out, ",\"violations\":%" PRIu64, c->violations);
+	fprintf(out, ",\"violation_kinds\":{\"not_minimal\":%" PRIu64
+		",\"too_long\":%" PRIu64 ",\"vl\":%" PRIu64 ",\"sl\":%" PRIu64
+		",\"rule\":%" PRIu64 "}", c->not_minimal, c->too_long,
+		c->bad_vl, c->bad_sl, c->rule_broken);
 	json_examples(out, "unreachable_examples", &rep->unreachable);
 	json_examples(out, "loop_examples", &rep->looping);
 	json_examples(out, "violation_examples", &rep->violations);

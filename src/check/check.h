@@ -23,13 +23,11 @@
 
 struct ot_check_opts {
 	/*
-	 * Optional: called for every CA-to-CA path that reaches its
-	 * destination, nodes from source CA to destination CA.  Non-zero
-	 * counts the path as violating the engine's promise (reason in err).
+	 * The promise to hold every reached CA-to-CA path to: the routing's
+	 * own (r->promise) or that of an engine run on the same fabric (for
+	 * tables read from files or a live fabric).  NULL: none.
 	 */
-	int (*path_cb)(void *ctx, const int32_t *nodes, unsigned int len,
-		       struct ot_error *err);
-	void *path_ctx;
+	const struct ot_promise *promise;
 	unsigned int max_examples; /* problems listed by kind; 0 = 5 */
 	/* Link balance under traffic patterns; NULL: not computed. */
 	const struct ot_traffic_opts *balance;
@@ -61,7 +59,16 @@ struct ot_check_counts {
 	uint64_t dependencies; /* edges between them */
 	unsigned int credit_loops;     /* cyclic strongly connected parts */
 	uint64_t credit_loop_channels; /* channels in those parts */
-	uint64_t violations;   /* reached paths path_cb refused */
+	/*
+	 * Reached pairs whose path breaks the promise, and of those, by the
+	 * first part of it they break (in this order):
+	 */
+	uint64_t violations;
+	uint64_t not_minimal;  /* longer than the shortest path */
+	uint64_t too_long;     /* more switch-to-switch hops than promised */
+	uint64_t bad_vl;       /* a hop on a VL at or above the promised VLs */
+	uint64_t bad_sl;       /* a path SL the promise does not list */
+	uint64_t rule_broken;  /* the engine's own rule refused the path */
 };
 
 /* Runs every check.  0 (report in *out, whatever it found) or -1 on OOM. */

@@ -59,6 +59,13 @@ struct ot_promise {
 	int (*rule)(const void *ctx, const struct ot_path *path,
 		    struct ot_error *why);
 	const char *rule_text;         /* one line saying what rule checks */
+	/*
+	 * The rule judges a path by its switches, ports, SL and VLs, never
+	 * by which CA of the source switch sends it (the CA's description
+	 * may appear in why): the checker then judges the CAs of a switch
+	 * that share an SL and first VLs once.
+	 */
+	bool source_free;
 	void *ctx;                     /* the rule's, freed with free_ctx */
 	void (*free_ctx)(void *ctx);
 };

@@ -16,10 +16,16 @@
  *
  * Hop matrices are left to OpenSM (build_lid_matrices stays NULL): its
  * multicast and SA code need them whatever engine built the LFTs.
+ *
+ * Logging follows OpenSM's own engines: a refusal at INFO when another
+ * engine (or the minhop fallback) takes over, at ERROR when none will,
+ * with a code per class of refusal (plugin.h), and once per reason rather
+ * than at every sweep; the engine's phases and their times at VERBOSE;
+ * every node's coordinates at DEBUG.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "plugin.h"
 
@@ -43,15 +49,6 @@ static void drop_routing(struct ot_plugin_engine *ctx)
 	ot_fabric_free(ctx->fabric);
 	ctx->routing = NULL;
 	ctx->fabric = NULL;
-}
-
-static double elapsed_ms(const struct timespec *start)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - start->tv_sec) * 1e3 +
-	       (now.tv_nsec - start->tv_nsec) / 1e6;
 }
 
 /*
@@ -105,7 +102,7 @@ static int check_vls(const struct ot_plugin_engine *ctx,
 	cl_map_item_t *item;
 
 	if (r->needs_qos && !subn->opt.qos)
-		return ot_error_set(err,
+		return ot_refuse(err, OT_ERR_CONFIG,
 				    "its deadlock freedom rests on SL2VL tables, which OpenSM programs only with QoS on (-Q or \"qos TRUE\")");
 	if (r->nvls <= 1)
 		return 0;
@@ -129,7 +126,7 @@ static int check_vls(const struct ot_plugin_engine *ctx,
 			vls = link_data_vls(subn, physp);
 			vl = highest_vl_out(r, n, p);
 			if (vl >= vls)
-				return ot_error_set(err,
+				return ot_refuse(err, OT_ERR_CONFIG,
 					"node \"%s\" port %u: the routing sends VL %u out of it, the link has %u data VL%s (VLCap of both ends, max_op_vls %u)",
 					r->fabric->node[n].desc, p, vl, vls,
 					vls == 1 ? "" : "s",
@@ -157,12 +154,12 @@ static int check_lft_room(const struct ot_plugin_engine *ctx,
 		int n = ot_capture_find_node(r->fabric, guid);
 
 		if (n < 0 || !r->lft[n])
-			return ot_error_set(err,
+			return ot_refuse(err, OT_ERR_OPENSM,
 				"switch 0x%016" PRIx64 " is missing from the captured fabric",
 				guid);
 		if (!sw->new_lft || r->max_lid > sw->max_lid_ho ||
 		    r->max_lid >= sw->lft_size)
-			return ot_error_set(err,
+			return ot_refuse(err, OT_ERR_OPENSM,
 				"switch \"%s\": OpenSM prepared an LFT up to LID %u, the routing needs LID %u",
 				r->fabric->node[n].desc, sw->max_lid_ho,
 				r->max_lid);
@@ -215,6 +212,97 @@ static const char *without_prefix(const char *msg, const char *name)
 	return msg;
 }
 
+static const char *err_code(enum ot_error_class cls)
+{
+	switch (cls) {
+	case OT_ERR_TOPOLOGY:
+		return OT_ERR_TOPO;
+	case OT_ERR_DAMAGE:
+		return OT_ERR_DMG;
+	case OT_ERR_BUDGET:
+		return OT_ERR_VLS;
+	case OT_ERR_CONFIG:
+		return OT_ERR_CONF;
+	case OT_ERR_OPENSM:
+		return OT_ERR_STATE;
+	case OT_ERR_NOMEM:
+		return OT_ERR_OOM;
+	case OT_ERR_GENERIC:
+		break;
+	}
+	return OT_ERR_OTHER;
+}
+
+/*
+ * Whether OpenSM tries another engine when this one refuses: one listed
+ * after it in routing_engine, or the minhop fallback (unless no_fallback).
+ * The same engine listed twice counts from its first entry.
+ */
+static bool fallback_follows(const struct ot_plugin_engine *ctx)
+{
+	const struct osm_routing_engine *re;
+
+	if (!ctx->osm->no_fallback_routing_engine)
+		return true;
+	for (re = ctx->osm->routing_engine_list; re; re = re->next)
+		if (re->context == ctx)
+			return re->next != NULL;
+	return false;
+}
+
+/*
+ * A refusal: at INFO when another engine takes over (OpenSM then logs its
+ * own error line), at ERROR when none will; the same reason as last sweep
+ * only at DEBUG.
+ */
+static void log_refusal(struct ot_plugin_engine *ctx,
+			const struct ot_error *err)
+{
+	osm_log_t *log = &ctx->osm->log;
+	const char *name = ctx->engine->name;
+	const char *why = without_prefix(err->msg, name);
+	osm_log_level_t level = fallback_follows(ctx) ? OSM_LOG_INFO :
+						       OSM_LOG_ERROR;
+
+	if (!strcmp(ctx->last_refusal, why))
+		level = OSM_LOG_DEBUG;
+	OSM_LOG(log, level, "%s: %s: cannot route this fabric (%s): %s\n",
+		err_code(err->cls), name, ot_error_class_name(err->cls), why);
+	snprintf(ctx->last_refusal, sizeof(ctx->last_refusal), "%s", why);
+}
+
+/* The phases and their times, at VERBOSE; the coordinates at DEBUG. */
+static void log_routing(const struct ot_plugin_engine *ctx, double capture_ms,
+			double install_ms)
+{
+	const struct ot_routing *r = ctx->routing;
+	const struct ot_fabric *f = ctx->fabric;
+	osm_log_t *log = &ctx->osm->log;
+	char buf[256];
+	size_t used;
+	unsigned int i;
+	uint32_t n;
+
+	if (osm_log_is_active(log, OSM_LOG_VERBOSE)) {
+		used = snprintf(buf, sizeof(buf), "capture %.3f ms", capture_ms);
+		for (i = 0; i < r->nphases && used < sizeof(buf); i++)
+			used += snprintf(buf + used, sizeof(buf) - used,
+					 ", %s %.3f ms", r->phase[i].name,
+					 r->phase[i].ms);
+		OSM_LOG(log, OSM_LOG_VERBOSE, "%s: %s, install %.3f ms\n",
+			ctx->engine->name, buf, install_ms);
+	}
+	if (!osm_log_is_active(log, OSM_LOG_DEBUG))
+		return;
+	for (n = 0; n < f->nnodes; n++)
+		if (r->label[n])
+			OSM_LOG(log, OSM_LOG_DEBUG,
+				"%s: %s 0x%016" PRIx64 " \"%s\": %s\n",
+				ctx->engine->name,
+				ot_node_type_str(f->node[n].type),
+				f->node[n].guid, f->node[n].desc, r->label[n]);
+}
+
 /*
  * The sweep: capture, route, check, then write the tables and keep the
  * new routing.  Nothing in OpenSM changes before every check has passed,
@@ -228,28 +316,21 @@ static int ot_build_fwd_tables(void *context)
 	struct ot_routing *r = NULL;
 	struct ot_fabric *f = NULL;
 	struct ot_error err = { 0 };
-	struct timespec start;
-	double ms;
+	double start, capture_ms, ms;
 	int error = -1;
 
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	start = ot_now_ms();
 	if (ot_capture_subnet(&ctx->osm->subn, &f, &err) ||
-	    ot_fabric_index(f, &err) ||
-	    ot_engine_run(ctx->engine, f, &r, &err) ||
-	    check_vls(ctx, r, &err) ||
-	    check_lft_room(ctx, r, &err)) {
-		OSM_LOG(log, OSM_LOG_ERROR,
-			OT_ERR_REFUSE ": %s: cannot route this fabric: %s\n",
-			name, without_prefix(err.msg, name));
-		/*
-		 * Another engine routes this sweep: what we kept from an
-		 * earlier one describes a fabric that is gone.
-		 */
-		drop_routing(ctx);
-		goto out;
+	    ot_fabric_index(f, &err)) {
+		err.cls = OT_ERR_OPENSM;
+		goto refused;
 	}
+	capture_ms = ot_now_ms() - start;
+	if (ot_engine_run(ctx->engine, f, &r, &err) ||
+	    check_vls(ctx, r, &err) || check_lft_room(ctx, r, &err))
+		goto refused;
+	ms = ot_now_ms();
 	install_lfts(ctx, r);
-	ms = elapsed_ms(&start);
 
 	/*
 	 * Freeing the old routing is safe here: OpenSM holds its lock
@@ -261,13 +342,23 @@ static int ot_build_fwd_tables(void *context)
 	ctx->routing = r;
 	f = NULL;
 	r = NULL;
+	ctx->last_refusal[0] = '\0';
+	log_routing(ctx, capture_ms, ot_now_ms() - ms);
 	OSM_LOG(log, OSM_LOG_INFO,
 		"%s: routed %u switches, %u LIDs (%u CAs, %u VL%s%s) in %.3f ms\n",
 		name, ctx->fabric->nswitches, lids_in_use(ctx->fabric),
 		ctx->fabric->ncas, ctx->routing->nvls,
 		ctx->routing->nvls == 1 ? "" : "s",
-		ctx->routing->needs_qos ? ", SL2VL" : "", ms);
+		ctx->routing->needs_qos ? ", SL2VL" : "", ot_now_ms() - start);
 	error = 0;
+	goto out;
+refused:
+	log_refusal(ctx, &err);
+	/*
+	 * Another engine routes this sweep: what we kept from an earlier
+	 * one describes a fabric that is gone.
+	 */
+	drop_routing(ctx);
 out:
 	ot_routing_free(r);
 	ot_fabric_free(f);

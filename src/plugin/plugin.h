@@ -31,11 +31,20 @@
 #include "route/engine.h"
 
 /*
- * Error codes in OpenSM's "ERR XXYY" style.  The 5E range is not used by
- * OpenSM 3.3.23 (grep "ERR 5E" in its sources finds nothing).
+ * Error codes in OpenSM's "ERR XXYY" style, one per class of refusal
+ * (enum ot_error_class), so that an administrator can grep for "not this
+ * topology" apart from "QoS is off".  The 5E range is not used by OpenSM
+ * 3.3.23 (grep "ERR 5E" in its sources finds nothing).  The README lists
+ * them.
  */
-#define OT_ERR_REGISTER "ERR 5E01"  /* an engine could not be registered */
-#define OT_ERR_REFUSE   "ERR 5E02"  /* an engine cannot route this fabric */
+#define OT_ERR_REGISTER "ERR 5E01" /* an engine could not be registered */
+#define OT_ERR_TOPO     "ERR 5E02" /* not the topology the engine routes */
+#define OT_ERR_DMG      "ERR 5E03" /* that topology, too damaged to route */
+#define OT_ERR_VLS      "ERR 5E04" /* needs more VLs or SLs than allowed */
+#define OT_ERR_CONF     "ERR 5E05" /* OpenSM's options: QoS off, lmc, VLs */
+#define OT_ERR_STATE    "ERR 5E06" /* OpenSM's state cannot take the tables */
+#define OT_ERR_OOM      "ERR 5E07" /* out of memory */
+#define OT_ERR_OTHER    "ERR 5E08" /* anything else (a bug: please report) */
 
 /*
  * One per engine of ot_engines[]: the context OpenSM hands back to every
@@ -57,6 +66,11 @@ struct ot_plugin_engine {
 	 */
 	struct ot_fabric *fabric;
 	struct ot_routing *routing;
+	/*
+	 * The last refusal logged, so that the same reason sweep after
+	 * sweep is logged once (then at DEBUG); "" after a success.
+	 */
+	char last_refusal[OT_ERROR_LEN];
 };
 
 /*

@@ -507,6 +507,7 @@ static void set_promise(struct ot_routing *out, struct ot_kns *kns)
 	p->nvls = 1;
 	p->sls = 1;
 	p->rule = hdor_rule;
+	p->source_free = true;
 	p->rule_text = "the path is the Hybrid-DOR path between its CAs";
 	p->ctx = kns;
 	p->free_ctx = hdor_free_kns;

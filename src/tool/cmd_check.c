@@ -6,7 +6,8 @@
  * dump_lfts output), from an engine run offline, or from a live fabric;
  * the report says whether every CA reaches every CA, by how many hops, and
  * whether the channel dependency graph has a credit loop.  With
- * --expect-dor it also holds every path to what the engine promises.
+ * an engine's promise (--engine E, or --route E's own) it also holds every
+ * path to what that engine states it does (src/model/routing.h).
  * Unless --no-balance, it adds how evenly the links carry traffic
  * patterns (src/check/traffic.c), and --plot draws that as an SVG.
  */
@@ -43,8 +44,10 @@ static const struct tool_option check_options[] = {
 	  "local CA for --live (default: the first)" },
 	{ "Port", 'P', "PORT",
 	  "local port for --live (default: the first active)" },
-	{ "expect-dor", 'd', "ENGINE",
-	  "also check every path is the one ENGINE promises" },
+	{ "engine", 'e', "ENGINE",
+	  "hold the tables to what ENGINE promises, routing the fabric with it offline (default with --route: that engine)" },
+	{ "no-promise", 'N', NULL,
+	  "check no engine's promise, only reachability, loops and credit loops" },
 	{ "json", 'j', NULL,
 	  "print the report as one JSON object" },
 	{ "examples", 'n', "N",
@@ -65,126 +68,6 @@ static const struct tool_option check_options[] = {
 };
 
 #define NOPTIONS (sizeof(check_options) / sizeof(check_options[0]))
-
-/*
- * Promises an engine makes about each path, checked with --expect-dor.
- * Another engine's check is one more row: recognize the fabric the way
- * the engine does, then judge each CA-to-CA node list.
- */
-struct path_expectation {
-	const char *engine;
-	const char *promise;
-	int (*setup)(const struct ot_fabric *f, void **ctx,
-		     struct ot_error *err);
-	int (*check)(void *ctx, const int32_t *nodes, unsigned int len,
-		     struct ot_error *err);
-	void (*teardown)(void *ctx);
-};
-
-static int hdor_setup(const struct ot_fabric *f, void **ctx,
-		      struct ot_error *err)
-{
-	struct ot_kns *kns = NULL;
-
-	if (ot_kns_recognize(f, &kns, err))
-		return -1;
-	*ctx = kns;
-	return 0;
-}
-
-static int hdor_check(void *ctx, const int32_t *nodes, unsigned int len,
-		      struct ot_error *err)
-{
-	(void)ctx; (void)nodes; (void)len; (void)err;
-	return 0; /* interim: replaced by the engine's promise */
-}
-
-static void hdor_teardown(void *ctx)
-{
-	ot_kns_free(ctx);
-}
-
-static int ffdor_setup(const struct ot_fabric *f, void **ctx,
-		       struct ot_error *err)
-{
-	struct ot_ff *ff = NULL;
-
-	if (ot_ff_map(f, &ff, err))
-		return -1;
-	*ctx = ff;
-	return 0;
-}
-
-/*
- * ff-dor's promise on a FlatFly: every switch-to-switch hop stays in one
- * dimension, dimensions come in increasing order, each once, and each
- * dimension where source and destination switch differ is corrected.
- */
-static int ffdor_check(void *ctx, const int32_t *nodes, unsigned int len,
-		       struct ot_error *err)
-{
-	const struct ot_ff *ff = ctx;
-	const struct ot_fabric *f = ff->fabric;
-	int32_t first, last;
-	unsigned int i, d, want = 0, done = 0;
-	int prev = -1;
-
-	if (len < 3)
-		return 0; /* CA to CA on one switch: nothing to order */
-	first = ff->sw_slot[nodes[1]];
-	last = ff->sw_slot[nodes[len - 2]];
-	if (first < 0 || last < 0)
-		return ot_error_set(err, "path through an unmapped switch");
-	for (d = 0; d < ff->ndims; d++)
-		if (ot_ff_coord(ff, first, d) != ot_ff_coord(ff, last, d))
-			want |= 1u << d;
-	for (i = 1; i + 2 < len; i++) {
-		int32_t a = ff->sw_slot[nodes[i]], b = ff->sw_slot[nodes[i + 1]];
-		int dim = -1;
-
-		if (a < 0 || b < 0)
-			return ot_error_set(err, "path through an unmapped switch");
-		for (d = 0; d < ff->ndims; d++) {
-			if (ot_ff_coord(ff, a, d) == ot_ff_coord(ff, b, d))
-				continue;
-			if (dim >= 0)
-				return ot_error_set(err,
-					"hop \"%s\" -> \"%s\" changes two dimensions",
-					f->node[nodes[i]].desc,
-					f->node[nodes[i + 1]].desc);
-			dim = (int)d;
-		}
-		if (dim <= prev)
-			return ot_error_set(err,
-				"hop \"%s\" -> \"%s\" in dimension %d after dimension %d",
-				f->node[nodes[i]].desc,
-				f->node[nodes[i + 1]].desc, dim, prev);
-		prev = dim;
-		done |= 1u << dim;
-	}
-	if (done != want)
-		return ot_error_set(err,
-			"\"%s\" -> \"%s\": dimensions corrected 0x%x, differing 0x%x",
-			f->node[nodes[0]].desc, f->node[nodes[len - 1]].desc,
-			done, want);
-	return 0;
-}
-
-static void ffdor_teardown(void *ctx)
-{
-	ot_ff_free(ctx);
-}
-
-static const struct path_expectation expectations[] = {
-	{ "hdor",
-	  "KNS paths correct differing dimensions in increasing order, minimally",
-	  hdor_setup, hdor_check, hdor_teardown },
-	{ "ff-dor",
-	  "FlatFly paths correct differing dimensions in increasing order, one hop each",
-	  ffdor_setup, ffdor_check, ffdor_teardown },
-};
-
-#define NEXPECTATIONS (sizeof(expectations) / sizeof(expectations[0]))
 
 static void check_usage(FILE *out)
 {
@@ -219,33 +102,20 @@ static void check_usage(FILE *out)
 		"the LIDs, and the best LID per flow, chosen greedily.\n\n"
 		"options:\n");
 	tool_print_options(out, check_options, NOPTIONS);
-	fprintf(out, "\nengines for --route:\n");
+	fprintf(out, "\nengines for --route and --engine:\n");
 	for (i = 0; ot_engines[i]; i++)
 		fprintf(out, "  %-20s %s\n", ot_engines[i]->name,
 			ot_engines[i]->needs);
-	fprintf(out, "\nengines for --expect-dor:\n");
-	for (i = 0; i < NEXPECTATIONS; i++)
-		fprintf(out, "  %-20s %s\n", expectations[i].engine,
-			expectations[i].promise);
 	fprintf(out,
 		"\nexamples:\n"
 		"  osmtopo check fabric.ibnd /var/log/opensm-lfts.dump\n"
-		"  osmtopo check --route hdor --expect-dor hdor kns.net\n"
+		"  osmtopo check --route hdor kns.net\n"
+		"  osmtopo check --engine ff-dor ff.net ff.lfts\n"
 		"  osmtopo check --live -C mlx5_0 -P 1 --json > report.json\n"
 		"  osmtopo check --patterns uniform,random --random 4 --plot loads.svg \\\n"
 		"      kns.net kns.lfts\n"
 		"\nexit status: 0 no problem found, 1 a problem found (or the\n"
 		"fabric refused), 2 usage or I/O error.\n");
-}
-
-static const struct path_expectation *find_expectation(const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < NEXPECTATIONS; i++)
-		if (!strcmp(expectations[i].engine, name))
-			return &expectations[i];
-	return NULL;
 }
 
 /* A whole number in [min, max], or -1. */
@@ -280,7 +150,8 @@ struct check_args {
 	bool live;
 	struct ot_live_opts live_opts;
 	bool live_opts_given;
-	const struct path_expectation *expect;
+	const char *promise_of; /* --engine */
+	bool no_promise;
 	bool json;
 	unsigned int examples;
 	bool no_balance;
@@ -342,14 +213,17 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 			a->live_opts.port = (int)v;
 			a->live_opts_given = true;
 			break;
-		case 'd':
-			a->expect = find_expectation(optarg);
-			if (!a->expect) {
+		case 'e':
+			if (!ot_engine_find(optarg)) {
 				fprintf(stderr,
-					"osmtopo check: no path check for '%s' (see --help)\n",
+					"osmtopo check: no engine '%s' (see --help)\n",
 					optarg);
 				return OT_EXIT_USAGE;
 			}
+			a->promise_of = optarg;
+			break;
+		case 'N':
+			a->no_promise = true;
 			break;
 		case 'j':
 			a->json = true;
@@ -420,6 +294,11 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	if (!!a->live + !!a->engine + !!a->osmdump > 1) {
 		fprintf(stderr,
 			"osmtopo check: one source: --live, --route or --osm-dump\n");
+		return OT_EXIT_USAGE;
+	}
+	if (a->no_promise && a->promise_of) {
+		fprintf(stderr,
+			"osmtopo check: --engine and --no-promise exclude each other\n");
 		return OT_EXIT_USAGE;
 	}
 	if (a->lmc >= 0 && !a->engine) {
@@ -513,6 +392,38 @@ static int read_live(const struct check_args *a, struct ot_fabric **f,
 	return 0;
 }
 
+/*
+ * The promise to hold the tables to: --engine E's, stated by E routing
+ * the same fabric offline (*promiser, freed by the caller), or with
+ * --route the engine's own.  E refusing the fabric is a finding.
+ */
+static int find_promise(const struct check_args *a, const struct ot_fabric *f,
+			const struct ot_routing *r,
+			struct ot_routing **promiser,
+			const struct ot_promise **promise)
+{
+	struct ot_error err = { 0 };
+
+	*promise = NULL;
+	if (!a->promise_of) {
+		if (a->engine && r->promise.text)
+			*promise = &r->promise;
+		return OT_EXIT_OK;
+	}
+	if (ot_engine_run(ot_engine_find(a->promise_of), f, promiser, &err)) {
+		fprintf(stderr,
+			"osmtopo check: the fabric is not what %s routes: %s\n",
+			a->promise_of, err.msg);
+		return OT_EXIT_FAIL;
+	}
+	if ((*promiser)->promise.text)
+		*promise = &(*promiser)->promise;
+	else
+		fprintf(stderr, "osmtopo check: note: %s promises nothing to check\n",
+			a->promise_of);
+	return OT_EXIT_OK;
+}
+
 /* Says on stderr what the credit loop check could not know. */
 static void note_assumptions(const struct check_args *a,
 			     const struct ot_routing *r)
@@ -562,8 +473,7 @@ int cmd_check(int argc, char **argv)
 	struct ot_check_report *rep = NULL;
 	struct ot_check_opts opts = { 0 };
 	struct ot_error err = { 0 };
-	void *expect_ctx = NULL;
-	bool expect_ready = false;
+	struct ot_routing *promiser = NULL;
 	int status;
 
 	status = parse_args(argc, argv, &a);
@@ -589,17 +499,10 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 
-	if (a.expect) {
-		if (a.expect->setup(f, &expect_ctx, &err)) {
-			fprintf(stderr,
-				"osmtopo check: the fabric is not what %s routes: %s\n",
-				a.expect->engine, err.msg);
-			status = OT_EXIT_FAIL;
+	if (!a.no_promise) {
+		status = find_promise(&a, f, r, &promiser, &opts.promise);
+		if (status != OT_EXIT_OK)
 			goto out;
-		}
-		expect_ready = true;
-		opts.path_cb = a.expect->check;
-		opts.path_ctx = expect_ctx;
 	}
 	opts.max_examples = a.examples;
 	if (!a.no_balance)
@@ -624,8 +527,7 @@ int cmd_check(int argc, char **argv)
 	status = ot_check_ok(rep) ? OT_EXIT_OK : OT_EXIT_FAIL;
 out:
 	ot_check_report_free(rep);
-	if (expect_ready)
-		a.expect->teardown(expect_ctx);
+	ot_routing_free(promiser);
 	ot_routing_free(r);
 	ot_fabric_free(f);
 	return status;

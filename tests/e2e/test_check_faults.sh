@@ -135,8 +135,8 @@ has "$WORK/cellia.dot" 'label="R[2,3]\nrouter [2,3]"'
 # A promise that does not hold is found: ff-mixed-dor's paths are not all
 # in ff-dor's dimension order, ff-dor's are.
 ff=$OSMTOPO_SRCDIR/topologies/flatfly-3x3x3-w2-2cas.net
-check_status 0 "$WORK/ffdor.json" --json --no-balance --route ff-dor --expect-dor ff-dor "$ff"
-check_status 1 "$WORK/ffmixed.json" --json --no-balance --route ff-mixed-dor --expect-dor ff-dor "$ff"
+check_status 0 "$WORK/ffdor.json" --json --no-balance --route ff-dor --engine ff-dor "$ff"
+check_status 1 "$WORK/ffmixed.json" --json --no-balance --route ff-mixed-dor --engine ff-dor "$ff"
 [ "$(json "$WORK/ffmixed.json" 'd["violations"] > 0 and d["unreachable"] == 0')" = True ] ||
 	fail "ff-mixed-dor: no order violation found"
 echo "$name: OK"

@@ -34,7 +34,7 @@ if ! diff -u "$WORK/offline.lfts" "$WORK/live.lfts" >"$WORK/lfts.diff"; then
 fi
 
 # Every pair routed, Hybrid-DOR paths, no loop, no credit loop.
-if ! "$OSMTOPO" check --json --expect-dor hdor "$WORK/live.net" \
+if ! "$OSMTOPO" check --json --engine hdor "$WORK/live.net" \
 	"$WORK/live.lfts" >"$WORK/check.json"; then
 	e2e_fail "check failed: $(cat "$WORK/check.json")"
 fi

@@ -15,10 +15,10 @@ opensm_once "$(osm_conf)" -R hdor -D 0x43 --dump_files_dir "$WORK/dump"
 log_has "hdor tables configured on all switches" || e2e_fail "hdor did not route"
 ls "$WORK/dump" | grep -q . || e2e_fail "OpenSM wrote no dump files"
 
-"$OSMTOPO" check --json --expect-dor hdor --osm-dump "$WORK/dump" \
+"$OSMTOPO" check --json --engine hdor --osm-dump "$WORK/dump" \
 	>"$WORK/dump.json" 2>"$WORK/dump.err" ||
 	e2e_fail "check --osm-dump failed: $(cat "$WORK/dump.err" "$WORK/dump.json")"
-sim "$OSMTOPO" check --json --expect-dor hdor --live >"$WORK/live.json" 2>/dev/null ||
+sim "$OSMTOPO" check --json --engine hdor --live >"$WORK/live.json" 2>/dev/null ||
 	e2e_fail "live check failed: $(cat "$WORK/live.json")"
 cas=$(grep -c -E '^(Hca|Ca)' "$net")
 for f in dump live; do

@@ -496,19 +496,23 @@ struct path_probe {
 	bool bad_list;
 };
 
-static int refuse_s1(void *ctx, const int32_t *nodes, unsigned int len,
+static int refuse_s1(const void *ctx, const struct ot_path *p,
 		     struct ot_error *err)
 {
-	struct path_probe *probe = ctx;
-	unsigned int i;
+	/* the probe is the test's own, not const: only the rule type is */
+	struct path_probe *probe = (struct path_probe *)ctx;
+	const int32_t *nodes = p->node;
+	unsigned int i, len = p->len;
 	bool via_s1 = false;
 
 	probe->calls++;
-	/* CA, switches, CA: c0 -> c2 is exactly 2 0 1 4 */
+	/* CA, switches, CA: c0 -> c2 is exactly 2 0 1 4, out of ports 1 1 2 */
 	if (len < 3 || nodes[0] < 2 || nodes[len - 1] < 2)
 		probe->bad_list = true;
 	if (nodes[0] == 2 && nodes[len - 1] == 4 &&
-	    (len != 4 || nodes[1] != 0 || nodes[2] != 1))
+	    (len != 4 || nodes[1] != 0 || nodes[2] != 1 || p->port[0] != 1 ||
+	     p->port[1] != 1 || p->port[2] != 2 || p->slid != 3 ||
+	     p->dlid != 5))
 		probe->bad_list = true;
 	for (i = 1; i + 1 < len; i++)
 		if (nodes[i] == 1)
@@ -518,14 +522,18 @@ static int refuse_s1(void *ctx, const int32_t *nodes, unsigned int len,
 	return 0;
 }
 
-START_TEST(path_callback_violations_are_counted)
+START_TEST(promise_rule_violations_are_counted)
 {
 	struct ot_fabric *f = line2("c0", 0);
 	struct ot_routing *r = line2_routing(f);
 	struct path_probe probe = { 0, false };
+	struct ot_promise promise = {
+		.text = "no path through s1",
+		.rule = refuse_s1,
+		.ctx = &probe,
+	};
 	struct ot_check_opts opts = {
-		.path_cb = refuse_s1,
-		.path_ctx = &probe,
+		.promise = &promise,
 		.max_examples = 2,
 	};
 	struct ot_check_report *rep = run(f, r, &opts);
@@ -536,12 +544,90 @@ START_TEST(path_callback_violations_are_counted)
 	ck_assert(!probe.bad_list);
 	/* every pair but c0 <-> c1 */
 	ck_assert_uint_eq(c->violations, 4);
+	ck_assert_uint_eq(c->rule_broken, 4);
 	ck_assert(!ot_check_ok(rep));
+	ck_assert_ptr_nonnull(strstr(text,
+		"promise:          no path through s1\n"));
 	ck_assert_ptr_nonnull(strstr(text,
 		"path violations (4 pairs, the first listed):\n"));
 	ck_assert_ptr_nonnull(strstr(text,
 		"    \"c2\" port 1 (LID 5) -> \"c0\" port 1 (LID 3): passes s1\n"));
 	free(text);
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/* Path SLs from the destination LID: c0 gets SL 2, the rest SL 0. */
+static uint8_t sl_to_c0(const struct ot_routing *r, uint16_t slid,
+			uint16_t dlid)
+{
+	(void)r;
+	(void)slid;
+	return dlid == 5 ? 2 : 0;
+}
+
+/*
+ * The parts of a promise other than the rule, each broken on purpose on
+ * the ring, each counted under its own kind and only the first broken.
+ */
+START_TEST(promise_parts_are_checked)
+{
+	struct ot_fabric *f = ring4();
+	struct ot_routing *r = ring_clockwise(f);
+	struct ot_promise promise = { .text = "test" };
+	struct ot_check_opts opts = { .promise = &promise };
+	const struct ot_check_counts *c;
+	struct ot_check_report *rep;
+	unsigned int in, out, sl, np = 4;
+
+	/* clockwise paths are 3, 4, 5 links long: 3 pairs of each length */
+	promise.minimal = OT_MINIMAL_ALL;
+	rep = run(f, r, &opts);
+	c = ot_check_counts(rep);
+	/* shortest on a ring of 4: 3 links (neighbours, 2 directions) or 4 */
+	ck_assert_uint_eq(c->not_minimal, 4);
+	ck_assert_uint_eq(c->violations, 4);
+	ot_check_report_free(rep);
+
+	promise.minimal = OT_MINIMAL_NONE;
+	promise.max_switch_hops = 2;
+	rep = run(f, r, &opts);
+	c = ot_check_counts(rep);
+	ck_assert_uint_eq(c->too_long, 4); /* the 3-hop paths, 4 of them */
+	ot_check_report_free(rep);
+
+	/* s2 sends everything it forwards on VL 1 */
+	promise.max_switch_hops = 0;
+	promise.nvls = 1;
+	r->sl2vl[2] = calloc((np + 1) * (np + 1) * OT_NUM_SLS, 1);
+	ck_assert_ptr_nonnull(r->sl2vl[2]);
+	for (in = 0; in <= np; in++)
+		for (out = 0; out <= np; out++)
+			for (sl = 0; sl < OT_NUM_SLS; sl++)
+				r->sl2vl[2][ot_sl2vl_index(np, in, out, sl)] =
+					out == 2;
+	rep = run(f, r, &opts);
+	c = ot_check_counts(rep);
+	/* every pair that leaves s2 on port 2: 3 + 2 + 1 of them */
+	ck_assert_uint_eq(c->bad_vl, 6);
+	ck_assert_uint_eq(c->violations, 6);
+	ot_check_report_free(rep);
+
+	promise.nvls = 2;
+	promise.sls = 1;
+	r->path_sl = sl_to_c0;
+	rep = run(f, r, &opts);
+	c = ot_check_counts(rep);
+	ck_assert_uint_eq(c->bad_vl, 0);
+	ck_assert_uint_eq(c->bad_sl, 3); /* c1, c2, c3 to c0 */
+	ot_check_report_free(rep);
+
+	promise.sls = 0x5;
+	rep = run(f, r, &opts);
+	/* (the ring's credit loop stays: a promise is no cure for it) */
+	ck_assert_uint_eq(ot_check_counts(rep)->violations, 0);
 	ot_check_report_free(rep);
 	ot_routing_free(r);
 	ot_fabric_free(f);
@@ -801,7 +887,8 @@ static Suite *check_suite(void)
 	tcase_add_test(tc, cyclic_vl_assignment_is_a_credit_loop);
 	tcase_add_test(tc, clockwise_ring_counts_extra_hops);
 	tcase_add_test(tc, one_detour_is_one_non_minimal_pair);
-	tcase_add_test(tc, path_callback_violations_are_counted);
+	tcase_add_test(tc, promise_rule_violations_are_counted);
+	tcase_add_test(tc, promise_parts_are_checked);
 	tcase_add_test(tc, back_to_back_cas_reach_each_other);
 	tcase_add_test(tc, json_is_one_valid_object);
 	tcase_add_test(tc, balance_figures_join_the_report);

@@ -419,6 +419,7 @@ static int twist_hop(struct ff_ctx *c, uint32_t s, const struct ff_dest *t,
 		return refuse_hop(c, s, L, t->tau, t, "twist");
 	h->v = m;
 	c->twist_detour = true;
+	c->detours = true;
 	return 0;
 }
 
@@ -523,6 +524,7 @@ static int dor_hop(struct ff_ctx *c, uint32_t s, const struct ff_dest *t,
 		return refuse_hop(c, s, i, goal, t, "pass");
 	h->v = m;
 	c->same_dim_hops = true;
+	c->detours = true;
 	return 0;
 }
 
@@ -766,6 +768,7 @@ static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
 			uint32_t seq, struct ff_hop *hops)
 {
 	bool same_dim = c->same_dim_hops, twist = c->twist_detour;
+	bool detours = c->detours;
 	uint32_t s;
 
 	for (s = 0; s < c->ff->nslots; s++) {
@@ -774,6 +777,7 @@ static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
 		if (next_hop(c, s, t, seq, &hops[s])) {
 			c->same_dim_hops = same_dim;
 			c->twist_detour = twist;
+			c->detours = detours;
 			return -1;
 		}
 	}
@@ -838,6 +842,7 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 	}
 	c->same_dim_hops = false;
 	c->twist_detour = false;
+	c->detours = false;
 	c->any_escape = false;
 	for (q = 0; q < c->nlids; q++) {
 		uint16_t lid = c->lids[q];
@@ -888,46 +893,27 @@ out:
 	return error;
 }
 
-/*
- * VL of a hop of layer l from a port of dimension din into one of
- * dimension dout (-1: a CA port or port 0), see the top of the file.
- */
-static unsigned int variant_vls(const struct ff_ctx *c)
+/* The VL rule of this routing (promise.c applies it). */
+static struct ff_vlrule vlrule(const struct ff_ctx *c)
 {
-	unsigned int vls = c->norders * (c->same_dim_hops ? 2 : 1);
+	struct ff_vlrule v = {
+		.variant = c->variant,
+		.norders = c->norders,
+		.same_dim_hops = c->same_dim_hops,
+		.twist_detour = c->twist_detour,
+		.any_escape = c->any_escape,
+	};
+	unsigned int l;
 
-	if (c->variant & FF_TWISTED)
-		vls += c->twist_detour ? 2 : 1;
-	return vls;
-}
-
-static uint8_t hop_vl(const struct ff_ctx *c, unsigned int sl, int din,
-		      int dout)
-{
-	unsigned int l = sl < c->norders ? sl : 0;
-	unsigned int per = c->same_dim_hops ? 2 : 1;
-
-	/* The escape layer: one VL above the variant's, on every hop. */
-	if (sl == FF_ESCAPE_SL && c->any_escape)
-		return variant_vls(c);
-	if ((c->variant & FF_TWISTED) && dout >= 0) {
-		if (din < 0)
-			return c->norders * per; /* F1 */
-		if (c->twist_detour && din == dout &&
-		    din == c->order[l][c->n - 1])
-			return c->norders * per + 1; /* F2 */
-	}
-	return l * per + (c->same_dim_hops && din >= 0 && din == dout);
-}
-
-static unsigned int needed_vls(const struct ff_ctx *c)
-{
-	return variant_vls(c) + c->any_escape;
+	for (l = 0; l < c->norders; l++)
+		v.last[l] = c->order[l][c->n - 1];
+	return v;
 }
 
 static int fill_sl2vl(struct ff_ctx *c, struct ot_routing *out)
 {
 	const struct ot_fabric *f = c->f;
+	struct ff_vlrule v = vlrule(c);
 	unsigned int in, o, sl, np;
 	uint8_t row[OT_NUM_SLS];
 	uint32_t i;
@@ -949,7 +935,7 @@ static int fill_sl2vl(struct ff_ctx *c, struct ot_routing *out)
 				int dout = sw ? ot_ff_port_dim(c->ff, i, o) : -1;
 
 				for (sl = 0; sl < OT_NUM_SLS; sl++)
-					row[sl] = hop_vl(c, sl, din, dout);
+					row[sl] = ff_hop_vl(&v, sl, din, dout);
 				memcpy(t + ot_sl2vl_index(np, in, o, 0), row,
 				       sizeof(row));
 			}
@@ -1026,6 +1012,7 @@ int ff_route(const char *name, unsigned int variant,
 	struct ff_ctx c = { .name = name, .variant = variant, .f = f,
 			    .err = err };
 	struct ot_ff *ff = NULL;
+	struct ff_vlrule v;
 	struct ot_error why;
 	unsigned int m;
 	int error;
@@ -1036,6 +1023,7 @@ int ff_route(const char *name, unsigned int variant,
 		goto out;
 	}
 	c.ff = ff;
+	c.nslots = ff->nslots;
 	c.n = ff->ndims;
 	if (c.n < 1 || c.n > OT_FF_MAX_DIMS) {
 		error = ot_error_set(err, "%s: %u dimensions", name, c.n);
@@ -1058,11 +1046,12 @@ int ff_route(const char *name, unsigned int variant,
 		error = fill_lfts(&c, out);
 		if (error)
 			goto out;
-		if (needed_vls(&c) <= FF_MAX_VLS || m == 1)
+		v = vlrule(&c);
+		if (ff_vlrule_vls(&v) <= FF_MAX_VLS || m == 1)
 			break;
 		m--;
 	}
-	out->nvls = needed_vls(&c);
+	out->nvls = ff_vlrule_vls(&v);
 	if (out->nvls > FF_MAX_VLS) {
 		error = ot_error_set(err, "%s: needs %u VLs, more than %u",
 				     name, out->nvls, FF_MAX_VLS);
@@ -1075,6 +1064,10 @@ int ff_route(const char *name, unsigned int variant,
 		error = set_path_sls(&c, out);
 	if (!error)
 		error = set_labels(&c, out);
+	if (!error)
+		error = ff_set_promise(&c, out, ff);
+	if (!error)
+		ff = NULL; /* the promise's now */
 out:
 	free(c.coords);
 	free(c.bcnt);
@@ -1083,7 +1076,7 @@ out:
 	free(c.lids);
 	free(c.phi);
 	free(c.by_phi);
-	for (m = 0; c.esc_tree && m < ff->nslots; m++)
+	for (m = 0; c.esc_tree && m < c.nslots; m++)
 		free(c.esc_tree[m]);
 	free(c.esc_tree);
 	ot_ff_free(ff);

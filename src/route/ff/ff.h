@@ -53,6 +53,7 @@ struct ff_ctx {
 	unsigned int norders;
 	uint8_t order[FF_MAX_ORDERS][OT_FF_MAX_DIMS];
 	uint32_t stride[OT_FF_MAX_DIMS]; /* slot distance of one step in i */
+	uint32_t nslots;                 /* = ff->nslots */
 	uint8_t *coords;                 /* nslots x n coordinates */
 	/*
 	 * Bundles: the cables from a switch to the switch at coordinate v of
@@ -67,6 +68,7 @@ struct ff_ctx {
 	uint16_t *lids;       /* routable LIDs in the order cables are dealt */
 	uint32_t nlids;
 	bool same_dim_hops;   /* some DOR phase takes two hops in a dimension */
+	bool detours;         /* some hop detours around a missing cable */
 	bool twist_detour;    /* some twist takes two hops */
 	bool any_escape;      /* some destination is on the escape layer */
 	/*
@@ -80,6 +82,29 @@ struct ff_ctx {
 	uint32_t nexist;
 	uint16_t **esc_tree;
 };
+
+/*
+ * What decides the VL of a hop (seed 001, 3.3, as realized at the top of
+ * core.c): the variant, the orders' last dimensions, and whether any
+ * detour, twist detour or escape destination made their VLs necessary.
+ * core.c fills SL2VL with it and the promise's rule (promise.c) checks
+ * each hop with the very same function.
+ */
+struct ff_vlrule {
+	unsigned int variant, norders;
+	uint8_t last[FF_MAX_ORDERS]; /* last dimension of each order */
+	bool same_dim_hops, twist_detour, any_escape;
+};
+
+/* Data VLs the rule uses. */
+unsigned int ff_vlrule_vls(const struct ff_vlrule *v);
+
+/*
+ * The VL of a hop with SL sl from a port of dimension din into one of
+ * dimension dout (-1: a CA port or a switch's port 0).
+ */
+uint8_t ff_hop_vl(const struct ff_vlrule *v, unsigned int sl, int din,
+		  int dout);
 
 static inline const uint8_t *ff_coords(const struct ff_ctx *c, uint32_t slot)
 {
@@ -100,6 +125,14 @@ static inline uint32_t ff_move(const struct ff_ctx *c, uint32_t slot,
 	return slot - ff_coords(c, slot)[i] * c->stride[i] +
 	       v * c->stride[i];
 }
+
+/*
+ * States the routing's promise (promise.c) from what the core did; the
+ * promise takes ff, the mapping, over.  0, or -1 (out of memory, err set,
+ * ff still the caller's).
+ */
+int ff_set_promise(const struct ff_ctx *c, struct ot_routing *out,
+		   struct ot_ff *ff);
 
 /* Routes f with the FlatFly engine core (core.c). */
 int ff_route(const char *name, unsigned int variant,
