@@ -57,6 +57,7 @@
 #include <string.h>
 
 #include "model/routing.h"
+#include "route/deal.h"
 #include "route/engines.h"
 #include "topo/kns.h"
 
@@ -92,20 +93,6 @@ struct hdor_ctx {
 	uint8_t *up, *down;
 };
 
-struct sort_key {
-	uint64_t key;
-	uint16_t lid;
-};
-
-static int cmp_key(const void *a, const void *b)
-{
-	const struct sort_key *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return 0;
-}
-
 static uint32_t coord_number(const struct hdor_ctx *c, int32_t x,
 			     int skip_dim)
 {
@@ -128,7 +115,7 @@ static int prepare_dests(struct hdor_ctx *c)
 	const struct ot_fabric *f = c->f;
 	const struct ot_kns *kns = c->kns;
 	uint64_t nrouters = 1, ranks = 1;
-	struct sort_key *keys = NULL;
+	struct ot_deal_key *keys = NULL;
 	uint32_t lid, i;
 	int error = 0;
 
@@ -187,7 +174,7 @@ static int prepare_dests(struct hdor_ctx *c)
 		keys[c->norder].lid = lid;
 		c->norder++;
 	}
-	qsort(keys, c->norder, sizeof(*keys), cmp_key);
+	ot_deal_sort(keys, c->norder);
 	for (i = 0; i < c->norder; i++)
 		c->order[i] = keys[i].lid;
 out:
@@ -250,19 +237,6 @@ out:
 	return error;
 }
 
-/*
- * Next cable of a bundle: lane[b] cycles through 0..L-1, so the
- * destinations that take a bundle are dealt over its cables in turn.
- */
-static inline unsigned int next_lane(uint8_t *lane, unsigned int b,
-				     unsigned int L)
-{
-	unsigned int l = lane[b];
-
-	lane[b] = l + 1 == L ? 0 : l + 1;
-	return l;
-}
-
 static void fill_router(const struct hdor_ctx *c, int32_t r, uint8_t *lft)
 {
 	const int16_t *rc = c->kns->coord + (size_t)r * c->n;
@@ -287,7 +261,7 @@ static void fill_router(const struct hdor_ctx *c, int32_t r, uint8_t *lft)
 		/* only an indirect switch on this router's line is left */
 		if (d == n)
 			d = dst->sdim;
-		lft[lid] = up[d * L + next_lane(lane, d, L)];
+		lft[lid] = up[d * L + ot_deal_next(&lane[d], L)];
 	}
 }
 
@@ -315,7 +289,7 @@ static void fill_switch(const struct hdor_ctx *c, int32_t s, uint8_t *lft)
 			v = 0;
 		else
 			v = c->kns->coord[(size_t)dst->node * n + d];
-		lft[lid] = down[v * L + next_lane(lane, v, L)];
+		lft[lid] = down[v * L + ot_deal_next(&lane[v], L)];
 	}
 }
 

@@ -126,28 +126,10 @@
 #include <string.h>
 
 #include "model/routing.h"
+#include "route/deal.h"
+#include "route/escape.h"
 #include "route/ff/ff.h"
 #include "topo/flatfly.h"
-
-/* A next hop: deliver (dim < 0) or the bundle to coordinate v of dim. */
-struct ff_hop {
-	int dim;
-	unsigned int v;
-};
-
-struct sort_key {
-	uint64_t key;
-	uint16_t lid;
-};
-
-static int cmp_key(const void *a, const void *b)
-{
-	const struct sort_key *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->lid < y->lid ? -1 : x->lid > y->lid;
-}
 
 static bool is_prime(unsigned int x)
 {
@@ -219,7 +201,7 @@ static int prepare_switches(struct ff_ctx *c)
 	c->coords = malloc((size_t)ff->nslots * c->n + 1);
 	c->bcnt = calloc((size_t)ff->nslots * c->sumk + 1, 1);
 	if (!c->coords || !c->bcnt)
-		return ot_error_set(c->err, "%s: out of memory", c->name);
+		return ot_error_nomem(c->err, c->name);
 	for (s = 0; s < ff->nslots; s++) {
 		rest = s;
 		for (d = 0; d < c->n; d++) {
@@ -236,7 +218,7 @@ static int prepare_switches(struct ff_ctx *c)
 		if (!ot_is_switch(f, i))
 			continue;
 		if (slot < 0)
-			return ot_error_set(c->err,
+			return ot_refuse(c->err, OT_ERR_TOPOLOGY,
 				"%s: switch \"%s\" has no place in the FlatFly mapping",
 				c->name, f->node[i].desc);
 		for (p = 1; p <= f->node[i].nports; p++) {
@@ -249,7 +231,7 @@ static int prepare_switches(struct ff_ctx *c)
 			b = (size_t)slot * c->sumk + c->koff[dim] +
 			    ff_coords(c, ff->sw_slot[peer])[dim];
 			if (c->bcnt[b] == 255)
-				return ot_error_set(c->err,
+				return ot_refuse(c->err, OT_ERR_TOPOLOGY,
 					"%s: switch \"%s\": too many cables to one switch",
 					c->name, f->node[i].desc);
 			c->bcnt[b]++;
@@ -259,7 +241,7 @@ static int prepare_switches(struct ff_ctx *c)
 	}
 	c->bport = malloc((size_t)ff->nslots * c->sumk * c->maxw + 1);
 	if (!c->bport)
-		return ot_error_set(c->err, "%s: out of memory", c->name);
+		return ot_error_nomem(c->err, c->name);
 	memset(c->bcnt, 0, (size_t)ff->nslots * c->sumk);
 	for (i = 0; i < f->nnodes; i++) {
 		int32_t slot = ff->sw_slot[i];
@@ -296,7 +278,7 @@ static int prepare_dests(struct ff_ctx *c)
 {
 	const struct ot_fabric *f = c->f;
 	const struct ot_ff *ff = c->ff;
-	struct sort_key *keys = NULL;
+	struct ot_deal_key *keys = NULL;
 	uint32_t lid, q;
 	int error = 0;
 
@@ -304,7 +286,7 @@ static int prepare_dests(struct ff_ctx *c)
 	c->lids = malloc(((size_t)f->max_lid + 1) * sizeof(*c->lids));
 	keys = malloc(((size_t)f->max_lid + 1) * sizeof(*keys));
 	if (!c->dest || !c->lids || !keys) {
-		error = ot_error_set(c->err, "%s: out of memory", c->name);
+		error = ot_error_nomem(c->err, c->name);
 		goto out;
 	}
 	c->nlids = 0;
@@ -339,7 +321,7 @@ static int prepare_dests(struct ff_ctx *c)
 		keys[c->nlids].lid = lid;
 		c->nlids++;
 	}
-	qsort(keys, c->nlids, sizeof(*keys), cmp_key);
+	ot_deal_sort(keys, c->nlids);
 	for (q = 0; q < c->nlids; q++)
 		c->lids[q] = keys[q].lid;
 out:
@@ -358,10 +340,10 @@ static int refuse_hop(const struct ff_ctx *c, uint32_t s, unsigned int i,
 	slot_name(c, to, b, sizeof(b));
 	slot_name(c, t->tslot, d, sizeof(d));
 	if (c->ff->slot_node[to] < 0)
-		return ot_error_set(c->err,
+		return ot_refuse(c->err, OT_ERR_DAMAGE,
 			"%s: %s must %s through %s (dimension %u) toward %s",
 			c->name, a, what, b, i, d);
-	return ot_error_set(c->err,
+	return ot_refuse(c->err, OT_ERR_DAMAGE,
 		"%s: the cable %s - %s (dimension %u) is missing and no switch of that line is cabled to both; %s toward %s is impossible",
 		c->name, a, b, i, what, d);
 }
@@ -567,195 +549,85 @@ static unsigned int neighbours(const struct ff_ctx *c, uint32_t slot,
 	return k;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
- * phi, the escape layer's order (see the top of the file), once per
- * fabric.  Breadth-first from the first switch present: every other
- * switch it reaches has a neighbour before it.
+ * The switches as the shared escape layer (route/escape.h) sees them,
+ * once per fabric, when a first destination needs it: positions, their
+ * neighbours in (dimension, coordinate) order with the hop to each, and
+ * ties in the up*-down* order broken by the sum of the coordinates, then
+ * the position.
  */
-static int escape_order(struct ff_ctx *c)
+static int escape_prepare(struct ff_ctx *c)
 {
 	const struct ot_ff *ff = c->ff;
-	uint32_t *dist = NULL, *queue = NULL, head = 0, tail = 0, s, k;
-	struct ff_hop *nb = NULL;
-	uint64_t *keys = NULL;
+	struct ff_escape *x = &c->esc;
+	uint64_t *tiebreak = NULL;
+	uint32_t s, k = 0;
 	unsigned int i, j, deg, sum;
 	int error = 0;
 
-	if (c->phi)
+	if (x->ready)
 		return 0;
-	dist = malloc((size_t)ff->nslots * sizeof(*dist));
-	queue = malloc((size_t)ff->nslots * sizeof(*queue));
-	keys = malloc((size_t)ff->nslots * sizeof(*keys));
-	nb = malloc((c->sumk + 1) * sizeof(*nb));
-	c->phi = malloc((size_t)ff->nslots * sizeof(*c->phi));
-	c->by_phi = malloc((size_t)ff->nslots * sizeof(*c->by_phi));
-	c->esc_tree = calloc(ff->nslots, sizeof(*c->esc_tree));
-	if (!dist || !queue || !keys || !nb || !c->phi || !c->by_phi ||
-	    !c->esc_tree) {
-		error = ot_error_set(c->err, "%s: out of memory", c->name);
+	x->present = calloc((size_t)ff->nslots + 1, 1);
+	x->start = malloc(((size_t)ff->nslots + 1) * sizeof(*x->start));
+	x->adj = malloc(((size_t)ff->nslots * c->sumk + 1) * sizeof(*x->adj));
+	x->hop = malloc(((size_t)ff->nslots * c->sumk + 1) * sizeof(*x->hop));
+	tiebreak = malloc(((size_t)ff->nslots + 1) * sizeof(*tiebreak));
+	if (!x->present || !x->start || !x->adj || !x->hop || !tiebreak) {
+		error = ot_error_nomem(c->err, c->name);
 		goto out;
 	}
 	for (s = 0; s < ff->nslots; s++) {
-		dist[s] = UINT32_MAX;
-		c->phi[s] = UINT32_MAX;
-		if (ff->slot_node[s] >= 0 && !tail) {
-			dist[s] = 0;
-			queue[tail++] = s;
-		}
-	}
-	while (head < tail) {
-		s = queue[head++];
-		deg = neighbours(c, s, nb);
-		for (j = 0; j < deg; j++) {
-			uint32_t y = ff_move(c, s, nb[j].dim, nb[j].v);
-
-			if (dist[y] != UINT32_MAX)
-				continue;
-			dist[y] = dist[s] + 1;
-			queue[tail++] = y;
-		}
-	}
-	c->nexist = 0;
-	for (s = 0; s < ff->nslots; s++) {
-		if (ff->slot_node[s] < 0)
-			continue;
+		x->start[s] = k;
+		x->present[s] = ff->slot_node[s] >= 0;
+		deg = neighbours(c, s, x->hop + k);
+		for (j = 0; j < deg; j++, k++)
+			x->adj[k] = ff_move(c, s, x->hop[k].dim, x->hop[k].v);
 		for (i = 0, sum = 0; i < c->n; i++)
 			sum += ff_coords(c, s)[i];
-		keys[c->nexist++] = ((uint64_t)(dist[s] < 0xffff ? dist[s] :
-						   0xffff) << 48) +
-				    ((uint64_t)sum << 32) + s;
+		tiebreak[s] = ((uint64_t)sum << 32) + s;
 	}
-	qsort(keys, c->nexist, sizeof(*keys), cmp_u64);
-	for (k = 0; k < c->nexist; k++) {
-		s = (uint32_t)keys[k];
-		c->by_phi[k] = s;
-		c->phi[s] = k;
-	}
+	x->start[ff->nslots] = k;
+	error = ot_escape_init(&x->layer, ff->nslots, x->present, x->start,
+			       x->adj, tiebreak, c->err);
+	x->ready = !error;
 out:
-	free(dist);
-	free(queue);
-	free(keys);
-	free(nb);
-	return error;
-}
-
-#define ESC_FAR 0x7fff  /* no legal path */
-#define ESC_DOWN 0x8000 /* the path goes down only */
-
-/*
- * The escape layer's distances toward the switch at T: for each switch
- * the length of its path, ESC_DOWN when that path goes down only.
- */
-static int escape_tree(struct ff_ctx *c, uint32_t T, const uint16_t **out)
-{
-	const struct ot_ff *ff = c->ff;
-	uint32_t *queue = NULL, head = 0, tail = 0, s, k;
-	struct ff_hop *nb = NULL;
-	uint16_t *row = NULL;
-	unsigned int j, deg, best, d;
-	int error = 0;
-
-	if (c->esc_tree[T]) {
-		*out = c->esc_tree[T];
-		return 0;
-	}
-	row = malloc((size_t)ff->nslots * sizeof(*row));
-	queue = malloc((size_t)ff->nslots * sizeof(*queue));
-	nb = malloc((c->sumk + 1) * sizeof(*nb));
-	if (!row || !queue || !nb) {
-		error = ot_error_set(c->err, "%s: out of memory", c->name);
-		goto out;
-	}
-	for (s = 0; s < ff->nslots; s++)
-		row[s] = ESC_FAR;
-	/* All-down paths: backwards from T, each step to a smaller phi. */
-	row[T] = ESC_DOWN;
-	queue[tail++] = T;
-	while (head < tail) {
-		s = queue[head++];
-		d = (row[s] & ~ESC_DOWN) + 1;
-		deg = neighbours(c, s, nb);
-		for (j = 0; j < deg && d < ESC_FAR; j++) {
-			uint32_t x = ff_move(c, s, nb[j].dim, nb[j].v);
-
-			if (row[x] != ESC_FAR || c->phi[x] > c->phi[s])
-				continue;
-			row[x] = d | ESC_DOWN;
-			queue[tail++] = x;
-		}
-	}
-	/* The others go up first: their up neighbours come earlier in phi. */
-	for (k = 0; k < c->nexist; k++) {
-		s = c->by_phi[k];
-		if (row[s] & ESC_DOWN)
-			continue;
-		best = ESC_FAR;
-		deg = neighbours(c, s, nb);
-		for (j = 0; j < deg; j++) {
-			uint32_t y = ff_move(c, s, nb[j].dim, nb[j].v);
-
-			d = row[y] & ~ESC_DOWN;
-			if (c->phi[y] < c->phi[s] && d + 1 < best)
-				best = d + 1;
-		}
-		row[s] = best;
-	}
-	c->esc_tree[T] = row;
-	*out = row;
-	row = NULL;
-out:
-	free(row);
-	free(queue);
-	free(nb);
+	free(tiebreak);
 	return error;
 }
 
 /*
- * The escape layer's hop from s toward t: one of the neighbours that
- * keep the path legal and shortest, picked by seq so that the LIDs of a
- * destination spread over them.
+ * The escape layer's hop at every switch toward t (see the top of the
+ * file), or a refusal naming two switches when it has none: missing
+ * cables and switches cut the fabric in two.
  */
-static int escape_hop(struct ff_ctx *c, const uint16_t *row, uint32_t s,
-		      const struct ff_dest *t, uint32_t seq,
-		      struct ff_hop *nb, struct ff_hop *h)
+static int escape_hops(struct ff_ctx *c, const struct ff_dest *t,
+		       uint32_t seq, struct ff_hop *hops)
 {
-	unsigned int val = row[s] & ~ESC_DOWN, deg, j, k = 0;
-	bool down = row[s] & ESC_DOWN;
 	char a[OT_ERROR_LEN / 3], b[OT_ERROR_LEN / 3];
+	uint32_t s, next;
 
-	if (s == (uint32_t)t->tslot) {
-		h->dim = -1;
-		return 0;
+	if (escape_prepare(c))
+		return -1;
+	for (s = 0; s < c->ff->nslots; s++) {
+		if (c->ff->slot_node[s] < 0)
+			continue;
+		switch (ot_escape_hop(&c->esc.layer, s, t->tslot, seq, &next)) {
+		case OT_ESCAPE_DELIVER:
+			hops[s].dim = -1;
+			break;
+		case OT_ESCAPE_FORWARD:
+			hops[s] = c->esc.hop[next];
+			break;
+		case OT_ESCAPE_CUT:
+			slot_name(c, s, a, sizeof(a));
+			slot_name(c, t->tslot, b, sizeof(b));
+			return ot_refuse(c->err, OT_ERR_DAMAGE,
+				"%s: no path at all from %s to %s: missing cables and switches cut the fabric in two",
+				c->name, a, b);
+		case OT_ESCAPE_NOMEM:
+			return ot_error_nomem(c->err, c->name);
+		}
 	}
-	if (val == ESC_FAR) {
-		slot_name(c, s, a, sizeof(a));
-		slot_name(c, t->tslot, b, sizeof(b));
-		return ot_error_set(c->err,
-			"%s: no path at all from %s to %s: missing cables and switches cut the fabric in two",
-			c->name, a, b);
-	}
-	deg = neighbours(c, s, nb);
-	for (j = 0; j < deg; j++) {
-		uint32_t y = ff_move(c, s, nb[j].dim, nb[j].v);
-		bool ok;
-
-		if (down)
-			ok = c->phi[y] > c->phi[s] && (row[y] & ESC_DOWN) &&
-			     (row[y] & ~ESC_DOWN) + 1u == val;
-		else
-			ok = c->phi[y] < c->phi[s] &&
-			     (row[y] & ~ESC_DOWN) + 1u == val;
-		if (ok)
-			nb[k++] = nb[j];
-	}
-	*h = nb[seq % k];
 	return 0;
 }
 
@@ -782,22 +654,6 @@ static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
 		}
 	}
 	return 0;
-}
-
-static int escape_hops(struct ff_ctx *c, const struct ff_dest *t,
-		       uint32_t seq, struct ff_hop *nb, struct ff_hop *hops)
-{
-	const uint16_t *row = NULL;
-	uint32_t s;
-	int error;
-
-	error = escape_order(c);
-	if (!error)
-		error = escape_tree(c, t->tslot, &row);
-	for (s = 0; s < c->ff->nslots && !error; s++)
-		if (c->ff->slot_node[s] >= 0)
-			error = escape_hop(c, row, s, t, seq, nb, &hops[s]);
-	return error;
 }
 
 /*
@@ -827,7 +683,7 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 {
 	const struct ot_ff *ff = c->ff;
 	struct ff_dest failed = { .kind = FF_DEST_NONE };
-	struct ff_hop *hops = NULL, *nb = NULL;
+	struct ff_hop *hops = NULL;
 	uint8_t *lane = NULL;
 	uint32_t s, q;
 	unsigned int k;
@@ -835,9 +691,8 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 
 	lane = calloc((size_t)ff->nslots * c->sumk + 1, 1);
 	hops = malloc(((size_t)ff->nslots + 1) * sizeof(*hops));
-	nb = malloc((c->sumk + 1) * sizeof(*nb));
-	if (!lane || !hops || !nb) {
-		error = ot_error_set(c->err, "%s: out of memory", c->name);
+	if (!lane || !hops) {
+		error = ot_error_nomem(c->err, c->name);
 		goto out;
 	}
 	c->same_dim_hops = false;
@@ -862,7 +717,7 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 			/* the escape layer ignores layer and tau */
 			*t = first;
 			failed = first;
-			error = escape_hops(c, t, q, nb, hops);
+			error = escape_hops(c, t, q, hops);
 			if (error)
 				goto out;
 			t->escape = 1;
@@ -881,15 +736,13 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 			}
 			b = (size_t)s * c->sumk + c->koff[hops[s].dim] +
 			    hops[s].v;
-			l = lane[b];
-			lane[b] = l + 1 >= c->bcnt[b] ? 0 : l + 1;
+			l = ot_deal_next(&lane[b], c->bcnt[b]);
 			out->lft[node][lid] = c->bport[b * c->maxw + l];
 		}
 	}
 out:
 	free(lane);
 	free(hops);
-	free(nb);
 	return error;
 }
 
@@ -925,8 +778,7 @@ static int fill_sl2vl(struct ff_ctx *c, struct ot_routing *out)
 		np = f->node[i].nports;
 		t = malloc((size_t)(np + 1) * (np + 1) * OT_NUM_SLS);
 		if (!t)
-			return ot_error_set(c->err, "%s: out of memory",
-					    c->name);
+			return ot_error_nomem(c->err, c->name);
 		out->sl2vl[i] = t;
 		for (in = 0; in <= np; in++) {
 			int din = sw ? ot_ff_port_dim(c->ff, i, in) : -1;
@@ -966,7 +818,7 @@ static int set_path_sls(struct ff_ctx *c, struct ot_routing *out)
 		return 0;
 	sl = calloc((size_t)c->f->max_lid + 1, 1);
 	if (!sl)
-		return ot_error_set(c->err, "%s: out of memory", c->name);
+		return ot_error_nomem(c->err, c->name);
 	for (q = 0; q < c->nlids; q++)
 		sl[c->lids[q]] = c->dest[c->lids[q]].escape ?
 				 FF_ESCAPE_SL : c->dest[c->lids[q]].layer;
@@ -1002,7 +854,7 @@ static int set_labels(const struct ff_ctx *c, struct ot_routing *out)
 		rank = ot_fabric_end_port_rank(f, pt->peer, i, p - 1);
 		rc = ot_routing_set_label(out, i, "CA %s/%u", buf, rank);
 	}
-	return rc ? ot_error_set(c->err, "%s: out of memory", c->name) : 0;
+	return rc ? ot_error_nomem(c->err, c->name) : 0;
 }
 
 int ff_route(const char *name, unsigned int variant,
@@ -1019,14 +871,15 @@ int ff_route(const char *name, unsigned int variant,
 
 	error = ot_ff_map(f, &ff, &why);
 	if (error) {
-		ot_error_set(err, "%s: %s", name, why.msg);
+		ot_error_wrap(err, &why, OT_ERR_TOPOLOGY, name);
 		goto out;
 	}
 	c.ff = ff;
 	c.nslots = ff->nslots;
 	c.n = ff->ndims;
 	if (c.n < 1 || c.n > OT_FF_MAX_DIMS) {
-		error = ot_error_set(err, "%s: %u dimensions", name, c.n);
+		error = ot_refuse(err, OT_ERR_TOPOLOGY, "%s: %u dimensions",
+				  name, c.n);
 		goto out;
 	}
 	error = prepare_switches(&c);
@@ -1053,7 +906,8 @@ int ff_route(const char *name, unsigned int variant,
 	}
 	out->nvls = ff_vlrule_vls(&v);
 	if (out->nvls > FF_MAX_VLS) {
-		error = ot_error_set(err, "%s: needs %u VLs, more than %u",
+		error = ot_refuse(err, OT_ERR_BUDGET,
+				  "%s: needs %u VLs, more than %u",
 				     name, out->nvls, FF_MAX_VLS);
 		goto out;
 	}
@@ -1074,11 +928,11 @@ out:
 	free(c.bport);
 	free(c.dest);
 	free(c.lids);
-	free(c.phi);
-	free(c.by_phi);
-	for (m = 0; c.esc_tree && m < c.nslots; m++)
-		free(c.esc_tree[m]);
-	free(c.esc_tree);
+	ot_escape_free(&c.esc.layer);
+	free(c.esc.present);
+	free(c.esc.start);
+	free(c.esc.adj);
+	free(c.esc.hop);
 	ot_ff_free(ff);
 	return error;
 }

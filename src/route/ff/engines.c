@@ -79,7 +79,7 @@ static int ador_route(const char *name, unsigned int variant,
 				lmc = f->node[i].port[p].lmc;
 	}
 	if (!lmc)
-		return ot_error_set(err,
+		return ot_refuse(err, OT_ERR_CONFIG,
 			"%s: needs lmc >= 1 (LID offsets carry its non-minimal paths); every CA port has a single LID",
 			name);
 	return ff_route(name, FF_ADOR | variant, f, out, err);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "model/routing.h"
+#include "route/escape.h"
 #include "topo/flatfly.h"
 
 #define FF_MAX_VLS 8    /* data VLs the engines allow themselves */
@@ -43,6 +44,25 @@ struct ff_dest {
 	int32_t tslot;   /* position of the destination switch */
 };
 
+/* A next hop: deliver (dim < 0) or the bundle to coordinate v of dim. */
+struct ff_hop {
+	int dim;
+	unsigned int v;
+};
+
+/*
+ * The switches as the shared escape layer sees them (core.c fills it when
+ * a first destination needs the layer): neighbours of each position in
+ * (dimension, coordinate) order, and the hop to each.
+ */
+struct ff_escape {
+	bool ready;
+	uint8_t *present;
+	uint32_t *start, *adj;
+	struct ff_hop *hop;
+	struct ot_escape layer;
+};
+
 struct ff_ctx {
 	const char *name; /* engine name, prefix of every refusal */
 	unsigned int variant;
@@ -71,16 +91,7 @@ struct ff_ctx {
 	bool detours;         /* some hop detours around a missing cable */
 	bool twist_detour;    /* some twist takes two hops */
 	bool any_escape;      /* some destination is on the escape layer */
-	/*
-	 * The escape layer (core.c): phi[slot] is the rank of a position in
-	 * the order its paths go up then down in, by_phi the positions in
-	 * that order (nexist of them), esc_tree[slot] the distances toward
-	 * the switch at slot, computed when a destination there needs them.
-	 */
-	uint32_t *phi;
-	uint32_t *by_phi;
-	uint32_t nexist;
-	uint16_t **esc_tree;
+	struct ff_escape esc; /* the shared escape layer, when needed */
 };
 
 /*

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The shared escape layer (see escape.h): up*-down* routing on an order
+ * phi of the switches, one destination at a time.
+ *
+ * phi: breadth-first distance from the first present position (in a
+ * fabric cut in parts, from each part's first), then the engine's
+ * tie-break key.  A hop toward a smaller phi goes up, toward a
+ * larger one down, and every path is some up hops then some down hops.
+ * Destination-only tables express it: toward T, a switch with an
+ * all-down path takes it (to a neighbour that also has one), any other
+ * switch goes up to a neighbour with the shortest legal path, so each
+ * switch's path -- which is also the tail of every path through it -- is
+ * up* down*; the lengths strictly decrease along a path, so there is no
+ * forwarding loop.  Every switch has a neighbour nearer the first switch,
+ * which reaches every switch going down, so everything connected is
+ * reached.
+ *
+ * Deadlock freedom: rank an up channel x -> y by -phi(y) and a down
+ * channel by N + phi(y); along every path of the layer ranks strictly
+ * increase (no down hop is ever followed by an up hop), so its channels
+ * form no cycle (Dally and Seitz), and the engine keeps them on a VL of
+ * their own.
+ */
+#include <stdlib.h>
+
+#include "route/escape.h"
+
+#define ESC_FAR 0x7fff  /* no legal path */
+#define ESC_DOWN 0x8000 /* the path goes down only */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Breadth-first distances from the first present position, and in each
+ * part of the fabric it does not reach, from that part's first position:
+ * every switch but a root then has a neighbour one step nearer its root,
+ * which is what lets it go up.
+ */
+static void distances(const struct ot_escape *e, uint32_t *dist,
+		      uint32_t *queue)
+{
+	uint32_t head = 0, tail = 0, root, s, j;
+
+	for (s = 0; s < e->n; s++)
+		dist[s] = UINT32_MAX;
+	for (root = 0; root < e->n; root++) {
+		if (!e->present[root] || dist[root] != UINT32_MAX)
+			continue;
+		dist[root] = 0;
+		queue[tail++] = root;
+		while (head < tail) {
+			s = queue[head++];
+			for (j = e->start[s]; j < e->start[s + 1]; j++) {
+				uint32_t y = e->adj[j];
+
+				if (dist[y] != UINT32_MAX)
+					continue;
+				dist[y] = dist[s] + 1;
+				queue[tail++] = y;
+			}
+		}
+	}
+}
+
+int ot_escape_init(struct ot_escape *e, uint32_t n, const uint8_t *present,
+		   const uint32_t *start, const uint32_t *adj,
+		   const uint64_t *tiebreak, struct ot_error *err)
+{
+	uint32_t *dist = NULL, *queue = NULL, s, k;
+	uint64_t *keys = NULL;
+	int error = 0;
+
+	*e = (struct ot_escape){ .n = n, .present = present, .start = start,
+				 .adj = adj };
+	dist = malloc(((size_t)n + 1) * sizeof(*dist));
+	queue = malloc(((size_t)n + 1) * sizeof(*queue));
+	keys = malloc(((size_t)n + 1) * sizeof(*keys));
+	e->phi = malloc(((size_t)n + 1) * sizeof(*e->phi));
+	e->by_phi = malloc(((size_t)n + 1) * sizeof(*e->by_phi));
+	e->tree = calloc((size_t)n + 1, sizeof(*e->tree));
+	if (!dist || !queue || !keys || !e->phi || !e->by_phi || !e->tree) {
+		error = ot_error_nomem(err, "escape layer");
+		goto out;
+	}
+	distances(e, dist, queue);
+	/* positions fit in 32 bits, distances in 16, the key in the rest */
+	for (s = 0; s < n; s++) {
+		e->phi[s] = UINT32_MAX;
+		if (e->present[s])
+			keys[e->npresent++] =
+				((uint64_t)(dist[s] < 0xffff ? dist[s] : 0xffff)
+				 << 48) + tiebreak[s];
+	}
+	qsort(keys, e->npresent, sizeof(*keys), cmp_u64);
+	for (k = 0; k < e->npresent; k++) {
+		s = (uint32_t)keys[k];
+		e->by_phi[k] = s;
+		e->phi[s] = k;
+	}
+out:
+	free(dist);
+	free(queue);
+	free(keys);
+	return error;
+}
+
+/* All-down paths toward T: backwards from T, each step to a smaller phi. */
+static void down_paths(const struct ot_escape *e, uint32_t T, uint16_t *row,
+		       uint32_t *queue)
+{
+	uint32_t head = 0, tail = 0, s, j;
+	unsigned int d;
+
+	row[T] = ESC_DOWN;
+	queue[tail++] = T;
+	while (head < tail) {
+		s = queue[head++];
+		d = (row[s] & ~ESC_DOWN) + 1;
+		for (j = e->start[s]; j < e->start[s + 1] && d < ESC_FAR; j++) {
+			uint32_t x = e->adj[j];
+
+			if (row[x] != ESC_FAR || e->phi[x] > e->phi[s])
+				continue;
+			row[x] = d | ESC_DOWN;
+			queue[tail++] = x;
+		}
+	}
+}
+
+/*
+ * The layer's distances toward T: for each position the length of its
+ * legal path, ESC_DOWN when that path goes down only.
+ */
+static const uint16_t *escape_tree(struct ot_escape *e, uint32_t T)
+{
+	uint32_t *queue, s, k, j;
+	uint16_t *row;
+	unsigned int best, d;
+
+	if (e->tree[T])
+		return e->tree[T];
+	row = malloc(((size_t)e->n + 1) * sizeof(*row));
+	queue = malloc(((size_t)e->n + 1) * sizeof(*queue));
+	if (!row || !queue) {
+		free(row);
+		free(queue);
+		return NULL;
+	}
+	for (s = 0; s < e->n; s++)
+		row[s] = ESC_FAR;
+	down_paths(e, T, row, queue);
+	/* The others go up first: their up neighbours come earlier in phi. */
+	for (k = 0; k < e->npresent; k++) {
+		s = e->by_phi[k];
+		if (row[s] & ESC_DOWN)
+			continue;
+		best = ESC_FAR;
+		for (j = e->start[s]; j < e->start[s + 1]; j++) {
+			uint32_t y = e->adj[j];
+
+			d = row[y] & ~ESC_DOWN;
+			if (e->phi[y] < e->phi[s] && d + 1 < best)
+				best = d + 1;
+		}
+		row[s] = best;
+	}
+	free(queue);
+	e->tree[T] = row;
+	return row;
+}
+
+/* Whether neighbour y of s continues a legal shortest path (value val). */
+static bool legal_next(const struct ot_escape *e, const uint16_t *row,
+		       uint32_t s, uint32_t y, unsigned int val, bool down)
+{
+	if (down)
+		return e->phi[y] > e->phi[s] && (row[y] & ESC_DOWN) &&
+		       (row[y] & ~ESC_DOWN) + 1u == val;
+	return e->phi[y] < e->phi[s] && (row[y] & ~ESC_DOWN) + 1u == val;
+}
+
+enum ot_escape_step ot_escape_hop(struct ot_escape *e, uint32_t s, uint32_t t,
+				  uint32_t seq, uint32_t *next)
+{
+	const uint16_t *row;
+	unsigned int val, k = 0, pick;
+	uint32_t j;
+	bool down;
+
+	if (s == t)
+		return OT_ESCAPE_DELIVER;
+	row = escape_tree(e, t);
+	if (!row)
+		return OT_ESCAPE_NOMEM;
+	val = row[s] & ~ESC_DOWN;
+	down = row[s] & ESC_DOWN;
+	if (val == ESC_FAR)
+		return OT_ESCAPE_CUT;
+	for (j = e->start[s]; j < e->start[s + 1]; j++)
+		k += legal_next(e, row, s, e->adj[j], val, down);
+	pick = seq % k;
+	for (j = e->start[s];; j++)
+		if (legal_next(e, row, s, e->adj[j], val, down) && !pick--)
+			break;
+	*next = j;
+	return OT_ESCAPE_FORWARD;
+}
+
+void ot_escape_free(struct ot_escape *e)
+{
+	uint32_t s;
+
+	if (e->tree)
+		for (s = 0; s < e->n; s++)
+			free(e->tree[s]);
+	free(e->tree);
+	free(e->phi);
+	free(e->by_phi);
+	*e = (struct ot_escape){ 0 };
+}

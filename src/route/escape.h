@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The escape layer every osmtopo engine can fall back on for the
+ * destinations its own rule cannot reach on a damaged fabric: up*-down*
+ * routing over the switches, destination by destination, expressed in
+ * destination-only LFTs.  The engine gives it its own SL and its own VL
+ * on every hop (SL2VL maps that SL to the escape VL for every pair of
+ * ports), so escape packets never share a VL with the engine's; within
+ * the layer no credit loop can form (see escape.c for the ranking).
+ *
+ * The engine describes its switches as positions 0..n-1 (absent ones
+ * allowed: a FlatFly's missing switches) with their neighbours in the
+ * order it wants ties broken, and a tie-break key per position for the
+ * up*-down* order.  The layer answers, per (position, destination), which
+ * neighbour to forward to.
+ */
+#ifndef OSMTOPO_ROUTE_ESCAPE_H
+#define OSMTOPO_ROUTE_ESCAPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/error.h"
+
+struct ot_escape {
+	uint32_t n;            /* positions */
+	const uint8_t *present; /* present[s]: a switch is there */
+	/* Neighbours of s: adj[start[s]] .. adj[start[s + 1] - 1]. */
+	const uint32_t *start;
+	const uint32_t *adj;
+	/*
+	 * phi: the up*-down* order, breadth-first distance from the first
+	 * present position (of each connected part), then the tie-break key;
+	 * UINT32_MAX where absent.
+	 */
+	uint32_t *phi;
+	uint32_t *by_phi;      /* present positions in phi order */
+	uint32_t npresent;
+	uint16_t **tree;       /* per destination: legal distances, on demand */
+};
+
+/*
+ * Orders the positions (phi).  The arrays are borrowed and must outlive
+ * e; tiebreak[s] breaks ties between positions at the same distance.
+ * 0, or -1 with err set (out of memory).
+ */
+int ot_escape_init(struct ot_escape *e, uint32_t n, const uint8_t *present,
+		   const uint32_t *start, const uint32_t *adj,
+		   const uint64_t *tiebreak, struct ot_error *err);
+
+enum ot_escape_step {
+	OT_ESCAPE_DELIVER, /* s is the destination's position */
+	OT_ESCAPE_FORWARD, /* forward to the neighbour adj[*next] */
+	OT_ESCAPE_CUT,     /* no path at all: the fabric is cut in two */
+	OT_ESCAPE_NOMEM,
+};
+
+/*
+ * The escape layer's hop from position s toward position t: one of the
+ * neighbours that keep the path legal (up* then down*) and shortest,
+ * picked by seq among them so that a destination's LIDs spread.  *next
+ * is an index into adj.
+ */
+enum ot_escape_step ot_escape_hop(struct ot_escape *e, uint32_t s, uint32_t t,
+				  uint32_t seq, uint32_t *next);
+
+void ot_escape_free(struct ot_escape *e);
+
+#endif
