@@ -19,10 +19,14 @@ struct ot_engine {
 	/*
 	 * Fills out (fresh from ot_routing_new()) for fabric f, or returns -1
 	 * with one line in err saying why it refuses f, naming the node and
-	 * port that break it.  out is then freed by the caller unused.
+	 * port that break it, and the class of the refusal (model/error.h).
+	 * out is then freed by the caller unused.  self is this structure,
+	 * so that one function can serve an engine family.
 	 */
-	int (*route)(const struct ot_fabric *f, struct ot_routing *out,
-		     struct ot_error *err);
+	int (*route)(const struct ot_engine *self, const struct ot_fabric *f,
+		     struct ot_routing *out, struct ot_error *err);
+	/* The variant of an engine family that route() serves. */
+	unsigned int variant;
 };
 
 /* NULL-terminated list of every engine osmtopo provides. */

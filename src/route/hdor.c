@@ -487,8 +487,8 @@ static void set_promise(struct ot_routing *out, struct ot_kns *kns)
 	p->free_ctx = hdor_free_kns;
 }
 
-static int hdor_route(const struct ot_fabric *f, struct ot_routing *out,
-		      struct ot_error *err)
+static int hdor_route(const struct ot_engine *self, const struct ot_fabric *f,
+		      struct ot_routing *out, struct ot_error *err)
 {
 	struct hdor_ctx c = { .f = f, .err = err };
 	struct ot_kns *kns = NULL;
@@ -497,6 +497,7 @@ static int hdor_route(const struct ot_fabric *f, struct ot_routing *out,
 	double t;
 	int error = 0;
 
+	(void)self;
 	t = ot_now_ms();
 	error = ot_kns_recognize(f, &kns, &why);
 	if (error) {

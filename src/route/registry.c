@@ -39,7 +39,7 @@ int ot_engine_run(const struct ot_engine *e, const struct ot_fabric *f,
 	r = ot_routing_new(f);
 	if (!r)
 		return ot_error_set(err, "%s: out of memory", e->name);
-	if (e->route(f, r, err)) {
+	if (e->route(e, f, r, err)) {
 		ot_routing_free(r);
 		return -1;
 	}

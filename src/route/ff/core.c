@@ -124,6 +124,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "model/routing.h"
 #include "route/deal.h"
@@ -184,13 +185,25 @@ static void slot_name(const struct ff_ctx *c, uint32_t slot, char *buf,
 		snprintf(buf, len, "the missing switch %s", co);
 }
 
-/* Coordinates of every position and the bundles of every switch. */
-static int prepare_switches(struct ff_ctx *c)
+/* The bundle (index into bcnt) of the cable on port p of switch i, or -1. */
+static ssize_t port_bundle(const struct ff_ctx *c, uint32_t i, unsigned int p)
 {
 	const struct ot_ff *ff = c->ff;
-	const struct ot_fabric *f = c->f;
-	uint32_t s, i, rest;
-	unsigned int d, p;
+	int dim = ot_ff_port_dim(ff, i, p);
+	int32_t peer = c->f->node[i].port[p].peer;
+
+	if (dim < 0 || peer < 0 || ff->sw_slot[peer] < 0)
+		return -1;
+	return (ssize_t)ff->sw_slot[i] * c->sumk + c->koff[dim] +
+	       ff_coords(c, ff->sw_slot[peer])[dim];
+}
+
+/* Coordinates of every position; the strides and bundle offsets. */
+static int prepare_coords(struct ff_ctx *c)
+{
+	const struct ot_ff *ff = c->ff;
+	uint32_t s, rest;
+	unsigned int d;
 
 	c->sumk = 0;
 	for (d = 0; d < c->n; d++) {
@@ -209,27 +222,29 @@ static int prepare_switches(struct ff_ctx *c)
 			rest /= ff->size[d];
 		}
 	}
-	/* Count first: the widest bundle sizes the port array. */
-	c->maxw = 1;
-	c->complete = true;
-	for (i = 0; i < f->nnodes; i++) {
-		int32_t slot = ff->sw_slot[i];
+	return 0;
+}
 
+/* Counts the cables of every bundle: the widest sizes the port array. */
+static int count_bundles(struct ff_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	unsigned int p;
+	uint32_t i;
+
+	c->maxw = 1;
+	for (i = 0; i < f->nnodes; i++) {
 		if (!ot_is_switch(f, i))
 			continue;
-		if (slot < 0)
+		if (c->ff->sw_slot[i] < 0)
 			return ot_refuse(c->err, OT_ERR_TOPOLOGY,
 				"%s: switch \"%s\" has no place in the FlatFly mapping",
 				c->name, f->node[i].desc);
 		for (p = 1; p <= f->node[i].nports; p++) {
-			int dim = ot_ff_port_dim(ff, i, p);
-			int32_t peer = f->node[i].port[p].peer;
-			size_t b;
+			ssize_t b = port_bundle(c, i, p);
 
-			if (dim < 0 || peer < 0 || ff->sw_slot[peer] < 0)
+			if (b < 0)
 				continue;
-			b = (size_t)slot * c->sumk + c->koff[dim] +
-			    ff_coords(c, ff->sw_slot[peer])[dim];
 			if (c->bcnt[b] == 255)
 				return ot_refuse(c->err, OT_ERR_TOPOLOGY,
 					"%s: switch \"%s\": too many cables to one switch",
@@ -239,37 +254,53 @@ static int prepare_switches(struct ff_ctx *c)
 				c->maxw = c->bcnt[b];
 		}
 	}
-	c->bport = malloc((size_t)ff->nslots * c->sumk * c->maxw + 1);
+	return 0;
+}
+
+/* Whether every position is filled and every pair in a line cabled. */
+static bool is_complete(const struct ff_ctx *c)
+{
+	unsigned int d, v;
+	uint32_t s;
+
+	for (s = 0; s < c->ff->nslots; s++) {
+		if (c->ff->slot_node[s] < 0)
+			return false;
+		for (d = 0; d < c->n; d++)
+			for (v = 0; v < c->ff->size[d]; v++)
+				if (v != ff_coords(c, s)[d] && !ff_has(c, s, d, v))
+					return false;
+	}
+	return true;
+}
+
+/*
+ * Coordinates of every position and the bundles of every switch: the
+ * cables to each switch of each line, in port order.
+ */
+static int prepare_switches(struct ff_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	unsigned int p;
+	uint32_t i;
+
+	if (prepare_coords(c) || count_bundles(c))
+		return -1;
+	c->bport = malloc((size_t)c->ff->nslots * c->sumk * c->maxw + 1);
 	if (!c->bport)
 		return ot_error_nomem(c->err, c->name);
-	memset(c->bcnt, 0, (size_t)ff->nslots * c->sumk);
+	memset(c->bcnt, 0, (size_t)c->ff->nslots * c->sumk);
 	for (i = 0; i < f->nnodes; i++) {
-		int32_t slot = ff->sw_slot[i];
-
 		if (!ot_is_switch(f, i))
 			continue;
 		for (p = 1; p <= f->node[i].nports; p++) {
-			int dim = ot_ff_port_dim(ff, i, p);
-			int32_t peer = f->node[i].port[p].peer;
-			size_t b;
+			ssize_t b = port_bundle(c, i, p);
 
-			if (dim < 0 || peer < 0 || ff->sw_slot[peer] < 0)
-				continue;
-			b = (size_t)slot * c->sumk + c->koff[dim] +
-			    ff_coords(c, ff->sw_slot[peer])[dim];
-			c->bport[b * c->maxw + c->bcnt[b]++] = p;
+			if (b >= 0)
+				c->bport[b * c->maxw + c->bcnt[b]++] = p;
 		}
 	}
-	for (s = 0; s < ff->nslots && c->complete; s++) {
-		if (ff->slot_node[s] < 0) {
-			c->complete = false;
-			break;
-		}
-		for (d = 0; d < c->n; d++)
-			for (p = 0; p < ff->size[d]; p++)
-				if (p != ff_coords(c, s)[d] && !ff_has(c, s, d, p))
-					c->complete = false;
-	}
+	c->complete = is_complete(c);
 	return 0;
 }
 

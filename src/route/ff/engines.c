@@ -9,114 +9,81 @@
 #include "route/engines.h"
 #include "route/ff/ff.h"
 
-static int ff_dor_route(const struct ot_fabric *f, struct ot_routing *out,
-			struct ot_error *err)
-{
-	return ff_route("ff-dor", 0, f, out, err);
-}
-
-static int ff_mixed_dor_route(const struct ot_fabric *f,
-			      struct ot_routing *out, struct ot_error *err)
-{
-	return ff_route("ff-mixed-dor", FF_MIXED, f, out, err);
-}
-
-static int ff_twisted_dor_route(const struct ot_fabric *f,
-				struct ot_routing *out, struct ot_error *err)
-{
-	return ff_route("ff-twisted-dor", FF_TWISTED, f, out, err);
-}
-
-static int ff_twisted_mixed_dor_route(const struct ot_fabric *f,
-				      struct ot_routing *out,
-				      struct ot_error *err)
-{
-	return ff_route("ff-twisted-mixed-dor", FF_TWISTED | FF_MIXED, f, out,
-			err);
-}
-
-const struct ot_engine ot_engine_ff_dor = {
-	.name = "ff-dor",
-	.needs = "FlatFly/HyperX/hypercube; 1 VL, +1 with in-line detours around missing cables, +1 escape VL for the rest",
-	.route = ff_dor_route,
-};
-
-const struct ot_engine ot_engine_ff_mixed_dor = {
-	.name = "ff-mixed-dor",
-	.needs = "FlatFly/hypercube, QoS on: one SL and VL per dimension order (up to 4; fewer orders when detours and the escape VL need room)",
-	.route = ff_mixed_dor_route,
-};
-
-const struct ot_engine ot_engine_ff_twisted_dor = {
-	.name = "ff-twisted-dor",
-	.needs = "FlatFly, QoS on: 2 VLs (first hop / DOR), up to 5 with detours and the escape VL around missing cables",
-	.route = ff_twisted_dor_route,
-};
-
-const struct ot_engine ot_engine_ff_twisted_mixed_dor = {
-	.name = "ff-twisted-mixed-dor",
-	.needs = "FlatFly, QoS on: one SL per order plus a first-hop VL, an escape VL when cables are missing (at most 8)",
-	.route = ff_twisted_mixed_dor_route,
-};
-
 /*
  * The ADOR variants need LMC: the LID offsets carry their non-minimal
  * paths.  Without it each CA port has one LID and ADOR would be DOR.
  */
-static int ador_route(const char *name, unsigned int variant,
-		      const struct ot_fabric *f, struct ot_routing *out,
-		      struct ot_error *err)
+static bool has_lmc(const struct ot_fabric *f)
 {
-	unsigned int lmc = 0, p;
+	unsigned int p;
 	uint32_t i;
 
 	for (i = 0; i < f->nnodes; i++) {
 		if (ot_is_switch(f, i))
 			continue;
 		for (p = 1; p <= f->node[i].nports; p++)
-			if (f->node[i].port[p].lid &&
-			    f->node[i].port[p].lmc > lmc)
-				lmc = f->node[i].port[p].lmc;
+			if (f->node[i].port[p].lid && f->node[i].port[p].lmc)
+				return true;
 	}
-	if (!lmc)
+	return false;
+}
+
+static int ff_engine_route(const struct ot_engine *self,
+			   const struct ot_fabric *f, struct ot_routing *out,
+			   struct ot_error *err)
+{
+	if ((self->variant & FF_ADOR) && !has_lmc(f))
 		return ot_refuse(err, OT_ERR_CONFIG,
 			"%s: needs lmc >= 1 (LID offsets carry its non-minimal paths); every CA port has a single LID",
-			name);
-	return ff_route(name, FF_ADOR | variant, f, out, err);
+			self->name);
+	return ff_route(self->name, self->variant, f, out, err);
 }
 
-static int ff_ador_route(const struct ot_fabric *f, struct ot_routing *out,
-			 struct ot_error *err)
-{
-	return ador_route("ff-ador", 0, f, out, err);
-}
+const struct ot_engine ot_engine_ff_dor = {
+	.name = "ff-dor",
+	.needs = "FlatFly/HyperX/hypercube; 1 VL, +1 with in-line detours around missing cables, +1 escape VL for the rest",
+	.route = ff_engine_route,
+	.variant = 0,
+};
 
-static int ff_mixed_ador_route(const struct ot_fabric *f,
-			       struct ot_routing *out, struct ot_error *err)
-{
-	return ador_route("ff-mixed-ador", FF_MIXED, f, out, err);
-}
+const struct ot_engine ot_engine_ff_mixed_dor = {
+	.name = "ff-mixed-dor",
+	.needs = "FlatFly/hypercube, QoS on: one SL and VL per dimension order (up to 4; fewer orders when detours and the escape VL need room)",
+	.route = ff_engine_route,
+	.variant = FF_MIXED,
+};
 
-static int ff_twisted_ador_route(const struct ot_fabric *f,
-				 struct ot_routing *out, struct ot_error *err)
-{
-	return ador_route("ff-twisted-ador", FF_TWISTED, f, out, err);
-}
+const struct ot_engine ot_engine_ff_twisted_dor = {
+	.name = "ff-twisted-dor",
+	.needs = "FlatFly, QoS on: 2 VLs (first hop / DOR), up to 5 with detours and the escape VL around missing cables",
+	.route = ff_engine_route,
+	.variant = FF_TWISTED,
+};
+
+const struct ot_engine ot_engine_ff_twisted_mixed_dor = {
+	.name = "ff-twisted-mixed-dor",
+	.needs = "FlatFly, QoS on: one SL per order plus a first-hop VL, an escape VL when cables are missing (at most 8)",
+	.route = ff_engine_route,
+	.variant = FF_TWISTED | FF_MIXED,
+};
 
 const struct ot_engine ot_engine_ff_ador = {
 	.name = "ff-ador",
 	.needs = "FlatFly, lmc >= 1, QoS on: LID offset 0 minimal DOR, others via an extra hop per dimension; 2 VLs (+1 escape VL when cables are missing)",
-	.route = ff_ador_route,
+	.route = ff_engine_route,
+	.variant = FF_ADOR,
 };
 
 const struct ot_engine ot_engine_ff_mixed_ador = {
 	.name = "ff-mixed-ador",
 	.needs = "FlatFly, lmc >= 1, QoS on: ff-ador per dimension order of ff-mixed-dor, 2 VLs per order (4 orders in 8 VLs; fewer with the escape VL)",
-	.route = ff_mixed_ador_route,
+	.route = ff_engine_route,
+	.variant = FF_ADOR | FF_MIXED,
 };
 
 const struct ot_engine ot_engine_ff_twisted_ador = {
 	.name = "ff-twisted-ador",
 	.needs = "FlatFly, lmc >= 1, QoS on: the twist, then ff-ador without an extra hop in the last dimension; 3 VLs (up to 5 with damage)",
-	.route = ff_twisted_ador_route,
+	.route = ff_engine_route,
+	.variant = FF_ADOR | FF_TWISTED,
 };
