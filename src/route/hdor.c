@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The hdor engine: Hybrid-DOR for k-ary n-direct 1-indirect KNS fabrics
- * (seed 000, sections 2.2 and 3.2).  It sits after the KNS recognizer in
- * the flow (fabric -> recognizer -> coordinates -> engine -> tables ->
- * checker): given the coordinates of ot_kns_recognize(), it fills every
- * switch's linear forwarding table for every LID of the fabric.
+ * ("Implementation and testing of a KNS topology in an InfiniBand cluster"
+ * (Gomez-Lopez et al., seed 000), sections 2.2 and 3.2).  It sits after the
+ * KNS recognizer in the flow (fabric -> recognizer -> coordinates -> engine
+ * -> tables -> checker): given the coordinates of ot_kns_recognize(), it
+ * fills every switch's linear forwarding table for every LID of the fabric.
  *
  * A router sends a packet to its own CA if the destination hangs off it,
  * otherwise to its switch of the lowest dimension in which its coordinates

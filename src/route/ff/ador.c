@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * ff-ador, ff-mixed-ador and ff-twisted-ador: Adaptive DOR for FlatFlies
- * (seed 001, section 3.3) as far as plain InfiniBand can express it.
- * They are variants of the FlatFly engine core in core.c (same place in
+ * ("Early evaluation of direct large-scale InfiniBand networks with adaptive
+ * routing" (seed 001), section 3.3) as far as plain InfiniBand can express
+ * it. They are variants of the FlatFly engine core in core.c (same place in
  * the flow: ot_ff_map() -> engine -> tables -> checker); this file holds
- * what is ADOR's own: the refusal without LMC and the choice of the
- * extra hop.
+ * what is ADOR's own, the choice of the extra hop (engines.c refuses a
+ * fabric without LMC).
  *
  * The seed's ADOR lets a switch pick, per packet, any switch of the
  * current dimension and take a second hop in it.  A switch cannot choose

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The FlatFly engines ff-dor, ff-mixed-dor, ff-twisted-dor and
- * ff-twisted-mixed-dor (seed 001, section 3.3), and the core they share
- * with the ADOR variants (ador.c).  They sit after the FlatFly mapping in the flow
- * (fabric -> ot_ff_map() -> coordinates -> engine -> tables -> checker)
- * and fill, for every switch, the LFT entry of every LID, plus the SL2VL
- * tables and path SLs their deadlock freedom rests on.
+ * ff-twisted-mixed-dor ("Early evaluation of direct large-scale InfiniBand
+ * networks with adaptive routing" (seed 001), section 3.3), and the core
+ * they share with the ADOR variants (ador.c).  They sit after the FlatFly
+ * mapping in the flow (fabric -> ot_ff_map() -> coordinates -> engine ->
+ * tables -> checker) and fill, for every switch, the LFT entry of every LID,
+ * plus the SL2VL tables and path SLs their deadlock freedom rests on.
  *
  * Plain InfiniBand forwards on the destination LID alone, picks the VL
  * from (input port, output port, SL), and the SL is fixed per path by the

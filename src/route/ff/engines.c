@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The seven FlatFly engines (Mixed, Twisted and Adaptive DOR, and their
- * combinations; seed 001, section 3.3), each the engine core of core.c
- * with a variant's flags.  What each realizes of the seed's algorithm,
- * and how, is written at the top of core.c (DOR, Mixed, Twisted, the
- * escape layer) and ador.c (ADOR).
+ * combinations; "Early evaluation of direct large-scale InfiniBand networks
+ * with adaptive routing" (seed 001), section 3.3), each the engine core of
+ * core.c with a variant's flags.  What each realizes of the seed's
+ * algorithm, and how, is written at the top of core.c (DOR, Mixed, Twisted,
+ * the escape layer) and ador.c (ADOR).
  */
 #include "route/engines.h"
 #include "route/ff/ff.h"
