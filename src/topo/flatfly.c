@@ -63,6 +63,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/uf.h"
 #include "topo/flatfly.h"
 
 /* One neighbour in a switch's adjacency list. */
@@ -97,7 +98,7 @@ struct ff_build {
 	struct ff_adj *adj;
 	uint32_t nbundles;
 	struct ff_bundle *bundle;
-	uint32_t *bparent;   /* union-find over bundles */
+	struct ot_uf *bundle_sets; /* rules 3 and 4 join bundles: classes */
 	bool *in_triangle;   /* per bundle */
 	bool rule_fired;     /* some triangle or 4-cycle was seen */
 	/* Classes: dense ids, bundles grouped by class. */
@@ -111,7 +112,7 @@ struct ff_build {
 	int8_t *bdim;        /* bundle -> working dimension */
 	uint32_t *coord;     /* switch s, dim d: coord[s * OT_FF_MAX_DIMS + d] */
 	uint32_t nvalues[OT_FF_MAX_DIMS];
-	uint32_t *uf;        /* union-find over switches (scratch) */
+	struct ot_uf *sw_sets; /* union-find over switches (scratch) */
 	uint32_t *scratch;   /* nsw entries */
 	uint32_t *scratch2;  /* nsw entries */
 	/*
@@ -132,37 +133,6 @@ struct ff_build {
 static int oom(struct ff_build *b)
 {
 	return ot_error_set(b->err, "flatfly: out of memory");
-}
-
-/* Union-find with path halving; union by lower index keeps it simple. */
-static uint32_t uf_find(uint32_t *parent, uint32_t x)
-{
-	while (parent[x] != x) {
-		parent[x] = parent[parent[x]];
-		x = parent[x];
-	}
-	return x;
-}
-
-static bool uf_union(uint32_t *parent, uint32_t x, uint32_t y)
-{
-	x = uf_find(parent, x);
-	y = uf_find(parent, y);
-	if (x == y)
-		return false;
-	if (x < y)
-		parent[y] = x;
-	else
-		parent[x] = y;
-	return true;
-}
-
-static void uf_init(uint32_t *parent, uint32_t n)
-{
-	uint32_t i;
-
-	for (i = 0; i < n; i++)
-		parent[i] = i;
 }
 
 static const struct ot_fabric *sort_fabric;
@@ -328,6 +298,7 @@ static int collect_bundles(struct ff_build *b)
  */
 static int apply_rules(struct ff_build *b)
 {
+	struct ot_uf *sets = b->bundle_sets;
 	uint32_t *nb_stamp = NULL, *nb_bundle = NULL, *head = NULL;
 	uint32_t *count = NULL, *touched = NULL;
 	struct ff_path *path = NULL;
@@ -365,8 +336,8 @@ static int apply_rules(struct ff_build *b)
 				if (x == v)
 					continue;
 				if (nb_stamp[x] == v) {
-					uf_union(b->bparent, b1, b2);
-					uf_union(b->bparent, b1, nb_bundle[x]);
+					ot_uf_union(sets, b1, b2);
+					ot_uf_union(sets, b1, nb_bundle[x]);
 					b->in_triangle[b1] = true;
 					b->in_triangle[b2] = true;
 					b->in_triangle[nb_bundle[x]] = true;
@@ -386,18 +357,18 @@ static int apply_rules(struct ff_build *b)
 
 			if (count[x] == 2) {
 				p2 = path[p1].next;
-				uf_union(b->bparent, path[p1].b1, path[p2].b2);
-				uf_union(b->bparent, path[p1].b2, path[p2].b1);
+				ot_uf_union(sets, path[p1].b1, path[p2].b2);
+				ot_uf_union(sets, path[p1].b2, path[p2].b1);
 				b->rule_fired = true;
 			} else if (count[x] > 2) {
 				for (p2 = path[p1].next; p2 != NONE;
 				     p2 = path[p2].next) {
-					uf_union(b->bparent, path[p1].b1,
-						 path[p2].b1);
-					uf_union(b->bparent, path[p1].b1,
-						 path[p2].b2);
+					ot_uf_union(sets, path[p1].b1,
+						    path[p2].b1);
+					ot_uf_union(sets, path[p1].b1,
+						    path[p2].b2);
 				}
-				uf_union(b->bparent, path[p1].b1, path[p1].b2);
+				ot_uf_union(sets, path[p1].b1, path[p1].b2);
 				b->rule_fired = true;
 			}
 			head[x] = NONE;
@@ -465,7 +436,7 @@ static int build_classes(struct ff_build *b)
 		root_class[i] = NONE;
 	b->nclasses = 0;
 	for (i = 0; i < b->nbundles; i++) {
-		uint32_t r = uf_find(b->bparent, i);
+		uint32_t r = ot_uf_find(b->bundle_sets, i);
 
 		if (root_class[r] == NONE)
 			root_class[r] = b->nclasses++;
@@ -555,7 +526,7 @@ static bool class_separates(struct ff_build *b, uint32_t c, int skip)
 	uint32_t i;
 	unsigned int d;
 
-	uf_init(b->uf, b->nsw);
+	ot_uf_reset(b->sw_sets);
 	for (d = 0; d < b->ndims; d++) {
 		uint32_t dc = b->dclass[d];
 
@@ -564,13 +535,13 @@ static bool class_separates(struct ff_build *b, uint32_t c, int skip)
 		for (i = b->cstart[dc]; i < b->cstart[dc + 1]; i++) {
 			const struct ff_bundle *bd = &b->bundle[b->cmember[i]];
 
-			uf_union(b->uf, bd->a, bd->b);
+			ot_uf_union(b->sw_sets, bd->a, bd->b);
 		}
 	}
 	for (i = b->cstart[c]; i < b->cstart[c + 1]; i++) {
 		const struct ff_bundle *bd = &b->bundle[b->cmember[i]];
 
-		if (uf_find(b->uf, bd->a) == uf_find(b->uf, bd->b))
+		if (ot_uf_same(b->sw_sets, bd->a, bd->b))
 			return false;
 	}
 	return true;
@@ -601,7 +572,7 @@ static int choose_dimensions(struct ff_build *b)
 		order[i] = i;
 	sort_build = b;
 	qsort(order, b->nclasses, sizeof(*order), cmp_class);
-	uf_init(b->uf, b->nsw);
+	ot_uf_reset(b->sw_sets);
 	b->ndims = 0;
 	for (k = 0; k < b->nclasses; k++) {
 		uint32_t c = order[k];
@@ -621,12 +592,12 @@ static int choose_dimensions(struct ff_build *b)
 		if (b->ndims && (b->cstart[c + 1] - b->cstart[c] == 1 ||
 				 8 * (b->cstart[c + 1] - b->cstart[c]) < b->nsw))
 			continue;
-		/* Incremental form of class_separates(): uf holds the
+		/* Incremental form of class_separates(): sw_sets holds the
 		 * dimensions taken so far. */
 		for (i = b->cstart[c]; i < b->cstart[c + 1]; i++) {
 			const struct ff_bundle *bd = &b->bundle[b->cmember[i]];
 
-			if (uf_find(b->uf, bd->a) == uf_find(b->uf, bd->b)) {
+			if (ot_uf_same(b->sw_sets, bd->a, bd->b)) {
 				separates = false;
 				break;
 			}
@@ -643,7 +614,7 @@ static int choose_dimensions(struct ff_build *b)
 		for (i = b->cstart[c]; i < b->cstart[c + 1]; i++) {
 			const struct ff_bundle *bd = &b->bundle[b->cmember[i]];
 
-			uf_union(b->uf, bd->a, bd->b);
+			ot_uf_union(b->sw_sets, bd->a, bd->b);
 		}
 	}
 	/*
@@ -684,17 +655,17 @@ static void component_values(struct ff_build *b, unsigned int d)
 	uint32_t *value_of_root = b->scratch;
 	uint32_t i, s, nv = 0;
 
-	uf_init(b->uf, b->nsw);
+	ot_uf_reset(b->sw_sets);
 	for (i = 0; i < b->nbundles; i++) {
 		int cd = bundle_dim(b, i);
 
 		if (cd >= 0 && cd != (int)d)
-			uf_union(b->uf, b->bundle[i].a, b->bundle[i].b);
+			ot_uf_union(b->sw_sets, b->bundle[i].a, b->bundle[i].b);
 	}
 	for (s = 0; s < b->nsw; s++)
 		value_of_root[s] = NONE;
 	for (s = 0; s < b->nsw; s++) {
-		uint32_t r = uf_find(b->uf, s);
+		uint32_t r = ot_uf_find(b->sw_sets, s);
 
 		if (!b->active[s])
 			continue;
@@ -1492,11 +1463,11 @@ static int check_connected(struct ff_build *b)
 {
 	uint32_t i, s;
 
-	uf_init(b->uf, b->nsw);
+	ot_uf_reset(b->sw_sets);
 	for (i = 0; i < b->nbundles; i++)
-		uf_union(b->uf, b->bundle[i].a, b->bundle[i].b);
+		ot_uf_union(b->sw_sets, b->bundle[i].a, b->bundle[i].b);
 	for (s = 1; s < b->nsw; s++)
-		if (uf_find(b->uf, s) != uf_find(b->uf, 0))
+		if (!ot_uf_same(b->sw_sets, s, 0))
 			return ot_error_set(b->err,
 					    SW_FMT " has no switch-to-switch path to " SW_FMT ": the switches are not one fabric",
 					    SW_ARGS(b, s), SW_ARGS(b, 0));
@@ -1511,14 +1482,14 @@ static int alloc_build(struct ff_build *b)
 	b->sw_node = malloc(n * sizeof(*b->sw_node));
 	b->node_sw = malloc(n * sizeof(*b->node_sw));
 	b->astart = calloc(n + 1, sizeof(*b->astart));
-	b->uf = malloc(n * sizeof(*b->uf));
 	b->scratch = malloc(n * sizeof(*b->scratch));
 	b->scratch2 = malloc(n * sizeof(*b->scratch2));
 	b->active = malloc(n * sizeof(*b->active));
 	b->peel = malloc(n * sizeof(*b->peel));
 	if (!b->active || !b->peel)
 		return oom(b);
-	if (!b->sw_node || !b->node_sw || !b->astart || !b->uf || !b->scratch || !b->scratch2)
+	if (!b->sw_node || !b->node_sw || !b->astart || !b->scratch ||
+	    !b->scratch2)
 		return oom(b);
 	return 0;
 }
@@ -1527,13 +1498,14 @@ static int alloc_bundle_state(struct ff_build *b)
 {
 	uint32_t n = b->nbundles + 1;
 
-	b->bparent = malloc(n * sizeof(*b->bparent));
+	b->bundle_sets = ot_uf_new(b->nbundles);
+	b->sw_sets = ot_uf_new(b->nsw);
 	b->in_triangle = calloc(n, sizeof(*b->in_triangle));
 	b->bdim = malloc(n * sizeof(*b->bdim));
 	b->coord = calloc((size_t)b->nsw * OT_FF_MAX_DIMS, sizeof(*b->coord));
-	if (!b->bparent || !b->in_triangle || !b->bdim || !b->coord)
+	if (!b->bundle_sets || !b->sw_sets || !b->in_triangle || !b->bdim ||
+	    !b->coord)
 		return oom(b);
-	uf_init(b->bparent, b->nbundles);
 	memset(b->bdim, -1, n * sizeof(*b->bdim));
 	return 0;
 }
@@ -1545,7 +1517,7 @@ static void free_build(struct ff_build *b)
 	free(b->astart);
 	free(b->adj);
 	free(b->bundle);
-	free(b->bparent);
+	ot_uf_free(b->bundle_sets);
 	free(b->in_triangle);
 	free(b->bclass);
 	free(b->cstart);
@@ -1553,7 +1525,7 @@ static void free_build(struct ff_build *b)
 	free(b->cdim);
 	free(b->bdim);
 	free(b->coord);
-	free(b->uf);
+	ot_uf_free(b->sw_sets);
 	free(b->scratch);
 	free(b->scratch2);
 	free(b->active);
@@ -1578,10 +1550,10 @@ int ot_ff_map(const struct ot_fabric *f, struct ot_ff **out,
 	error = collect_bundles(&b);
 	if (error)
 		goto out;
-	error = check_connected(&b);
+	error = alloc_bundle_state(&b);
 	if (error)
 		goto out;
-	error = alloc_bundle_state(&b);
+	error = check_connected(&b);
 	if (error)
 		goto out;
 	peel_pendants(&b);

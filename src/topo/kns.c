@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/uf.h"
 #include "topo/kns.h"
 
 /* The cables from one switch to one other switch, seen from the first. */
@@ -611,23 +612,6 @@ out:
 	return error;
 }
 
-static uint32_t uf_find(uint32_t *parent, uint32_t x)
-{
-	while (parent[x] != x) {
-		parent[x] = parent[parent[x]];
-		x = parent[x];
-	}
-	return x;
-}
-
-static void uf_union(uint32_t *parent, uint32_t a, uint32_t b)
-{
-	a = uf_find(parent, a);
-	b = uf_find(parent, b);
-	if (a != b)
-		parent[a] = b;
-}
-
 /*
  * The coordinate of a router in dimension d is which group it falls in
  * once the switches of dimension d are taken away: routers joined by the
@@ -639,22 +623,22 @@ static int assign_coordinates(struct kns_build *b, unsigned int k,
 {
 	const struct ot_fabric *f = b->f;
 	struct ot_kns *kns = b->kns;
-	uint32_t *parent = NULL, *first = NULL, *roots = NULL, *gval = NULL;
+	struct ot_uf *router_sets = NULL;
+	uint32_t *first = NULL, *roots = NULL, *gval = NULL;
 	uint32_t i, j, groups;
 	unsigned int d;
 	int error = 0;
 
-	parent = malloc((size_t)b->nrouters * sizeof(*parent));
+	router_sets = ot_uf_new(b->nrouters);
 	first = malloc((size_t)b->nrouters * sizeof(*first));
 	roots = malloc((size_t)b->nrouters * sizeof(*roots));
 	gval = malloc((size_t)b->nrouters * sizeof(*gval));
-	if (!parent || !first || !roots || !gval) {
+	if (!router_sets || !first || !roots || !gval) {
 		error = oom(b);
 		goto out;
 	}
 	for (d = 0; d < n; d++) {
-		for (i = 0; i < b->nrouters; i++)
-			parent[i] = i;
+		ot_uf_reset(router_sets);
 		for (i = 0; i < f->nnodes; i++) {
 			const struct kns_bundle *bs = bundles(b, i);
 
@@ -662,14 +646,14 @@ static int assign_coordinates(struct kns_build *b, unsigned int k,
 			    b->is_router[i] || kns->dim[i] == (int)d)
 				continue;
 			for (j = 1; j < nbundles(b, i); j++)
-				uf_union(parent, b->rindex[bs[0].node],
-					 b->rindex[bs[j].node]);
+				ot_uf_union(router_sets, b->rindex[bs[0].node],
+					    b->rindex[bs[j].node]);
 		}
 		/* first[root]: the group's router that comes first */
 		for (i = 0; i < b->nrouters; i++)
 			first[i] = UINT32_MAX;
 		for (i = 0; i < b->nrouters; i++) {
-			uint32_t root = uf_find(parent, i);
+			uint32_t root = ot_uf_find(router_sets, i);
 
 			if (first[root] == UINT32_MAX ||
 			    node_before(f, b->routers[i],
@@ -702,10 +686,10 @@ static int assign_coordinates(struct kns_build *b, unsigned int k,
 		}
 		for (i = 0; i < b->nrouters; i++)
 			kns->coord[(size_t)b->routers[i] * n + d] =
-				gval[uf_find(parent, i)];
+				gval[ot_uf_find(router_sets, i)];
 	}
 out:
-	free(parent);
+	ot_uf_free(router_sets);
 	free(first);
 	free(roots);
 	free(gval);
