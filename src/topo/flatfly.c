@@ -135,17 +135,57 @@ static int oom(struct ff_build *b)
 	return ot_error_set(b->err, "flatfly: out of memory");
 }
 
-static const struct ot_fabric *sort_fabric;
+/*
+ * The sort keys below carry everything their comparison needs: qsort()
+ * passes no context, and no state lives at file scope.
+ */
 
-/* qsort cannot carry context: the fabric being sorted is in a static. */
-static int cmp_switch(const void *pa, const void *pb)
+/* A switch node by GUID, then node index: its rank in the mapping. */
+struct switch_key {
+	uint64_t guid;
+	int32_t node;
+};
+
+static int cmp_switch_key(const void *pa, const void *pb)
 {
-	int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
-	uint64_t ga = sort_fabric->node[a].guid, gb = sort_fabric->node[b].guid;
+	const struct switch_key *x = pa, *y = pb;
 
-	if (ga != gb)
-		return ga < gb ? -1 : 1;
-	return a < b ? -1 : a > b;
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* Bundles in tie-break order: by the ranks (GUID order) of their ends. */
+static int cmp_bundle_ends(uint32_t xa, uint32_t xb, uint32_t ya, uint32_t yb)
+{
+	if (xa != ya)
+		return xa < ya ? -1 : 1;
+	return xb < yb ? -1 : xb > yb;
+}
+
+/*
+ * sw_node is in node order; re-sorts it by (GUID, node) so that a
+ * switch's index s is its rank, and fills node_sw to match.
+ */
+static int rank_switches(struct ff_build *b)
+{
+	struct switch_key *key;
+	uint32_t s;
+
+	key = malloc(b->nsw * sizeof(*key));
+	if (!key)
+		return oom(b);
+	for (s = 0; s < b->nsw; s++) {
+		key[s].guid = b->f->node[b->sw_node[s]].guid;
+		key[s].node = b->sw_node[s];
+	}
+	qsort(key, b->nsw, sizeof(*key), cmp_switch_key);
+	for (s = 0; s < b->nsw; s++) {
+		b->sw_node[s] = key[s].node;
+		b->node_sw[key[s].node] = s;
+	}
+	free(key);
+	return 0;
 }
 
 /*
@@ -157,6 +197,7 @@ static int collect_switches(struct ff_build *b)
 	const struct ot_fabric *f = b->f;
 	uint32_t i, s;
 	unsigned int p;
+	int error;
 
 	for (i = 0; i < f->nnodes; i++) {
 		if (f->node[i].type == OT_NODE_ROUTER)
@@ -175,12 +216,9 @@ static int collect_switches(struct ff_build *b)
 				    SW_FMT " is the only switch: a FlatFly needs two or more",
 				    SW_ARGS(b, 0));
 	}
-	/* sw_node is in node order; re-sort it by GUID so ranks are s. */
-	sort_fabric = f;
-	qsort(b->sw_node, b->nsw, sizeof(*b->sw_node), cmp_switch);
-	for (s = 0; s < b->nsw; s++) {
-		b->node_sw[b->sw_node[s]] = s;
-	}
+	error = rank_switches(b);
+	if (error)
+		return error;
 	for (s = 0; s < b->nsw; s++) {
 		const struct ot_node *nd = &f->node[b->sw_node[s]];
 
@@ -390,27 +428,25 @@ static bool bundle_before(const struct ff_build *b, uint32_t x, uint32_t y)
 {
 	const struct ff_bundle *bx = &b->bundle[x], *by = &b->bundle[y];
 
-	if (bx->a != by->a)
-		return bx->a < by->a;
-	return bx->b < by->b;
+	return cmp_bundle_ends(bx->a, bx->b, by->a, by->b) < 0;
 }
 
-static const struct ff_build *sort_build;
+/* A class in the order dimensions are tried: larger first, then by the
+ * ends of its first (lowest) bundle.  No two classes share a bundle. */
+struct class_key {
+	uint32_t size;
+	uint32_t first_a, first_b;
+	uint32_t cls;
+};
 
-/* Larger classes first, then the one whose first bundle comes first. */
-static int cmp_class(const void *pa, const void *pb)
+static int cmp_class_key(const void *pa, const void *pb)
 {
-	const struct ff_build *b = sort_build;
-	uint32_t x = *(const uint32_t *)pa, y = *(const uint32_t *)pb;
-	uint32_t sx = b->cstart[x + 1] - b->cstart[x];
-	uint32_t sy = b->cstart[y + 1] - b->cstart[y];
-	uint32_t fx = b->cmember[b->cstart[x]], fy = b->cmember[b->cstart[y]];
+	const struct class_key *x = pa, *y = pb;
 
-	if (sx != sy)
-		return sx > sy ? -1 : 1;
-	if (fx == fy)
-		return 0;
-	return bundle_before(b, fx, fy) ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return cmp_bundle_ends(x->first_a, x->first_b, y->first_a,
+			       y->first_b);
 }
 
 /*
@@ -560,7 +596,7 @@ static void drop_dim(struct ff_build *b, unsigned int d)
 /* Phase 3: which classes are dimensions; the others are strays. */
 static int choose_dimensions(struct ff_build *b)
 {
-	uint32_t *order = NULL;
+	struct class_key *order = NULL;
 	uint32_t i, k;
 	bool changed;
 	int error = 0;
@@ -568,14 +604,20 @@ static int choose_dimensions(struct ff_build *b)
 	order = malloc((b->nclasses + 1) * sizeof(*order));
 	if (!order)
 		return oom(b);
-	for (i = 0; i < b->nclasses; i++)
-		order[i] = i;
-	sort_build = b;
-	qsort(order, b->nclasses, sizeof(*order), cmp_class);
+	for (i = 0; i < b->nclasses; i++) {
+		uint32_t first = b->cmember[b->cstart[i]];
+		const struct ff_bundle *bd = &b->bundle[first];
+
+		order[i].size = b->cstart[i + 1] - b->cstart[i];
+		order[i].first_a = bd->a;
+		order[i].first_b = bd->b;
+		order[i].cls = i;
+	}
+	qsort(order, b->nclasses, sizeof(*order), cmp_class_key);
 	ot_uf_reset(b->sw_sets);
 	b->ndims = 0;
 	for (k = 0; k < b->nclasses; k++) {
-		uint32_t c = order[k];
+		uint32_t c = order[k].cls;
 		const struct ff_bundle *first = &b->bundle[b->cmember[b->cstart[c]]];
 		bool separates = true;
 
@@ -1229,10 +1271,15 @@ out:
 	return error;
 }
 
-/* Dimension order: size, then width (wider first), then lowest bundle. */
+/*
+ * Dimension order: size, then width (wider first), then the ends of its
+ * lowest bundle (first_a, first_b, filled in once first is known; no two
+ * dimensions share a bundle).
+ */
 struct dim_key {
 	unsigned int dim;
 	uint32_t size, width, first;
+	uint32_t first_a, first_b;
 };
 
 static int cmp_dim(const void *pa, const void *pb)
@@ -1243,9 +1290,8 @@ static int cmp_dim(const void *pa, const void *pb)
 		return x->size < y->size ? -1 : 1;
 	if (x->width != y->width)
 		return x->width > y->width ? -1 : 1;
-	if (x->first == y->first)
-		return 0;
-	return bundle_before(sort_build, x->first, y->first) ? -1 : 1;
+	return cmp_bundle_ends(x->first_a, x->first_b, y->first_a,
+			       y->first_b);
 }
 
 static int order_dimensions(struct ff_build *b, unsigned int *width)
@@ -1269,7 +1315,10 @@ static int order_dimensions(struct ff_build *b, unsigned int *width)
 		if (k->first == NONE || bundle_before(b, i, k->first))
 			k->first = i;
 	}
-	sort_build = b;
+	for (d = 0; d < b->ndims; d++) {
+		key[d].first_a = b->bundle[key[d].first].a;
+		key[d].first_b = b->bundle[key[d].first].b;
+	}
 	qsort(key, b->ndims, sizeof(key[0]), cmp_dim);
 	for (d = 0; d < b->ndims; d++) {
 		newdim[key[d].dim] = d;
