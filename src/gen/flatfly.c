@@ -155,7 +155,7 @@ static int collect_cables(const struct ff_shape *s, const bool *present,
 		max += (uint64_t)s->nslots * (s->size[d] - 1) * s->width[d] / 2;
 	c = malloc((max ? max : 1) * sizeof(*c));
 	if (!c)
-		return ot_error_set(err, "flatfly: out of memory");
+		return ot_error_nomem(err, "flatfly");
 	for (slot = 0; slot < s->nslots; slot++) {
 		if (!present[slot])
 			continue;
@@ -208,7 +208,7 @@ struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 	index = malloc(nodes * sizeof(*index));
 	portmap = malloc((size_t)s.nslots * (s.radix + 1) * sizeof(*portmap));
 	if (!f || !present || !perm || !order || !index || !portmap) {
-		error = ot_error_set(err, "flatfly: out of memory");
+		error = ot_error_nomem(err, "flatfly");
 		goto out;
 	}
 	/* Damage first, from its own stream: shuffling keeps the damage. */
@@ -227,7 +227,7 @@ struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 	free(perm);
 	perm = malloc((ncables ? ncables : 1) * sizeof(*perm));
 	if (!cable_kept || !perm) {
-		error = ot_error_set(err, "flatfly: out of memory");
+		error = ot_error_nomem(err, "flatfly");
 		goto out;
 	}
 	for (i = 0; i < ncables; i++) {
@@ -435,7 +435,7 @@ int ot_gen_flatfly_check_map(const struct ot_fabric *f,
 		rev[to_mapped[d]] = malloc(ff->size[to_mapped[d]] *
 					   sizeof(*rev[0]));
 		if (!fwd[d] || !rev[to_mapped[d]]) {
-			error = ot_error_set(err, "out of memory");
+			error = ot_refuse(err, OT_ERR_NOMEM, "out of memory");
 			goto out;
 		}
 		memset(fwd[d], -1, maxv[d] * sizeof(*fwd[d]));

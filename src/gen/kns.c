@@ -163,7 +163,7 @@ struct ot_fabric *ot_gen_kns(const struct ot_kns_params *p,
 	portmap = malloc((size_t)(s.routers + s.switches) * (s.radix + 1) *
 			 sizeof(*portmap));
 	if (!f || !order || !index || !portmap) {
-		error = ot_error_set(err, "kns: out of memory");
+		error = ot_error_nomem(err, "kns");
 		goto out;
 	}
 	for (i = 0; i < s.nodes; i++)

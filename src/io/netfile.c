@@ -156,6 +156,15 @@ static int rd_error(struct reader *rd, const char *what)
 	return ot_error_set(rd->err, "%s:%u: %s", rd->name, rd->line, what);
 }
 
+/* "<file>:<line>: out of memory", class OT_ERR_NOMEM. */
+static int rd_nomem(struct reader *rd)
+{
+	char where[OT_ERROR_LEN];
+
+	snprintf(where, sizeof(where), "%s:%u", rd->name, rd->line);
+	return ot_error_nomem(rd->err, where);
+}
+
 static const char *skip_space(const char *s)
 {
 	while (*s == ' ' || *s == '\t')
@@ -325,7 +334,7 @@ static int parse_header(struct reader *rd, const char *line,
 	if (comment) {
 		desc = header_desc(comment + 1, &rest);
 		if (!desc) {
-			error = rd_error(rd, "out of memory");
+			error = rd_nomem(rd);
 			goto out;
 		}
 	}
@@ -333,7 +342,7 @@ static int parse_header(struct reader *rd, const char *line,
 	if (guid_from_id(id, &id_guid))
 		guid = id_guid;
 	if (grow_extra(rd)) {
-		error = rd_error(rd, "out of memory");
+		error = rd_nomem(rd);
 		goto out;
 	}
 	n = ot_fabric_add_node(rd->f, type, nports, guid,
@@ -353,7 +362,7 @@ static int parse_header(struct reader *rd, const char *line,
 	rd->extra[n].line = rd->line;
 	rd->extra[n].decl = calloc(nports + 1, sizeof(struct port_decl));
 	if (!rd->extra[n].decl || id_insert(rd, n)) {
-		error = rd_error(rd, "out of memory");
+		error = rd_nomem(rd);
 		goto out;
 	}
 	/* Only a switch header carries a LID: a CA's are on its port lines. */
@@ -585,7 +594,7 @@ static int check_unique_guids(struct reader *rd)
 		return 0;
 	pairs = malloc(2 * sizeof(*pairs) * f->nnodes);
 	if (!pairs)
-		return ot_error_set(rd->err, "%s: out of memory", rd->name);
+		return ot_error_nomem(rd->err, rd->name);
 	for (i = 0; i < f->nnodes; i++) {
 		pairs[2 * i] = f->node[i].guid;
 		pairs[2 * i + 1] = i;
@@ -631,7 +640,7 @@ struct ot_fabric *ot_netfile_read(FILE *in, const char *name,
 	guid_counters_init(&rd.guids);
 	rd.f = ot_fabric_new();
 	if (!rd.f) {
-		error = ot_error_set(err, "%s: out of memory", name);
+		error = ot_error_nomem(err, name);
 		goto out;
 	}
 	for (;;) {

@@ -130,11 +130,6 @@ struct ff_build {
 #define SW_ARGS(b, s) (b)->f->node[(b)->sw_node[s]].desc, \
 		(b)->f->node[(b)->sw_node[s]].guid
 
-static int oom(struct ff_build *b)
-{
-	return ot_error_set(b->err, "flatfly: out of memory");
-}
-
 /*
  * The sort keys below carry everything their comparison needs: qsort()
  * passes no context, and no state lives at file scope.
@@ -174,7 +169,7 @@ static int rank_switches(struct ff_build *b)
 
 	key = malloc(b->nsw * sizeof(*key));
 	if (!key)
-		return oom(b);
+		return ot_error_nomem(b->err, "flatfly");
 	for (s = 0; s < b->nsw; s++) {
 		key[s].guid = b->f->node[b->sw_node[s]].guid;
 		key[s].node = b->sw_node[s];
@@ -201,20 +196,20 @@ static int collect_switches(struct ff_build *b)
 
 	for (i = 0; i < f->nnodes; i++) {
 		if (f->node[i].type == OT_NODE_ROUTER)
-			return ot_error_set(b->err,
-					    "IB router \"%s\" (0x%016" PRIx64 "): a FlatFly has no IB routers",
-					    f->node[i].desc, f->node[i].guid);
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 "IB router \"%s\" (0x%016" PRIx64 "): a FlatFly has no IB routers",
+					 f->node[i].desc, f->node[i].guid);
 		b->node_sw[i] = -1;
 		if (f->node[i].type == OT_NODE_SWITCH)
 			b->sw_node[b->nsw++] = i;
 	}
 	if (b->nsw < 2) {
 		if (!b->nsw)
-			return ot_error_set(b->err,
-					    "flatfly: the fabric has no switches");
-		return ot_error_set(b->err,
-				    SW_FMT " is the only switch: a FlatFly needs two or more",
-				    SW_ARGS(b, 0));
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 "flatfly: the fabric has no switches");
+		return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				 SW_FMT " is the only switch: a FlatFly needs two or more",
+				 SW_ARGS(b, 0));
 	}
 	error = rank_switches(b);
 	if (error)
@@ -226,10 +221,10 @@ static int collect_switches(struct ff_build *b)
 			int32_t peer = nd->port[p].peer;
 
 			if (peer == b->sw_node[s])
-				return ot_error_set(b->err,
-						    SW_FMT " port %u: cabled to its own port %u",
-						    SW_ARGS(b, s), p,
-						    nd->port[p].peer_port);
+				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						 SW_FMT " port %u: cabled to its own port %u",
+						 SW_ARGS(b, s), p,
+						 nd->port[p].peer_port);
 		}
 	}
 	return 0;
@@ -269,7 +264,7 @@ static int collect_bundles(struct ff_build *b)
 	b->adj = malloc((total ? total : 1) * sizeof(*b->adj));
 	b->bundle = malloc((total / 2 + 1) * sizeof(*b->bundle));
 	if (!b->adj || !b->bundle)
-		return oom(b);
+		return ot_error_nomem(b->err, "flatfly");
 	for (s = 0; s < b->nsw; s++)
 		mark[s] = NONE;
 	/*
@@ -350,7 +345,7 @@ static int apply_rules(struct ff_build *b)
 	touched = malloc(b->nsw * sizeof(*touched));
 	path = malloc((2 * (size_t)b->nbundles + 1) * sizeof(*path));
 	if (!nb_stamp || !nb_bundle || !head || !count || !touched || !path) {
-		error = oom(b);
+		error = ot_error_nomem(b->err, "flatfly");
 		goto out;
 	}
 	for (v = 0; v < b->nsw; v++) {
@@ -465,7 +460,7 @@ static int build_classes(struct ff_build *b)
 	b->cmember = malloc((b->nbundles + 1) * sizeof(*b->cmember));
 	b->cstart = calloc(b->nbundles + 2, sizeof(*b->cstart));
 	if (!root_class || !b->bclass || !b->cmember || !b->cstart) {
-		error = oom(b);
+		error = ot_error_nomem(b->err, "flatfly");
 		goto out;
 	}
 	for (i = 0; i < b->nbundles; i++)
@@ -488,7 +483,7 @@ static int build_classes(struct ff_build *b)
 		b->cmember[root_class[b->bclass[i]]++] = i;
 	b->cdim = malloc((b->nclasses + 1) * sizeof(*b->cdim));
 	if (!b->cdim) {
-		error = oom(b);
+		error = ot_error_nomem(b->err, "flatfly");
 		goto out;
 	}
 	for (c = 0; c < b->nclasses; c++)
@@ -502,9 +497,10 @@ static int refuse_bundle(struct ff_build *b, uint32_t x, const char *why)
 {
 	const struct ff_bundle *bd = &b->bundle[x];
 
-	return ot_error_set(b->err, SW_FMT " port %u -- " SW_FMT " port %u: %s",
-			    SW_ARGS(b, bd->a), bd->pa, SW_ARGS(b, bd->b),
-			    bd->pb, why);
+	return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+			 SW_FMT " port %u -- " SW_FMT " port %u: %s",
+			 SW_ARGS(b, bd->a), bd->pa, SW_ARGS(b, bd->b), bd->pb,
+			 why);
 }
 
 /*
@@ -523,7 +519,7 @@ static int refuse_structureless(struct ff_build *b)
 
 	has_ca = calloc(b->nsw, sizeof(*has_ca));
 	if (!has_ca)
-		return oom(b);
+		return ot_error_nomem(b->err, "flatfly");
 	for (s = 0; s < b->nsw; s++) {
 		const struct ot_node *nd = &f->node[b->sw_node[s]];
 
@@ -542,9 +538,9 @@ static int refuse_structureless(struct ff_build *b)
 		uint32_t r = has_ca[bd->a] ? bd->a : bd->b;
 		uint32_t x = has_ca[bd->a] ? bd->b : bd->a;
 
-		error = ot_error_set(b->err,
-				     SW_FMT " (with CAs) is cabled only to switches without CAs such as " SW_FMT ", in no triangle or 4-cycle: routers and indirect switches (a KNS), not a FlatFly",
-				     SW_ARGS(b, r), SW_ARGS(b, x));
+		error = ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				  SW_FMT " (with CAs) is cabled only to switches without CAs such as " SW_FMT ", in no triangle or 4-cycle: routers and indirect switches (a KNS), not a FlatFly",
+				  SW_ARGS(b, r), SW_ARGS(b, x));
 	} else {
 		error = refuse_bundle(b, 0,
 				      "no two switch-to-switch cables share a triangle or a 4-cycle: not a FlatFly (a tree, or a ring of 5 or more?)");
@@ -603,7 +599,7 @@ static int choose_dimensions(struct ff_build *b)
 
 	order = malloc((b->nclasses + 1) * sizeof(*order));
 	if (!order)
-		return oom(b);
+		return ot_error_nomem(b->err, "flatfly");
 	for (i = 0; i < b->nclasses; i++) {
 		uint32_t first = b->cmember[b->cstart[i]];
 		const struct ff_bundle *bd = &b->bundle[first];
@@ -988,7 +984,7 @@ static int place_strays(struct ff_build *b, bool strict, uint32_t *placed)
 	class_seen = malloc((b->nclasses + 1) * sizeof(*class_seen));
 	class_first = malloc((b->nclasses + 1) * sizeof(*class_first));
 	if (!class_seen || !class_first) {
-		error = oom(b);
+		error = ot_error_nomem(b->err, "flatfly");
 		goto out;
 	}
 	for (i = 0; i < b->nclasses; i++)
@@ -1030,12 +1026,12 @@ static int place_strays(struct ff_build *b, bool strict, uint32_t *placed)
 		if (class_seen[c] >= 0 && class_seen[c] != (int)diff) {
 			const struct ff_bundle *o = &b->bundle[class_first[c]];
 
-			error = ot_error_set(b->err,
-					     SW_FMT " port %u -- " SW_FMT " port %u: in a triangle or 4-cycle chain with the cable " SW_FMT " port %u -- " SW_FMT " port %u, but in another dimension",
-					     SW_ARGS(b, bd->a), bd->pa,
-					     SW_ARGS(b, bd->b), bd->pb,
-					     SW_ARGS(b, o->a), o->pa,
-					     SW_ARGS(b, o->b), o->pb);
+			error = ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					  SW_FMT " port %u -- " SW_FMT " port %u: in a triangle or 4-cycle chain with the cable " SW_FMT " port %u -- " SW_FMT " port %u, but in another dimension",
+					  SW_ARGS(b, bd->a), bd->pa,
+					  SW_ARGS(b, bd->b), bd->pb,
+					  SW_ARGS(b, o->a), o->pa,
+					  SW_ARGS(b, o->b), o->pb);
 			goto out;
 		}
 		class_seen[c] = diff;
@@ -1229,15 +1225,15 @@ static int place_loose(struct ff_build *b)
 	if (!b->npeeled)
 		return 0;
 	if (!b->ndims)
-		return ot_error_set(b->err,
-				    SW_FMT ": no cable of the fabric is in a triangle or 4-cycle: not a FlatFly",
-				    SW_ARGS(b, b->peel[0]));
+		return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				 SW_FMT ": no cable of the fabric is in a triangle or 4-cycle: not a FlatFly",
+				 SW_ARGS(b, b->peel[0]));
 	while (size < 2 * b->nsw)
 		size <<= 1;
 	pi.mask = size - 1;
 	pi.sw = malloc(size * sizeof(*pi.sw));
 	if (!pi.sw)
-		return oom(b);
+		return ot_error_nomem(b->err, "flatfly");
 	memset(pi.sw, 0xff, size * sizeof(*pi.sw));
 	for (s = 0; s < b->nsw; s++)
 		if (b->active[s])
@@ -1251,9 +1247,9 @@ static int place_loose(struct ff_build *b)
 				continue;
 			r = place_one(b, &pi, x);
 			if (r < 0) {
-				error = ot_error_set(b->err,
-						     SW_FMT ": no free FlatFly position one step from each of its neighbour switches",
-						     SW_ARGS(b, x));
+				error = ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						  SW_FMT ": no free FlatFly position one step from each of its neighbour switches",
+						  SW_ARGS(b, x));
 				goto out;
 			}
 			if (r) {
@@ -1263,9 +1259,8 @@ static int place_loose(struct ff_build *b)
 		}
 	}
 	if (left)
-		error = ot_error_set(b->err,
-				     "flatfly: %u switches could not be placed",
-				     left);
+		error = ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				  "flatfly: %u switches could not be placed", left);
 out:
 	free(pi.sw);
 	return error;
@@ -1367,7 +1362,7 @@ static int check_lines(struct ff_build *b, const struct ot_ff *ff)
 
 	line_count = calloc(ff->nslots, sizeof(*line_count));
 	if (!line_count)
-		return oom(b);
+		return ot_error_nomem(b->err, "flatfly");
 	for (d = 0; d < ff->ndims; d++) {
 		uint64_t pairs = 0, cabled = 0;
 		bool triangle = false;
@@ -1425,7 +1420,7 @@ static int build_result(struct ff_build *b, struct ot_ff **out)
 
 	ff = calloc(1, sizeof(*ff));
 	if (!ff)
-		return oom(b);
+		return ot_error_nomem(b->err, "flatfly");
 	ff->fabric = f;
 	ff->ndims = b->ndims;
 	error = order_dimensions(b, ff->width);
@@ -1438,9 +1433,9 @@ static int build_result(struct ff_build *b, struct ot_ff **out)
 			break;
 	}
 	if (nslots > 4 * (uint64_t)b->nsw + 16) {
-		error = ot_error_set(b->err,
-				     "flatfly: %u switches would fill fewer than a quarter of the positions of %u dimensions (first " SW_FMT "): not a FlatFly",
-				     b->nsw, b->ndims, SW_ARGS(b, 0));
+		error = ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				  "flatfly: %u switches would fill fewer than a quarter of the positions of %u dimensions (first " SW_FMT "): not a FlatFly",
+				  b->nsw, b->ndims, SW_ARGS(b, 0));
 		goto out;
 	}
 	ff->nslots = nslots;
@@ -1449,7 +1444,7 @@ static int build_result(struct ff_build *b, struct ot_ff **out)
 	ff->port_dim_base = malloc((f->nnodes + 1) *
 				   sizeof(*ff->port_dim_base));
 	if (!ff->sw_slot || !ff->slot_node || !ff->port_dim_base) {
-		error = oom(b);
+		error = ot_error_nomem(b->err, "flatfly");
 		goto out;
 	}
 	for (i = 0; i < ff->nslots; i++)
@@ -1462,7 +1457,7 @@ static int build_result(struct ff_build *b, struct ot_ff **out)
 	ff->port_dim_base[f->nnodes] = base;
 	ff->port_dim = malloc((base ? base : 1) * sizeof(*ff->port_dim));
 	if (!ff->port_dim) {
-		error = oom(b);
+		error = ot_error_nomem(b->err, "flatfly");
 		goto out;
 	}
 	memset(ff->port_dim, -1, base * sizeof(*ff->port_dim));
@@ -1471,10 +1466,10 @@ static int build_result(struct ff_build *b, struct ot_ff **out)
 		int32_t other = ff->slot_node[slot];
 
 		if (other >= 0) {
-			error = ot_error_set(b->err,
-					     SW_FMT " and " SW_FMT " get the same FlatFly coordinates: not a FlatFly",
-					     SW_ARGS(b, b->node_sw[other]),
-					     SW_ARGS(b, s));
+			error = ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					  SW_FMT " and " SW_FMT " get the same FlatFly coordinates: not a FlatFly",
+					  SW_ARGS(b, b->node_sw[other]),
+					  SW_ARGS(b, s));
 			goto out;
 		}
 		ff->slot_node[slot] = b->sw_node[s];
@@ -1517,9 +1512,9 @@ static int check_connected(struct ff_build *b)
 		ot_uf_union(b->sw_sets, b->bundle[i].a, b->bundle[i].b);
 	for (s = 1; s < b->nsw; s++)
 		if (!ot_uf_same(b->sw_sets, s, 0))
-			return ot_error_set(b->err,
-					    SW_FMT " has no switch-to-switch path to " SW_FMT ": the switches are not one fabric",
-					    SW_ARGS(b, s), SW_ARGS(b, 0));
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 SW_FMT " has no switch-to-switch path to " SW_FMT ": the switches are not one fabric",
+					 SW_ARGS(b, s), SW_ARGS(b, 0));
 	return 0;
 }
 
@@ -1536,10 +1531,10 @@ static int alloc_build(struct ff_build *b)
 	b->active = malloc(n * sizeof(*b->active));
 	b->peel = malloc(n * sizeof(*b->peel));
 	if (!b->active || !b->peel)
-		return oom(b);
+		return ot_error_nomem(b->err, "flatfly");
 	if (!b->sw_node || !b->node_sw || !b->astart || !b->scratch ||
 	    !b->scratch2)
-		return oom(b);
+		return ot_error_nomem(b->err, "flatfly");
 	return 0;
 }
 
@@ -1554,7 +1549,7 @@ static int alloc_bundle_state(struct ff_build *b)
 	b->coord = calloc((size_t)b->nsw * OT_FF_MAX_DIMS, sizeof(*b->coord));
 	if (!b->bundle_sets || !b->sw_sets || !b->in_triangle || !b->bdim ||
 	    !b->coord)
-		return oom(b);
+		return ot_error_nomem(b->err, "flatfly");
 	memset(b->bdim, -1, n * sizeof(*b->bdim));
 	return 0;
 }

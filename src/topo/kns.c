@@ -88,11 +88,6 @@ static bool node_before(const struct ot_fabric *f, int32_t a, int32_t b)
 	return a < b;
 }
 
-static int oom(struct kns_build *b)
-{
-	return ot_error_set(b->err, "kns: out of memory");
-}
-
 static uint32_t nbundles(const struct kns_build *b, int32_t x)
 {
 	return b->bstart[x + 1] - b->bstart[x];
@@ -116,9 +111,9 @@ static int classify(struct kns_build *b)
 		unsigned int swport = 0;
 
 		if (nd->type == OT_NODE_ROUTER)
-			return ot_error_set(b->err,
-					    NODE_FMT ": a KNS has no IB routers",
-					    NODE_ARGS(b, i));
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT ": a KNS has no IB routers",
+					 NODE_ARGS(b, i));
 		if (nd->type != OT_NODE_CA)
 			continue;
 		for (p = 1; p <= nd->nports; p++) {
@@ -127,28 +122,28 @@ static int classify(struct kns_build *b)
 			if (peer < 0)
 				continue;
 			if (f->node[peer].type == OT_NODE_CA)
-				return ot_error_set(b->err,
-						    NODE_FMT " port %u: cabled to " NODE_FMT "; in a KNS every CA hangs off a router",
-						    NODE_ARGS(b, i), p,
-						    NODE_ARGS(b, peer));
+				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						 NODE_FMT " port %u: cabled to " NODE_FMT "; in a KNS every CA hangs off a router",
+						 NODE_ARGS(b, i), p,
+						 NODE_ARGS(b, peer));
 			if (f->node[peer].type != OT_NODE_SWITCH)
-				return ot_error_set(b->err,
-						    NODE_FMT " port %u: cabled to " NODE_FMT "; a KNS has no IB routers",
-						    NODE_ARGS(b, i), p,
-						    NODE_ARGS(b, peer));
+				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						 NODE_FMT " port %u: cabled to " NODE_FMT "; a KNS has no IB routers",
+						 NODE_ARGS(b, i), p,
+						 NODE_ARGS(b, peer));
 			if (sw >= 0 && sw != peer)
-				return ot_error_set(b->err,
-						    NODE_FMT " port %u: cabled to switch \"%s\" while port %u goes to switch \"%s\"; a KNS CA hangs off one router",
-						    NODE_ARGS(b, i), p,
-						    f->node[peer].desc, swport,
-						    f->node[sw].desc);
+				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						 NODE_FMT " port %u: cabled to switch \"%s\" while port %u goes to switch \"%s\"; a KNS CA hangs off one router",
+						 NODE_ARGS(b, i), p,
+						 f->node[peer].desc, swport,
+						 f->node[sw].desc);
 			sw = peer;
 			swport = p;
 		}
 		if (sw < 0)
-			return ot_error_set(b->err,
-					    NODE_FMT ": no port is cabled",
-					    NODE_ARGS(b, i));
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT ": no port is cabled",
+					 NODE_ARGS(b, i));
 		b->is_router[sw] = true;
 	}
 	return 0;
@@ -186,17 +181,17 @@ static int blame_router_cable(struct kns_build *b, int32_t a, unsigned int pa)
 			int32_t peer = f->node[x].port[p].peer;
 
 			if (peer >= 0 && f->node[peer].type == OT_NODE_CA)
-				return ot_error_set(b->err,
-						    "switch \"%s\" (0x%016" PRIx64 ") port %u: CA \"%s\" cabled to a switch whose other cables all go to routers; KNS indirect switches carry no CAs",
-						    f->node[x].desc,
-						    f->node[x].guid, p,
-						    f->node[peer].desc);
+				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						 "switch \"%s\" (0x%016" PRIx64 ") port %u: CA \"%s\" cabled to a switch whose other cables all go to routers; KNS indirect switches carry no CAs",
+						 f->node[x].desc,
+						 f->node[x].guid, p,
+						 f->node[peer].desc);
 		}
 	}
-	return ot_error_set(b->err,
-			    NODE_FMT " port %u: cabled to " NODE_FMT " port %u; KNS routers connect only to their CAs and to indirect switches",
-			    NODE_ARGS(b, a), pa, NODE_ARGS(b, c),
-			    f->node[a].port[pa].peer_port);
+	return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+			 NODE_FMT " port %u: cabled to " NODE_FMT " port %u; KNS routers connect only to their CAs and to indirect switches",
+			 NODE_ARGS(b, a), pa, NODE_ARGS(b, c),
+			 f->node[a].port[pa].peer_port);
 }
 
 /* Every switch-to-switch cable joins a router and an indirect switch. */
@@ -233,18 +228,18 @@ static int check_cables(struct kns_build *b)
 			if (peer < 0 || f->node[peer].type != OT_NODE_SWITCH)
 				continue;
 			if (peer == (int32_t)i)
-				return ot_error_set(b->err,
-						    NODE_FMT " port %u: cabled to its own port %u",
-						    NODE_ARGS(b, i), p,
-						    nd->port[p].peer_port);
+				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						 NODE_FMT " port %u: cabled to its own port %u",
+						 NODE_ARGS(b, i), p,
+						 nd->port[p].peer_port);
 			if (b->is_router[i] && b->is_router[peer])
 				return blame_router_cable(b, i, p);
 			if (!b->is_router[i] && !b->is_router[peer])
-				return ot_error_set(b->err,
-						    NODE_FMT " port %u: cabled to " NODE_FMT " port %u; KNS indirect networks with s = 1 have no switch-to-switch cables",
-						    NODE_ARGS(b, i), p,
-						    NODE_ARGS(b, peer),
-						    nd->port[p].peer_port);
+				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						 NODE_FMT " port %u: cabled to " NODE_FMT " port %u; KNS indirect networks with s = 1 have no switch-to-switch cables",
+						 NODE_ARGS(b, i), p,
+						 NODE_ARGS(b, peer),
+						 nd->port[p].peer_port);
 		}
 	}
 	return 0;
@@ -265,7 +260,7 @@ static int collect_bundles(struct kns_build *b)
 	b->bundle = malloc(((size_t)total + 1) * sizeof(*b->bundle));
 	slot = malloc((size_t)f->nnodes * sizeof(*slot));
 	if (!b->bstart || !b->bundle || !slot) {
-		error = oom(b);
+		error = ot_error_nomem(b->err, "kns");
 		goto out;
 	}
 	total = 0;
@@ -319,14 +314,14 @@ static int blame_extra_switch(struct kns_build *b, int32_t r, unsigned int n,
 
 	for (j = 0; j < cnt; j++)
 		if (nbundles(b, bd[j].node) > k)
-			return ot_error_set(b->err,
-					    NODE_FMT " port %u: cable to " NODE_FMT " is one too many: the router has %u indirect switches and the switch %u routers, where the others have %u and %u",
-					    NODE_ARGS(b, r), bd[j].port,
-					    NODE_ARGS(b, bd[j].node), cnt,
-					    nbundles(b, bd[j].node), n, k);
-	return ot_error_set(b->err,
-			    NODE_FMT ": %u indirect switches where most routers have %u (port %u goes to the first)",
-			    NODE_ARGS(b, r), cnt, n, bd[0].port);
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT " port %u: cable to " NODE_FMT " is one too many: the router has %u indirect switches and the switch %u routers, where the others have %u and %u",
+					 NODE_ARGS(b, r), bd[j].port,
+					 NODE_ARGS(b, bd[j].node), cnt,
+					 nbundles(b, bd[j].node), n, k);
+	return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+			 NODE_FMT ": %u indirect switches where most routers have %u (port %u goes to the first)",
+			 NODE_ARGS(b, r), cnt, n, bd[0].port);
 }
 
 /*
@@ -368,25 +363,25 @@ static int check_uniform(struct kns_build *b, unsigned int *kp,
 		uint32_t cnt = nbundles(b, r);
 
 		if (!cnt)
-			return ot_error_set(b->err,
-					    NODE_FMT ": no cable to an indirect switch; a KNS router has one per dimension",
-					    NODE_ARGS(b, r));
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT ": no cable to an indirect switch; a KNS router has one per dimension",
+					 NODE_ARGS(b, r));
 		if (cnt > n)
 			return blame_extra_switch(b, r, n, k);
 		if (cnt < n)
-			return ot_error_set(b->err,
-					    NODE_FMT ": %u indirect switch%s where most routers have %u (a missing cable?)",
-					    NODE_ARGS(b, r), cnt,
-					    cnt == 1 ? "" : "es", n);
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT ": %u indirect switch%s where most routers have %u (a missing cable?)",
+					 NODE_ARGS(b, r), cnt,
+					 cnt == 1 ? "" : "es", n);
 		for (j = 0; j < cnt; j++)
 			if (bd[j].cables != l)
-				return ot_error_set(b->err,
-						    NODE_FMT " port %u: %u parallel cable%s to " NODE_FMT " where the other router-switch pairs have %u (uneven parallel links)",
-						    NODE_ARGS(b, r), bd[j].port,
-						    bd[j].cables,
-						    bd[j].cables == 1 ? "" : "s",
-						    NODE_ARGS(b, bd[j].node),
-						    l);
+				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						 NODE_FMT " port %u: %u parallel cable%s to " NODE_FMT " where the other router-switch pairs have %u (uneven parallel links)",
+						 NODE_ARGS(b, r), bd[j].port,
+						 bd[j].cables,
+						 bd[j].cables == 1 ? "" : "s",
+						 NODE_ARGS(b, bd[j].node),
+						 l);
 	}
 	for (i = 0; i < f->nnodes; i++) {
 		const struct kns_bundle *bd = bundles(b, i);
@@ -395,27 +390,27 @@ static int check_uniform(struct kns_build *b, unsigned int *kp,
 		if (f->node[i].type != OT_NODE_SWITCH || b->is_router[i])
 			continue;
 		if (!cnt)
-			return ot_error_set(b->err,
-					    NODE_FMT ": no cable to a router; KNS indirect switches connect k routers",
-					    NODE_ARGS(b, i));
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT ": no cable to a router; KNS indirect switches connect k routers",
+					 NODE_ARGS(b, i));
 		if (cnt != k)
-			return ot_error_set(b->err,
-					    NODE_FMT ": %u routers where most indirect switches have %u (port %u goes to the first)",
-					    NODE_ARGS(b, i), cnt, k,
-					    bd[0].port);
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT ": %u routers where most indirect switches have %u (port %u goes to the first)",
+					 NODE_ARGS(b, i), cnt, k,
+					 bd[0].port);
 	}
 	if (k < 2)
-		return ot_error_set(b->err,
-				    "kns: the indirect switches connect %u router each; a KNS needs k >= 2",
-				    k);
+		return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				 "kns: the indirect switches connect %u router each; a KNS needs k >= 2",
+				 k);
 	for (v = 0; v < n && want_routers <= b->nrouters; v++)
 		want_routers *= k;
 	if (want_routers != b->nrouters ||
 	    (uint64_t)b->nindirect * k != (uint64_t)b->nrouters * n)
-		return ot_error_set(b->err,
-				    NODE_FMT ": with k = %u routers per indirect switch and n = %u indirect switches per router, a KNS has %u^%u routers and %u x %u^%u indirect switches; the fabric has %u and %u",
-				    NODE_ARGS(b, b->routers[0]), k, n, k, n, n,
-				    k, n - 1, b->nrouters, b->nindirect);
+		return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				 NODE_FMT ": with k = %u routers per indirect switch and n = %u indirect switches per router, a KNS has %u^%u routers and %u x %u^%u indirect switches; the fabric has %u and %u",
+				 NODE_ARGS(b, b->routers[0]), k, n, k, n, n,
+				 k, n - 1, b->nrouters, b->nindirect);
 	*kp = k;
 	*np = n;
 	b->links = l;
@@ -489,28 +484,28 @@ static int propagate_dims(struct kns_build *b, int32_t r, int32_t s,
 			if (!found)
 				continue;
 			if (match >= 0)
-				return ot_error_set(b->err,
-						    NODE_FMT " port %u: " NODE_FMT " lines up with both \"%s\" and \"%s\" of router \"%s\"; not a KNS",
-						    NODE_ARGS(b, r2),
-						    b2[i].port,
-						    NODE_ARGS(b, u),
-						    b->f->node[match].desc,
-						    b->f->node[t].desc,
-						    b->f->node[r].desc);
+				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						 NODE_FMT " port %u: " NODE_FMT " lines up with both \"%s\" and \"%s\" of router \"%s\"; not a KNS",
+						 NODE_ARGS(b, r2),
+						 b2[i].port,
+						 NODE_ARGS(b, u),
+						 b->f->node[match].desc,
+						 b->f->node[t].desc,
+						 b->f->node[r].desc);
 			match = t;
 		}
 		if (match < 0)
-			return ot_error_set(b->err,
-					    NODE_FMT " port %u: " NODE_FMT " lines up with no switch of router \"%s\"; not a KNS",
-					    NODE_ARGS(b, r2), b2[i].port,
-					    NODE_ARGS(b, u),
-					    b->f->node[r].desc);
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT " port %u: " NODE_FMT " lines up with no switch of router \"%s\"; not a KNS",
+					 NODE_ARGS(b, r2), b2[i].port,
+					 NODE_ARGS(b, u),
+					 b->f->node[r].desc);
 		if (dim[u] >= 0 && dim[u] != dim[match])
-			return ot_error_set(b->err,
-					    NODE_FMT " port %u: " NODE_FMT " would serve dimension %d and dimension %d; not a KNS",
-					    NODE_ARGS(b, r2), b2[i].port,
-					    NODE_ARGS(b, u), dim[u],
-					    dim[match]);
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT " port %u: " NODE_FMT " would serve dimension %d and dimension %d; not a KNS",
+					 NODE_ARGS(b, r2), b2[i].port,
+					 NODE_ARGS(b, u), dim[u],
+					 dim[match]);
 		dim[u] = dim[match];
 	}
 	return 0;
@@ -536,7 +531,7 @@ static int assign_dimensions(struct kns_build *b, int32_t origin,
 	seen = calloc(f->nnodes, sizeof(*seen));
 	sw = malloc((size_t)n * sizeof(*sw));
 	if (!queue || !seen || !sw) {
-		error = oom(b);
+		error = ot_error_nomem(b->err, "kns");
 		goto out;
 	}
 	/* n is small: insertion sort by GUID */
@@ -577,10 +572,10 @@ static int assign_dimensions(struct kns_build *b, int32_t origin,
 		const struct kns_bundle *br = bundles(b, r);
 
 		if (!seen[r]) {
-			error = ot_error_set(b->err,
-					     NODE_FMT ": cannot be reached from router \"%s\" through indirect switches; the fabric is not one KNS",
-					     NODE_ARGS(b, r),
-					     f->node[origin].desc);
+			error = ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					  NODE_FMT ": cannot be reached from router \"%s\" through indirect switches; the fabric is not one KNS",
+					  NODE_ARGS(b, r),
+					  f->node[origin].desc);
 			goto out;
 		}
 		/* one switch per dimension */
@@ -593,13 +588,13 @@ static int assign_dimensions(struct kns_build *b, int32_t origin,
 				for (m = 0; m < n; m++)
 					if (br[m].node == sw[d])
 						break;
-				error = ot_error_set(b->err,
-						     NODE_FMT " port %u: " NODE_FMT " serves dimension %d, as does \"%s\" on port %u; a KNS router has one switch per dimension",
-						     NODE_ARGS(b, r),
-						     br[j].port,
-						     NODE_ARGS(b, br[j].node),
-						     d, f->node[sw[d]].desc,
-						     br[m].port);
+				error = ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						  NODE_FMT " port %u: " NODE_FMT " serves dimension %d, as does \"%s\" on port %u; a KNS router has one switch per dimension",
+						  NODE_ARGS(b, r),
+						  br[j].port,
+						  NODE_ARGS(b, br[j].node),
+						  d, f->node[sw[d]].desc,
+						  br[m].port);
 				goto out;
 			}
 			sw[d] = br[j].node;
@@ -634,7 +629,7 @@ static int assign_coordinates(struct kns_build *b, unsigned int k,
 	roots = malloc((size_t)b->nrouters * sizeof(*roots));
 	gval = malloc((size_t)b->nrouters * sizeof(*gval));
 	if (!router_sets || !first || !roots || !gval) {
-		error = oom(b);
+		error = ot_error_nomem(b->err, "kns");
 		goto out;
 	}
 	for (d = 0; d < n; d++) {
@@ -665,10 +660,10 @@ static int assign_coordinates(struct kns_build *b, unsigned int k,
 			if (first[i] != UINT32_MAX)
 				roots[groups++] = i;
 		if (groups != k) {
-			error = ot_error_set(b->err,
-					     NODE_FMT ": without the switches of dimension %u the routers fall into %u groups, where a KNS has k = %u",
-					     NODE_ARGS(b, b->routers[0]), d,
-					     groups, k);
+			error = ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					  NODE_FMT ": without the switches of dimension %u the routers fall into %u groups, where a KNS has k = %u",
+					  NODE_ARGS(b, b->routers[0]), d,
+					  groups, k);
 			goto out;
 		}
 		/*
@@ -726,10 +721,10 @@ static int validate(struct kns_build *b)
 		uint32_t c = coord_number(kns, r);
 
 		if (kns->router_at[c] >= 0)
-			return ot_error_set(b->err,
-					    NODE_FMT ": gets the same coordinates as router \"%s\"; not a KNS",
-					    NODE_ARGS(b, r),
-					    f->node[kns->router_at[c]].desc);
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT ": gets the same coordinates as router \"%s\"; not a KNS",
+					 NODE_ARGS(b, r),
+					 f->node[kns->router_at[c]].desc);
 		kns->router_at[c] = r;
 	}
 	for (i = 0; i < f->nnodes; i++) {
@@ -751,11 +746,11 @@ static int validate(struct kns_build *b)
 				if (e != d && rc[e] != sc[e])
 					break;
 			if (e < n || b->mark[rc[d]] == b->stamp)
-				return ot_error_set(b->err,
-						    NODE_FMT " port %u: router \"%s\" is not on the line of dimension %u the switch serves; not a KNS",
-						    NODE_ARGS(b, i), bs[j].port,
-						    f->node[bs[j].node].desc,
-						    d);
+				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						 NODE_FMT " port %u: router \"%s\" is not on the line of dimension %u the switch serves; not a KNS",
+						 NODE_ARGS(b, i), bs[j].port,
+						 f->node[bs[j].node].desc,
+						 d);
 			b->mark[rc[d]] = b->stamp;
 		}
 	}
@@ -770,14 +765,14 @@ static int alloc_kns(struct kns_build *b)
 
 	kns = calloc(1, sizeof(*kns));
 	if (!kns)
-		return oom(b);
+		return ot_error_nomem(b->err, "kns");
 	b->kns = kns;
 	kns->fabric = f;
 	kns->role = calloc(f->nnodes, sizeof(*kns->role));
 	kns->dim = malloc(f->nnodes * sizeof(*kns->dim));
 	kns->router = malloc(f->nnodes * sizeof(*kns->router));
 	if (!kns->role || !kns->dim || !kns->router)
-		return oom(b);
+		return ot_error_nomem(b->err, "kns");
 	for (i = 0; i < f->nnodes; i++) {
 		kns->dim[i] = -1;
 		kns->router[i] = -1;
@@ -799,7 +794,7 @@ static int alloc_build(struct kns_build *b)
 	b->routers = malloc(f->nnodes * sizeof(*b->routers));
 	if (!b->is_router || !b->to_router || !b->to_switch || !b->mark ||
 	    !b->rindex || !b->routers)
-		return oom(b);
+		return ot_error_nomem(b->err, "kns");
 	for (i = 0; i < f->nnodes; i++)
 		b->rindex[i] = -1;
 	return 0;
@@ -859,7 +854,8 @@ int ot_kns_recognize(const struct ot_fabric *f, struct ot_kns **out,
 
 	*out = NULL;
 	if (!f->nnodes)
-		return ot_error_set(err, "kns: the fabric is empty");
+		return ot_refuse(err, OT_ERR_TOPOLOGY,
+				 "kns: the fabric is empty");
 	error = alloc_kns(&b);
 	if (!error)
 		error = alloc_build(&b);
@@ -869,8 +865,8 @@ int ot_kns_recognize(const struct ot_fabric *f, struct ot_kns **out,
 		goto out;
 	index_roles(&b);
 	if (!b.nrouters) {
-		error = ot_error_set(err,
-				     "kns: no CA in the fabric; KNS routers are the switches CAs hang off");
+		error = ot_refuse(err, OT_ERR_TOPOLOGY,
+				  "kns: no CA in the fabric; KNS routers are the switches CAs hang off");
 		goto out;
 	}
 	error = check_cables(&b);
@@ -887,7 +883,7 @@ int ot_kns_recognize(const struct ot_fabric *f, struct ot_kns **out,
 	b.kns->router_at = malloc((size_t)b.nrouters *
 				  sizeof(*b.kns->router_at));
 	if (!b.kns->coord || !b.kns->router_at) {
-		error = oom(&b);
+		error = ot_error_nomem(err, "kns");
 		goto out;
 	}
 	for (i = 0; i < f->nnodes * n; i++)

@@ -328,7 +328,7 @@ START_TEST(damaged_hypercubes)
 }
 END_TEST
 
-/* Refusals: one line naming a switch. */
+/* Refusals: one line naming a switch, a topology refusal. */
 static void check_refused(struct ot_fabric *f, const char *expect)
 {
 	struct ot_error err = { 0 };
@@ -339,6 +339,8 @@ static void check_refused(struct ot_fabric *f, const char *expect)
 	ck_assert_msg(strstr(err.msg, expect), "refusal \"%s\" lacks \"%s\"",
 		      err.msg, expect);
 	ck_assert_ptr_null(strchr(err.msg, '\n'));
+	ck_assert_msg(err.cls == OT_ERR_TOPOLOGY, "class \"%s\": %s",
+		      ot_error_class_name(err.cls), err.msg);
 	ot_fabric_free(f);
 }
 
