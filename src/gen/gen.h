@@ -148,7 +148,7 @@ struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
  * "X[3,0,7]/1"), dimension 0 first.  Returns how many were read (at most
  * max), 0 when desc carries none.
  */
-unsigned int ot_gen_name_coords(const char *desc, unsigned int *coord,
+unsigned int ot_gen_name_coords(const char *desc, uint32_t *coord,
 				unsigned int max);
 
 struct ot_ff;

@@ -126,6 +126,12 @@ struct ff_build {
 	uint32_t npeeled;
 };
 
+/* Switch s's working coordinates, OT_FF_MAX_DIMS of them. */
+static uint32_t *sw_coords(const struct ff_build *b, uint32_t s)
+{
+	return &b->coord[s * OT_FF_MAX_DIMS];
+}
+
 #define SW_FMT "switch \"%s\" (0x%016" PRIx64 ")"
 #define SW_ARGS(b, s) (b)->f->node[(b)->sw_node[s]].desc, \
 		(b)->f->node[(b)->sw_node[s]].guid
@@ -764,8 +770,7 @@ static bool same_elsewhere(const struct ff_build *b, uint32_t s, uint32_t t,
 	return true;
 }
 
-/* The one dimension in which two coordinate vectors differ, or -1. */
-static int one_diff(const uint32_t *x, const uint32_t *y, unsigned int n)
+int ot_ff_one_diff(const uint32_t *x, const uint32_t *y, unsigned int n)
 {
 	unsigned int d;
 	int diff = -1;
@@ -804,7 +809,7 @@ static uint32_t stray_fit(const struct ff_build *b, unsigned int d,
 			if (!b->active[u] || cu[d] == v ||
 			    bundle_dim(b, b->adj[j].bundle) >= 0)
 				continue;
-			if (one_diff(c, cu, b->ndims) >= 0)
+			if (ot_ff_one_diff(c, cu, b->ndims) >= 0)
 				score++;
 		}
 	}
@@ -1187,8 +1192,8 @@ static int place_one(struct ff_build *b, struct position_index *pi,
 				uint32_t u = b->adj[j].sw;
 
 				if (b->active[u] &&
-				    one_diff(c, &b->coord[u * OT_FF_MAX_DIMS],
-					     b->ndims) < 0)
+				    ot_ff_one_diff(c, sw_coords(b, u),
+						   b->ndims) < 0)
 					fits = false;
 			}
 		}
@@ -1203,8 +1208,7 @@ static int place_one(struct ff_build *b, struct position_index *pi,
 
 		if (b->active[u])
 			b->bdim[b->adj[j].bundle] =
-				one_diff(c, &b->coord[u * OT_FF_MAX_DIMS],
-					 b->ndims);
+				ot_ff_one_diff(c, sw_coords(b, u), b->ndims);
 	}
 	b->active[x] = true;
 	position_add(b, pi, x);

@@ -63,6 +63,13 @@ static inline int ot_ff_port_dim(const struct ot_ff *ff, int n, unsigned int p)
 }
 
 /*
+ * The one dimension d < n in which coordinate vectors x and y differ (a
+ * FlatFly cable joins positions that differ in exactly one), or -1 when
+ * they differ in none or in several.
+ */
+int ot_ff_one_diff(const uint32_t *x, const uint32_t *y, unsigned int n);
+
+/*
  * Maps f as a FlatFly (any number of dimensions, any size per dimension,
  * parallel cables, switches and cables missing) or refuses it with one
  * line naming the switches or cable that break it.  f must be indexed.
