@@ -28,7 +28,7 @@ struct gen_layout {
 	unsigned int radix;
 	uint32_t *order; /* order[i]: the logical node added i-th */
 	uint32_t *port;  /* per switch, radix + 1 entries: physical port */
-	uint32_t *index; /* logical node -> fabric node, UINT32_MAX if left out */
+	uint32_t *index; /* logical node -> fabric node; UINT32_MAX: left out */
 };
 
 /* The identity layout; -1 when out of memory (the caller says who). */

@@ -194,12 +194,21 @@ static int blame_router_cable(struct kns_build *b, int32_t a, unsigned int pa)
 			 f->node[a].port[pa].peer_port);
 }
 
-/* Every switch-to-switch cable joins a router and an indirect switch. */
-static int check_cables(struct kns_build *b)
+/*
+ * Calls visit(b, x, p, peer, ctx) for every port p of a switch x cabled to
+ * another switch, peer, in node and port order (so every cable twice,
+ * once from each end); stops at the first nonzero return.
+ */
+typedef int (*cable_visit)(struct kns_build *b, int32_t x, unsigned int p,
+			   int32_t peer, void *ctx);
+
+static int each_switch_cable(struct kns_build *b, cable_visit visit,
+			     void *ctx)
 {
 	const struct ot_fabric *f = b->f;
 	uint32_t i;
 	unsigned int p;
+	int error;
 
 	for (i = 0; i < f->nnodes; i++) {
 		const struct ot_node *nd = &f->node[i];
@@ -211,37 +220,87 @@ static int check_cables(struct kns_build *b)
 
 			if (peer < 0 || f->node[peer].type != OT_NODE_SWITCH)
 				continue;
-			if (b->is_router[peer])
-				b->to_router[i]++;
-			else
-				b->to_switch[i]++;
+			error = visit(b, i, p, peer, ctx);
+			if (error)
+				return error;
 		}
 	}
-	for (i = 0; i < f->nnodes; i++) {
-		const struct ot_node *nd = &f->node[i];
+	return 0;
+}
 
-		if (nd->type != OT_NODE_SWITCH)
-			continue;
-		for (p = 1; p <= nd->nports; p++) {
-			int32_t peer = nd->port[p].peer;
+/* x's cables to routers and to indirect switches. */
+static int count_cable(struct kns_build *b, int32_t x, unsigned int p,
+		       int32_t peer, void *ctx)
+{
+	(void)p;
+	(void)ctx;
+	if (b->is_router[peer])
+		b->to_router[x]++;
+	else
+		b->to_switch[x]++;
+	return 0;
+}
 
-			if (peer < 0 || f->node[peer].type != OT_NODE_SWITCH)
-				continue;
-			if (peer == (int32_t)i)
-				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
-						 NODE_FMT " port %u: cabled to its own port %u",
-						 NODE_ARGS(b, i), p,
-						 nd->port[p].peer_port);
-			if (b->is_router[i] && b->is_router[peer])
-				return blame_router_cable(b, i, p);
-			if (!b->is_router[i] && !b->is_router[peer])
-				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
-						 NODE_FMT " port %u: cabled to " NODE_FMT " port %u; KNS indirect networks with s = 1 have no switch-to-switch cables",
-						 NODE_ARGS(b, i), p,
-						 NODE_ARGS(b, peer),
-						 nd->port[p].peer_port);
-		}
+/* A cable joins a router and an indirect switch (counts known). */
+static int check_cable(struct kns_build *b, int32_t x, unsigned int p,
+		       int32_t peer, void *ctx)
+{
+	const struct ot_node *nd = &b->f->node[x];
+
+	(void)ctx;
+	if (peer == x)
+		return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				 NODE_FMT " port %u: cabled to its own port %u",
+				 NODE_ARGS(b, x), p, nd->port[p].peer_port);
+	if (b->is_router[x] && b->is_router[peer])
+		return blame_router_cable(b, x, p);
+	if (!b->is_router[x] && !b->is_router[peer])
+		return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				 NODE_FMT " port %u: cabled to " NODE_FMT " port %u; KNS indirect networks with s = 1 have no switch-to-switch cables",
+				 NODE_ARGS(b, x), p, NODE_ARGS(b, peer),
+				 nd->port[p].peer_port);
+	return 0;
+}
+
+/* Every switch-to-switch cable joins a router and an indirect switch. */
+static int check_cables(struct kns_build *b)
+{
+	each_switch_cable(b, count_cable, NULL);
+	return each_switch_cable(b, check_cable, NULL);
+}
+
+/* Bundles being filled, switch by switch in node order. */
+struct bundle_fill {
+	int32_t x;      /* the switch whose bundles are being filled */
+	uint32_t total; /* bundles so far */
+	int32_t *slot;  /* per node: its bundle from x, valid when marked */
+};
+
+/*
+ * Adds the cable to x's bundle towards peer, or starts that bundle;
+ * bstart[x + 1] counts x's bundles until collect_bundles() sums them up.
+ */
+static int add_to_bundle(struct kns_build *b, int32_t x, unsigned int p,
+			 int32_t peer, void *ctx)
+{
+	struct bundle_fill *fill = ctx;
+	struct kns_bundle *bd;
+
+	if (x != fill->x) {
+		fill->x = x;
+		b->stamp++;
 	}
+	if (b->mark[peer] == b->stamp) {
+		b->bundle[fill->slot[peer]].cables++;
+		return 0;
+	}
+	b->mark[peer] = b->stamp;
+	fill->slot[peer] = fill->total;
+	bd = &b->bundle[fill->total++];
+	bd->node = peer;
+	bd->port = p;
+	bd->cables = 1;
+	b->bstart[x + 1]++;
 	return 0;
 }
 
@@ -249,49 +308,23 @@ static int check_cables(struct kns_build *b)
 static int collect_bundles(struct kns_build *b)
 {
 	const struct ot_fabric *f = b->f;
+	struct bundle_fill fill = { .x = -1 };
 	uint32_t i, total = 0;
-	int32_t *slot = NULL;
-	unsigned int p;
-	int error = 0;
 
 	for (i = 0; i < f->nnodes; i++)
 		total += b->to_router[i] + b->to_switch[i];
 	b->bstart = calloc((size_t)f->nnodes + 1, sizeof(*b->bstart));
 	b->bundle = malloc(((size_t)total + 1) * sizeof(*b->bundle));
-	slot = malloc((size_t)f->nnodes * sizeof(*slot));
-	if (!b->bstart || !b->bundle || !slot) {
-		error = ot_error_nomem(b->err, "kns");
-		goto out;
+	fill.slot = malloc((size_t)f->nnodes * sizeof(*fill.slot));
+	if (!b->bstart || !b->bundle || !fill.slot) {
+		free(fill.slot);
+		return ot_error_nomem(b->err, "kns");
 	}
-	total = 0;
-	for (i = 0; i < f->nnodes; i++) {
-		const struct ot_node *nd = &f->node[i];
-
-		b->bstart[i] = total;
-		if (nd->type != OT_NODE_SWITCH)
-			continue;
-		b->stamp++;
-		for (p = 1; p <= nd->nports; p++) {
-			int32_t peer = nd->port[p].peer;
-
-			if (peer < 0 || f->node[peer].type != OT_NODE_SWITCH)
-				continue;
-			if (b->mark[peer] == b->stamp) {
-				b->bundle[slot[peer]].cables++;
-				continue;
-			}
-			b->mark[peer] = b->stamp;
-			slot[peer] = total;
-			b->bundle[total].node = peer;
-			b->bundle[total].port = p;
-			b->bundle[total].cables = 1;
-			total++;
-		}
-	}
-	b->bstart[f->nnodes] = total;
-out:
-	free(slot);
-	return error;
+	each_switch_cable(b, add_to_bundle, &fill);
+	for (i = 0; i < f->nnodes; i++)
+		b->bstart[i + 1] += b->bstart[i];
+	free(fill.slot);
+	return 0;
 }
 
 /* The most common value of hist[], the larger one on a tie. */
@@ -325,19 +358,17 @@ static int blame_extra_switch(struct kns_build *b, int32_t r, unsigned int n,
 }
 
 /*
- * Every router has n indirect switches, every indirect switch k routers,
- * every pair L cables, and there are k^n routers and n k^(n-1) switches.
- * The common values are taken by majority so that the one node that
- * differs is the one named.
+ * The shape most nodes agree on: n, the indirect switches of a router; k,
+ * the routers of an indirect switch; l, the cables of a router-switch
+ * pair.  Taken by majority so that the one node that differs is the one
+ * named.
  */
-static int check_uniform(struct kns_build *b, unsigned int *kp,
-			 unsigned int *np)
+static void majority_shape(struct kns_build *b, unsigned int *n,
+			   unsigned int *k, unsigned int *l)
 {
 	const struct ot_fabric *f = b->f;
 	uint32_t hn[OT_MAX_PORTS + 1] = { 0 }, hk[OT_MAX_PORTS + 1] = { 0 };
 	uint32_t hl[OT_MAX_PORTS + 1] = { 0 };
-	unsigned int n, k, l, v;
-	uint64_t want_routers = 1;
 	uint32_t i, j;
 
 	for (i = 0; i < f->nnodes; i++) {
@@ -353,10 +384,21 @@ static int check_uniform(struct kns_build *b, unsigned int *kp,
 			hk[nbundles(b, i)]++;
 		}
 	}
-	n = hist_mode(hn, OT_MAX_PORTS + 1);
-	k = hist_mode(hk, OT_MAX_PORTS + 1);
-	l = hist_mode(hl, OT_MAX_PORTS + 1);
-	/* routers first: a wrong cable then names the router's port */
+	*n = hist_mode(hn, OT_MAX_PORTS + 1);
+	*k = hist_mode(hk, OT_MAX_PORTS + 1);
+	*l = hist_mode(hl, OT_MAX_PORTS + 1);
+}
+
+/*
+ * Every router has n indirect switches and l cables to each.  Routers are
+ * checked before indirect switches: a wrong cable then names the router's
+ * port.
+ */
+static int check_routers(struct kns_build *b, unsigned int n, unsigned int k,
+			 unsigned int l)
+{
+	uint32_t i, j;
+
 	for (i = 0; i < b->nrouters; i++) {
 		int32_t r = b->routers[i];
 		const struct kns_bundle *bd = bundles(b, r);
@@ -383,6 +425,15 @@ static int check_uniform(struct kns_build *b, unsigned int *kp,
 						 NODE_ARGS(b, bd[j].node),
 						 l);
 	}
+	return 0;
+}
+
+/* Every indirect switch has k routers. */
+static int check_indirect(struct kns_build *b, unsigned int k)
+{
+	const struct ot_fabric *f = b->f;
+	uint32_t i;
+
 	for (i = 0; i < f->nnodes; i++) {
 		const struct kns_bundle *bd = bundles(b, i);
 		uint32_t cnt = nbundles(b, i);
@@ -399,6 +450,26 @@ static int check_uniform(struct kns_build *b, unsigned int *kp,
 					 NODE_ARGS(b, i), cnt, k,
 					 bd[0].port);
 	}
+	return 0;
+}
+
+/*
+ * Every router has n indirect switches, every indirect switch k routers,
+ * every pair L cables, and there are k^n routers and n k^(n-1) switches.
+ */
+static int check_uniform(struct kns_build *b, unsigned int *kp,
+			 unsigned int *np)
+{
+	unsigned int n, k, l, v;
+	uint64_t want_routers = 1;
+	int error;
+
+	majority_shape(b, &n, &k, &l);
+	error = check_routers(b, n, k, l);
+	if (!error)
+		error = check_indirect(b, k);
+	if (error)
+		return error;
 	if (k < 2)
 		return ot_refuse(b->err, OT_ERR_TOPOLOGY,
 				 "kns: the indirect switches connect %u router each; a KNS needs k >= 2",
@@ -511,39 +582,36 @@ static int propagate_dims(struct kns_build *b, int32_t r, int32_t s,
 	return 0;
 }
 
-/*
- * Gives every indirect switch its dimension: the origin's switches get
- * 0..n-1 in GUID order, and a breadth-first walk over routers carries
- * dimensions across rectangles (propagate_dims).
- */
-static int assign_dimensions(struct kns_build *b, int32_t origin,
-			     unsigned int n)
+/* The origin's n switches serve dimensions 0..n-1 in GUID order. */
+static void number_origin_switches(struct kns_build *b, int32_t origin,
+				   unsigned int n, int32_t *sw)
 {
-	const struct ot_fabric *f = b->f;
-	int8_t *dim = b->kns->dim;
 	const struct kns_bundle *bo = bundles(b, origin);
-	int32_t *queue = NULL, *sw = NULL;
-	bool *seen = NULL;
-	uint32_t head = 0, tail = 0, i, j, m;
-	int error = 0;
+	uint32_t i, j;
 
-	queue = malloc((size_t)b->nrouters * sizeof(*queue));
-	seen = calloc(f->nnodes, sizeof(*seen));
-	sw = malloc((size_t)n * sizeof(*sw));
-	if (!queue || !seen || !sw) {
-		error = ot_error_nomem(b->err, "kns");
-		goto out;
-	}
 	/* n is small: insertion sort by GUID */
 	for (i = 0; i < n; i++) {
 		int32_t x = bo[i].node;
 
-		for (j = i; j > 0 && node_before(f, x, sw[j - 1]); j--)
+		for (j = i; j > 0 && node_before(b->f, x, sw[j - 1]); j--)
 			sw[j] = sw[j - 1];
 		sw[j] = x;
 	}
 	for (i = 0; i < n; i++)
-		dim[sw[i]] = i;
+		b->kns->dim[sw[i]] = i;
+}
+
+/*
+ * Breadth-first over routers from the origin, through indirect switches:
+ * each router reached carries dimensions across a rectangle
+ * (propagate_dims()).  seen[] marks the routers reached.
+ */
+static int walk_routers(struct kns_build *b, int32_t origin, bool *seen,
+			int32_t *queue)
+{
+	uint32_t head = 0, tail = 0, i, j;
+	int error;
+
 	seen[origin] = true;
 	queue[tail++] = origin;
 	while (head < tail) {
@@ -561,44 +629,75 @@ static int assign_dimensions(struct kns_build *b, int32_t origin,
 					continue;
 				error = propagate_dims(b, r, s, r2);
 				if (error)
-					goto out;
+					return error;
 				seen[r2] = true;
 				queue[tail++] = r2;
 			}
 		}
 	}
-	for (i = 0; i < b->nrouters; i++) {
-		int32_t r = b->routers[i];
-		const struct kns_bundle *br = bundles(b, r);
+	return 0;
+}
 
-		if (!seen[r]) {
+/* Router r has one switch per dimension (sw: n entries of scratch). */
+static int check_router_dims(struct kns_build *b, int32_t r, unsigned int n,
+			     int32_t *sw)
+{
+	const struct kns_bundle *br = bundles(b, r);
+	uint32_t j, m;
+
+	for (j = 0; j < n; j++)
+		sw[j] = -1;
+	for (j = 0; j < n; j++) {
+		int d = b->kns->dim[br[j].node];
+
+		if (sw[d] >= 0) {
+			for (m = 0; m < n; m++)
+				if (br[m].node == sw[d])
+					break;
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT " port %u: " NODE_FMT " serves dimension %d, as does \"%s\" on port %u; a KNS router has one switch per dimension",
+					 NODE_ARGS(b, r), br[j].port,
+					 NODE_ARGS(b, br[j].node), d,
+					 b->f->node[sw[d]].desc, br[m].port);
+		}
+		sw[d] = br[j].node;
+	}
+	return 0;
+}
+
+/*
+ * Gives every indirect switch its dimension: the origin's switches get
+ * 0..n-1 in GUID order, and a breadth-first walk over routers carries
+ * dimensions across rectangles (propagate_dims).
+ */
+static int assign_dimensions(struct kns_build *b, int32_t origin,
+			     unsigned int n)
+{
+	const struct ot_fabric *f = b->f;
+	int32_t *queue = NULL, *sw = NULL;
+	bool *seen = NULL;
+	uint32_t i;
+	int error = 0;
+
+	queue = malloc((size_t)b->nrouters * sizeof(*queue));
+	seen = calloc(f->nnodes, sizeof(*seen));
+	sw = malloc((size_t)n * sizeof(*sw));
+	if (!queue || !seen || !sw) {
+		error = ot_error_nomem(b->err, "kns");
+		goto out;
+	}
+	number_origin_switches(b, origin, n, sw);
+	error = walk_routers(b, origin, seen, queue);
+	for (i = 0; i < b->nrouters && !error; i++) {
+		int32_t r = b->routers[i];
+
+		if (!seen[r])
 			error = ot_refuse(b->err, OT_ERR_TOPOLOGY,
 					  NODE_FMT ": cannot be reached from router \"%s\" through indirect switches; the fabric is not one KNS",
 					  NODE_ARGS(b, r),
 					  f->node[origin].desc);
-			goto out;
-		}
-		/* one switch per dimension */
-		for (j = 0; j < n; j++)
-			sw[j] = -1;
-		for (j = 0; j < n; j++) {
-			int d = dim[br[j].node];
-
-			if (sw[d] >= 0) {
-				for (m = 0; m < n; m++)
-					if (br[m].node == sw[d])
-						break;
-				error = ot_refuse(b->err, OT_ERR_TOPOLOGY,
-						  NODE_FMT " port %u: " NODE_FMT " serves dimension %d, as does \"%s\" on port %u; a KNS router has one switch per dimension",
-						  NODE_ARGS(b, r),
-						  br[j].port,
-						  NODE_ARGS(b, br[j].node),
-						  d, f->node[sw[d]].desc,
-						  br[m].port);
-				goto out;
-			}
-			sw[d] = br[j].node;
-		}
+		else
+			error = check_router_dims(b, r, n, sw);
 	}
 out:
 	free(queue);
