@@ -4,10 +4,13 @@
  * ulhpc`: the fabrics OpenSM's own engines (ftree, updn, minhop, ...) are
  * made for, so that `osmtopo compare` can set osmtopo's engines beside
  * them, and the two fat trees of the seeds: the Slimmed Fat-Tree CELLIA
- * was compared with (seed 000, 4.2) and the merged ULHPC islands (seed
- * 003, section 2).  They build the model that ot_netfile_write() hands to
- * ibsim, the input of the flow (fabric -> recognizer -> engine -> tables
- * -> checker); node names carry each node's place in the tree.
+ * was compared with (seed 000 ("Implementation and testing of a KNS
+ * topology in an InfiniBand cluster"), section 4.2) and the merged ULHPC
+ * islands (seed 003 ("Aggregating and Consolidating two High Performant
+ * Network Topologies: The ULHPC Experience"), section 2).  They build the
+ * model that ot_netfile_write() hands to ibsim, the input of the flow
+ * (fabric -> recognizer -> engine -> tables -> checker); node names carry
+ * each node's place in the tree.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The FlatFly / hypercube generator behind `osmtopo gen flatfly` and
- * `osmtopo gen hypercube` (seed 001, sections 1.2 and 1.3).  It builds the
- * fabric model that ot_netfile_write() hands to ibsim, i.e. the input of
- * the flow (fabric -> recognizer -> coordinates -> engine -> tables ->
- * checker).  Switch names carry the coordinates the fabric was built
- * with, so that tests and the tolerance bench can check the recognizer's
- * answer; the recognizer never reads them.  Dropping switches and cables
- * at random (with a portable PRNG) makes the damaged fabrics on which the
- * seed reports its mapping still works; shuffling ports and node order
- * proves the recognizer needs neither.
+ * `osmtopo gen hypercube` (seed 001 ("Early evaluation of direct
+ * large-scale InfiniBand networks with adaptive routing"), sections 1.2
+ * and 1.3).  It builds the fabric model that ot_netfile_write() hands to
+ * ibsim, i.e. the input of the flow (fabric -> recognizer -> coordinates
+ * -> engine -> tables -> checker).  Switch names carry the coordinates the
+ * fabric was built with, so that tests and the tolerance bench can check
+ * the recognizer's answer; the recognizer never reads them.  Dropping
+ * switches and cables at random (with a portable PRNG) makes the damaged
+ * fabrics on which seed 001 reports its mapping still works; shuffling
+ * ports and node order proves the recognizer needs neither.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The k-ary n-direct 1-indirect KNS generator behind `osmtopo gen kns`
- * (seed 000, section 2.2).  It builds the fabric model that
+ * (seed 000 ("Implementation and testing of a KNS topology in an
+ * InfiniBand cluster"), section 2.2).  It builds the fabric model that
  * ot_netfile_write() hands to ibsim, i.e. the input of the flow (fabric ->
  * recognizer -> coordinates -> engine -> tables -> checker).  Node names
  * carry the coordinates the fabric was built with, so that tests can check

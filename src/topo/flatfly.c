@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The FlatFly / HyperX / generalized-hypercube recognizer (seed 001,
- * section 2.1), the step between the fabric and the ff-* engines in the
- * flow (fabric -> recognizer -> coordinates -> engine -> tables ->
- * checker).  It finds the dimensions and every switch's coordinates from
- * the cabling alone, on complete and on damaged fabrics, and refuses
- * anything else with one line naming the switches or the cable that break
- * the shape.
+ * The FlatFly / HyperX / generalized-hypercube recognizer of seed 001
+ * ("Early evaluation of direct large-scale InfiniBand networks with
+ * adaptive routing"), section 2.1, the step between the fabric and the
+ * ff-* engines in the flow (fabric -> recognizer -> coordinates -> engine
+ * -> tables -> checker).  It finds the dimensions and every switch's
+ * coordinates from the cabling alone, on complete and on damaged fabrics,
+ * and refuses anything else with one line naming the switches or the cable
+ * that break the shape.
  *
  * The phases:
  *
- *  1. Bundles.  The cables between two switches are one bundle: the
- *     seed's rules 1 (two directions of a cable) and 2 (parallel cables)
+ *  1. Bundles.  The cables between two switches are one bundle: seed
+ *     001's rules 1 (two directions of a cable) and 2 (parallel cables)
  *     hold by construction.
  *  2. Classes.  Union-find over bundles with rule 3 (the sides of a
  *     triangle) and rule 4 (opposite sides of a 4-cycle).  In a FlatFly
@@ -25,7 +26,7 @@
  *     only way to change its coordinate).  A stray class fails that test
  *     because the rest of its dimension already connects its ends.
  *  4. Coordinates.  Coordinate d of a switch is its connected component
- *     once every dimension-d bundle is removed (the seed's relation
+ *     once every dimension-d bundle is removed (seed 001's relation
  *     epsilon_d).  A missing switch can cut a hyperplane in two; a small
  *     piece cut off that way is merged into the one value it can belong
  *     to (no dimension-d cable to it, no position taken twice).

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The KNS recognizer (seed 000, sections 2.2 and 3.2), the step between
- * the fabric and the hdor engine in the flow (fabric -> recognizer ->
- * coordinates -> engine -> tables -> checker).  It decides from the
+ * The KNS recognizer of seed 000 ("Implementation and testing of a KNS
+ * topology in an InfiniBand cluster"), sections 2.2 and 3.2, the step
+ * between the fabric and the hdor engine in the flow (fabric -> recognizer
+ * -> coordinates -> engine -> tables -> checker).  It decides from the
  * cabling alone whether a fabric is a k-ary n-direct 1-indirect KNS, gives
  * every router, indirect switch and CA its coordinates, and refuses
  * anything else with one line naming the node and port that break the

@@ -263,13 +263,14 @@ START_TEST(shuffled_ports_and_order)
 END_TEST
 
 /*
- * Damaged fabrics (the seed: FlatFly still mapped with 20% of switches
- * and 15% of links missing, hypercube with 15% and 10%).  The fabric the
- * SM sees is the part it can reach, so seeds that cut the fabric apart
- * are skipped (they must be refused).  Every mapping must be a consistent
- * FlatFly with the dimensions built; the percentage returned is of those
- * that are exactly the built one (missing switches can leave a switch's
- * position undetermined by the cabling).
+ * Damaged fabrics (seed 001 ("Early evaluation of direct large-scale
+ * InfiniBand networks with adaptive routing"): FlatFly still mapped with
+ * 20% of switches and 15% of links missing, hypercube with 15% and 10%).
+ * The fabric the SM sees is the part it can reach, so seeds that cut the
+ * fabric apart are skipped (they must be refused).  Every mapping must be
+ * a consistent FlatFly with the dimensions built; the percentage returned
+ * is of those that are exactly the built one (missing switches can leave a
+ * switch's position undetermined by the cabling).
  */
 static unsigned int damaged_ok(const char *shape, const char *widths,
 			       double drop_sw, double drop_l,
