@@ -355,7 +355,10 @@ static int collect_bundles(struct ff_build *b)
 	return 0;
 }
 
-/* The working state of apply_rules(), per switch x unless said. */
+/*
+ * The working state of apply_rules(), per switch x unless said; the five
+ * per-switch arrays share one allocation, at nb_stamp.
+ */
 struct rule_scratch {
 	uint32_t *nb_stamp;  /* == v: x is a neighbour of v */
 	uint32_t *nb_bundle; /* then: the bundle v - x */
@@ -370,10 +373,6 @@ struct rule_scratch {
 static void rule_scratch_free(struct rule_scratch *rs)
 {
 	free(rs->nb_stamp);
-	free(rs->nb_bundle);
-	free(rs->head);
-	free(rs->count);
-	free(rs->touched);
 	free(rs->path);
 }
 
@@ -382,15 +381,14 @@ static bool rule_scratch_alloc(struct rule_scratch *rs, uint32_t nsw,
 {
 	uint32_t v;
 
-	rs->nb_stamp = malloc(nsw * sizeof(*rs->nb_stamp));
-	rs->nb_bundle = malloc(nsw * sizeof(*rs->nb_bundle));
-	rs->head = malloc(nsw * sizeof(*rs->head));
-	rs->count = malloc(nsw * sizeof(*rs->count));
-	rs->touched = malloc(nsw * sizeof(*rs->touched));
+	rs->nb_stamp = malloc(5 * ((size_t)nsw + 1) * sizeof(*rs->nb_stamp));
 	rs->path = malloc((2 * (size_t)nbundles + 1) * sizeof(*rs->path));
-	if (!rs->nb_stamp || !rs->nb_bundle || !rs->head || !rs->count ||
-	    !rs->touched || !rs->path)
+	if (!rs->nb_stamp || !rs->path)
 		return false;
+	rs->nb_bundle = rs->nb_stamp + nsw + 1;
+	rs->head = rs->nb_bundle + nsw + 1;
+	rs->count = rs->head + nsw + 1;
+	rs->touched = rs->count + nsw + 1;
 	for (v = 0; v < nsw; v++) {
 		rs->nb_stamp[v] = NONE;
 		rs->head[v] = NONE;
@@ -914,7 +912,8 @@ static uint32_t stray_fit(const struct ff_build *b, unsigned int d,
 
 /*
  * The values of one dimension d as pieces to merge: the working state of
- * merge_one_piece().
+ * merge_one_piece().  The four per-value arrays share one zeroed
+ * allocation, at vsize.
  */
 struct pieces {
 	uint32_t nv;       /* values of d */
@@ -930,9 +929,6 @@ struct pieces {
 static void pieces_free(struct pieces *pc)
 {
 	free(pc->vsize);
-	free(pc->blocked);
-	free(pc->mstart);
-	free(pc->order);
 	free(pc->members);
 	free(pc->hs);
 }
@@ -940,14 +936,15 @@ static void pieces_free(struct pieces *pc)
 static bool pieces_alloc(struct pieces *pc, uint32_t nv, uint32_t nsw)
 {
 	pc->nv = nv;
-	pc->vsize = calloc(nv, sizeof(*pc->vsize));
-	pc->blocked = malloc(nv * sizeof(*pc->blocked));
-	pc->mstart = calloc(nv + 1, sizeof(*pc->mstart));
-	pc->order = malloc(nv * sizeof(*pc->order));
+	pc->vsize = calloc(4 * ((size_t)nv + 1), sizeof(*pc->vsize));
 	pc->members = malloc(nsw * sizeof(*pc->members));
 	pc->hs = malloc(nsw * sizeof(*pc->hs));
-	return pc->vsize && pc->blocked && pc->mstart && pc->order &&
-	       pc->members && pc->hs;
+	if (!pc->vsize || !pc->members || !pc->hs)
+		return false;
+	pc->blocked = pc->vsize + nv + 1;
+	pc->mstart = pc->blocked + nv + 1;
+	pc->order = pc->mstart + nv + 1;
+	return true;
 }
 
 /*
