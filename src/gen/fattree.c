@@ -4,10 +4,13 @@
  * ulhpc`: the fabrics OpenSM's own engines (ftree, updn, minhop, ...) are
  * made for, so that `osmtopo compare` can set osmtopo's engines beside
  * them, and the two fat trees of the seeds: the Slimmed Fat-Tree CELLIA
- * was compared with (seed 000, 4.2) and the merged ULHPC islands (seed
- * 003, section 2).  They build the model that ot_netfile_write() hands to
- * ibsim, the input of the flow (fabric -> recognizer -> engine -> tables
- * -> checker); node names carry each node's place in the tree.
+ * was compared with (seed 000 ("Implementation and testing of a KNS
+ * topology in an InfiniBand cluster"), section 4.2) and the merged ULHPC
+ * islands (seed 003 ("Aggregating and Consolidating two High Performant
+ * Network Topologies: The ULHPC Experience"), section 2).  They build the
+ * model that ot_netfile_write() hands to ibsim, the input of the flow
+ * (fabric -> recognizer -> engine -> tables -> checker); node names carry
+ * each node's place in the tree.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,7 +161,7 @@ struct ot_fabric *ot_gen_fattree(const struct ot_fattree_params *prm,
 		return NULL;
 	f = ot_fabric_new();
 	if (!f) {
-		ot_error_set(err, "out of memory");
+		ot_refuse(err, OT_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
 	for (level = 0; level <= s.h; level++) {
@@ -266,6 +269,29 @@ static int island_radix(const struct ot_island_params *ip, unsigned int other,
 	return 0;
 }
 
+/*
+ * count switches "<island>-<kind>-<i>" of nports ports each, in a row of
+ * node indices from *first.
+ */
+static int add_switches(struct ot_fabric *f, const char *island,
+			const char *kind, unsigned int count,
+			unsigned int nports, int *first, struct ot_error *err)
+{
+	char name[128];
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < count; i++) {
+		snprintf(name, sizeof(name), "%s-%s-%u", island, kind, i);
+		n = ot_fabric_add_node(f, OT_NODE_SWITCH, nports, 0, name, err);
+		if (n < 0)
+			return -1;
+		if (!i)
+			*first = n;
+	}
+	return 0;
+}
+
 static int add_island(struct ot_fabric *f, const struct ot_island_params *ip,
 		      struct island_nodes *in, struct ot_error *err)
 {
@@ -284,24 +310,11 @@ static int add_island(struct ot_fabric *f, const struct ot_island_params *ip,
 				in->first_ca = n;
 		}
 	}
-	for (l = 0; l < ip->leaves; l++) {
-		snprintf(name, sizeof(name), "%s-leaf-%u", ip->name, l);
-		n = ot_fabric_add_node(f, OT_NODE_SWITCH, in->leaf_ports, 0,
-				       name, err);
-		if (n < 0)
-			return -1;
-		if (!l)
-			in->first_leaf = n;
-	}
-	for (s = 0; s < ip->spines; s++) {
-		snprintf(name, sizeof(name), "%s-spine-%u", ip->name, s);
-		n = ot_fabric_add_node(f, OT_NODE_SWITCH, in->spine_ports, 0,
-				       name, err);
-		if (n < 0)
-			return -1;
-		if (!s)
-			in->first_spine = n;
-	}
+	if (add_switches(f, ip->name, "leaf", ip->leaves, in->leaf_ports,
+			 &in->first_leaf, err) ||
+	    add_switches(f, ip->name, "spine", ip->spines, in->spine_ports,
+			 &in->first_spine, err))
+		return -1;
 	for (l = 0; l < ip->leaves; l++) {
 		int leaf = in->first_leaf + (int)l;
 
@@ -339,7 +352,7 @@ struct ot_fabric *ot_gen_ulhpc(const struct ot_ulhpc_params *p,
 		return NULL;
 	f = ot_fabric_new();
 	if (!f) {
-		ot_error_set(err, "out of memory");
+		ot_refuse(err, OT_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
 	if (add_island(f, a, &in[0], err) || add_island(f, b, &in[1], err))

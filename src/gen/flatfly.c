@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The FlatFly / hypercube generator behind `osmtopo gen flatfly` and
- * `osmtopo gen hypercube` (seed 001, sections 1.2 and 1.3).  It builds the
- * fabric model that ot_netfile_write() hands to ibsim, i.e. the input of
- * the flow (fabric -> recognizer -> coordinates -> engine -> tables ->
- * checker).  Switch names carry the coordinates the fabric was built
- * with, so that tests and the tolerance bench can check the recognizer's
- * answer; the recognizer never reads them.  Dropping switches and cables
- * at random (with a portable PRNG) makes the damaged fabrics on which the
- * seed reports its mapping still works; shuffling ports and node order
- * proves the recognizer needs neither.
+ * `osmtopo gen hypercube` (seed 001 ("Early evaluation of direct
+ * large-scale InfiniBand networks with adaptive routing"), sections 1.2
+ * and 1.3).  It builds the fabric model that ot_netfile_write() hands to
+ * ibsim, i.e. the input of the flow (fabric -> recognizer -> coordinates
+ * -> engine -> tables -> checker).  Switch names carry the coordinates the
+ * fabric was built with, so that tests and the tolerance bench can check
+ * the recognizer's answer; the recognizer never reads them.  Dropping
+ * switches and cables at random (with a portable PRNG) makes the damaged
+ * fabrics on which seed 001 reports its mapping still works; shuffling
+ * ports and node order proves the recognizer needs neither.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/common.h"
 #include "gen/gen.h"
 #include "model/prng.h"
 #include "topo/flatfly.h"
@@ -155,7 +157,7 @@ static int collect_cables(const struct ff_shape *s, const bool *present,
 		max += (uint64_t)s->nslots * (s->size[d] - 1) * s->width[d] / 2;
 	c = malloc((max ? max : 1) * sizeof(*c));
 	if (!c)
-		return ot_error_set(err, "flatfly: out of memory");
+		return ot_error_nomem(err, "flatfly");
 	for (slot = 0; slot < s->nslots; slot++) {
 		if (!present[slot])
 			continue;
@@ -183,134 +185,147 @@ static int collect_cables(const struct ff_shape *s, const bool *present,
 	return 0;
 }
 
+/*
+ * The damage comes from its own stream, so that shuffling keeps it: first
+ * a fraction of the switches (present[slot] false), ...
+ */
+static int drop_switches(const struct ff_shape *s, double frac,
+			 struct ot_prng *rng, bool *present,
+			 struct ot_error *err)
+{
+	uint32_t *perm, i, k;
+
+	perm = malloc(s->nslots * sizeof(*perm));
+	if (!perm)
+		return ot_error_nomem(err, "flatfly");
+	for (i = 0; i < s->nslots; i++) {
+		present[i] = true;
+		perm[i] = i;
+	}
+	ot_prng_shuffle(rng, perm, s->nslots);
+	k = drop_count(frac, s->nslots);
+	for (i = 0; i < k; i++)
+		present[perm[i]] = false;
+	free(perm);
+	return 0;
+}
+
+/* ... then a fraction of the ncables cables left between them. */
+static int drop_cables(uint32_t ncables, double frac, struct ot_prng *rng,
+		       bool **kept, struct ot_error *err)
+{
+	uint32_t *perm, i, k;
+
+	*kept = malloc((ncables ? ncables : 1) * sizeof(**kept));
+	perm = malloc((ncables ? ncables : 1) * sizeof(*perm));
+	if (!*kept || !perm) {
+		free(perm);
+		return ot_error_nomem(err, "flatfly");
+	}
+	for (i = 0; i < ncables; i++) {
+		(*kept)[i] = true;
+		perm[i] = i;
+	}
+	ot_prng_shuffle(rng, perm, ncables);
+	k = drop_count(frac, ncables);
+	for (i = 0; i < k; i++)
+		(*kept)[perm[i]] = false;
+	free(perm);
+	return 0;
+}
+
+/* What node_name() needs: the shape and which switches are left. */
+struct ff_names {
+	const struct ff_shape *s;
+	const bool *present;
+};
+
+/*
+ * Logical nodes: switches by slot, then the CAs slot by slot; a dropped
+ * switch and its CAs are left out.
+ */
+static bool node_name(const void *ctx, uint32_t ln, char *buf, size_t len)
+{
+	const struct ff_names *nm = ctx;
+	const struct ff_shape *s = nm->s;
+	bool is_ca = ln >= s->nslots;
+	uint32_t sl = is_ca ? (ln - s->nslots) / s->cas : ln;
+	char cs[128];
+
+	if (!nm->present[sl])
+		return false;
+	coords_str(s, sl, cs, sizeof(cs));
+	if (is_ca)
+		snprintf(buf, len, "%s%s/%u", s->prefix, cs,
+			 (ln - s->nslots) % s->cas);
+	else
+		snprintf(buf, len, "%s%s", s->prefix, cs);
+	return true;
+}
+
+/* The switch-to-switch cables the damage kept. */
+static int link_cables(struct ot_fabric *f, const struct gen_layout *l,
+		       const struct ff_cable *cable, const bool *kept,
+		       uint32_t ncables, struct ot_error *err)
+{
+	uint32_t i;
+
+	for (i = 0; i < ncables; i++) {
+		const struct ff_cable *cb = &cable[i];
+
+		if (!kept[i])
+			continue;
+		if (ot_fabric_link(f, l->index[cb->a],
+				   gen_port(l, cb->a, cb->pa), l->index[cb->b],
+				   gen_port(l, cb->b, cb->pb), err))
+			return -1;
+	}
+	return 0;
+}
+
 struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 				 struct ot_error *err)
 {
 	struct ot_prng drop_rng = { .state = p->drop_seed };
-	struct ot_prng shuf_rng = { .state = p->seed };
 	struct ff_shape s = { 0 };
+	struct gen_layout l = { 0 };
 	struct ot_fabric *f = NULL;
 	struct ff_cable *cable = NULL;
+	struct ff_names names;
 	bool *present = NULL, *cable_kept = NULL;
-	uint32_t *perm = NULL, *order = NULL, *index = NULL, *portmap = NULL;
-	uint32_t nodes, i, k, ncables = 0, slot;
-	unsigned int c;
+	uint32_t ncables = 0;
 	int error = 0;
 
 	error = check_params(p, &s, err);
 	if (error)
 		goto out;
-	nodes = s.nslots * (1 + s.cas);
 	f = ot_fabric_new();
 	present = malloc(s.nslots * sizeof(*present));
-	perm = malloc(s.nslots * sizeof(*perm));
-	order = malloc(nodes * sizeof(*order));
-	index = malloc(nodes * sizeof(*index));
-	portmap = malloc((size_t)s.nslots * (s.radix + 1) * sizeof(*portmap));
-	if (!f || !present || !perm || !order || !index || !portmap) {
-		error = ot_error_set(err, "flatfly: out of memory");
+	if (!f || !present ||
+	    gen_layout_init(&l, s.nslots * (1 + s.cas), s.nslots, s.radix)) {
+		error = ot_error_nomem(err, "flatfly");
 		goto out;
 	}
-	/* Damage first, from its own stream: shuffling keeps the damage. */
-	for (i = 0; i < s.nslots; i++) {
-		present[i] = true;
-		perm[i] = i;
-	}
-	ot_prng_shuffle(&drop_rng, perm, s.nslots);
-	k = drop_count(p->drop_switches, s.nslots);
-	for (i = 0; i < k; i++)
-		present[perm[i]] = false;
-	error = collect_cables(&s, present, &cable, &ncables, err);
+	error = drop_switches(&s, p->drop_switches, &drop_rng, present, err);
+	if (!error)
+		error = collect_cables(&s, present, &cable, &ncables, err);
+	if (!error)
+		error = drop_cables(ncables, p->drop_links, &drop_rng,
+				    &cable_kept, err);
 	if (error)
 		goto out;
-	cable_kept = malloc((ncables ? ncables : 1) * sizeof(*cable_kept));
-	free(perm);
-	perm = malloc((ncables ? ncables : 1) * sizeof(*perm));
-	if (!cable_kept || !perm) {
-		error = ot_error_set(err, "flatfly: out of memory");
-		goto out;
-	}
-	for (i = 0; i < ncables; i++) {
-		cable_kept[i] = true;
-		perm[i] = i;
-	}
-	ot_prng_shuffle(&drop_rng, perm, ncables);
-	k = drop_count(p->drop_links, ncables);
-	for (i = 0; i < k; i++)
-		cable_kept[perm[i]] = false;
-
-	/* Logical nodes: slots, then CAs slot by slot. */
-	for (i = 0; i < nodes; i++)
-		order[i] = i;
-	for (slot = 0; slot < s.nslots; slot++) {
-		uint32_t *pm = portmap + (size_t)slot * (s.radix + 1);
-
-		for (c = 0; c <= s.radix; c++)
-			pm[c] = c;
-	}
-	if (p->shuffle) {
-		for (slot = 0; slot < s.nslots; slot++)
-			ot_prng_shuffle(&shuf_rng,
-				     portmap + (size_t)slot * (s.radix + 1) + 1,
-				     s.radix);
-		ot_prng_shuffle(&shuf_rng, order, nodes);
-	}
-	for (i = 0; i < nodes; i++) {
-		uint32_t ln = order[i];
-		bool is_ca = ln >= s.nslots;
-		uint32_t sl = is_ca ? (ln - s.nslots) / s.cas : ln;
-		char name[160], cs[128];
-		int n;
-
-		index[ln] = UINT32_MAX;
-		if (!present[sl])
-			continue;
-		coords_str(&s, sl, cs, sizeof(cs));
-		if (is_ca)
-			snprintf(name, sizeof(name), "%s%s/%u", s.prefix, cs,
-				 (ln - s.nslots) % s.cas);
-		else
-			snprintf(name, sizeof(name), "%s%s", s.prefix, cs);
-		n = ot_fabric_add_node(f, is_ca ? OT_NODE_CA : OT_NODE_SWITCH,
-				       is_ca ? 1 : s.radix, 0, name, err);
-		if (n < 0) {
-			error = -1;
-			goto out;
-		}
-		index[ln] = n;
-	}
-	for (slot = 0; slot < s.nslots; slot++) {
-		const uint32_t *pm = portmap + (size_t)slot * (s.radix + 1);
-
-		if (!present[slot])
-			continue;
-		for (c = 0; c < s.cas; c++) {
-			error = ot_fabric_link(f, index[slot], pm[1 + c],
-					       index[s.nslots + slot * s.cas + c],
-					       1, err);
-			if (error)
-				goto out;
-		}
-	}
-	for (i = 0; i < ncables; i++) {
-		const struct ff_cable *cb = &cable[i];
-
-		if (!cable_kept[i])
-			continue;
-		error = ot_fabric_link(
-			f, index[cb->a],
-			portmap[(size_t)cb->a * (s.radix + 1) + cb->pa],
-			index[cb->b],
-			portmap[(size_t)cb->b * (s.radix + 1) + cb->pb], err);
-		if (error)
-			goto out;
-	}
+	if (p->shuffle)
+		gen_layout_shuffle(&l, p->seed);
+	names.s = &s;
+	names.present = present;
+	error = gen_add_nodes(f, &l, node_name, &names, err);
+	if (!error)
+		error = gen_link_cas(f, &l, s.nslots, s.nslots, s.cas, err);
+	if (!error)
+		error = link_cables(f, &l, cable, cable_kept, ncables, err);
 out:
+	gen_layout_free(&l);
 	free(present);
-	free(perm);
-	free(order);
-	free(index);
-	free(portmap);
 	free(cable);
 	free(cable_kept);
 	if (error) {
@@ -320,7 +335,7 @@ out:
 	return f;
 }
 
-unsigned int ot_gen_name_coords(const char *desc, unsigned int *coord,
+unsigned int ot_gen_name_coords(const char *desc, uint32_t *coord,
 				unsigned int max)
 {
 	const char *p = desc ? strchr(desc, '[') : NULL;
@@ -345,61 +360,61 @@ unsigned int ot_gen_name_coords(const char *desc, unsigned int *coord,
 	return 0;
 }
 
-/* The one dimension two generated names differ in, or -1. */
-static int name_diff(const unsigned int *a, const unsigned int *b,
-		     unsigned int n)
-{
-	unsigned int d;
-	int diff = -1;
+/* What ot_gen_flatfly_check_map() has found so far. */
+struct map_check {
+	const struct ot_fabric *f;
+	const struct ot_ff *ff;
+	unsigned int tdims; /* dimensions the names carry (built) */
+	unsigned int maxv[OT_GEN_FF_MAX_DIMS]; /* values built, per dimension */
+	int to_true[OT_FF_MAX_DIMS];       /* mapped dimension -> built, -1 */
+	int to_mapped[OT_GEN_FF_MAX_DIMS]; /* built dimension -> mapped, -1 */
+};
 
-	for (d = 0; d < n; d++) {
-		if (a[d] == b[d])
-			continue;
-		if (diff >= 0)
-			return -1;
-		diff = d;
-	}
-	return diff;
-}
-
-int ot_gen_flatfly_check_map(const struct ot_fabric *f,
-			     const struct ot_ff *ff, struct ot_error *err)
+/*
+ * Every switch carries generated coordinates, as many as the others, and
+ * has a position; the mapping has as many dimensions as the names.
+ */
+static int check_switch_names(struct map_check *mc, struct ot_error *err)
 {
-	unsigned int tc[OT_GEN_FF_MAX_DIMS], pc[OT_GEN_FF_MAX_DIMS];
-	int to_true[OT_FF_MAX_DIMS], to_mapped[OT_GEN_FF_MAX_DIMS];
-	int32_t *fwd[OT_GEN_FF_MAX_DIMS] = { NULL };
-	int32_t *rev[OT_FF_MAX_DIMS] = { NULL };
-	unsigned int tdims = 0, maxv[OT_GEN_FF_MAX_DIMS] = { 0 }, d, p;
+	const struct ot_fabric *f = mc->f;
+	uint32_t tc[OT_GEN_FF_MAX_DIMS];
+	unsigned int d, k;
 	uint32_t n;
-	int error = 0;
 
-	for (d = 0; d < OT_GEN_FF_MAX_DIMS; d++)
-		to_mapped[d] = -1;
-	for (d = 0; d < OT_FF_MAX_DIMS; d++)
-		to_true[d] = -1;
 	for (n = 0; n < f->nnodes; n++) {
-		unsigned int k;
-
 		if (f->node[n].type != OT_NODE_SWITCH)
 			continue;
 		k = ot_gen_name_coords(f->node[n].desc, tc, OT_GEN_FF_MAX_DIMS);
-		if (!k || (tdims && k != tdims))
+		if (!k || (mc->tdims && k != mc->tdims))
 			return ot_error_set(err,
 					    "switch \"%s\": no generated coordinates",
 					    f->node[n].desc);
-		tdims = k;
+		mc->tdims = k;
 		for (d = 0; d < k; d++)
-			if (tc[d] + 1 > maxv[d])
-				maxv[d] = tc[d] + 1;
-		if (ff->sw_slot[n] < 0)
+			if (tc[d] + 1 > mc->maxv[d])
+				mc->maxv[d] = tc[d] + 1;
+		if (mc->ff->sw_slot[n] < 0)
 			return ot_error_set(err, "switch \"%s\": not mapped",
 					    f->node[n].desc);
 	}
-	if (ff->ndims != tdims)
-		return ot_error_set(err,
-				    "%u dimensions mapped, %u built",
-				    ff->ndims, tdims);
-	/* Dimensions, from the cables. */
+	if (mc->ff->ndims != mc->tdims)
+		return ot_error_set(err, "%u dimensions mapped, %u built",
+				    mc->ff->ndims, mc->tdims);
+	return 0;
+}
+
+/*
+ * Dimensions, from the cables: each switch-to-switch cable joins names
+ * that differ in one dimension, and the mapping gives all the cables of a
+ * built dimension one mapped dimension, and no other's.
+ */
+static int match_dimensions(struct map_check *mc, struct ot_error *err)
+{
+	const struct ot_fabric *f = mc->f;
+	uint32_t tc[OT_GEN_FF_MAX_DIMS], pc[OT_GEN_FF_MAX_DIMS];
+	unsigned int p, d;
+	uint32_t n;
+
 	for (n = 0; n < f->nnodes; n++) {
 		const struct ot_node *nd = &f->node[n];
 
@@ -414,41 +429,59 @@ int ot_gen_flatfly_check_map(const struct ot_fabric *f,
 				continue;
 			ot_gen_name_coords(f->node[peer].desc, pc,
 					   OT_GEN_FF_MAX_DIMS);
-			t = name_diff(tc, pc, tdims);
-			m = ot_ff_port_dim(ff, n, p);
-			if (t < 0 || m < 0 || (to_true[m] >= 0 &&
-					       to_true[m] != t) ||
-			    (to_mapped[t] >= 0 && to_mapped[t] != m))
+			t = ot_ff_one_diff(tc, pc, mc->tdims);
+			m = ot_ff_port_dim(mc->ff, n, p);
+			if (t < 0 || m < 0 ||
+			    (mc->to_true[m] >= 0 && mc->to_true[m] != t) ||
+			    (mc->to_mapped[t] >= 0 && mc->to_mapped[t] != m))
 				return ot_error_set(err,
 						    "switch \"%s\" port %u: cable of dimension %d mapped to dimension %d",
 						    nd->desc, p, t, m);
-			to_true[m] = t;
-			to_mapped[t] = m;
+			mc->to_true[m] = t;
+			mc->to_mapped[t] = m;
 		}
 	}
-	for (d = 0; d < tdims; d++) {
-		if (to_mapped[d] < 0)
+	for (d = 0; d < mc->tdims; d++)
+		if (mc->to_mapped[d] < 0)
 			return ot_error_set(err,
 					    "dimension %u: no cable left to tell",
 					    d);
-		fwd[d] = malloc(maxv[d] * sizeof(*fwd[d]));
-		rev[to_mapped[d]] = malloc(ff->size[to_mapped[d]] *
-					   sizeof(*rev[0]));
-		if (!fwd[d] || !rev[to_mapped[d]]) {
-			error = ot_error_set(err, "out of memory");
+	return 0;
+}
+
+/*
+ * Values, one to one per dimension: fwd[d] maps built values of built
+ * dimension d to mapped ones, rev[m] the other way for mapped dimension m.
+ */
+static int match_values(const struct map_check *mc, struct ot_error *err)
+{
+	const struct ot_fabric *f = mc->f;
+	const struct ot_ff *ff = mc->ff;
+	uint32_t tc[OT_GEN_FF_MAX_DIMS];
+	int32_t *fwd[OT_GEN_FF_MAX_DIMS] = { NULL };
+	int32_t *rev[OT_FF_MAX_DIMS] = { NULL };
+	unsigned int d;
+	uint32_t n;
+	int error = 0;
+
+	for (d = 0; d < mc->tdims; d++) {
+		int m = mc->to_mapped[d];
+
+		fwd[d] = malloc(mc->maxv[d] * sizeof(*fwd[d]));
+		rev[m] = malloc(ff->size[m] * sizeof(*rev[m]));
+		if (!fwd[d] || !rev[m]) {
+			error = ot_refuse(err, OT_ERR_NOMEM, "out of memory");
 			goto out;
 		}
-		memset(fwd[d], -1, maxv[d] * sizeof(*fwd[d]));
-		memset(rev[to_mapped[d]], -1,
-		       ff->size[to_mapped[d]] * sizeof(*rev[0]));
+		memset(fwd[d], -1, mc->maxv[d] * sizeof(*fwd[d]));
+		memset(rev[m], -1, ff->size[m] * sizeof(*rev[m]));
 	}
-	/* Values: one to one per dimension. */
 	for (n = 0; n < f->nnodes; n++) {
 		if (f->node[n].type != OT_NODE_SWITCH)
 			continue;
 		ot_gen_name_coords(f->node[n].desc, tc, OT_GEN_FF_MAX_DIMS);
-		for (d = 0; d < tdims; d++) {
-			int m = to_mapped[d];
+		for (d = 0; d < mc->tdims; d++) {
+			int m = mc->to_mapped[d];
 			int32_t v = ot_ff_coord(ff, ff->sw_slot[n], m);
 
 			if ((fwd[d][tc[d]] >= 0 && fwd[d][tc[d]] != v) ||
@@ -469,4 +502,19 @@ out:
 	for (d = 0; d < OT_FF_MAX_DIMS; d++)
 		free(rev[d]);
 	return error;
+}
+
+int ot_gen_flatfly_check_map(const struct ot_fabric *f,
+			     const struct ot_ff *ff, struct ot_error *err)
+{
+	struct map_check mc = { .f = f, .ff = ff };
+	unsigned int d;
+
+	for (d = 0; d < OT_GEN_FF_MAX_DIMS; d++)
+		mc.to_mapped[d] = -1;
+	for (d = 0; d < OT_FF_MAX_DIMS; d++)
+		mc.to_true[d] = -1;
+	if (check_switch_names(&mc, err) || match_dimensions(&mc, err))
+		return -1;
+	return match_values(&mc, err);
 }

@@ -14,7 +14,10 @@
 #include "model/error.h"
 #include "model/fabric.h"
 
-/* k-ary n-direct 1-indirect KNS (seed 000). */
+/*
+ * k-ary n-direct 1-indirect KNS of seed 000 ("Implementation and testing
+ * of a KNS topology in an InfiniBand cluster").
+ */
 struct ot_kns_params {
 	unsigned int k;     /* routers per dimension (>= 2) */
 	unsigned int n;     /* dimensions (>= 1) */
@@ -26,7 +29,7 @@ struct ot_kns_params {
 };
 
 /*
- * Routers are "R[c(n-1),...,c0]", switches "S[d,p]" as in the seed's
+ * Routers are "R[c(n-1),...,c0]", switches "S[d,p]" as in seed 000's
  * figures (with p the router coordinates minus dimension d, as a number),
  * CAs "CA[c...]/i".  Without shuffle, ports are used in order: a router's
  * CAs first, then dimension 0's cables, ...  Not indexed (no LIDs yet).
@@ -73,8 +76,10 @@ struct ot_fabric *ot_gen_fattree(const struct ot_fattree_params *p,
 
 /*
  * Two 2-level fat-tree islands whose spines are cabled to each other, as
- * the ULHPC merged Iris and Aion (seed 003, section 2): every spine of
- * the second island has `inter` cables to every spine of the first.
+ * the ULHPC merged Iris and Aion of seed 003 ("Aggregating and
+ * Consolidating two High Performant Network Topologies: The ULHPC
+ * Experience"), section 2: every spine of the second island has `inter`
+ * cables to every spine of the first.
  */
 struct ot_island_params {
 	const char *name; /* node name prefix, e.g. "iris" */
@@ -105,10 +110,12 @@ struct ot_fabric *ot_gen_ulhpc(const struct ot_ulhpc_params *p,
 			       struct ot_error *err);
 
 /*
- * FlatFly / HyperX / generalized hypercube (seed 001, section 1.2): the
- * Cartesian product of full graphs of size[0] x size[1] x ..., with
- * width[d] parallel cables between two switches that differ in dimension
- * d only.  A hypercube of dimension D is size 2 in D dimensions.
+ * FlatFly / HyperX / generalized hypercube of seed 001 ("Early evaluation
+ * of direct large-scale InfiniBand networks with adaptive routing"),
+ * section 1.2: the Cartesian product of full graphs of
+ * size[0] x size[1] x ..., with width[d] parallel cables between two
+ * switches that differ in dimension d only.  A hypercube of dimension D
+ * is size 2 in D dimensions.
  */
 #define OT_GEN_FF_MAX_DIMS 16
 
@@ -148,7 +155,7 @@ struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
  * "X[3,0,7]/1"), dimension 0 first.  Returns how many were read (at most
  * max), 0 when desc carries none.
  */
-unsigned int ot_gen_name_coords(const char *desc, unsigned int *coord,
+unsigned int ot_gen_name_coords(const char *desc, uint32_t *coord,
 				unsigned int max);
 
 struct ot_ff;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The k-ary n-direct 1-indirect KNS generator behind `osmtopo gen kns`
- * (seed 000, section 2.2).  It builds the fabric model that
+ * (seed 000 ("Implementation and testing of a KNS topology in an
+ * InfiniBand cluster"), section 2.2).  It builds the fabric model that
  * ot_netfile_write() hands to ibsim, i.e. the input of the flow (fabric ->
  * recognizer -> coordinates -> engine -> tables -> checker).  Node names
  * carry the coordinates the fabric was built with, so that tests can check
@@ -12,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/common.h"
 #include "gen/gen.h"
-#include "model/prng.h"
 
 struct kns_shape {
 	unsigned int k, n, cas, links, radix;
@@ -59,17 +60,12 @@ static void coords_str(const struct kns_shape *s, uint32_t r, char *buf,
 
 /*
  * Logical node numbers: routers 0..routers-1, then the switches of
- * dimension 0, 1, ..., then the CAs router by router.
+ * dimension 0, 1, ..., then the CAs router by router (gen_link_cas()).
  */
 static uint32_t switch_node(const struct kns_shape *s, unsigned int d,
 			    uint32_t line)
 {
 	return s->routers + d * s->per_dim + line;
-}
-
-static uint32_t ca_node(const struct kns_shape *s, uint32_t r, unsigned int i)
-{
-	return s->routers + s->switches + r * s->cas + i;
 }
 
 static int check_params(const struct ot_kns_params *p, struct kns_shape *s,
@@ -122,9 +118,10 @@ static int check_params(const struct ot_kns_params *p, struct kns_shape *s,
 	return 0;
 }
 
-static void node_name(const struct kns_shape *s, uint32_t lnode, char *buf,
-		      size_t len)
+/* Names as gen.h gives them; every logical node is in the fabric. */
+static bool node_name(const void *ctx, uint32_t lnode, char *buf, size_t len)
 {
+	const struct kns_shape *s = ctx;
 	char c[96];
 
 	if (lnode < s->routers) {
@@ -140,99 +137,64 @@ static void node_name(const struct kns_shape *s, uint32_t lnode, char *buf,
 		coords_str(s, x / s->cas, c, sizeof(c));
 		snprintf(buf, len, "CA%s/%u", c, x % s->cas);
 	}
+	return true;
+}
+
+/*
+ * Router r's cables to its switch of each dimension: L of them, on the
+ * router's logical ports after its CAs (dimension by dimension) and on
+ * the switch's ports for coordinate c_d of r (router by router).
+ */
+static int link_router(struct ot_fabric *f, const struct kns_shape *s,
+		       const struct gen_layout *l, uint32_t r,
+		       struct ot_error *err)
+{
+	unsigned int d, k;
+
+	for (d = 0; d < s->n; d++) {
+		uint32_t sw = switch_node(s, d, line_of(s, r, d));
+
+		for (k = 0; k < s->links; k++) {
+			unsigned int rp = 1 + s->cas + d * s->links + k;
+			unsigned int sp = 1 + coord(s, r, d) * s->links + k;
+
+			if (ot_fabric_link(f, l->index[r], gen_port(l, r, rp),
+					   l->index[sw], gen_port(l, sw, sp),
+					   err))
+				return -1;
+		}
+	}
+	return 0;
 }
 
 struct ot_fabric *ot_gen_kns(const struct ot_kns_params *p,
 			     struct ot_error *err)
 {
-	struct ot_prng rng = { .state = p->seed };
 	struct kns_shape s = { 0 };
+	struct gen_layout l = { 0 };
 	struct ot_fabric *f = NULL;
-	uint32_t *order = NULL, *index = NULL;
-	uint32_t *portmap = NULL; /* node x (radix + 1) -> physical port */
-	uint32_t i, r;
-	unsigned int d, l, c;
-	int error = 0;
+	uint32_t r;
+	int error;
 
 	error = check_params(p, &s, err);
 	if (error)
 		goto out;
 	f = ot_fabric_new();
-	order = malloc(s.nodes * sizeof(*order));
-	index = malloc(s.nodes * sizeof(*index));
-	portmap = malloc((size_t)(s.routers + s.switches) * (s.radix + 1) *
-			 sizeof(*portmap));
-	if (!f || !order || !index || !portmap) {
-		error = ot_error_set(err, "kns: out of memory");
+	if (!f || gen_layout_init(&l, s.nodes, s.routers + s.switches,
+				  s.radix)) {
+		error = ot_error_nomem(err, "kns");
 		goto out;
 	}
-	for (i = 0; i < s.nodes; i++)
-		order[i] = i;
-	for (i = 0; i < s.routers + s.switches; i++) {
-		uint32_t *pm = portmap + (size_t)i * (s.radix + 1);
-
-		for (c = 0; c <= s.radix; c++)
-			pm[c] = c;
-	}
-	/*
-	 * Ports first, then node order, each from the one stream: the file
-	 * for a seed is fixed by this sequence of draws.
-	 */
-	if (p->shuffle) {
-		for (i = 0; i < s.routers + s.switches; i++) {
-			uint32_t *pm = portmap + (size_t)i * (s.radix + 1);
-
-			ot_prng_shuffle(&rng, pm + 1, s.radix);
-		}
-		ot_prng_shuffle(&rng, order, s.nodes);
-	}
-	for (i = 0; i < s.nodes; i++) {
-		uint32_t ln = order[i];
-		bool is_ca = ln >= s.routers + s.switches;
-		char name[128];
-		int n;
-
-		node_name(&s, ln, name, sizeof(name));
-		n = ot_fabric_add_node(f, is_ca ? OT_NODE_CA : OT_NODE_SWITCH,
-				       is_ca ? 1 : s.radix, 0, name, err);
-		if (n < 0) {
-			error = -1;
-			goto out;
-		}
-		index[ln] = n;
-	}
-	for (r = 0; r < s.routers; r++) {
-		const uint32_t *rpm = portmap + (size_t)r * (s.radix + 1);
-
-		for (c = 0; c < s.cas; c++) {
-			error = ot_fabric_link(f, index[r], rpm[1 + c],
-					       index[ca_node(&s, r, c)], 1,
-					       err);
-			if (error)
-				goto out;
-		}
-		for (d = 0; d < s.n; d++) {
-			uint32_t sw = switch_node(&s, d, line_of(&s, r, d));
-			const uint32_t *spm =
-				portmap + (size_t)sw * (s.radix + 1);
-
-			for (l = 0; l < s.links; l++) {
-				unsigned int rp = 1 + s.cas + d * s.links + l;
-				unsigned int sp =
-					1 + coord(&s, r, d) * s.links + l;
-
-				error = ot_fabric_link(f, index[r], rpm[rp],
-						       index[sw], spm[sp],
-						       err);
-				if (error)
-					goto out;
-			}
-		}
-	}
+	if (p->shuffle)
+		gen_layout_shuffle(&l, p->seed);
+	error = gen_add_nodes(f, &l, node_name, &s, err);
+	if (!error)
+		error = gen_link_cas(f, &l, s.routers, s.routers + s.switches,
+				     s.cas, err);
+	for (r = 0; r < s.routers && !error; r++)
+		error = link_router(f, &s, &l, r, err);
 out:
-	free(order);
-	free(index);
-	free(portmap);
+	gen_layout_free(&l);
 	if (error) {
 		ot_fabric_free(f);
 		return NULL;

@@ -284,7 +284,7 @@ int ot_lft_read(FILE *in, const char *name, struct ot_routing *r,
 
 	pairs = malloc(2 * sizeof(*pairs) * (f->nnodes ? f->nnodes : 1));
 	if (!pairs) {
-		error = ot_error_set(err, "%s: out of memory", name);
+		error = ot_error_nomem(err, name);
 		goto out;
 	}
 	for (n = 0; n < f->nnodes; n++) {

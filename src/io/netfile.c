@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,9 +152,28 @@ static int id_insert(struct reader *rd, uint32_t node)
 	return 0;
 }
 
-static int rd_error(struct reader *rd, const char *what)
+/* "<file>:<line>: <what>" for the line being read. */
+static int rd_error(struct reader *rd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int rd_error(struct reader *rd, const char *fmt, ...)
 {
+	char what[OT_ERROR_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
 	return ot_error_set(rd->err, "%s:%u: %s", rd->name, rd->line, what);
+}
+
+/* "<file>:<line>: out of memory", class OT_ERR_NOMEM. */
+static int rd_nomem(struct reader *rd)
+{
+	char where[OT_ERROR_LEN];
+
+	snprintf(where, sizeof(where), "%s:%u", rd->name, rd->line);
+	return ot_error_nomem(rd->err, where);
 }
 
 static const char *skip_space(const char *s)
@@ -286,90 +306,117 @@ static int grow_extra(struct reader *rd)
 	return 0;
 }
 
-static int parse_header(struct reader *rd, const char *line,
-			enum ot_node_type type, size_t keyword_len)
+/*
+ * "lid N [lmc M]" in s[0..len) into port pt; nothing when s names no LID.
+ * 0, or -1 when out of range.
+ */
+static int read_lid(struct reader *rd, const char *s, size_t len,
+		    struct ot_port *pt)
 {
-	const char *s = line + keyword_len, *rest = NULL, *comment;
-	char *id = NULL, *desc = NULL, *end;
-	struct ot_error sub;
-	unsigned long nports, v;
-	uint64_t guid, id_guid;
-	unsigned int p;
-	int error = 0, n;
+	unsigned long lid, lmc = 0;
+
+	if (!find_number(s, len, "lid ", &lid))
+		return 0;
+	find_number(s, len, "lmc ", &lmc);
+	if (lid > OT_MAX_UCAST_LID || lmc > 7)
+		return rd_error(rd, "LID or LMC out of range");
+	pt->lid = lid;
+	pt->lmc = lmc;
+	return 0;
+}
+
+/*
+ * The port count and the quoted id that follow a header's keyword (s):
+ * *id is the caller's to free, *rest the text after the id.
+ */
+static int header_ports_id(struct reader *rd, const char *s,
+			   unsigned long *nports, char **id, const char **rest)
+{
+	char *end;
 
 	s = skip_space(s);
 	errno = 0;
-	nports = strtoul(s, &end, 10);
-	if (end == s || errno || nports < 1 || nports > OT_MAX_PORTS) {
-		error = rd_error(rd, "node header needs a port count (1..254)");
-		goto out;
-	}
-	id = quoted(end, &rest);
-	if (!id || !*id) {
-		error = rd_error(rd, "node header needs a quoted id");
-		goto out;
-	}
-	if (strlen(id) > IBSIM_MAX_ID_LEN) {
-		error = ot_error_set(rd->err,
-				     "%s:%u: id \"%s\" longer than %u characters (ibsim's limit)",
-				     rd->name, rd->line, id, IBSIM_MAX_ID_LEN);
-		goto out;
-	}
-	if (id_lookup(rd, id) >= 0) {
-		error = ot_error_set(rd->err,
-				     "%s:%u: node \"%s\" declared twice",
-				     rd->name, rd->line, id);
-		goto out;
-	}
-	comment = strchr(rest, '#');
-	if (comment) {
-		desc = header_desc(comment + 1, &rest);
-		if (!desc) {
-			error = rd_error(rd, "out of memory");
-			goto out;
-		}
-	}
+	*nports = strtoul(s, &end, 10);
+	if (end == s || errno || *nports < 1 || *nports > OT_MAX_PORTS)
+		return rd_error(rd, "node header needs a port count (1..254)");
+	*id = quoted(end, rest);
+	if (!*id || !**id)
+		return rd_error(rd, "node header needs a quoted id");
+	if (strlen(*id) > IBSIM_MAX_ID_LEN)
+		return rd_error(rd,
+				"id \"%s\" longer than %u characters (ibsim's limit)",
+				*id, IBSIM_MAX_ID_LEN);
+	if (id_lookup(rd, *id) >= 0)
+		return rd_error(rd, "node \"%s\" declared twice", *id);
+	return 0;
+}
+
+/*
+ * Adds the node a header declares, with the GUIDs ibsim gives it (or the
+ * one its id names), and takes *id over.  The node's index, or -1.
+ */
+static int add_declared_node(struct reader *rd, enum ot_node_type type,
+			     unsigned int nports, char **id, const char *desc)
+{
+	struct ot_error sub;
+	uint64_t guid, id_guid;
+	unsigned int p;
+	int n;
+
 	guid = guid_take(&rd->guids, type, nports);
-	if (guid_from_id(id, &id_guid))
+	if (guid_from_id(*id, &id_guid))
 		guid = id_guid;
-	if (grow_extra(rd)) {
-		error = rd_error(rd, "out of memory");
-		goto out;
-	}
+	if (grow_extra(rd))
+		return rd_nomem(rd);
 	n = ot_fabric_add_node(rd->f, type, nports, guid,
-			       desc && *desc ? desc : id, &sub);
-	if (n < 0) {
-		error = ot_error_set(rd->err, "%s:%u: %s", rd->name, rd->line,
-				     sub.msg);
-		goto out;
-	}
+			       desc && *desc ? desc : *id, &sub);
+	if (n < 0)
+		return rd_error(rd, "%s", sub.msg);
 	for (p = 0; p <= nports; p++)
 		rd->f->node[n].port[p].guid =
 			type == OT_NODE_SWITCH ? guid : guid + p;
 	if (type != OT_NODE_SWITCH)
 		rd->f->node[n].port[0].guid = 0;
-	rd->extra[n].id = id;
-	id = NULL;
+	rd->extra[n].id = *id;
+	*id = NULL;
 	rd->extra[n].line = rd->line;
 	rd->extra[n].decl = calloc(nports + 1, sizeof(struct port_decl));
-	if (!rd->extra[n].decl || id_insert(rd, n)) {
-		error = rd_error(rd, "out of memory");
+	if (!rd->extra[n].decl || id_insert(rd, n))
+		return rd_nomem(rd);
+	return n;
+}
+
+/* "Switch|Ca|Rt <ports> "<id>" [# <desc> ...]": a node record starts. */
+static int parse_header(struct reader *rd, const char *line,
+			enum ot_node_type type, size_t keyword_len)
+{
+	const char *rest = NULL, *comment;
+	char *id = NULL, *desc = NULL;
+	unsigned long nports;
+	int error, n;
+
+	error = header_ports_id(rd, line + keyword_len, &nports, &id, &rest);
+	if (error)
+		goto out;
+	comment = strchr(rest, '#');
+	if (comment) {
+		desc = header_desc(comment + 1, &rest);
+		if (!desc) {
+			error = rd_nomem(rd);
+			goto out;
+		}
+	}
+	n = add_declared_node(rd, type, nports, &id, desc);
+	if (n < 0) {
+		error = -1;
 		goto out;
 	}
 	/* Only a switch header carries a LID: a CA's are on its port lines. */
-	if (type == OT_NODE_SWITCH && comment && rest &&
-	    find_number(rest, strlen(rest), "lid ", &v)) {
-		unsigned long lmc = 0;
-
-		find_number(rest, strlen(rest), "lmc ", &lmc);
-		if (v > OT_MAX_UCAST_LID || lmc > 7) {
-			error = rd_error(rd, "LID or LMC out of range");
-			goto out;
-		}
-		rd->f->node[n].port[0].lid = v;
-		rd->f->node[n].port[0].lmc = lmc;
-	}
-	rd->cur = n;
+	if (type == OT_NODE_SWITCH && comment && rest)
+		error = read_lid(rd, rest, strlen(rest),
+				 &rd->f->node[n].port[0]);
+	if (!error)
+		rd->cur = n;
 out:
 	free(id);
 	free(desc);
@@ -392,58 +439,73 @@ static const char *port_guid_suffix(const char *s, uint64_t *guid,
 	return end + 1;
 }
 
+/* "[p]" and an optional "(port guid)": the port, in the node's range. */
+static int port_number(struct reader *rd, struct ot_node *node,
+		       const char *s, unsigned long *p, const char **after)
+{
+	uint64_t pguid;
+	bool has_guid;
+	char *end;
+
+	*p = strtoul(s, &end, 10);
+	if (end == s || *end != ']')
+		return rd_error(rd, "port line must start with \"[port]\"");
+	if (*p < 1 || *p > node->nports)
+		return rd_error(rd, "port %lu out of range for \"%s\" (1..%u)",
+				*p, rd->extra[rd->cur].id, node->nports);
+	*after = port_guid_suffix(end + 1, &pguid, &has_guid);
+	if (has_guid && node->type != OT_NODE_SWITCH)
+		node->port[*p].guid = pguid;
+	return 0;
+}
+
+/*
+ * ""remote"[rp]": the far end's id (the caller's to free) and port, 1
+ * when not given; *after: the text after them.
+ */
+static int remote_end(struct reader *rd, const char *s, char **remote,
+		      unsigned long *rp, const char **after)
+{
+	char *end;
+
+	*remote = quoted(s, after);
+	if (!*remote || !**remote)
+		return rd_error(rd, "port line needs a quoted remote id");
+	*rp = 1;
+	/* ibsim takes "[rp]" only right after the quote, else port 1. */
+	if (**after == '[') {
+		*rp = strtoul(*after + 1, &end, 10);
+		if (end == *after + 1 || *end != ']' || *rp < 1 ||
+		    *rp > OT_MAX_PORTS)
+			return rd_error(rd, "bad remote port number");
+		*after = end + 1;
+	} else if (*skip_space(*after) == '[') {
+		return rd_error(rd,
+				"space between remote id and \"[port]\" (ibsim would read port 1)");
+	}
+	return 0;
+}
+
+/* "[p](guid) "remote"[rp] # ...": one port of the current node. */
 static int parse_port_line(struct reader *rd, const char *line)
 {
 	struct ot_node *node = &rd->f->node[rd->cur];
-	const char *s = line + 1, *after, *comment;
+	const char *s = NULL, *after = NULL, *comment;
 	struct port_decl *d;
-	unsigned long p, rp = 1, v;
-	char *remote = NULL, *end;
-	uint64_t pguid;
-	bool has_guid;
-	int error = 0;
+	unsigned long p = 0, rp = 1;
+	char *remote = NULL;
+	int error;
 
-	errno = 0;
-	p = strtoul(s, &end, 10);
-	if (end == s || *end != ']') {
-		error = rd_error(rd, "port line must start with \"[port]\"");
+	error = port_number(rd, node, line + 1, &p, &s);
+	if (!error)
+		error = remote_end(rd, s, &remote, &rp, &after);
+	if (error)
 		goto out;
-	}
-	if (p < 1 || p > node->nports) {
-		error = ot_error_set(rd->err,
-				     "%s:%u: port %lu out of range for \"%s\" (1..%u)",
-				     rd->name, rd->line, p,
-				     rd->extra[rd->cur].id, node->nports);
-		goto out;
-	}
-	s = port_guid_suffix(end + 1, &pguid, &has_guid);
-	if (has_guid && node->type != OT_NODE_SWITCH)
-		node->port[p].guid = pguid;
-	remote = quoted(s, &after);
-	if (!remote || !*remote) {
-		error = rd_error(rd, "port line needs a quoted remote id");
-		goto out;
-	}
-	/* ibsim takes "[rp]" only right after the quote, else port 1. */
-	if (*after == '[') {
-		rp = strtoul(after + 1, &end, 10);
-		if (end == after + 1 || *end != ']' || rp < 1 ||
-		    rp > OT_MAX_PORTS) {
-			error = rd_error(rd, "bad remote port number");
-			goto out;
-		}
-		after = end + 1;
-	} else if (*skip_space(after) == '[') {
-		error = rd_error(rd,
-				 "space between remote id and \"[port]\" (ibsim would read port 1)");
-		goto out;
-	}
 	d = &rd->extra[rd->cur].decl[p];
 	if (d->remote) {
-		error = ot_error_set(rd->err,
-				     "%s:%u: port %lu of \"%s\" already declared at line %u",
-				     rd->name, rd->line, p,
-				     rd->extra[rd->cur].id, d->line);
+		error = rd_error(rd,
+				 "port %lu of \"%s\" already declared at line %u",
+				 p, rd->extra[rd->cur].id, d->line);
 		goto out;
 	}
 	d->remote = remote;
@@ -458,19 +520,10 @@ static int parse_port_line(struct reader *rd, const char *line)
 	comment = strchr(after, '#');
 	if (comment && node->type != OT_NODE_SWITCH) {
 		const char *q = strchr(comment, '"');
-		size_t len = q ? (size_t)(q - comment) : strlen(comment);
 
-		if (find_number(comment, len, "lid ", &v)) {
-			unsigned long lmc = 0;
-
-			find_number(comment, len, "lmc ", &lmc);
-			if (v > OT_MAX_UCAST_LID || lmc > 7) {
-				error = rd_error(rd, "LID or LMC out of range");
-				goto out;
-			}
-			node->port[p].lid = v;
-			node->port[p].lmc = lmc;
-		}
+		error = read_lid(rd, comment,
+				 q ? (size_t)(q - comment) : strlen(comment),
+				 &node->port[p]);
 	}
 out:
 	free(remote);
@@ -585,7 +638,7 @@ static int check_unique_guids(struct reader *rd)
 		return 0;
 	pairs = malloc(2 * sizeof(*pairs) * f->nnodes);
 	if (!pairs)
-		return ot_error_set(rd->err, "%s: out of memory", rd->name);
+		return ot_error_nomem(rd->err, rd->name);
 	for (i = 0; i < f->nnodes; i++) {
 		pairs[2 * i] = f->node[i].guid;
 		pairs[2 * i + 1] = i;
@@ -631,7 +684,7 @@ struct ot_fabric *ot_netfile_read(FILE *in, const char *name,
 	guid_counters_init(&rd.guids);
 	rd.f = ot_fabric_new();
 	if (!rd.f) {
-		error = ot_error_set(err, "%s: out of memory", name);
+		error = ot_error_nomem(err, name);
 		goto out;
 	}
 	for (;;) {

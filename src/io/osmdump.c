@@ -172,7 +172,7 @@ static int add_end(struct dump_reader *rd, const struct dump_end *e,
 {
 	if (grow((void **)&rd->ends, &rd->capends, rd->nends + 1,
 		 sizeof(*rd->ends)))
-		return ot_error_set(err, "out of memory");
+		return ot_refuse(err, OT_ERR_NOMEM, "out of memory");
 	rd->ends[rd->nends++] = *e;
 	return 0;
 }
@@ -202,7 +202,7 @@ static int read_subnet(struct dump_reader *rd, FILE *in,
 			continue;
 		if (grow((void **)&rd->links, &rd->caplinks, rd->nlinks + 1,
 			 sizeof(*rd->links)))
-			return ot_error_set(err, "out of memory");
+			return ot_refuse(err, OT_ERR_NOMEM, "out of memory");
 		rd->links[rd->nlinks++] = (struct dump_link){
 			.a = a.node_guid, .pa = a.port,
 			.b = b.node_guid, .pb = b.port,
@@ -266,7 +266,7 @@ static int read_lid_spans(struct dump_reader *rd, FILE *in,
 			continue;
 		if (grow((void **)&rd->spans, &rd->capspans, rd->nspans + 1,
 			 sizeof(*rd->spans)))
-			return ot_error_set(err, "out of memory");
+			return ot_refuse(err, OT_ERR_NOMEM, "out of memory");
 		rd->spans[rd->nspans++] = (struct dump_lidspan){
 			.port_guid = guid, .min = (unsigned int)lid,
 			.max = (unsigned int)lid,
@@ -337,7 +337,7 @@ static int build_fabric(struct dump_reader *rd, struct ot_fabric *f,
 	qsort(rd->ends, rd->nends, sizeof(*rd->ends), cmp_end);
 	rd->nodes = calloc(rd->nends, sizeof(*rd->nodes));
 	if (!rd->nodes)
-		return ot_error_set(err, "out of memory");
+		return ot_refuse(err, OT_ERR_NOMEM, "out of memory");
 	for (i = 0; i < rd->nends; i++) {
 		const struct dump_end *e = &rd->ends[i];
 		struct dump_node *n = rd->nnodes ?
@@ -452,7 +452,8 @@ static int read_sl2vl(FILE *in, const char *name, struct ot_routing *r,
 			r->sl2vl[node] = calloc((size_t)(np + 1) * (np + 1),
 						OT_NUM_SLS);
 			if (!r->sl2vl[node])
-				return ot_error_set(err, "out of memory");
+				return ot_refuse(err, OT_ERR_NOMEM,
+						 "out of memory");
 		}
 		tbl = r->sl2vl[node];
 		p++;
@@ -510,7 +511,7 @@ int ot_osmdump_load(const char *dir, struct ot_fabric **fabric,
 		goto out;
 	f = ot_fabric_new();
 	if (!f) {
-		ot_error_set(err, "out of memory");
+		ot_refuse(err, OT_ERR_NOMEM, "out of memory");
 		goto out;
 	}
 	snprintf(rd.path, sizeof(rd.path), "%s", subnet_path);
@@ -518,7 +519,7 @@ int ot_osmdump_load(const char *dir, struct ot_fabric **fabric,
 		goto out;
 	r = ot_routing_new(f);
 	if (!r) {
-		ot_error_set(err, "out of memory");
+		ot_refuse(err, OT_ERR_NOMEM, "out of memory");
 		goto out;
 	}
 	r->path_sl_unknown = true; /* OpenSM dumps no path SLs */

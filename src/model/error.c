@@ -7,16 +7,27 @@
 
 #include "model/error.h"
 
+static int set_error(struct ot_error *err, enum ot_error_class cls,
+		     const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static int set_error(struct ot_error *err, enum ot_error_class cls,
+		     const char *fmt, va_list ap)
+{
+	if (!err)
+		return -1;
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	err->cls = cls;
+	return -1;
+}
+
 int ot_error_set(struct ot_error *err, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!err)
-		return -1;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	set_error(err, OT_ERR_GENERIC, fmt, ap);
 	va_end(ap);
-	err->cls = OT_ERR_GENERIC;
 	return -1;
 }
 
@@ -25,12 +36,9 @@ int ot_refuse(struct ot_error *err, enum ot_error_class cls,
 {
 	va_list ap;
 
-	if (!err)
-		return -1;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	set_error(err, cls, fmt, ap);
 	va_end(ap);
-	err->cls = cls;
 	return -1;
 }
 

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The FlatFly / HyperX / generalized-hypercube recognizer (seed 001,
- * section 2.1), the step between the fabric and the ff-* engines in the
- * flow (fabric -> recognizer -> coordinates -> engine -> tables ->
- * checker).  It finds the dimensions and every switch's coordinates from
- * the cabling alone, on complete and on damaged fabrics, and refuses
- * anything else with one line naming the switches or the cable that break
- * the shape.
+ * The FlatFly / HyperX / generalized-hypercube recognizer of seed 001
+ * ("Early evaluation of direct large-scale InfiniBand networks with
+ * adaptive routing"), section 2.1, the step between the fabric and the
+ * ff-* engines in the flow (fabric -> recognizer -> coordinates -> engine
+ * -> tables -> checker).  It finds the dimensions and every switch's
+ * coordinates from the cabling alone, on complete and on damaged fabrics,
+ * and refuses anything else with one line naming the switches or the cable
+ * that break the shape.
  *
  * The phases:
  *
- *  1. Bundles.  The cables between two switches are one bundle: the
- *     seed's rules 1 (two directions of a cable) and 2 (parallel cables)
+ *  1. Bundles.  The cables between two switches are one bundle: seed
+ *     001's rules 1 (two directions of a cable) and 2 (parallel cables)
  *     hold by construction.
  *  2. Classes.  Union-find over bundles with rule 3 (the sides of a
  *     triangle) and rule 4 (opposite sides of a 4-cycle).  In a FlatFly
@@ -25,7 +26,7 @@
  *     only way to change its coordinate).  A stray class fails that test
  *     because the rest of its dimension already connects its ends.
  *  4. Coordinates.  Coordinate d of a switch is its connected component
- *     once every dimension-d bundle is removed (the seed's relation
+ *     once every dimension-d bundle is removed (seed 001's relation
  *     epsilon_d).  A missing switch can cut a hyperplane in two; a small
  *     piece cut off that way is merged into the one value it can belong
  *     to (no dimension-d cable to it, no position taken twice).
@@ -63,6 +64,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/uf.h"
 #include "topo/flatfly.h"
 
 /* One neighbour in a switch's adjacency list. */
@@ -97,7 +99,7 @@ struct ff_build {
 	struct ff_adj *adj;
 	uint32_t nbundles;
 	struct ff_bundle *bundle;
-	uint32_t *bparent;   /* union-find over bundles */
+	struct ot_uf *bundle_sets; /* rules 3 and 4 join bundles: classes */
 	bool *in_triangle;   /* per bundle */
 	bool rule_fired;     /* some triangle or 4-cycle was seen */
 	/* Classes: dense ids, bundles grouped by class. */
@@ -111,7 +113,7 @@ struct ff_build {
 	int8_t *bdim;        /* bundle -> working dimension */
 	uint32_t *coord;     /* switch s, dim d: coord[s * OT_FF_MAX_DIMS + d] */
 	uint32_t nvalues[OT_FF_MAX_DIMS];
-	uint32_t *uf;        /* union-find over switches (scratch) */
+	struct ot_uf *sw_sets; /* union-find over switches (scratch) */
 	uint32_t *scratch;   /* nsw entries */
 	uint32_t *scratch2;  /* nsw entries */
 	/*
@@ -125,57 +127,71 @@ struct ff_build {
 	uint32_t npeeled;
 };
 
+/* Switch s's working coordinates, OT_FF_MAX_DIMS of them. */
+static uint32_t *sw_coords(const struct ff_build *b, uint32_t s)
+{
+	return &b->coord[s * OT_FF_MAX_DIMS];
+}
+
 #define SW_FMT "switch \"%s\" (0x%016" PRIx64 ")"
 #define SW_ARGS(b, s) (b)->f->node[(b)->sw_node[s]].desc, \
 		(b)->f->node[(b)->sw_node[s]].guid
 
-static int oom(struct ff_build *b)
+/*
+ * The sort keys below carry everything their comparison needs: qsort()
+ * passes no context, and no state lives at file scope.
+ */
+
+/*
+ * An index with a 64-bit key, sorted by key, then index: switch nodes by
+ * GUID (their ranks), switches by the hash of their other coordinates
+ * (merge_one_piece()).
+ */
+struct keyed {
+	uint64_t key;
+	uint32_t id;
+};
+
+static int cmp_keyed(const void *pa, const void *pb)
 {
-	return ot_error_set(b->err, "flatfly: out of memory");
+	const struct keyed *x = pa, *y = pb;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Union-find with path halving; union by lower index keeps it simple. */
-static uint32_t uf_find(uint32_t *parent, uint32_t x)
+/* Bundles in tie-break order: by the ranks (GUID order) of their ends. */
+static int cmp_bundle_ends(uint32_t xa, uint32_t xb, uint32_t ya, uint32_t yb)
 {
-	while (parent[x] != x) {
-		parent[x] = parent[parent[x]];
-		x = parent[x];
+	if (xa != ya)
+		return xa < ya ? -1 : 1;
+	return xb < yb ? -1 : xb > yb;
+}
+
+/*
+ * sw_node is in node order; re-sorts it by (GUID, node) so that a
+ * switch's index s is its rank, and fills node_sw to match.
+ */
+static int rank_switches(struct ff_build *b)
+{
+	struct keyed *key;
+	uint32_t s;
+
+	key = malloc(b->nsw * sizeof(*key));
+	if (!key)
+		return ot_error_nomem(b->err, "flatfly");
+	for (s = 0; s < b->nsw; s++) {
+		key[s].key = b->f->node[b->sw_node[s]].guid;
+		key[s].id = b->sw_node[s];
 	}
-	return x;
-}
-
-static bool uf_union(uint32_t *parent, uint32_t x, uint32_t y)
-{
-	x = uf_find(parent, x);
-	y = uf_find(parent, y);
-	if (x == y)
-		return false;
-	if (x < y)
-		parent[y] = x;
-	else
-		parent[x] = y;
-	return true;
-}
-
-static void uf_init(uint32_t *parent, uint32_t n)
-{
-	uint32_t i;
-
-	for (i = 0; i < n; i++)
-		parent[i] = i;
-}
-
-static const struct ot_fabric *sort_fabric;
-
-/* qsort cannot carry context: the fabric being sorted is in a static. */
-static int cmp_switch(const void *pa, const void *pb)
-{
-	int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
-	uint64_t ga = sort_fabric->node[a].guid, gb = sort_fabric->node[b].guid;
-
-	if (ga != gb)
-		return ga < gb ? -1 : 1;
-	return a < b ? -1 : a > b;
+	qsort(key, b->nsw, sizeof(*key), cmp_keyed);
+	for (s = 0; s < b->nsw; s++) {
+		b->sw_node[s] = key[s].id;
+		b->node_sw[key[s].id] = s;
+	}
+	free(key);
+	return 0;
 }
 
 /*
@@ -187,30 +203,28 @@ static int collect_switches(struct ff_build *b)
 	const struct ot_fabric *f = b->f;
 	uint32_t i, s;
 	unsigned int p;
+	int error;
 
 	for (i = 0; i < f->nnodes; i++) {
 		if (f->node[i].type == OT_NODE_ROUTER)
-			return ot_error_set(b->err,
-					    "IB router \"%s\" (0x%016" PRIx64 "): a FlatFly has no IB routers",
-					    f->node[i].desc, f->node[i].guid);
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 "IB router \"%s\" (0x%016" PRIx64 "): a FlatFly has no IB routers",
+					 f->node[i].desc, f->node[i].guid);
 		b->node_sw[i] = -1;
 		if (f->node[i].type == OT_NODE_SWITCH)
 			b->sw_node[b->nsw++] = i;
 	}
 	if (b->nsw < 2) {
 		if (!b->nsw)
-			return ot_error_set(b->err,
-					    "flatfly: the fabric has no switches");
-		return ot_error_set(b->err,
-				    SW_FMT " is the only switch: a FlatFly needs two or more",
-				    SW_ARGS(b, 0));
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 "flatfly: the fabric has no switches");
+		return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				 SW_FMT " is the only switch: a FlatFly needs two or more",
+				 SW_ARGS(b, 0));
 	}
-	/* sw_node is in node order; re-sort it by GUID so ranks are s. */
-	sort_fabric = f;
-	qsort(b->sw_node, b->nsw, sizeof(*b->sw_node), cmp_switch);
-	for (s = 0; s < b->nsw; s++) {
-		b->node_sw[b->sw_node[s]] = s;
-	}
+	error = rank_switches(b);
+	if (error)
+		return error;
 	for (s = 0; s < b->nsw; s++) {
 		const struct ot_node *nd = &f->node[b->sw_node[s]];
 
@@ -218,30 +232,30 @@ static int collect_switches(struct ff_build *b)
 			int32_t peer = nd->port[p].peer;
 
 			if (peer == b->sw_node[s])
-				return ot_error_set(b->err,
-						    SW_FMT " port %u: cabled to its own port %u",
-						    SW_ARGS(b, s), p,
-						    nd->port[p].peer_port);
+				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						 SW_FMT " port %u: cabled to its own port %u",
+						 SW_ARGS(b, s), p,
+						 nd->port[p].peer_port);
 		}
 	}
 	return 0;
 }
 
-/* Bundles and the adjacency lists of switches. */
-static int collect_bundles(struct ff_build *b)
+/*
+ * Counts the distinct neighbour switches of every switch: astart[] (the
+ * adjacency offsets).  Returns their total, twice the number of bundles.
+ */
+static uint32_t count_neighbours(struct ff_build *b)
 {
-	const struct ot_fabric *f = b->f;
-	uint32_t *mark = b->scratch, *slot = b->scratch2;
-	uint32_t s, total = 0, k, j;
+	uint32_t *mark = b->scratch;
+	uint32_t s, total = 0;
 	unsigned int p;
 
 	for (s = 0; s < b->nsw; s++)
 		mark[s] = NONE;
-	/* Count distinct neighbours per switch. */
 	b->astart[0] = 0;
 	for (s = 0; s < b->nsw; s++) {
-		const struct ot_node *nd = &f->node[b->sw_node[s]];
-		uint32_t deg = 0;
+		const struct ot_node *nd = &b->f->node[b->sw_node[s]];
 
 		for (p = 1; p <= nd->nports; p++) {
 			int32_t peer = nd->port[p].peer;
@@ -253,64 +267,86 @@ static int collect_bundles(struct ff_build *b)
 			if (u < 0 || mark[u] == s)
 				continue;
 			mark[u] = s;
-			deg++;
+			total++;
 		}
-		total += deg;
 		b->astart[s + 1] = total;
 	}
+	return total;
+}
+
+/* The bundle between switches lower < s, found in lower's list; or NONE. */
+static uint32_t find_bundle(const struct ff_build *b, uint32_t lower,
+			    uint32_t s)
+{
+	uint32_t k, id = NONE;
+
+	for (k = b->astart[lower]; k < b->astart[lower + 1]; k++)
+		if (b->adj[k].sw == s)
+			id = b->adj[k].bundle;
+	return id;
+}
+
+/*
+ * Fills switch s's adjacency list, creating the bundles to its higher
+ * neighbours (s is their lower end) and finding those to its lower ones
+ * (filled before it; degrees are small).  mark[u] == s: u seen from s
+ * already, at adj[slot[u]].
+ */
+static void fill_adjacency(struct ff_build *b, uint32_t s)
+{
+	const struct ot_node *nd = &b->f->node[b->sw_node[s]];
+	uint32_t *mark = b->scratch, *slot = b->scratch2;
+	uint32_t fill = b->astart[s];
+	unsigned int p;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t peer = nd->port[p].peer;
+		struct ff_bundle *bd;
+		int32_t u;
+
+		if (peer < 0)
+			continue;
+		u = b->node_sw[peer];
+		if (u < 0)
+			continue;
+		if (mark[u] == s) {
+			/* another cable of a bundle seen already */
+			if ((uint32_t)u > s)
+				b->bundle[b->adj[slot[u]].bundle].cables++;
+			continue;
+		}
+		mark[u] = s;
+		slot[u] = fill;
+		b->adj[fill].sw = u;
+		if ((uint32_t)u > s) {
+			bd = &b->bundle[b->nbundles];
+			bd->a = s;
+			bd->b = u;
+			bd->cables = 1;
+			bd->pa = p;
+			bd->pb = nd->port[p].peer_port;
+			b->adj[fill].bundle = b->nbundles++;
+		} else {
+			b->adj[fill].bundle = find_bundle(b, u, s);
+		}
+		fill++;
+	}
+}
+
+/* Phase 1: bundles and the adjacency lists of switches. */
+static int collect_bundles(struct ff_build *b)
+{
+	uint32_t s, j, total;
+
+	total = count_neighbours(b);
 	b->adj = malloc((total ? total : 1) * sizeof(*b->adj));
 	b->bundle = malloc((total / 2 + 1) * sizeof(*b->bundle));
 	if (!b->adj || !b->bundle)
-		return oom(b);
+		return ot_error_nomem(b->err, "flatfly");
 	for (s = 0; s < b->nsw; s++)
-		mark[s] = NONE;
-	/*
-	 * Fill: a bundle is created from its lower end; the higher end finds
-	 * the id in the lower end's list (degrees are small).
-	 */
-	for (s = 0; s < b->nsw; s++) {
-		const struct ot_node *nd = &f->node[b->sw_node[s]];
-		uint32_t fill = b->astart[s];
-
-		for (p = 1; p <= nd->nports; p++) {
-			int32_t peer = nd->port[p].peer;
-			struct ff_bundle *bd;
-			int32_t u;
-
-			if (peer < 0)
-				continue;
-			u = b->node_sw[peer];
-			if (u < 0)
-				continue;
-			if (mark[u] == s) {
-				/* another cable of a bundle seen already */
-				if ((uint32_t)u > s)
-					b->bundle[b->adj[slot[u]].bundle]
-						.cables++;
-				continue;
-			}
-			mark[u] = s;
-			slot[u] = fill;
-			b->adj[fill].sw = u;
-			if ((uint32_t)u > s) {
-				bd = &b->bundle[b->nbundles];
-				bd->a = s;
-				bd->b = u;
-				bd->cables = 1;
-				bd->pa = p;
-				bd->pb = nd->port[p].peer_port;
-				b->adj[fill].bundle = b->nbundles++;
-			} else {
-				b->adj[fill].bundle = NONE;
-				for (k = b->astart[u]; k < b->astart[u + 1];
-				     k++)
-					if (b->adj[k].sw == s)
-						b->adj[fill].bundle =
-							b->adj[k].bundle;
-			}
-			fill++;
-		}
-	}
+		b->scratch[s] = NONE;
+	for (s = 0; s < b->nsw; s++)
+		fill_adjacency(b, s);
 	/* ot_fabric_index() guarantees symmetric cables; stay safe anyway. */
 	for (j = 0; j < total; j++)
 		if (b->adj[j].bundle == NONE)
@@ -320,97 +356,149 @@ static int collect_bundles(struct ff_build *b)
 }
 
 /*
- * Rules 3 and 4.  For each switch v, every 2-path v - u - x is filed under
- * x.  x adjacent to v closes a triangle; two or more 2-paths to the same x
- * close 4-cycles.  With two paths (v-u-x, v-w-x) the opposite sides pair
- * up; with three or more, the pairings together join all of them, which
- * is done directly so that dense fabrics stay linear.
+ * The working state of apply_rules(), per switch x unless said; the five
+ * per-switch arrays share one allocation, at nb_stamp.
+ */
+struct rule_scratch {
+	uint32_t *nb_stamp;  /* == v: x is a neighbour of v */
+	uint32_t *nb_bundle; /* then: the bundle v - x */
+	uint32_t *head;      /* first 2-path from v to x, or NONE */
+	uint32_t *count;     /* 2-paths from v to x */
+	uint32_t *touched;   /* the x with count[x] > 0, ntouched of them */
+	uint32_t ntouched;
+	struct ff_path *path; /* the 2-paths from v, npaths of them */
+	uint32_t npaths;
+};
+
+static void rule_scratch_free(struct rule_scratch *rs)
+{
+	free(rs->nb_stamp);
+	free(rs->path);
+}
+
+static bool rule_scratch_alloc(struct rule_scratch *rs, uint32_t nsw,
+			       uint32_t nbundles)
+{
+	uint32_t v;
+
+	rs->nb_stamp = malloc(5 * ((size_t)nsw + 1) * sizeof(*rs->nb_stamp));
+	rs->path = malloc((2 * (size_t)nbundles + 1) * sizeof(*rs->path));
+	if (!rs->nb_stamp || !rs->path)
+		return false;
+	rs->nb_bundle = rs->nb_stamp + nsw + 1;
+	rs->head = rs->nb_bundle + nsw + 1;
+	rs->count = rs->head + nsw + 1;
+	rs->touched = rs->count + nsw + 1;
+	for (v = 0; v < nsw; v++) {
+		rs->nb_stamp[v] = NONE;
+		rs->head[v] = NONE;
+		rs->count[v] = 0;
+	}
+	return true;
+}
+
+/*
+ * Rule 3, and the filing for rule 4: every 2-path v - u - x is filed
+ * under x; x adjacent to v closes a triangle, whose three sides are
+ * joined at once.
+ */
+static void file_two_paths(struct ff_build *b, struct rule_scratch *rs,
+			   uint32_t v)
+{
+	uint32_t i, j;
+
+	rs->npaths = 0;
+	rs->ntouched = 0;
+	for (i = b->astart[v]; i < b->astart[v + 1]; i++) {
+		rs->nb_stamp[b->adj[i].sw] = v;
+		rs->nb_bundle[b->adj[i].sw] = b->adj[i].bundle;
+	}
+	for (i = b->astart[v]; i < b->astart[v + 1]; i++) {
+		uint32_t u = b->adj[i].sw, b1 = b->adj[i].bundle;
+
+		for (j = b->astart[u]; j < b->astart[u + 1]; j++) {
+			uint32_t x = b->adj[j].sw, b2 = b->adj[j].bundle;
+			struct ff_path *pt = &rs->path[rs->npaths];
+
+			if (x == v)
+				continue;
+			if (rs->nb_stamp[x] == v) {
+				ot_uf_union(b->bundle_sets, b1, b2);
+				ot_uf_union(b->bundle_sets, b1,
+					    rs->nb_bundle[x]);
+				b->in_triangle[b1] = true;
+				b->in_triangle[b2] = true;
+				b->in_triangle[rs->nb_bundle[x]] = true;
+				b->rule_fired = true;
+			}
+			if (!rs->count[x])
+				rs->touched[rs->ntouched++] = x;
+			pt->b1 = b1;
+			pt->b2 = b2;
+			pt->next = rs->head[x];
+			rs->head[x] = rs->npaths++;
+			rs->count[x]++;
+		}
+	}
+}
+
+/*
+ * Rule 4 over the 2-paths filed from one switch: two paths to the same x
+ * close a 4-cycle whose opposite sides pair up; three or more pair up so
+ * that all their sides end in one class, joined directly.  Clears the
+ * filing for the next switch.
+ */
+static void join_four_cycles(struct ff_build *b, struct rule_scratch *rs)
+{
+	struct ot_uf *sets = b->bundle_sets;
+	const struct ff_path *path = rs->path;
+	uint32_t k;
+
+	for (k = 0; k < rs->ntouched; k++) {
+		uint32_t x = rs->touched[k], p1 = rs->head[x], p2;
+
+		if (rs->count[x] == 2) {
+			p2 = path[p1].next;
+			ot_uf_union(sets, path[p1].b1, path[p2].b2);
+			ot_uf_union(sets, path[p1].b2, path[p2].b1);
+			b->rule_fired = true;
+		} else if (rs->count[x] > 2) {
+			for (p2 = path[p1].next; p2 != NONE;
+			     p2 = path[p2].next) {
+				ot_uf_union(sets, path[p1].b1, path[p2].b1);
+				ot_uf_union(sets, path[p1].b1, path[p2].b2);
+			}
+			ot_uf_union(sets, path[p1].b1, path[p1].b2);
+			b->rule_fired = true;
+		}
+		rs->head[x] = NONE;
+		rs->count[x] = 0;
+	}
+}
+
+/*
+ * Phase 2, rules 3 and 4.  For each switch v, every 2-path v - u - x is
+ * filed under x.  x adjacent to v closes a triangle; two or more 2-paths
+ * to the same x close 4-cycles.  With two paths (v-u-x, v-w-x) the
+ * opposite sides pair up; with three or more, the pairings together join
+ * all of them, which is done directly so that dense fabrics stay linear.
  */
 static int apply_rules(struct ff_build *b)
 {
-	uint32_t *nb_stamp = NULL, *nb_bundle = NULL, *head = NULL;
-	uint32_t *count = NULL, *touched = NULL;
-	struct ff_path *path = NULL;
-	uint32_t v, i, j, k, npaths, ntouched;
+	struct rule_scratch rs = { 0 };
+	uint32_t v;
 	int error = 0;
 
-	nb_stamp = malloc(b->nsw * sizeof(*nb_stamp));
-	nb_bundle = malloc(b->nsw * sizeof(*nb_bundle));
-	head = malloc(b->nsw * sizeof(*head));
-	count = malloc(b->nsw * sizeof(*count));
-	touched = malloc(b->nsw * sizeof(*touched));
-	path = malloc((2 * (size_t)b->nbundles + 1) * sizeof(*path));
-	if (!nb_stamp || !nb_bundle || !head || !count || !touched || !path) {
-		error = oom(b);
+	if (!rule_scratch_alloc(&rs, b->nsw, b->nbundles)) {
+		error = ot_error_nomem(b->err, "flatfly");
 		goto out;
 	}
 	for (v = 0; v < b->nsw; v++) {
-		nb_stamp[v] = NONE;
-		head[v] = NONE;
-		count[v] = 0;
-	}
-	for (v = 0; v < b->nsw; v++) {
-		npaths = 0;
-		ntouched = 0;
-		for (i = b->astart[v]; i < b->astart[v + 1]; i++) {
-			nb_stamp[b->adj[i].sw] = v;
-			nb_bundle[b->adj[i].sw] = b->adj[i].bundle;
-		}
-		for (i = b->astart[v]; i < b->astart[v + 1]; i++) {
-			uint32_t u = b->adj[i].sw, b1 = b->adj[i].bundle;
-
-			for (j = b->astart[u]; j < b->astart[u + 1]; j++) {
-				uint32_t x = b->adj[j].sw, b2 = b->adj[j].bundle;
-
-				if (x == v)
-					continue;
-				if (nb_stamp[x] == v) {
-					uf_union(b->bparent, b1, b2);
-					uf_union(b->bparent, b1, nb_bundle[x]);
-					b->in_triangle[b1] = true;
-					b->in_triangle[b2] = true;
-					b->in_triangle[nb_bundle[x]] = true;
-					b->rule_fired = true;
-				}
-				if (!count[x])
-					touched[ntouched++] = x;
-				path[npaths].b1 = b1;
-				path[npaths].b2 = b2;
-				path[npaths].next = head[x];
-				head[x] = npaths++;
-				count[x]++;
-			}
-		}
-		for (k = 0; k < ntouched; k++) {
-			uint32_t x = touched[k], p1 = head[x], p2;
-
-			if (count[x] == 2) {
-				p2 = path[p1].next;
-				uf_union(b->bparent, path[p1].b1, path[p2].b2);
-				uf_union(b->bparent, path[p1].b2, path[p2].b1);
-				b->rule_fired = true;
-			} else if (count[x] > 2) {
-				for (p2 = path[p1].next; p2 != NONE;
-				     p2 = path[p2].next) {
-					uf_union(b->bparent, path[p1].b1,
-						 path[p2].b1);
-					uf_union(b->bparent, path[p1].b1,
-						 path[p2].b2);
-				}
-				uf_union(b->bparent, path[p1].b1, path[p1].b2);
-				b->rule_fired = true;
-			}
-			head[x] = NONE;
-			count[x] = 0;
-		}
+		file_two_paths(b, &rs, v);
+		join_four_cycles(b, &rs);
 	}
 out:
-	free(nb_stamp);
-	free(nb_bundle);
-	free(head);
-	free(count);
-	free(touched);
-	free(path);
+	rule_scratch_free(&rs);
 	return error;
 }
 
@@ -419,27 +507,25 @@ static bool bundle_before(const struct ff_build *b, uint32_t x, uint32_t y)
 {
 	const struct ff_bundle *bx = &b->bundle[x], *by = &b->bundle[y];
 
-	if (bx->a != by->a)
-		return bx->a < by->a;
-	return bx->b < by->b;
+	return cmp_bundle_ends(bx->a, bx->b, by->a, by->b) < 0;
 }
 
-static const struct ff_build *sort_build;
+/* A class in the order dimensions are tried: larger first, then by the
+ * ends of its first (lowest) bundle.  No two classes share a bundle. */
+struct class_key {
+	uint32_t size;
+	uint32_t first_a, first_b;
+	uint32_t cls;
+};
 
-/* Larger classes first, then the one whose first bundle comes first. */
-static int cmp_class(const void *pa, const void *pb)
+static int cmp_class_key(const void *pa, const void *pb)
 {
-	const struct ff_build *b = sort_build;
-	uint32_t x = *(const uint32_t *)pa, y = *(const uint32_t *)pb;
-	uint32_t sx = b->cstart[x + 1] - b->cstart[x];
-	uint32_t sy = b->cstart[y + 1] - b->cstart[y];
-	uint32_t fx = b->cmember[b->cstart[x]], fy = b->cmember[b->cstart[y]];
+	const struct class_key *x = pa, *y = pb;
 
-	if (sx != sy)
-		return sx > sy ? -1 : 1;
-	if (fx == fy)
-		return 0;
-	return bundle_before(b, fx, fy) ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return cmp_bundle_ends(x->first_a, x->first_b, y->first_a,
+			       y->first_b);
 }
 
 /*
@@ -458,14 +544,14 @@ static int build_classes(struct ff_build *b)
 	b->cmember = malloc((b->nbundles + 1) * sizeof(*b->cmember));
 	b->cstart = calloc(b->nbundles + 2, sizeof(*b->cstart));
 	if (!root_class || !b->bclass || !b->cmember || !b->cstart) {
-		error = oom(b);
+		error = ot_error_nomem(b->err, "flatfly");
 		goto out;
 	}
 	for (i = 0; i < b->nbundles; i++)
 		root_class[i] = NONE;
 	b->nclasses = 0;
 	for (i = 0; i < b->nbundles; i++) {
-		uint32_t r = uf_find(b->bparent, i);
+		uint32_t r = ot_uf_find(b->bundle_sets, i);
 
 		if (root_class[r] == NONE)
 			root_class[r] = b->nclasses++;
@@ -481,7 +567,7 @@ static int build_classes(struct ff_build *b)
 		b->cmember[root_class[b->bclass[i]]++] = i;
 	b->cdim = malloc((b->nclasses + 1) * sizeof(*b->cdim));
 	if (!b->cdim) {
-		error = oom(b);
+		error = ot_error_nomem(b->err, "flatfly");
 		goto out;
 	}
 	for (c = 0; c < b->nclasses; c++)
@@ -495,9 +581,10 @@ static int refuse_bundle(struct ff_build *b, uint32_t x, const char *why)
 {
 	const struct ff_bundle *bd = &b->bundle[x];
 
-	return ot_error_set(b->err, SW_FMT " port %u -- " SW_FMT " port %u: %s",
-			    SW_ARGS(b, bd->a), bd->pa, SW_ARGS(b, bd->b),
-			    bd->pb, why);
+	return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+			 SW_FMT " port %u -- " SW_FMT " port %u: %s",
+			 SW_ARGS(b, bd->a), bd->pa, SW_ARGS(b, bd->b), bd->pb,
+			 why);
 }
 
 /*
@@ -516,7 +603,7 @@ static int refuse_structureless(struct ff_build *b)
 
 	has_ca = calloc(b->nsw, sizeof(*has_ca));
 	if (!has_ca)
-		return oom(b);
+		return ot_error_nomem(b->err, "flatfly");
 	for (s = 0; s < b->nsw; s++) {
 		const struct ot_node *nd = &f->node[b->sw_node[s]];
 
@@ -535,9 +622,9 @@ static int refuse_structureless(struct ff_build *b)
 		uint32_t r = has_ca[bd->a] ? bd->a : bd->b;
 		uint32_t x = has_ca[bd->a] ? bd->b : bd->a;
 
-		error = ot_error_set(b->err,
-				     SW_FMT " (with CAs) is cabled only to switches without CAs such as " SW_FMT ", in no triangle or 4-cycle: routers and indirect switches (a KNS), not a FlatFly",
-				     SW_ARGS(b, r), SW_ARGS(b, x));
+		error = ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				  SW_FMT " (with CAs) is cabled only to switches without CAs such as " SW_FMT ", in no triangle or 4-cycle: routers and indirect switches (a KNS), not a FlatFly",
+				  SW_ARGS(b, r), SW_ARGS(b, x));
 	} else {
 		error = refuse_bundle(b, 0,
 				      "no two switch-to-switch cables share a triangle or a 4-cycle: not a FlatFly (a tree, or a ring of 5 or more?)");
@@ -546,34 +633,45 @@ static int refuse_structureless(struct ff_build *b)
 	return error;
 }
 
+/* Joins the two ends of every bundle of class c in sw_sets. */
+static void join_class(struct ff_build *b, uint32_t c)
+{
+	uint32_t i;
+
+	for (i = b->cstart[c]; i < b->cstart[c + 1]; i++) {
+		const struct ff_bundle *bd = &b->bundle[b->cmember[i]];
+
+		ot_uf_union(b->sw_sets, bd->a, bd->b);
+	}
+}
+
+/* True when no bundle of class c joins two switches sw_sets holds together. */
+static bool class_ends_apart(struct ff_build *b, uint32_t c)
+{
+	uint32_t i;
+
+	for (i = b->cstart[c]; i < b->cstart[c + 1]; i++) {
+		const struct ff_bundle *bd = &b->bundle[b->cmember[i]];
+
+		if (ot_uf_same(b->sw_sets, bd->a, bd->b))
+			return false;
+	}
+	return true;
+}
+
 /*
  * True when no bundle of class c joins two switches that the links of the
  * working dimensions other than skip already connect.
  */
 static bool class_separates(struct ff_build *b, uint32_t c, int skip)
 {
-	uint32_t i;
 	unsigned int d;
 
-	uf_init(b->uf, b->nsw);
-	for (d = 0; d < b->ndims; d++) {
-		uint32_t dc = b->dclass[d];
-
-		if ((int)d == skip)
-			continue;
-		for (i = b->cstart[dc]; i < b->cstart[dc + 1]; i++) {
-			const struct ff_bundle *bd = &b->bundle[b->cmember[i]];
-
-			uf_union(b->uf, bd->a, bd->b);
-		}
-	}
-	for (i = b->cstart[c]; i < b->cstart[c + 1]; i++) {
-		const struct ff_bundle *bd = &b->bundle[b->cmember[i]];
-
-		if (uf_find(b->uf, bd->a) == uf_find(b->uf, bd->b))
-			return false;
-	}
-	return true;
+	ot_uf_reset(b->sw_sets);
+	for (d = 0; d < b->ndims; d++)
+		if ((int)d != skip)
+			join_class(b, b->dclass[d]);
+	return class_ends_apart(b, c);
 }
 
 static void drop_dim(struct ff_build *b, unsigned int d)
@@ -586,71 +684,68 @@ static void drop_dim(struct ff_build *b, unsigned int d)
 		b->cdim[b->dclass[d]] = d;
 }
 
-/* Phase 3: which classes are dimensions; the others are strays. */
-static int choose_dimensions(struct ff_build *b)
+/* The first (lowest) bundle of class c. */
+static uint32_t class_first(const struct ff_build *b, uint32_t c)
 {
-	uint32_t *order = NULL;
-	uint32_t i, k;
-	bool changed;
-	int error = 0;
+	return b->cmember[b->cstart[c]];
+}
+
+/* The classes in the order they are tried as dimensions; NULL on OOM. */
+static struct class_key *sorted_classes(const struct ff_build *b)
+{
+	struct class_key *order;
+	uint32_t c;
 
 	order = malloc((b->nclasses + 1) * sizeof(*order));
 	if (!order)
-		return oom(b);
-	for (i = 0; i < b->nclasses; i++)
-		order[i] = i;
-	sort_build = b;
-	qsort(order, b->nclasses, sizeof(*order), cmp_class);
-	uf_init(b->uf, b->nsw);
-	b->ndims = 0;
-	for (k = 0; k < b->nclasses; k++) {
-		uint32_t c = order[k];
-		const struct ff_bundle *first = &b->bundle[b->cmember[b->cstart[c]]];
-		bool separates = true;
+		return NULL;
+	for (c = 0; c < b->nclasses; c++) {
+		const struct ff_bundle *bd = &b->bundle[class_first(b, c)];
 
-		/* a pendant cable is a class of its own; placed later */
-		if (!b->active[first->a] || !b->active[first->b])
-			continue;
-		/*
-		 * A dimension of K values has nslots * (K - 1) / 2 bundles,
-		 * at least half a bundle per switch, and keeps a good part of
-		 * them under heavy damage.  A class much smaller than that
-		 * (a single cable, or a few held together by one 4-cycle) is
-		 * a stray, unless nothing else is there.
-		 */
-		if (b->ndims && (b->cstart[c + 1] - b->cstart[c] == 1 ||
-				 8 * (b->cstart[c + 1] - b->cstart[c]) < b->nsw))
-			continue;
-		/* Incremental form of class_separates(): uf holds the
-		 * dimensions taken so far. */
-		for (i = b->cstart[c]; i < b->cstart[c + 1]; i++) {
-			const struct ff_bundle *bd = &b->bundle[b->cmember[i]];
-
-			if (uf_find(b->uf, bd->a) == uf_find(b->uf, bd->b)) {
-				separates = false;
-				break;
-			}
-		}
-		if (!separates)
-			continue;
-		if (b->ndims == OT_FF_MAX_DIMS) {
-			error = refuse_bundle(b, b->cmember[b->cstart[c]],
-					      "shares no triangle or 4-cycle with the cables of the 16 dimensions found before it: more than 16 dimensions, not a FlatFly");
-			goto out;
-		}
-		b->cdim[c] = b->ndims;
-		b->dclass[b->ndims++] = c;
-		for (i = b->cstart[c]; i < b->cstart[c + 1]; i++) {
-			const struct ff_bundle *bd = &b->bundle[b->cmember[i]];
-
-			uf_union(b->uf, bd->a, bd->b);
-		}
+		order[c].size = b->cstart[c + 1] - b->cstart[c];
+		order[c].first_a = bd->a;
+		order[c].first_b = bd->b;
+		order[c].cls = c;
 	}
+	qsort(order, b->nclasses, sizeof(*order), cmp_class_key);
+	return order;
+}
+
+/*
+ * Whether class c can be a dimension besides those taken so far (held
+ * in sw_sets): not a pendant cable's class (placed later), not a stray
+ * much smaller than a dimension, and no bundle between switches the
+ * dimensions taken already connect (the incremental class_separates()).
+ */
+static bool class_is_dimension(struct ff_build *b, uint32_t c)
+{
+	const struct ff_bundle *first = &b->bundle[class_first(b, c)];
+	uint32_t size = b->cstart[c + 1] - b->cstart[c];
+
+	if (!b->active[first->a] || !b->active[first->b])
+		return false;
 	/*
-	 * A class taken early can stop separating once later dimensions are
-	 * in (its ends joined another way): it was a stray.  Drop the
-	 * smallest such class and look again.
+	 * A dimension of K values has nslots * (K - 1) / 2 bundles, at least
+	 * half a bundle per switch, and keeps a good part of them under
+	 * heavy damage.  A class much smaller than that (a single cable, or
+	 * a few held together by one 4-cycle) is a stray, unless nothing
+	 * else is there.
 	 */
+	if (b->ndims && (size == 1 || 8 * size < b->nsw))
+		return false;
+	return class_ends_apart(b, c);
+}
+
+/*
+ * A class taken early can stop separating once later dimensions are in
+ * (its ends joined another way): it was a stray.  Drops the smallest such
+ * class and looks again.
+ */
+static void drop_stray_dims(struct ff_build *b)
+{
+	bool changed;
+	unsigned int k;
+
 	do {
 		changed = false;
 		for (k = b->ndims; k-- > 0;) {
@@ -661,6 +756,35 @@ static int choose_dimensions(struct ff_build *b)
 			break;
 		}
 	} while (changed);
+}
+
+/* Phase 3: which classes are dimensions; the others are strays. */
+static int choose_dimensions(struct ff_build *b)
+{
+	struct class_key *order;
+	uint32_t k;
+	int error = 0;
+
+	order = sorted_classes(b);
+	if (!order)
+		return ot_error_nomem(b->err, "flatfly");
+	ot_uf_reset(b->sw_sets);
+	b->ndims = 0;
+	for (k = 0; k < b->nclasses; k++) {
+		uint32_t c = order[k].cls;
+
+		if (!class_is_dimension(b, c))
+			continue;
+		if (b->ndims == OT_FF_MAX_DIMS) {
+			error = refuse_bundle(b, class_first(b, c),
+					      "shares no triangle or 4-cycle with the cables of the 16 dimensions found before it: more than 16 dimensions, not a FlatFly");
+			goto out;
+		}
+		b->cdim[c] = b->ndims;
+		b->dclass[b->ndims++] = c;
+		join_class(b, c);
+	}
+	drop_stray_dims(b);
 out:
 	free(order);
 	return error;
@@ -684,17 +808,17 @@ static void component_values(struct ff_build *b, unsigned int d)
 	uint32_t *value_of_root = b->scratch;
 	uint32_t i, s, nv = 0;
 
-	uf_init(b->uf, b->nsw);
+	ot_uf_reset(b->sw_sets);
 	for (i = 0; i < b->nbundles; i++) {
 		int cd = bundle_dim(b, i);
 
 		if (cd >= 0 && cd != (int)d)
-			uf_union(b->uf, b->bundle[i].a, b->bundle[i].b);
+			ot_uf_union(b->sw_sets, b->bundle[i].a, b->bundle[i].b);
 	}
 	for (s = 0; s < b->nsw; s++)
 		value_of_root[s] = NONE;
 	for (s = 0; s < b->nsw; s++) {
-		uint32_t r = uf_find(b->uf, s);
+		uint32_t r = ot_uf_find(b->sw_sets, s);
 
 		if (!b->active[s])
 			continue;
@@ -755,22 +879,6 @@ static bool same_elsewhere(const struct ff_build *b, uint32_t s, uint32_t t,
 	return true;
 }
 
-/* The one dimension in which two coordinate vectors differ, or -1. */
-static int one_diff(const uint32_t *x, const uint32_t *y, unsigned int n)
-{
-	unsigned int d;
-	int diff = -1;
-
-	for (d = 0; d < n; d++) {
-		if (x[d] == y[d])
-			continue;
-		if (diff >= 0)
-			return -1;
-		diff = d;
-	}
-	return diff;
-}
-
 /*
  * How many cables not in any dimension yet, from the switches of piece v
  * (n of them) to switches outside it, would join switches that differ in
@@ -795,25 +903,157 @@ static uint32_t stray_fit(const struct ff_build *b, unsigned int d,
 			if (!b->active[u] || cu[d] == v ||
 			    bundle_dim(b, b->adj[j].bundle) >= 0)
 				continue;
-			if (one_diff(c, cu, b->ndims) >= 0)
+			if (ot_ff_one_diff(c, cu, b->ndims) >= 0)
 				score++;
 		}
 	}
 	return score;
 }
 
-struct hashed_switch {
-	uint64_t hash;
-	uint32_t sw;
+/*
+ * The values of one dimension d as pieces to merge: the working state of
+ * merge_one_piece().  The four per-value arrays share one zeroed
+ * allocation, at vsize.
+ */
+struct pieces {
+	uint32_t nv;       /* values of d */
+	uint32_t *vsize;   /* per value: its (active) switches */
+	uint32_t *mstart;  /* value v's switches: members[mstart[v]..[v + 1]) */
+	uint32_t *members;
+	uint32_t *order;   /* the values, smallest first */
+	uint32_t *blocked; /* per value: cannot take the piece being merged */
+	struct keyed *hs;  /* active switches by others_hash(), then index */
+	uint32_t nact;     /* entries of hs */
 };
 
-static int cmp_hashed(const void *pa, const void *pb)
+static void pieces_free(struct pieces *pc)
 {
-	const struct hashed_switch *x = pa, *y = pb;
+	free(pc->vsize);
+	free(pc->members);
+	free(pc->hs);
+}
 
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	return x->sw < y->sw ? -1 : x->sw > y->sw;
+static bool pieces_alloc(struct pieces *pc, uint32_t nv, uint32_t nsw)
+{
+	pc->nv = nv;
+	pc->vsize = calloc(4 * ((size_t)nv + 1), sizeof(*pc->vsize));
+	pc->members = malloc(nsw * sizeof(*pc->members));
+	pc->hs = malloc(nsw * sizeof(*pc->hs));
+	if (!pc->vsize || !pc->members || !pc->hs)
+		return false;
+	pc->blocked = pc->vsize + nv + 1;
+	pc->mstart = pc->blocked + nv + 1;
+	pc->order = pc->mstart + nv + 1;
+	return true;
+}
+
+/*
+ * Groups the active switches by their value of dimension d (members, in
+ * GUID order within a value), orders the values smallest first (stable:
+ * ties keep value order) and sorts the switches by others_hash() so that
+ * those sharing a line of d can be found by binary search.
+ */
+static void group_values(const struct ff_build *b, unsigned int d,
+			 struct pieces *pc)
+{
+	uint32_t *fill = pc->blocked; /* free until block_values() */
+	uint32_t s, v, w, k;
+
+	pc->nact = 0;
+	for (s = 0; s < b->nsw; s++) {
+		if (!b->active[s])
+			continue;
+		pc->vsize[sw_coords(b, s)[d]]++;
+		pc->hs[pc->nact].key = others_hash(b, s, d);
+		pc->hs[pc->nact++].id = s;
+	}
+	qsort(pc->hs, pc->nact, sizeof(*pc->hs), cmp_keyed);
+	for (v = 0; v < pc->nv; v++)
+		pc->mstart[v + 1] = pc->mstart[v] + pc->vsize[v];
+	for (v = 0; v < pc->nv; v++)
+		fill[v] = pc->mstart[v];
+	for (s = 0; s < b->nsw; s++)
+		if (b->active[s])
+			pc->members[fill[sw_coords(b, s)[d]]++] = s;
+	for (v = 0, k = 0; k <= b->nsw && v < pc->nv; k++)
+		for (w = 0; w < pc->nv; w++)
+			if (pc->vsize[w] == k)
+				pc->order[v++] = w;
+}
+
+/* The first entry of hs[0..n) with key h or more. */
+static uint32_t keyed_lower_bound(const struct keyed *hs, uint32_t n,
+				  uint64_t h)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (hs[mid].key < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The values piece v cannot be merged into: those no larger than it, and
+ * for each of its switches m the values cabled to m in dimension d and
+ * the values holding m's position (its coordinates outside d) already.
+ */
+static void block_values(const struct ff_build *b, unsigned int d,
+			 struct pieces *pc, uint32_t v)
+{
+	uint32_t w, i, j;
+
+	for (w = 0; w < pc->nv; w++)
+		pc->blocked[w] = pc->vsize[w] <= pc->vsize[v];
+	for (i = pc->mstart[v]; i < pc->mstart[v + 1]; i++) {
+		uint32_t m = pc->members[i];
+		uint64_t h = others_hash(b, m, d);
+
+		for (j = b->astart[m]; j < b->astart[m + 1]; j++) {
+			uint32_t u = b->adj[j].sw;
+
+			if (bundle_dim(b, b->adj[j].bundle) != (int)d ||
+			    !b->active[u])
+				continue;
+			pc->blocked[sw_coords(b, u)[d]] = 1;
+		}
+		for (j = keyed_lower_bound(pc->hs, pc->nact, h);
+		     j < pc->nact && pc->hs[j].key == h; j++)
+			if (pc->hs[j].id != m &&
+			    same_elsewhere(b, m, pc->hs[j].id, d))
+				pc->blocked[sw_coords(b, pc->hs[j].id)[d]] = 1;
+	}
+}
+
+/*
+ * Of the values piece v fits (not blocked), the one its unclassified
+ * cables fit best (stray_fit()), the larger on a tie; NONE when it fits
+ * none.  *ncand: how many it fits.
+ */
+static uint32_t best_fit(const struct ff_build *b, unsigned int d,
+			 const struct pieces *pc, uint32_t v, uint32_t *ncand)
+{
+	uint32_t cand = NONE, best_score = 0, w, score;
+
+	*ncand = 0;
+	for (w = 0; w < pc->nv; w++) {
+		if (pc->blocked[w])
+			continue;
+		(*ncand)++;
+		score = stray_fit(b, d, pc->members + pc->mstart[v],
+				  pc->vsize[v], v, w);
+		if (cand == NONE || score > best_score ||
+		    (score == best_score && pc->vsize[w] > pc->vsize[cand])) {
+			cand = w;
+			best_score = score;
+		}
+	}
+	return cand;
 }
 
 /*
@@ -827,82 +1067,21 @@ static int cmp_hashed(const void *pa, const void *pb)
  */
 static bool merge_one_piece(struct ff_build *b, unsigned int d)
 {
-	uint32_t nv = b->nvalues[d];
-	uint32_t *vsize = NULL, *blocked = NULL, *members = NULL;
-	uint32_t *mstart = NULL, *order = NULL;
-	struct hashed_switch *hs = NULL;
-	uint32_t v, s, i, k, w, nact, largest;
+	struct pieces pc = { 0 };
+	uint32_t v, i, k, cand, ncand, largest;
 	bool merged = false;
 
-	vsize = calloc(nv, sizeof(*vsize));
-	blocked = malloc(nv * sizeof(*blocked));
-	mstart = calloc(nv + 1, sizeof(*mstart));
-	order = malloc(nv * sizeof(*order));
-	members = malloc(b->nsw * sizeof(*members));
-	hs = malloc(b->nsw * sizeof(*hs));
-	if (!vsize || !blocked || !mstart || !order || !members || !hs)
-		goto out; /* merging only improves a result; skip it on OOM */
-	for (s = 0, nact = 0; s < b->nsw; s++) {
-		if (!b->active[s])
-			continue;
-		vsize[b->coord[s * OT_FF_MAX_DIMS + d]]++;
-		hs[nact].hash = others_hash(b, s, d);
-		hs[nact++].sw = s;
-	}
-	qsort(hs, nact, sizeof(*hs), cmp_hashed);
-	for (v = 0; v < nv; v++)
-		mstart[v + 1] = mstart[v] + vsize[v];
-	for (v = 0; v < nv; v++)
-		blocked[v] = mstart[v];
-	for (s = 0; s < b->nsw; s++)
-		if (b->active[s])
-			members[blocked[b->coord[s * OT_FF_MAX_DIMS + d]]++] =
-				s;
-	/* Smallest values first (stable: ties keep GUID order). */
-	for (v = 0, k = 0; k <= b->nsw && v < nv; k++)
-		for (w = 0; w < nv; w++)
-			if (vsize[w] == k)
-				order[v++] = w;
-	largest = vsize[order[nv - 1]];
-	for (k = 0; k < nv; k++) {
-		uint32_t cand = NONE, ncand = 0, best_score = 0;
-
-		v = order[k];
-		if (vsize[v] >= largest)
+	/* merging only improves a result; skip it on OOM */
+	if (!pieces_alloc(&pc, b->nvalues[d], b->nsw))
+		goto out;
+	group_values(b, d, &pc);
+	largest = pc.vsize[pc.order[pc.nv - 1]];
+	for (k = 0; k < pc.nv; k++) {
+		v = pc.order[k];
+		if (pc.vsize[v] >= largest)
 			break; /* nothing larger left to merge into */
-		for (w = 0; w < nv; w++)
-			blocked[w] = vsize[w] <= vsize[v];
-		for (i = mstart[v]; i < mstart[v + 1]; i++) {
-			uint32_t m = members[i], j, lo, hi;
-			uint64_t h = others_hash(b, m, d);
-
-			/* values cabled to m in dimension d */
-			for (j = b->astart[m]; j < b->astart[m + 1]; j++) {
-				uint32_t bd = b->adj[j].bundle;
-
-				if (bundle_dim(b, bd) != (int)d ||
-				    !b->active[b->adj[j].sw])
-					continue;
-				blocked[b->coord[b->adj[j].sw *
-						 OT_FF_MAX_DIMS + d]] = 1;
-			}
-			/* values holding m's position already */
-			lo = 0;
-			hi = nact;
-			while (lo < hi) {
-				uint32_t mid = lo + (hi - lo) / 2;
-
-				if (hs[mid].hash < h)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			for (j = lo; j < nact && hs[j].hash == h; j++)
-				if (hs[j].sw != m &&
-				    same_elsewhere(b, m, hs[j].sw, d))
-					blocked[b->coord[hs[j].sw *
-							 OT_FF_MAX_DIMS + d]] = 1;
-		}
+		block_values(b, d, &pc, v);
+		cand = best_fit(b, d, &pc, v, &ncand);
 		/*
 		 * Several fits: the piece's position in its line is not told
 		 * by the cabling (the switches that would tell are missing).
@@ -910,36 +1089,17 @@ static bool merge_one_piece(struct ff_build *b, unsigned int d)
 		 * put it in the largest fitting value, any of which gives a
 		 * consistent FlatFly.
 		 */
-		for (w = 0; w < nv; w++) {
-			uint32_t score;
-
-			if (blocked[w])
-				continue;
-			ncand++;
-			score = stray_fit(b, d, members + mstart[v],
-					  vsize[v], v, w);
-			if (cand == NONE || score > best_score ||
-			    (score == best_score && vsize[w] > vsize[cand])) {
-				cand = w;
-				best_score = score;
-			}
-		}
-		if (!ncand || (ncand > 1 && 2 * vsize[v] > largest))
+		if (!ncand || (ncand > 1 && 2 * pc.vsize[v] > largest))
 			continue;
-		for (i = mstart[v]; i < mstart[v + 1]; i++)
-			b->coord[members[i] * OT_FF_MAX_DIMS + d] = cand;
+		for (i = pc.mstart[v]; i < pc.mstart[v + 1]; i++)
+			sw_coords(b, pc.members[i])[d] = cand;
 		merged = true;
 		/* value v is empty now: renumber to keep values dense */
 		renumber_values(b, d);
 		break;
 	}
 out:
-	free(vsize);
-	free(blocked);
-	free(mstart);
-	free(order);
-	free(members);
-	free(hs);
+	pieces_free(&pc);
 	return merged;
 }
 
@@ -975,7 +1135,7 @@ static int place_strays(struct ff_build *b, bool strict, uint32_t *placed)
 	class_seen = malloc((b->nclasses + 1) * sizeof(*class_seen));
 	class_first = malloc((b->nclasses + 1) * sizeof(*class_first));
 	if (!class_seen || !class_first) {
-		error = oom(b);
+		error = ot_error_nomem(b->err, "flatfly");
 		goto out;
 	}
 	for (i = 0; i < b->nclasses; i++)
@@ -1017,12 +1177,12 @@ static int place_strays(struct ff_build *b, bool strict, uint32_t *placed)
 		if (class_seen[c] >= 0 && class_seen[c] != (int)diff) {
 			const struct ff_bundle *o = &b->bundle[class_first[c]];
 
-			error = ot_error_set(b->err,
-					     SW_FMT " port %u -- " SW_FMT " port %u: in a triangle or 4-cycle chain with the cable " SW_FMT " port %u -- " SW_FMT " port %u, but in another dimension",
-					     SW_ARGS(b, bd->a), bd->pa,
-					     SW_ARGS(b, bd->b), bd->pb,
-					     SW_ARGS(b, o->a), o->pa,
-					     SW_ARGS(b, o->b), o->pb);
+			error = ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					  SW_FMT " port %u -- " SW_FMT " port %u: in a triangle or 4-cycle chain with the cable " SW_FMT " port %u -- " SW_FMT " port %u, but in another dimension",
+					  SW_ARGS(b, bd->a), bd->pa,
+					  SW_ARGS(b, bd->b), bd->pb,
+					  SW_ARGS(b, o->a), o->pa,
+					  SW_ARGS(b, o->b), o->pb);
 			goto out;
 		}
 		class_seen[c] = diff;
@@ -1178,8 +1338,8 @@ static int place_one(struct ff_build *b, struct position_index *pi,
 				uint32_t u = b->adj[j].sw;
 
 				if (b->active[u] &&
-				    one_diff(c, &b->coord[u * OT_FF_MAX_DIMS],
-					     b->ndims) < 0)
+				    ot_ff_one_diff(c, sw_coords(b, u),
+						   b->ndims) < 0)
 					fits = false;
 			}
 		}
@@ -1194,8 +1354,7 @@ static int place_one(struct ff_build *b, struct position_index *pi,
 
 		if (b->active[u])
 			b->bdim[b->adj[j].bundle] =
-				one_diff(c, &b->coord[u * OT_FF_MAX_DIMS],
-					 b->ndims);
+				ot_ff_one_diff(c, sw_coords(b, u), b->ndims);
 	}
 	b->active[x] = true;
 	position_add(b, pi, x);
@@ -1216,15 +1375,15 @@ static int place_loose(struct ff_build *b)
 	if (!b->npeeled)
 		return 0;
 	if (!b->ndims)
-		return ot_error_set(b->err,
-				    SW_FMT ": no cable of the fabric is in a triangle or 4-cycle: not a FlatFly",
-				    SW_ARGS(b, b->peel[0]));
+		return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				 SW_FMT ": no cable of the fabric is in a triangle or 4-cycle: not a FlatFly",
+				 SW_ARGS(b, b->peel[0]));
 	while (size < 2 * b->nsw)
 		size <<= 1;
 	pi.mask = size - 1;
 	pi.sw = malloc(size * sizeof(*pi.sw));
 	if (!pi.sw)
-		return oom(b);
+		return ot_error_nomem(b->err, "flatfly");
 	memset(pi.sw, 0xff, size * sizeof(*pi.sw));
 	for (s = 0; s < b->nsw; s++)
 		if (b->active[s])
@@ -1238,9 +1397,9 @@ static int place_loose(struct ff_build *b)
 				continue;
 			r = place_one(b, &pi, x);
 			if (r < 0) {
-				error = ot_error_set(b->err,
-						     SW_FMT ": no free FlatFly position one step from each of its neighbour switches",
-						     SW_ARGS(b, x));
+				error = ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						  SW_FMT ": no free FlatFly position one step from each of its neighbour switches",
+						  SW_ARGS(b, x));
 				goto out;
 			}
 			if (r) {
@@ -1250,18 +1409,22 @@ static int place_loose(struct ff_build *b)
 		}
 	}
 	if (left)
-		error = ot_error_set(b->err,
-				     "flatfly: %u switches could not be placed",
-				     left);
+		error = ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				  "flatfly: %u switches could not be placed", left);
 out:
 	free(pi.sw);
 	return error;
 }
 
-/* Dimension order: size, then width (wider first), then lowest bundle. */
+/*
+ * Dimension order: size, then width (wider first), then the ends of its
+ * lowest bundle (first_a, first_b, filled in once first is known; no two
+ * dimensions share a bundle).
+ */
 struct dim_key {
 	unsigned int dim;
 	uint32_t size, width, first;
+	uint32_t first_a, first_b;
 };
 
 static int cmp_dim(const void *pa, const void *pb)
@@ -1272,9 +1435,8 @@ static int cmp_dim(const void *pa, const void *pb)
 		return x->size < y->size ? -1 : 1;
 	if (x->width != y->width)
 		return x->width > y->width ? -1 : 1;
-	if (x->first == y->first)
-		return 0;
-	return bundle_before(sort_build, x->first, y->first) ? -1 : 1;
+	return cmp_bundle_ends(x->first_a, x->first_b, y->first_a,
+			       y->first_b);
 }
 
 static int order_dimensions(struct ff_build *b, unsigned int *width)
@@ -1298,7 +1460,10 @@ static int order_dimensions(struct ff_build *b, unsigned int *width)
 		if (k->first == NONE || bundle_before(b, i, k->first))
 			k->first = i;
 	}
-	sort_build = b;
+	for (d = 0; d < b->ndims; d++) {
+		key[d].first_a = b->bundle[key[d].first].a;
+		key[d].first_b = b->bundle[key[d].first].b;
+	}
 	qsort(key, b->ndims, sizeof(key[0]), cmp_dim);
 	for (d = 0; d < b->ndims; d++) {
 		newdim[key[d].dim] = d;
@@ -1347,7 +1512,7 @@ static int check_lines(struct ff_build *b, const struct ot_ff *ff)
 
 	line_count = calloc(ff->nslots, sizeof(*line_count));
 	if (!line_count)
-		return oom(b);
+		return ot_error_nomem(b->err, "flatfly");
 	for (d = 0; d < ff->ndims; d++) {
 		uint64_t pairs = 0, cabled = 0;
 		bool triangle = false;
@@ -1393,45 +1558,41 @@ out:
 	return error;
 }
 
-/* The result, and the last checks that need positions. */
-static int build_result(struct ff_build *b, struct ot_ff **out)
+/*
+ * Positions: the product of the sizes, which the switches must fill to a
+ * quarter at least (a guard, too, against sizes whose product overflows).
+ */
+static int size_positions(struct ff_build *b, struct ot_ff *ff)
 {
-	const struct ot_fabric *f = b->f;
-	struct ot_ff *ff = NULL;
 	uint64_t nslots = 1;
-	uint32_t base = 0, i, s;
 	unsigned int d;
-	int error = 0;
 
-	ff = calloc(1, sizeof(*ff));
-	if (!ff)
-		return oom(b);
-	ff->fabric = f;
-	ff->ndims = b->ndims;
-	error = order_dimensions(b, ff->width);
-	if (error)
-		goto out;
 	for (d = 0; d < b->ndims; d++) {
 		ff->size[d] = b->nvalues[d];
 		nslots *= ff->size[d];
 		if (nslots > 4 * (uint64_t)b->nsw + 16)
 			break;
 	}
-	if (nslots > 4 * (uint64_t)b->nsw + 16) {
-		error = ot_error_set(b->err,
-				     "flatfly: %u switches would fill fewer than a quarter of the positions of %u dimensions (first " SW_FMT "): not a FlatFly",
-				     b->nsw, b->ndims, SW_ARGS(b, 0));
-		goto out;
-	}
+	if (nslots > 4 * (uint64_t)b->nsw + 16)
+		return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				 "flatfly: %u switches would fill fewer than a quarter of the positions of %u dimensions (first " SW_FMT "): not a FlatFly",
+				 b->nsw, b->ndims, SW_ARGS(b, 0));
 	ff->nslots = nslots;
+	return 0;
+}
+
+/* ff's tables, every position empty and no port with a dimension. */
+static int alloc_tables(struct ff_build *b, struct ot_ff *ff)
+{
+	const struct ot_fabric *f = b->f;
+	uint32_t base = 0, i;
+
 	ff->sw_slot = malloc(f->nnodes * sizeof(*ff->sw_slot));
 	ff->slot_node = malloc(ff->nslots * sizeof(*ff->slot_node));
 	ff->port_dim_base = malloc((f->nnodes + 1) *
 				   sizeof(*ff->port_dim_base));
-	if (!ff->sw_slot || !ff->slot_node || !ff->port_dim_base) {
-		error = oom(b);
-		goto out;
-	}
+	if (!ff->sw_slot || !ff->slot_node || !ff->port_dim_base)
+		return ot_error_nomem(b->err, "flatfly");
 	for (i = 0; i < ff->nslots; i++)
 		ff->slot_node[i] = -1;
 	for (i = 0; i < f->nnodes; i++) {
@@ -1441,33 +1602,44 @@ static int build_result(struct ff_build *b, struct ot_ff **out)
 	}
 	ff->port_dim_base[f->nnodes] = base;
 	ff->port_dim = malloc((base ? base : 1) * sizeof(*ff->port_dim));
-	if (!ff->port_dim) {
-		error = oom(b);
-		goto out;
-	}
+	if (!ff->port_dim)
+		return ot_error_nomem(b->err, "flatfly");
 	memset(ff->port_dim, -1, base * sizeof(*ff->port_dim));
+	return 0;
+}
+
+/* Every switch at the position of its coordinates, each its own. */
+static int place_switches(struct ff_build *b, struct ot_ff *ff)
+{
+	uint32_t s;
+
 	for (s = 0; s < b->nsw; s++) {
-		int32_t slot = slot_of(ff, &b->coord[s * OT_FF_MAX_DIMS]);
+		int32_t slot = slot_of(ff, sw_coords(b, s));
 		int32_t other = ff->slot_node[slot];
 
-		if (other >= 0) {
-			error = ot_error_set(b->err,
-					     SW_FMT " and " SW_FMT " get the same FlatFly coordinates: not a FlatFly",
-					     SW_ARGS(b, b->node_sw[other]),
-					     SW_ARGS(b, s));
-			goto out;
-		}
+		if (other >= 0)
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 SW_FMT " and " SW_FMT " get the same FlatFly coordinates: not a FlatFly",
+					 SW_ARGS(b, b->node_sw[other]),
+					 SW_ARGS(b, s));
 		ff->slot_node[slot] = b->sw_node[s];
 		ff->sw_slot[b->sw_node[s]] = slot;
 	}
+	return 0;
+}
+
+/* The dimension of every switch-to-switch cable, port by port. */
+static void fill_port_dims(const struct ff_build *b, struct ot_ff *ff)
+{
+	uint32_t s, j;
+	unsigned int p;
+
 	for (s = 0; s < b->nsw; s++) {
 		int32_t n = b->sw_node[s];
-		const struct ot_node *nd = &f->node[n];
-		unsigned int p;
+		const struct ot_node *nd = &b->f->node[n];
 
 		for (p = 1; p <= nd->nports; p++) {
 			int32_t peer = nd->port[p].peer;
-			uint32_t j;
 
 			if (peer < 0 || b->node_sw[peer] < 0)
 				continue;
@@ -1477,8 +1649,30 @@ static int build_result(struct ff_build *b, struct ot_ff **out)
 						b->bdim[b->adj[j].bundle];
 		}
 	}
-	error = check_lines(b, ff);
-out:
+}
+
+/* Phase 6: the result, and the last checks that need positions. */
+static int build_result(struct ff_build *b, struct ot_ff **out)
+{
+	struct ot_ff *ff;
+	int error;
+
+	ff = calloc(1, sizeof(*ff));
+	if (!ff)
+		return ot_error_nomem(b->err, "flatfly");
+	ff->fabric = b->f;
+	ff->ndims = b->ndims;
+	error = order_dimensions(b, ff->width);
+	if (!error)
+		error = size_positions(b, ff);
+	if (!error)
+		error = alloc_tables(b, ff);
+	if (!error)
+		error = place_switches(b, ff);
+	if (!error) {
+		fill_port_dims(b, ff);
+		error = check_lines(b, ff);
+	}
 	if (error) {
 		ot_ff_free(ff);
 		return error;
@@ -1492,14 +1686,14 @@ static int check_connected(struct ff_build *b)
 {
 	uint32_t i, s;
 
-	uf_init(b->uf, b->nsw);
+	ot_uf_reset(b->sw_sets);
 	for (i = 0; i < b->nbundles; i++)
-		uf_union(b->uf, b->bundle[i].a, b->bundle[i].b);
+		ot_uf_union(b->sw_sets, b->bundle[i].a, b->bundle[i].b);
 	for (s = 1; s < b->nsw; s++)
-		if (uf_find(b->uf, s) != uf_find(b->uf, 0))
-			return ot_error_set(b->err,
-					    SW_FMT " has no switch-to-switch path to " SW_FMT ": the switches are not one fabric",
-					    SW_ARGS(b, s), SW_ARGS(b, 0));
+		if (!ot_uf_same(b->sw_sets, s, 0))
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 SW_FMT " has no switch-to-switch path to " SW_FMT ": the switches are not one fabric",
+					 SW_ARGS(b, s), SW_ARGS(b, 0));
 	return 0;
 }
 
@@ -1511,15 +1705,15 @@ static int alloc_build(struct ff_build *b)
 	b->sw_node = malloc(n * sizeof(*b->sw_node));
 	b->node_sw = malloc(n * sizeof(*b->node_sw));
 	b->astart = calloc(n + 1, sizeof(*b->astart));
-	b->uf = malloc(n * sizeof(*b->uf));
 	b->scratch = malloc(n * sizeof(*b->scratch));
 	b->scratch2 = malloc(n * sizeof(*b->scratch2));
 	b->active = malloc(n * sizeof(*b->active));
 	b->peel = malloc(n * sizeof(*b->peel));
 	if (!b->active || !b->peel)
-		return oom(b);
-	if (!b->sw_node || !b->node_sw || !b->astart || !b->uf || !b->scratch || !b->scratch2)
-		return oom(b);
+		return ot_error_nomem(b->err, "flatfly");
+	if (!b->sw_node || !b->node_sw || !b->astart || !b->scratch ||
+	    !b->scratch2)
+		return ot_error_nomem(b->err, "flatfly");
 	return 0;
 }
 
@@ -1527,13 +1721,14 @@ static int alloc_bundle_state(struct ff_build *b)
 {
 	uint32_t n = b->nbundles + 1;
 
-	b->bparent = malloc(n * sizeof(*b->bparent));
+	b->bundle_sets = ot_uf_new(b->nbundles);
+	b->sw_sets = ot_uf_new(b->nsw);
 	b->in_triangle = calloc(n, sizeof(*b->in_triangle));
 	b->bdim = malloc(n * sizeof(*b->bdim));
 	b->coord = calloc((size_t)b->nsw * OT_FF_MAX_DIMS, sizeof(*b->coord));
-	if (!b->bparent || !b->in_triangle || !b->bdim || !b->coord)
-		return oom(b);
-	uf_init(b->bparent, b->nbundles);
+	if (!b->bundle_sets || !b->sw_sets || !b->in_triangle || !b->bdim ||
+	    !b->coord)
+		return ot_error_nomem(b->err, "flatfly");
 	memset(b->bdim, -1, n * sizeof(*b->bdim));
 	return 0;
 }
@@ -1545,7 +1740,7 @@ static void free_build(struct ff_build *b)
 	free(b->astart);
 	free(b->adj);
 	free(b->bundle);
-	free(b->bparent);
+	ot_uf_free(b->bundle_sets);
 	free(b->in_triangle);
 	free(b->bclass);
 	free(b->cstart);
@@ -1553,76 +1748,108 @@ static void free_build(struct ff_build *b)
 	free(b->cdim);
 	free(b->bdim);
 	free(b->coord);
-	free(b->uf);
+	ot_uf_free(b->sw_sets);
 	free(b->scratch);
 	free(b->scratch2);
 	free(b->active);
 	free(b->peel);
 }
 
-int ot_ff_map(const struct ot_fabric *f, struct ot_ff **out,
-	      struct ot_error *err)
+/* Phase 1: switches and bundles, one switch graph. */
+static int read_cabling(struct ff_build *b)
 {
-	struct ff_build b = { .f = f, .err = err };
-	uint32_t round_placed = 0;
-	unsigned int round;
 	int error;
 
-	*out = NULL;
-	error = alloc_build(&b);
+	error = collect_switches(b);
+	if (!error)
+		error = collect_bundles(b);
+	if (!error)
+		error = alloc_bundle_state(b);
+	if (!error)
+		error = check_connected(b);
+	return error;
+}
+
+/* Phases 2 and 3: classes of bundles, and which of them are dimensions. */
+static int find_dimensions(struct ff_build *b)
+{
+	int error;
+
+	peel_pendants(b);
+	error = apply_rules(b);
 	if (error)
-		goto out;
-	error = collect_switches(&b);
-	if (error)
-		goto out;
-	error = collect_bundles(&b);
-	if (error)
-		goto out;
-	error = check_connected(&b);
-	if (error)
-		goto out;
-	error = alloc_bundle_state(&b);
-	if (error)
-		goto out;
-	peel_pendants(&b);
-	error = apply_rules(&b);
-	if (error)
-		goto out;
-	if (!b.rule_fired && b.nbundles >= 3) {
-		error = refuse_structureless(&b);
-		goto out;
-	}
-	error = build_classes(&b);
-	if (error)
-		goto out;
-	error = choose_dimensions(&b);
-	if (error)
-		goto out;
-	loosen_unclassed(&b);
+		return error;
+	if (!b->rule_fired && b->nbundles >= 3)
+		return refuse_structureless(b);
+	error = build_classes(b);
+	if (!error)
+		error = choose_dimensions(b);
+	return error;
+}
+
+/*
+ * Phases 4 and 5, then the loose switches: the coordinates of every
+ * switch and the dimension of every bundle.
+ */
+static int find_coordinates(struct ff_build *b)
+{
+	uint32_t placed = 0;
+	unsigned int round;
+	int error = 0;
+
+	loosen_unclassed(b);
 	/*
 	 * Strays placed by the coordinates join the hyperplanes they lie
 	 * in, which can heal pieces the first reading left: read again
 	 * while that places more strays.
 	 */
 	for (round = 0; round < 4; round++) {
-		uint32_t placed = 0;
-
-		assign_coordinates(&b);
-		error = place_strays(&b, false, &placed);
+		placed = 0;
+		assign_coordinates(b);
+		error = place_strays(b, false, &placed);
 		if (error || !placed)
 			break;
 	}
 	if (!error)
-		error = place_strays(&b, true, &round_placed);
-	if (error)
-		goto out;
-	error = place_loose(&b);
-	if (error)
-		goto out;
-	error = build_result(&b, out);
-out:
+		error = place_strays(b, true, &placed);
+	if (!error)
+		error = place_loose(b);
+	return error;
+}
+
+int ot_ff_map(const struct ot_fabric *f, struct ot_ff **out,
+	      struct ot_error *err)
+{
+	struct ff_build b = { .f = f, .err = err };
+	int error;
+
+	*out = NULL;
+	error = alloc_build(&b);
+	if (!error)
+		error = read_cabling(&b);
+	if (!error)
+		error = find_dimensions(&b);
+	if (!error)
+		error = find_coordinates(&b);
+	if (!error)
+		error = build_result(&b, out);
 	free_build(&b);
 	return error;
+}
+
+int ot_ff_one_diff(const uint32_t *x, const uint32_t *y, unsigned int n)
+{
+	unsigned int d;
+	int diff = -1;
+
+	for (d = 0; d < n; d++) {
+		if (x[d] == y[d])
+			continue;
+		if (diff >= 0)
+			return -1;
+		diff = d;
+	}
+	return diff;
 }
 
 void ot_ff_free(struct ot_ff *ff)

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The FlatFly / HyperX / generalized-hypercube recognizer (seed 001,
- * section 2.1): dimensions from the equivalence classes of switch-to-switch
- * links (bidirectional, parallel, triangle and rectangle rules, closed with
- * union-find), coordinates from the per-dimension relations.  It works on
- * incomplete fabrics (switches and cables missing) and never relies on
- * GUIDs or port numbers except to break ties the topology leaves open.
- * The ff-* engines route on its result; the checker uses it to verify
- * dimension orders.  Hypercubes are FlatFlies with 2 switches per
- * dimension.
+ * The FlatFly / HyperX / generalized-hypercube recognizer of seed 001
+ * ("Early evaluation of direct large-scale InfiniBand networks with
+ * adaptive routing"), section 2.1: dimensions from the equivalence classes
+ * of switch-to-switch links (bidirectional, parallel, triangle and
+ * rectangle rules, closed with union-find), coordinates from the
+ * per-dimension relations.  It works on incomplete fabrics (switches and
+ * cables missing) and never relies on GUIDs or port numbers except to
+ * break ties the topology leaves open.  The ff-* engines route on its
+ * result; the checker uses it to verify dimension orders.  Hypercubes are
+ * FlatFlies with 2 switches per dimension.
  */
 #ifndef OSMTOPO_FLATFLY_H
 #define OSMTOPO_FLATFLY_H
@@ -61,6 +62,13 @@ static inline int ot_ff_port_dim(const struct ot_ff *ff, int n, unsigned int p)
 {
 	return ff->port_dim[ff->port_dim_base[n] + p];
 }
+
+/*
+ * The one dimension d < n in which coordinate vectors x and y differ (a
+ * FlatFly cable joins positions that differ in exactly one), or -1 when
+ * they differ in none or in several.
+ */
+int ot_ff_one_diff(const uint32_t *x, const uint32_t *y, unsigned int n);
 
 /*
  * Maps f as a FlatFly (any number of dimensions, any size per dimension,

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The KNS recognizer (seed 000, sections 2.2 and 3.2), the step between
- * the fabric and the hdor engine in the flow (fabric -> recognizer ->
- * coordinates -> engine -> tables -> checker).  It decides from the
+ * The KNS recognizer of seed 000 ("Implementation and testing of a KNS
+ * topology in an InfiniBand cluster"), sections 2.2 and 3.2, the step
+ * between the fabric and the hdor engine in the flow (fabric -> recognizer
+ * -> coordinates -> engine -> tables -> checker).  It decides from the
  * cabling alone whether a fabric is a k-ary n-direct 1-indirect KNS, gives
  * every router, indirect switch and CA its coordinates, and refuses
  * anything else with one line naming the node and port that break the
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/uf.h"
 #include "topo/kns.h"
 
 /* The cables from one switch to one other switch, seen from the first. */
@@ -87,11 +89,6 @@ static bool node_before(const struct ot_fabric *f, int32_t a, int32_t b)
 	return a < b;
 }
 
-static int oom(struct kns_build *b)
-{
-	return ot_error_set(b->err, "kns: out of memory");
-}
-
 static uint32_t nbundles(const struct kns_build *b, int32_t x)
 {
 	return b->bstart[x + 1] - b->bstart[x];
@@ -115,9 +112,9 @@ static int classify(struct kns_build *b)
 		unsigned int swport = 0;
 
 		if (nd->type == OT_NODE_ROUTER)
-			return ot_error_set(b->err,
-					    NODE_FMT ": a KNS has no IB routers",
-					    NODE_ARGS(b, i));
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT ": a KNS has no IB routers",
+					 NODE_ARGS(b, i));
 		if (nd->type != OT_NODE_CA)
 			continue;
 		for (p = 1; p <= nd->nports; p++) {
@@ -126,28 +123,28 @@ static int classify(struct kns_build *b)
 			if (peer < 0)
 				continue;
 			if (f->node[peer].type == OT_NODE_CA)
-				return ot_error_set(b->err,
-						    NODE_FMT " port %u: cabled to " NODE_FMT "; in a KNS every CA hangs off a router",
-						    NODE_ARGS(b, i), p,
-						    NODE_ARGS(b, peer));
+				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						 NODE_FMT " port %u: cabled to " NODE_FMT "; in a KNS every CA hangs off a router",
+						 NODE_ARGS(b, i), p,
+						 NODE_ARGS(b, peer));
 			if (f->node[peer].type != OT_NODE_SWITCH)
-				return ot_error_set(b->err,
-						    NODE_FMT " port %u: cabled to " NODE_FMT "; a KNS has no IB routers",
-						    NODE_ARGS(b, i), p,
-						    NODE_ARGS(b, peer));
+				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						 NODE_FMT " port %u: cabled to " NODE_FMT "; a KNS has no IB routers",
+						 NODE_ARGS(b, i), p,
+						 NODE_ARGS(b, peer));
 			if (sw >= 0 && sw != peer)
-				return ot_error_set(b->err,
-						    NODE_FMT " port %u: cabled to switch \"%s\" while port %u goes to switch \"%s\"; a KNS CA hangs off one router",
-						    NODE_ARGS(b, i), p,
-						    f->node[peer].desc, swport,
-						    f->node[sw].desc);
+				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						 NODE_FMT " port %u: cabled to switch \"%s\" while port %u goes to switch \"%s\"; a KNS CA hangs off one router",
+						 NODE_ARGS(b, i), p,
+						 f->node[peer].desc, swport,
+						 f->node[sw].desc);
 			sw = peer;
 			swport = p;
 		}
 		if (sw < 0)
-			return ot_error_set(b->err,
-					    NODE_FMT ": no port is cabled",
-					    NODE_ARGS(b, i));
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT ": no port is cabled",
+					 NODE_ARGS(b, i));
 		b->is_router[sw] = true;
 	}
 	return 0;
@@ -185,67 +182,126 @@ static int blame_router_cable(struct kns_build *b, int32_t a, unsigned int pa)
 			int32_t peer = f->node[x].port[p].peer;
 
 			if (peer >= 0 && f->node[peer].type == OT_NODE_CA)
-				return ot_error_set(b->err,
-						    "switch \"%s\" (0x%016" PRIx64 ") port %u: CA \"%s\" cabled to a switch whose other cables all go to routers; KNS indirect switches carry no CAs",
-						    f->node[x].desc,
-						    f->node[x].guid, p,
-						    f->node[peer].desc);
+				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						 "switch \"%s\" (0x%016" PRIx64 ") port %u: CA \"%s\" cabled to a switch whose other cables all go to routers; KNS indirect switches carry no CAs",
+						 f->node[x].desc,
+						 f->node[x].guid, p,
+						 f->node[peer].desc);
 		}
 	}
-	return ot_error_set(b->err,
-			    NODE_FMT " port %u: cabled to " NODE_FMT " port %u; KNS routers connect only to their CAs and to indirect switches",
-			    NODE_ARGS(b, a), pa, NODE_ARGS(b, c),
-			    f->node[a].port[pa].peer_port);
+	return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+			 NODE_FMT " port %u: cabled to " NODE_FMT " port %u; KNS routers connect only to their CAs and to indirect switches",
+			 NODE_ARGS(b, a), pa, NODE_ARGS(b, c),
+			 f->node[a].port[pa].peer_port);
+}
+
+/*
+ * Calls visit(b, x, p, peer, ctx) for every port p of a switch x cabled to
+ * another switch, peer, in node and port order (so every cable twice,
+ * once from each end); stops at the first nonzero return.
+ */
+typedef int (*cable_visit)(struct kns_build *b, int32_t x, unsigned int p,
+			   int32_t peer, void *ctx);
+
+static int each_switch_cable(struct kns_build *b, cable_visit visit,
+			     void *ctx)
+{
+	const struct ot_fabric *f = b->f;
+	uint32_t i;
+	unsigned int p;
+	int error;
+
+	for (i = 0; i < f->nnodes; i++) {
+		const struct ot_node *nd = &f->node[i];
+
+		if (nd->type != OT_NODE_SWITCH)
+			continue;
+		for (p = 1; p <= nd->nports; p++) {
+			int32_t peer = nd->port[p].peer;
+
+			if (peer < 0 || f->node[peer].type != OT_NODE_SWITCH)
+				continue;
+			error = visit(b, i, p, peer, ctx);
+			if (error)
+				return error;
+		}
+	}
+	return 0;
+}
+
+/* x's cables to routers and to indirect switches. */
+static int count_cable(struct kns_build *b, int32_t x, unsigned int p,
+		       int32_t peer, void *ctx)
+{
+	(void)p;
+	(void)ctx;
+	if (b->is_router[peer])
+		b->to_router[x]++;
+	else
+		b->to_switch[x]++;
+	return 0;
+}
+
+/* A cable joins a router and an indirect switch (counts known). */
+static int check_cable(struct kns_build *b, int32_t x, unsigned int p,
+		       int32_t peer, void *ctx)
+{
+	const struct ot_node *nd = &b->f->node[x];
+
+	(void)ctx;
+	if (peer == x)
+		return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				 NODE_FMT " port %u: cabled to its own port %u",
+				 NODE_ARGS(b, x), p, nd->port[p].peer_port);
+	if (b->is_router[x] && b->is_router[peer])
+		return blame_router_cable(b, x, p);
+	if (!b->is_router[x] && !b->is_router[peer])
+		return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				 NODE_FMT " port %u: cabled to " NODE_FMT " port %u; KNS indirect networks with s = 1 have no switch-to-switch cables",
+				 NODE_ARGS(b, x), p, NODE_ARGS(b, peer),
+				 nd->port[p].peer_port);
+	return 0;
 }
 
 /* Every switch-to-switch cable joins a router and an indirect switch. */
 static int check_cables(struct kns_build *b)
 {
-	const struct ot_fabric *f = b->f;
-	uint32_t i;
-	unsigned int p;
+	each_switch_cable(b, count_cable, NULL);
+	return each_switch_cable(b, check_cable, NULL);
+}
 
-	for (i = 0; i < f->nnodes; i++) {
-		const struct ot_node *nd = &f->node[i];
+/* Bundles being filled, switch by switch in node order. */
+struct bundle_fill {
+	int32_t x;      /* the switch whose bundles are being filled */
+	uint32_t total; /* bundles so far */
+	int32_t *slot;  /* per node: its bundle from x, valid when marked */
+};
 
-		if (nd->type != OT_NODE_SWITCH)
-			continue;
-		for (p = 1; p <= nd->nports; p++) {
-			int32_t peer = nd->port[p].peer;
+/*
+ * Adds the cable to x's bundle towards peer, or starts that bundle;
+ * bstart[x + 1] counts x's bundles until collect_bundles() sums them up.
+ */
+static int add_to_bundle(struct kns_build *b, int32_t x, unsigned int p,
+			 int32_t peer, void *ctx)
+{
+	struct bundle_fill *fill = ctx;
+	struct kns_bundle *bd;
 
-			if (peer < 0 || f->node[peer].type != OT_NODE_SWITCH)
-				continue;
-			if (b->is_router[peer])
-				b->to_router[i]++;
-			else
-				b->to_switch[i]++;
-		}
+	if (x != fill->x) {
+		fill->x = x;
+		b->stamp++;
 	}
-	for (i = 0; i < f->nnodes; i++) {
-		const struct ot_node *nd = &f->node[i];
-
-		if (nd->type != OT_NODE_SWITCH)
-			continue;
-		for (p = 1; p <= nd->nports; p++) {
-			int32_t peer = nd->port[p].peer;
-
-			if (peer < 0 || f->node[peer].type != OT_NODE_SWITCH)
-				continue;
-			if (peer == (int32_t)i)
-				return ot_error_set(b->err,
-						    NODE_FMT " port %u: cabled to its own port %u",
-						    NODE_ARGS(b, i), p,
-						    nd->port[p].peer_port);
-			if (b->is_router[i] && b->is_router[peer])
-				return blame_router_cable(b, i, p);
-			if (!b->is_router[i] && !b->is_router[peer])
-				return ot_error_set(b->err,
-						    NODE_FMT " port %u: cabled to " NODE_FMT " port %u; KNS indirect networks with s = 1 have no switch-to-switch cables",
-						    NODE_ARGS(b, i), p,
-						    NODE_ARGS(b, peer),
-						    nd->port[p].peer_port);
-		}
+	if (b->mark[peer] == b->stamp) {
+		b->bundle[fill->slot[peer]].cables++;
+		return 0;
 	}
+	b->mark[peer] = b->stamp;
+	fill->slot[peer] = fill->total;
+	bd = &b->bundle[fill->total++];
+	bd->node = peer;
+	bd->port = p;
+	bd->cables = 1;
+	b->bstart[x + 1]++;
 	return 0;
 }
 
@@ -253,49 +309,23 @@ static int check_cables(struct kns_build *b)
 static int collect_bundles(struct kns_build *b)
 {
 	const struct ot_fabric *f = b->f;
+	struct bundle_fill fill = { .x = -1 };
 	uint32_t i, total = 0;
-	int32_t *slot = NULL;
-	unsigned int p;
-	int error = 0;
 
 	for (i = 0; i < f->nnodes; i++)
 		total += b->to_router[i] + b->to_switch[i];
 	b->bstart = calloc((size_t)f->nnodes + 1, sizeof(*b->bstart));
 	b->bundle = malloc(((size_t)total + 1) * sizeof(*b->bundle));
-	slot = malloc((size_t)f->nnodes * sizeof(*slot));
-	if (!b->bstart || !b->bundle || !slot) {
-		error = oom(b);
-		goto out;
+	fill.slot = malloc((size_t)f->nnodes * sizeof(*fill.slot));
+	if (!b->bstart || !b->bundle || !fill.slot) {
+		free(fill.slot);
+		return ot_error_nomem(b->err, "kns");
 	}
-	total = 0;
-	for (i = 0; i < f->nnodes; i++) {
-		const struct ot_node *nd = &f->node[i];
-
-		b->bstart[i] = total;
-		if (nd->type != OT_NODE_SWITCH)
-			continue;
-		b->stamp++;
-		for (p = 1; p <= nd->nports; p++) {
-			int32_t peer = nd->port[p].peer;
-
-			if (peer < 0 || f->node[peer].type != OT_NODE_SWITCH)
-				continue;
-			if (b->mark[peer] == b->stamp) {
-				b->bundle[slot[peer]].cables++;
-				continue;
-			}
-			b->mark[peer] = b->stamp;
-			slot[peer] = total;
-			b->bundle[total].node = peer;
-			b->bundle[total].port = p;
-			b->bundle[total].cables = 1;
-			total++;
-		}
-	}
-	b->bstart[f->nnodes] = total;
-out:
-	free(slot);
-	return error;
+	each_switch_cable(b, add_to_bundle, &fill);
+	for (i = 0; i < f->nnodes; i++)
+		b->bstart[i + 1] += b->bstart[i];
+	free(fill.slot);
+	return 0;
 }
 
 /* The most common value of hist[], the larger one on a tie. */
@@ -318,30 +348,28 @@ static int blame_extra_switch(struct kns_build *b, int32_t r, unsigned int n,
 
 	for (j = 0; j < cnt; j++)
 		if (nbundles(b, bd[j].node) > k)
-			return ot_error_set(b->err,
-					    NODE_FMT " port %u: cable to " NODE_FMT " is one too many: the router has %u indirect switches and the switch %u routers, where the others have %u and %u",
-					    NODE_ARGS(b, r), bd[j].port,
-					    NODE_ARGS(b, bd[j].node), cnt,
-					    nbundles(b, bd[j].node), n, k);
-	return ot_error_set(b->err,
-			    NODE_FMT ": %u indirect switches where most routers have %u (port %u goes to the first)",
-			    NODE_ARGS(b, r), cnt, n, bd[0].port);
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT " port %u: cable to " NODE_FMT " is one too many: the router has %u indirect switches and the switch %u routers, where the others have %u and %u",
+					 NODE_ARGS(b, r), bd[j].port,
+					 NODE_ARGS(b, bd[j].node), cnt,
+					 nbundles(b, bd[j].node), n, k);
+	return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+			 NODE_FMT ": %u indirect switches where most routers have %u (port %u goes to the first)",
+			 NODE_ARGS(b, r), cnt, n, bd[0].port);
 }
 
 /*
- * Every router has n indirect switches, every indirect switch k routers,
- * every pair L cables, and there are k^n routers and n k^(n-1) switches.
- * The common values are taken by majority so that the one node that
- * differs is the one named.
+ * The shape most nodes agree on: n, the indirect switches of a router; k,
+ * the routers of an indirect switch; l, the cables of a router-switch
+ * pair.  Taken by majority so that the one node that differs is the one
+ * named.
  */
-static int check_uniform(struct kns_build *b, unsigned int *kp,
-			 unsigned int *np)
+static void majority_shape(struct kns_build *b, unsigned int *n,
+			   unsigned int *k, unsigned int *l)
 {
 	const struct ot_fabric *f = b->f;
 	uint32_t hn[OT_MAX_PORTS + 1] = { 0 }, hk[OT_MAX_PORTS + 1] = { 0 };
 	uint32_t hl[OT_MAX_PORTS + 1] = { 0 };
-	unsigned int n, k, l, v;
-	uint64_t want_routers = 1;
 	uint32_t i, j;
 
 	for (i = 0; i < f->nnodes; i++) {
@@ -357,36 +385,56 @@ static int check_uniform(struct kns_build *b, unsigned int *kp,
 			hk[nbundles(b, i)]++;
 		}
 	}
-	n = hist_mode(hn, OT_MAX_PORTS + 1);
-	k = hist_mode(hk, OT_MAX_PORTS + 1);
-	l = hist_mode(hl, OT_MAX_PORTS + 1);
-	/* routers first: a wrong cable then names the router's port */
+	*n = hist_mode(hn, OT_MAX_PORTS + 1);
+	*k = hist_mode(hk, OT_MAX_PORTS + 1);
+	*l = hist_mode(hl, OT_MAX_PORTS + 1);
+}
+
+/*
+ * Every router has n indirect switches and l cables to each.  Routers are
+ * checked before indirect switches: a wrong cable then names the router's
+ * port.
+ */
+static int check_routers(struct kns_build *b, unsigned int n, unsigned int k,
+			 unsigned int l)
+{
+	uint32_t i, j;
+
 	for (i = 0; i < b->nrouters; i++) {
 		int32_t r = b->routers[i];
 		const struct kns_bundle *bd = bundles(b, r);
 		uint32_t cnt = nbundles(b, r);
 
 		if (!cnt)
-			return ot_error_set(b->err,
-					    NODE_FMT ": no cable to an indirect switch; a KNS router has one per dimension",
-					    NODE_ARGS(b, r));
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT ": no cable to an indirect switch; a KNS router has one per dimension",
+					 NODE_ARGS(b, r));
 		if (cnt > n)
 			return blame_extra_switch(b, r, n, k);
 		if (cnt < n)
-			return ot_error_set(b->err,
-					    NODE_FMT ": %u indirect switch%s where most routers have %u (a missing cable?)",
-					    NODE_ARGS(b, r), cnt,
-					    cnt == 1 ? "" : "es", n);
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT ": %u indirect switch%s where most routers have %u (a missing cable?)",
+					 NODE_ARGS(b, r), cnt,
+					 cnt == 1 ? "" : "es", n);
 		for (j = 0; j < cnt; j++)
 			if (bd[j].cables != l)
-				return ot_error_set(b->err,
-						    NODE_FMT " port %u: %u parallel cable%s to " NODE_FMT " where the other router-switch pairs have %u (uneven parallel links)",
-						    NODE_ARGS(b, r), bd[j].port,
-						    bd[j].cables,
-						    bd[j].cables == 1 ? "" : "s",
-						    NODE_ARGS(b, bd[j].node),
-						    l);
+				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						 NODE_FMT " port %u: %u parallel cable%s to " NODE_FMT " where the other router-switch pairs have %u (uneven parallel links)",
+						 NODE_ARGS(b, r), bd[j].port,
+						 bd[j].cables,
+						 bd[j].cables == 1 ? "" : "s",
+						 NODE_ARGS(b, bd[j].node),
+						 l);
 	}
+	return 0;
+}
+
+/* Every indirect switch has k routers. */
+static int check_indirect(struct kns_build *b, unsigned int k)
+{
+	const struct ot_fabric *f = b->f;
+	uint32_t i;
+
 	for (i = 0; i < f->nnodes; i++) {
 		const struct kns_bundle *bd = bundles(b, i);
 		uint32_t cnt = nbundles(b, i);
@@ -394,27 +442,47 @@ static int check_uniform(struct kns_build *b, unsigned int *kp,
 		if (f->node[i].type != OT_NODE_SWITCH || b->is_router[i])
 			continue;
 		if (!cnt)
-			return ot_error_set(b->err,
-					    NODE_FMT ": no cable to a router; KNS indirect switches connect k routers",
-					    NODE_ARGS(b, i));
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT ": no cable to a router; KNS indirect switches connect k routers",
+					 NODE_ARGS(b, i));
 		if (cnt != k)
-			return ot_error_set(b->err,
-					    NODE_FMT ": %u routers where most indirect switches have %u (port %u goes to the first)",
-					    NODE_ARGS(b, i), cnt, k,
-					    bd[0].port);
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT ": %u routers where most indirect switches have %u (port %u goes to the first)",
+					 NODE_ARGS(b, i), cnt, k,
+					 bd[0].port);
 	}
+	return 0;
+}
+
+/*
+ * Every router has n indirect switches, every indirect switch k routers,
+ * every pair L cables, and there are k^n routers and n k^(n-1) switches.
+ */
+static int check_uniform(struct kns_build *b, unsigned int *kp,
+			 unsigned int *np)
+{
+	unsigned int n, k, l, v;
+	uint64_t want_routers = 1;
+	int error;
+
+	majority_shape(b, &n, &k, &l);
+	error = check_routers(b, n, k, l);
+	if (!error)
+		error = check_indirect(b, k);
+	if (error)
+		return error;
 	if (k < 2)
-		return ot_error_set(b->err,
-				    "kns: the indirect switches connect %u router each; a KNS needs k >= 2",
-				    k);
+		return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				 "kns: the indirect switches connect %u router each; a KNS needs k >= 2",
+				 k);
 	for (v = 0; v < n && want_routers <= b->nrouters; v++)
 		want_routers *= k;
 	if (want_routers != b->nrouters ||
 	    (uint64_t)b->nindirect * k != (uint64_t)b->nrouters * n)
-		return ot_error_set(b->err,
-				    NODE_FMT ": with k = %u routers per indirect switch and n = %u indirect switches per router, a KNS has %u^%u routers and %u x %u^%u indirect switches; the fabric has %u and %u",
-				    NODE_ARGS(b, b->routers[0]), k, n, k, n, n,
-				    k, n - 1, b->nrouters, b->nindirect);
+		return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				 NODE_FMT ": with k = %u routers per indirect switch and n = %u indirect switches per router, a KNS has %u^%u routers and %u x %u^%u indirect switches; the fabric has %u and %u",
+				 NODE_ARGS(b, b->routers[0]), k, n, k, n, n,
+				 k, n - 1, b->nrouters, b->nindirect);
 	*kp = k;
 	*np = n;
 	b->links = l;
@@ -488,66 +556,63 @@ static int propagate_dims(struct kns_build *b, int32_t r, int32_t s,
 			if (!found)
 				continue;
 			if (match >= 0)
-				return ot_error_set(b->err,
-						    NODE_FMT " port %u: " NODE_FMT " lines up with both \"%s\" and \"%s\" of router \"%s\"; not a KNS",
-						    NODE_ARGS(b, r2),
-						    b2[i].port,
-						    NODE_ARGS(b, u),
-						    b->f->node[match].desc,
-						    b->f->node[t].desc,
-						    b->f->node[r].desc);
+				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						 NODE_FMT " port %u: " NODE_FMT " lines up with both \"%s\" and \"%s\" of router \"%s\"; not a KNS",
+						 NODE_ARGS(b, r2),
+						 b2[i].port,
+						 NODE_ARGS(b, u),
+						 b->f->node[match].desc,
+						 b->f->node[t].desc,
+						 b->f->node[r].desc);
 			match = t;
 		}
 		if (match < 0)
-			return ot_error_set(b->err,
-					    NODE_FMT " port %u: " NODE_FMT " lines up with no switch of router \"%s\"; not a KNS",
-					    NODE_ARGS(b, r2), b2[i].port,
-					    NODE_ARGS(b, u),
-					    b->f->node[r].desc);
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT " port %u: " NODE_FMT " lines up with no switch of router \"%s\"; not a KNS",
+					 NODE_ARGS(b, r2), b2[i].port,
+					 NODE_ARGS(b, u),
+					 b->f->node[r].desc);
 		if (dim[u] >= 0 && dim[u] != dim[match])
-			return ot_error_set(b->err,
-					    NODE_FMT " port %u: " NODE_FMT " would serve dimension %d and dimension %d; not a KNS",
-					    NODE_ARGS(b, r2), b2[i].port,
-					    NODE_ARGS(b, u), dim[u],
-					    dim[match]);
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT " port %u: " NODE_FMT " would serve dimension %d and dimension %d; not a KNS",
+					 NODE_ARGS(b, r2), b2[i].port,
+					 NODE_ARGS(b, u), dim[u],
+					 dim[match]);
 		dim[u] = dim[match];
 	}
 	return 0;
 }
 
-/*
- * Gives every indirect switch its dimension: the origin's switches get
- * 0..n-1 in GUID order, and a breadth-first walk over routers carries
- * dimensions across rectangles (propagate_dims).
- */
-static int assign_dimensions(struct kns_build *b, int32_t origin,
-			     unsigned int n)
+/* The origin's n switches serve dimensions 0..n-1 in GUID order. */
+static void number_origin_switches(struct kns_build *b, int32_t origin,
+				   unsigned int n, int32_t *sw)
 {
-	const struct ot_fabric *f = b->f;
-	int8_t *dim = b->kns->dim;
 	const struct kns_bundle *bo = bundles(b, origin);
-	int32_t *queue = NULL, *sw = NULL;
-	bool *seen = NULL;
-	uint32_t head = 0, tail = 0, i, j, m;
-	int error = 0;
+	uint32_t i, j;
 
-	queue = malloc((size_t)b->nrouters * sizeof(*queue));
-	seen = calloc(f->nnodes, sizeof(*seen));
-	sw = malloc((size_t)n * sizeof(*sw));
-	if (!queue || !seen || !sw) {
-		error = oom(b);
-		goto out;
-	}
 	/* n is small: insertion sort by GUID */
 	for (i = 0; i < n; i++) {
 		int32_t x = bo[i].node;
 
-		for (j = i; j > 0 && node_before(f, x, sw[j - 1]); j--)
+		for (j = i; j > 0 && node_before(b->f, x, sw[j - 1]); j--)
 			sw[j] = sw[j - 1];
 		sw[j] = x;
 	}
 	for (i = 0; i < n; i++)
-		dim[sw[i]] = i;
+		b->kns->dim[sw[i]] = i;
+}
+
+/*
+ * Breadth-first over routers from the origin, through indirect switches:
+ * each router reached carries dimensions across a rectangle
+ * (propagate_dims()).  seen[] marks the routers reached.
+ */
+static int walk_routers(struct kns_build *b, int32_t origin, bool *seen,
+			int32_t *queue)
+{
+	uint32_t head = 0, tail = 0, i, j;
+	int error;
+
 	seen[origin] = true;
 	queue[tail++] = origin;
 	while (head < tail) {
@@ -565,67 +630,81 @@ static int assign_dimensions(struct kns_build *b, int32_t origin,
 					continue;
 				error = propagate_dims(b, r, s, r2);
 				if (error)
-					goto out;
+					return error;
 				seen[r2] = true;
 				queue[tail++] = r2;
 			}
 		}
 	}
-	for (i = 0; i < b->nrouters; i++) {
+	return 0;
+}
+
+/* Router r has one switch per dimension (sw: n entries of scratch). */
+static int check_router_dims(struct kns_build *b, int32_t r, unsigned int n,
+			     int32_t *sw)
+{
+	const struct kns_bundle *br = bundles(b, r);
+	uint32_t j, m;
+
+	for (j = 0; j < n; j++)
+		sw[j] = -1;
+	for (j = 0; j < n; j++) {
+		int d = b->kns->dim[br[j].node];
+
+		if (sw[d] >= 0) {
+			for (m = 0; m < n; m++)
+				if (br[m].node == sw[d])
+					break;
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT " port %u: " NODE_FMT " serves dimension %d, as does \"%s\" on port %u; a KNS router has one switch per dimension",
+					 NODE_ARGS(b, r), br[j].port,
+					 NODE_ARGS(b, br[j].node), d,
+					 b->f->node[sw[d]].desc, br[m].port);
+		}
+		sw[d] = br[j].node;
+	}
+	return 0;
+}
+
+/*
+ * Gives every indirect switch its dimension: the origin's switches get
+ * 0..n-1 in GUID order, and a breadth-first walk over routers carries
+ * dimensions across rectangles (propagate_dims).
+ */
+static int assign_dimensions(struct kns_build *b, int32_t origin,
+			     unsigned int n)
+{
+	const struct ot_fabric *f = b->f;
+	int32_t *queue = NULL, *sw = NULL;
+	bool *seen = NULL;
+	uint32_t i;
+	int error = 0;
+
+	queue = malloc((size_t)b->nrouters * sizeof(*queue));
+	seen = calloc(f->nnodes, sizeof(*seen));
+	sw = malloc((size_t)n * sizeof(*sw));
+	if (!queue || !seen || !sw) {
+		error = ot_error_nomem(b->err, "kns");
+		goto out;
+	}
+	number_origin_switches(b, origin, n, sw);
+	error = walk_routers(b, origin, seen, queue);
+	for (i = 0; i < b->nrouters && !error; i++) {
 		int32_t r = b->routers[i];
-		const struct kns_bundle *br = bundles(b, r);
 
-		if (!seen[r]) {
-			error = ot_error_set(b->err,
-					     NODE_FMT ": cannot be reached from router \"%s\" through indirect switches; the fabric is not one KNS",
-					     NODE_ARGS(b, r),
-					     f->node[origin].desc);
-			goto out;
-		}
-		/* one switch per dimension */
-		for (j = 0; j < n; j++)
-			sw[j] = -1;
-		for (j = 0; j < n; j++) {
-			int d = dim[br[j].node];
-
-			if (sw[d] >= 0) {
-				for (m = 0; m < n; m++)
-					if (br[m].node == sw[d])
-						break;
-				error = ot_error_set(b->err,
-						     NODE_FMT " port %u: " NODE_FMT " serves dimension %d, as does \"%s\" on port %u; a KNS router has one switch per dimension",
-						     NODE_ARGS(b, r),
-						     br[j].port,
-						     NODE_ARGS(b, br[j].node),
-						     d, f->node[sw[d]].desc,
-						     br[m].port);
-				goto out;
-			}
-			sw[d] = br[j].node;
-		}
+		if (!seen[r])
+			error = ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					  NODE_FMT ": cannot be reached from router \"%s\" through indirect switches; the fabric is not one KNS",
+					  NODE_ARGS(b, r),
+					  f->node[origin].desc);
+		else
+			error = check_router_dims(b, r, n, sw);
 	}
 out:
 	free(queue);
 	free(seen);
 	free(sw);
 	return error;
-}
-
-static uint32_t uf_find(uint32_t *parent, uint32_t x)
-{
-	while (parent[x] != x) {
-		parent[x] = parent[parent[x]];
-		x = parent[x];
-	}
-	return x;
-}
-
-static void uf_union(uint32_t *parent, uint32_t a, uint32_t b)
-{
-	a = uf_find(parent, a);
-	b = uf_find(parent, b);
-	if (a != b)
-		parent[a] = b;
 }
 
 /*
@@ -639,22 +718,22 @@ static int assign_coordinates(struct kns_build *b, unsigned int k,
 {
 	const struct ot_fabric *f = b->f;
 	struct ot_kns *kns = b->kns;
-	uint32_t *parent = NULL, *first = NULL, *roots = NULL, *gval = NULL;
+	struct ot_uf *router_sets = NULL;
+	uint32_t *first = NULL, *roots = NULL, *gval = NULL;
 	uint32_t i, j, groups;
 	unsigned int d;
 	int error = 0;
 
-	parent = malloc((size_t)b->nrouters * sizeof(*parent));
+	router_sets = ot_uf_new(b->nrouters);
 	first = malloc((size_t)b->nrouters * sizeof(*first));
 	roots = malloc((size_t)b->nrouters * sizeof(*roots));
 	gval = malloc((size_t)b->nrouters * sizeof(*gval));
-	if (!parent || !first || !roots || !gval) {
-		error = oom(b);
+	if (!router_sets || !first || !roots || !gval) {
+		error = ot_error_nomem(b->err, "kns");
 		goto out;
 	}
 	for (d = 0; d < n; d++) {
-		for (i = 0; i < b->nrouters; i++)
-			parent[i] = i;
+		ot_uf_reset(router_sets);
 		for (i = 0; i < f->nnodes; i++) {
 			const struct kns_bundle *bs = bundles(b, i);
 
@@ -662,14 +741,14 @@ static int assign_coordinates(struct kns_build *b, unsigned int k,
 			    b->is_router[i] || kns->dim[i] == (int)d)
 				continue;
 			for (j = 1; j < nbundles(b, i); j++)
-				uf_union(parent, b->rindex[bs[0].node],
-					 b->rindex[bs[j].node]);
+				ot_uf_union(router_sets, b->rindex[bs[0].node],
+					    b->rindex[bs[j].node]);
 		}
 		/* first[root]: the group's router that comes first */
 		for (i = 0; i < b->nrouters; i++)
 			first[i] = UINT32_MAX;
 		for (i = 0; i < b->nrouters; i++) {
-			uint32_t root = uf_find(parent, i);
+			uint32_t root = ot_uf_find(router_sets, i);
 
 			if (first[root] == UINT32_MAX ||
 			    node_before(f, b->routers[i],
@@ -681,10 +760,10 @@ static int assign_coordinates(struct kns_build *b, unsigned int k,
 			if (first[i] != UINT32_MAX)
 				roots[groups++] = i;
 		if (groups != k) {
-			error = ot_error_set(b->err,
-					     NODE_FMT ": without the switches of dimension %u the routers fall into %u groups, where a KNS has k = %u",
-					     NODE_ARGS(b, b->routers[0]), d,
-					     groups, k);
+			error = ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					  NODE_FMT ": without the switches of dimension %u the routers fall into %u groups, where a KNS has k = %u",
+					  NODE_ARGS(b, b->routers[0]), d,
+					  groups, k);
 			goto out;
 		}
 		/*
@@ -702,10 +781,10 @@ static int assign_coordinates(struct kns_build *b, unsigned int k,
 		}
 		for (i = 0; i < b->nrouters; i++)
 			kns->coord[(size_t)b->routers[i] * n + d] =
-				gval[uf_find(parent, i)];
+				gval[ot_uf_find(router_sets, i)];
 	}
 out:
-	free(parent);
+	ot_uf_free(router_sets);
 	free(first);
 	free(roots);
 	free(gval);
@@ -742,10 +821,10 @@ static int validate(struct kns_build *b)
 		uint32_t c = coord_number(kns, r);
 
 		if (kns->router_at[c] >= 0)
-			return ot_error_set(b->err,
-					    NODE_FMT ": gets the same coordinates as router \"%s\"; not a KNS",
-					    NODE_ARGS(b, r),
-					    f->node[kns->router_at[c]].desc);
+			return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+					 NODE_FMT ": gets the same coordinates as router \"%s\"; not a KNS",
+					 NODE_ARGS(b, r),
+					 f->node[kns->router_at[c]].desc);
 		kns->router_at[c] = r;
 	}
 	for (i = 0; i < f->nnodes; i++) {
@@ -767,11 +846,11 @@ static int validate(struct kns_build *b)
 				if (e != d && rc[e] != sc[e])
 					break;
 			if (e < n || b->mark[rc[d]] == b->stamp)
-				return ot_error_set(b->err,
-						    NODE_FMT " port %u: router \"%s\" is not on the line of dimension %u the switch serves; not a KNS",
-						    NODE_ARGS(b, i), bs[j].port,
-						    f->node[bs[j].node].desc,
-						    d);
+				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+						 NODE_FMT " port %u: router \"%s\" is not on the line of dimension %u the switch serves; not a KNS",
+						 NODE_ARGS(b, i), bs[j].port,
+						 f->node[bs[j].node].desc,
+						 d);
 			b->mark[rc[d]] = b->stamp;
 		}
 	}
@@ -786,14 +865,14 @@ static int alloc_kns(struct kns_build *b)
 
 	kns = calloc(1, sizeof(*kns));
 	if (!kns)
-		return oom(b);
+		return ot_error_nomem(b->err, "kns");
 	b->kns = kns;
 	kns->fabric = f;
 	kns->role = calloc(f->nnodes, sizeof(*kns->role));
 	kns->dim = malloc(f->nnodes * sizeof(*kns->dim));
 	kns->router = malloc(f->nnodes * sizeof(*kns->router));
 	if (!kns->role || !kns->dim || !kns->router)
-		return oom(b);
+		return ot_error_nomem(b->err, "kns");
 	for (i = 0; i < f->nnodes; i++) {
 		kns->dim[i] = -1;
 		kns->router[i] = -1;
@@ -815,7 +894,7 @@ static int alloc_build(struct kns_build *b)
 	b->routers = malloc(f->nnodes * sizeof(*b->routers));
 	if (!b->is_router || !b->to_router || !b->to_switch || !b->mark ||
 	    !b->rindex || !b->routers)
-		return oom(b);
+		return ot_error_nomem(b->err, "kns");
 	for (i = 0; i < f->nnodes; i++)
 		b->rindex[i] = -1;
 	return 0;
@@ -875,7 +954,8 @@ int ot_kns_recognize(const struct ot_fabric *f, struct ot_kns **out,
 
 	*out = NULL;
 	if (!f->nnodes)
-		return ot_error_set(err, "kns: the fabric is empty");
+		return ot_refuse(err, OT_ERR_TOPOLOGY,
+				 "kns: the fabric is empty");
 	error = alloc_kns(&b);
 	if (!error)
 		error = alloc_build(&b);
@@ -885,8 +965,8 @@ int ot_kns_recognize(const struct ot_fabric *f, struct ot_kns **out,
 		goto out;
 	index_roles(&b);
 	if (!b.nrouters) {
-		error = ot_error_set(err,
-				     "kns: no CA in the fabric; KNS routers are the switches CAs hang off");
+		error = ot_refuse(err, OT_ERR_TOPOLOGY,
+				  "kns: no CA in the fabric; KNS routers are the switches CAs hang off");
 		goto out;
 	}
 	error = check_cables(&b);
@@ -903,7 +983,7 @@ int ot_kns_recognize(const struct ot_fabric *f, struct ot_kns **out,
 	b.kns->router_at = malloc((size_t)b.nrouters *
 				  sizeof(*b.kns->router_at));
 	if (!b.kns->coord || !b.kns->router_at) {
-		error = oom(&b);
+		error = ot_error_nomem(err, "kns");
 		goto out;
 	}
 	for (i = 0; i < f->nnodes * n; i++)

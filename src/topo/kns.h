@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The KNS recognizer (seed 000, sections 2.2 and 3.2): which switches are
- * routers (a CA attached) and which belong to an indirect network, which
- * dimension each indirect switch serves, and the coordinates of every
- * router, switch and CA -- found from the cabling alone, never from port
- * numbers, node order or GUIDs (GUIDs only break the ties that the
- * topology's symmetry leaves open).  The hdor engine routes on its result;
- * the checker uses it to verify that paths correct dimensions in order.
+ * The KNS recognizer of seed 000 ("Implementation and testing of a KNS
+ * topology in an InfiniBand cluster"), sections 2.2 and 3.2: which
+ * switches are routers (a CA attached) and which belong to an indirect
+ * network, which dimension each indirect switch serves, and the
+ * coordinates of every router, switch and CA -- found from the cabling
+ * alone, never from port numbers, node order or GUIDs (GUIDs only break
+ * the ties that the topology's symmetry leaves open).  The hdor engine
+ * routes on its result; the checker uses it to verify that paths correct
+ * dimensions in order.
  */
 #ifndef OSMTOPO_KNS_H
 #define OSMTOPO_KNS_H

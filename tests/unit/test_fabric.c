@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Unit tests of the fabric model and routing tables (src/model): cables,
- * LID assignment and indexing, and the errors a broken fabric gets.
+ * LID assignment and indexing, the errors a broken fabric gets, and the
+ * union-find the recognizers group switches and cables with.
  */
 #include <string.h>
 
 #include "model/fabric.h"
+#include "model/prng.h"
 #include "model/routing.h"
+#include "model/uf.h"
 #include "route/engine.h"
 #include "unit.h"
 
@@ -175,6 +178,88 @@ START_TEST(a_new_routing_routes_nothing)
 }
 END_TEST
 
+/*
+ * Union-find against a plain labelling: random unions over 1000 elements
+ * (with the same seed, the same calls), and after each one, every pair the
+ * labels put together is one set and every other pair is not.  Checked on
+ * a sample of pairs to stay fast; the labelling is the obvious O(n) merge.
+ */
+START_TEST(union_find_agrees_with_a_labelling)
+{
+	enum { N = 1000, UNIONS = 1500 };
+	struct ot_prng rng = { .state = 20251121 };
+	struct ot_uf *uf = ot_uf_new(N);
+	uint32_t label[N], i, j, k;
+
+	ck_assert_ptr_nonnull(uf);
+	for (i = 0; i < N; i++)
+		label[i] = i;
+	for (k = 0; k < UNIONS; k++) {
+		uint32_t x = ot_prng_below(&rng, N), y = ot_prng_below(&rng, N);
+		uint32_t from = label[y], to = label[x];
+
+		/* union says whether it merged two sets */
+		ck_assert(ot_uf_union(uf, x, y) == (from != to));
+		for (i = 0; i < N; i++)
+			if (label[i] == from)
+				label[i] = to;
+		for (j = 0; j < 20; j++) {
+			uint32_t a = ot_prng_below(&rng, N);
+			uint32_t b = ot_prng_below(&rng, N);
+
+			ck_assert(ot_uf_same(uf, a, b) ==
+				  (label[a] == label[b]));
+		}
+	}
+	/* a set's members all report the same root, which is a member */
+	for (i = 0; i < N; i++) {
+		uint32_t r = ot_uf_find(uf, i);
+
+		ck_assert_uint_eq(label[r], label[i]);
+		ck_assert_uint_eq(ot_uf_find(uf, r), r);
+	}
+	/* reset: everything alone again */
+	ot_uf_reset(uf);
+	for (i = 0; i < N; i++)
+		ck_assert_uint_eq(ot_uf_find(uf, i), i);
+	ck_assert(!ot_uf_same(uf, 0, 1));
+	ck_assert(!ot_uf_union(uf, 5, 5));
+	ot_uf_free(uf);
+}
+END_TEST
+
+/* Long chains stay correct, and the same calls give the same roots. */
+START_TEST(union_find_is_deterministic)
+{
+	enum { N = 5000 };
+	struct ot_uf *a = ot_uf_new(N), *b = ot_uf_new(N);
+	struct ot_uf *empty = ot_uf_new(0);
+	uint32_t i;
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_nonnull(empty);
+	for (i = 1; i < N; i++) {
+		ck_assert(ot_uf_union(a, i - 1, i));
+		ck_assert(ot_uf_union(b, i - 1, i));
+	}
+	for (i = 0; i < N; i++) {
+		ck_assert(ot_uf_same(a, 0, i));
+		ck_assert_uint_eq(ot_uf_find(a, i), ot_uf_find(b, i));
+	}
+	/* equal sizes: the lower root wins; otherwise the larger set */
+	ot_uf_reset(a);
+	ck_assert(ot_uf_union(a, 7, 3));
+	ck_assert_uint_eq(ot_uf_find(a, 7), 3);
+	ck_assert(ot_uf_union(a, 1, 7));
+	ck_assert_uint_eq(ot_uf_find(a, 1), 3);
+	ot_uf_free(a);
+	ot_uf_free(b);
+	ot_uf_free(empty);
+	ot_uf_free(NULL);
+}
+END_TEST
+
 START_TEST(engines_are_found_by_name)
 {
 	ck_assert_ptr_nonnull(ot_engine_find("hdor"));
@@ -197,6 +282,8 @@ static Suite *fabric_suite(void)
 	tcase_add_test(tc, one_sided_cables_are_found);
 	tcase_add_test(tc, a_new_routing_routes_nothing);
 	tcase_add_test(tc, engines_are_found_by_name);
+	tcase_add_test(tc, union_find_agrees_with_a_labelling);
+	tcase_add_test(tc, union_find_is_deterministic);
 	suite_add_tcase(s, tc);
 	return s;
 }

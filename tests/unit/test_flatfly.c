@@ -263,13 +263,14 @@ START_TEST(shuffled_ports_and_order)
 END_TEST
 
 /*
- * Damaged fabrics (the seed: FlatFly still mapped with 20% of switches
- * and 15% of links missing, hypercube with 15% and 10%).  The fabric the
- * SM sees is the part it can reach, so seeds that cut the fabric apart
- * are skipped (they must be refused).  Every mapping must be a consistent
- * FlatFly with the dimensions built; the percentage returned is of those
- * that are exactly the built one (missing switches can leave a switch's
- * position undetermined by the cabling).
+ * Damaged fabrics (seed 001 ("Early evaluation of direct large-scale
+ * InfiniBand networks with adaptive routing"): FlatFly still mapped with
+ * 20% of switches and 15% of links missing, hypercube with 15% and 10%).
+ * The fabric the SM sees is the part it can reach, so seeds that cut the
+ * fabric apart are skipped (they must be refused).  Every mapping must be
+ * a consistent FlatFly with the dimensions built; the percentage returned
+ * is of those that are exactly the built one (missing switches can leave a
+ * switch's position undetermined by the cabling).
  */
 static unsigned int damaged_ok(const char *shape, const char *widths,
 			       double drop_sw, double drop_l,
@@ -328,7 +329,7 @@ START_TEST(damaged_hypercubes)
 }
 END_TEST
 
-/* Refusals: one line naming a switch. */
+/* Refusals: one line naming a switch, a topology refusal. */
 static void check_refused(struct ot_fabric *f, const char *expect)
 {
 	struct ot_error err = { 0 };
@@ -339,6 +340,8 @@ static void check_refused(struct ot_fabric *f, const char *expect)
 	ck_assert_msg(strstr(err.msg, expect), "refusal \"%s\" lacks \"%s\"",
 		      err.msg, expect);
 	ck_assert_ptr_null(strchr(err.msg, '\n'));
+	ck_assert_msg(err.cls == OT_ERR_TOPOLOGY, "class \"%s\": %s",
+		      ot_error_class_name(err.cls), err.msg);
 	ot_fabric_free(f);
 }
 

@@ -373,7 +373,10 @@ START_TEST(coords_independent_of_order)
 }
 END_TEST
 
-/* Recognition must fail, with a message holding every string given. */
+/*
+ * Recognition must fail, with a message holding every string given, as a
+ * topology refusal (the class the plugin picks its ERR code by).
+ */
 static void refused(const struct ot_fabric *f, const char *const *want)
 {
 	struct ot_error err = { 0 };
@@ -383,6 +386,8 @@ static void refused(const struct ot_fabric *f, const char *const *want)
 	ck_assert_ptr_null(kns);
 	ck_assert_msg(strlen(err.msg) > 0, "empty message");
 	ck_assert_msg(!strchr(err.msg, '\n'), "not one line: %s", err.msg);
+	ck_assert_msg(err.cls == OT_ERR_TOPOLOGY, "class \"%s\": %s",
+		      ot_error_class_name(err.cls), err.msg);
 	for (; *want; want++)
 		ck_assert_msg(strstr(err.msg, *want), "\"%s\" not in: %s",
 			      *want, err.msg);
@@ -722,6 +727,7 @@ START_TEST(rewired_never_crash)
 			ot_kns_free(kns);
 		} else {
 			ck_assert(strlen(err.msg) > 0);
+			ck_assert_int_eq(err.cls, OT_ERR_TOPOLOGY);
 		}
 		ot_fabric_free(f);
 	}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The layout the KNS and FlatFly generators share (see common.h): the last
+ * step of generating a fabric, between the logical cabling a generator
+ * decides and the model that ot_netfile_write() hands to ibsim.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gen/common.h"
+#include "model/prng.h"
+
+int gen_layout_init(struct gen_layout *l, uint32_t nodes, uint32_t nswitches,
+		    unsigned int radix)
+{
+	uint32_t i, sw;
+	unsigned int p;
+
+	l->nodes = nodes;
+	l->nswitches = nswitches;
+	l->radix = radix;
+	l->order = malloc((nodes ? nodes : 1) * sizeof(*l->order));
+	l->index = malloc((nodes ? nodes : 1) * sizeof(*l->index));
+	l->port = malloc(((size_t)nswitches * (radix + 1) + 1) *
+			 sizeof(*l->port));
+	if (!l->order || !l->index || !l->port)
+		return -1;
+	for (i = 0; i < nodes; i++)
+		l->order[i] = i;
+	for (sw = 0; sw < nswitches; sw++) {
+		uint32_t *pm = l->port + (size_t)sw * (radix + 1);
+
+		for (p = 0; p <= radix; p++)
+			pm[p] = p;
+	}
+	return 0;
+}
+
+void gen_layout_free(struct gen_layout *l)
+{
+	free(l->order);
+	free(l->index);
+	free(l->port);
+}
+
+void gen_layout_shuffle(struct gen_layout *l, uint64_t seed)
+{
+	struct ot_prng rng = { .state = seed };
+	uint32_t sw;
+
+	for (sw = 0; sw < l->nswitches; sw++)
+		ot_prng_shuffle(&rng, l->port + (size_t)sw * (l->radix + 1) + 1,
+				l->radix);
+	ot_prng_shuffle(&rng, l->order, l->nodes);
+}
+
+int gen_add_nodes(struct ot_fabric *f, struct gen_layout *l, gen_name_fn name,
+		  const void *ctx, struct ot_error *err)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->nodes; i++) {
+		uint32_t ln = l->order[i];
+		bool is_ca = ln >= l->nswitches;
+		char buf[160];
+		int n;
+
+		l->index[ln] = UINT32_MAX;
+		if (!name(ctx, ln, buf, sizeof(buf)))
+			continue;
+		n = ot_fabric_add_node(f, is_ca ? OT_NODE_CA : OT_NODE_SWITCH,
+				       is_ca ? 1 : l->radix, 0, buf, err);
+		if (n < 0)
+			return -1;
+		l->index[ln] = n;
+	}
+	return 0;
+}
+
+int gen_link_cas(struct ot_fabric *f, const struct gen_layout *l,
+		 uint32_t hosts, uint32_t first_ca, unsigned int cas,
+		 struct ot_error *err)
+{
+	uint32_t x;
+	unsigned int c;
+
+	for (x = 0; x < hosts; x++) {
+		if (l->index[x] == UINT32_MAX)
+			continue;
+		for (c = 0; c < cas; c++)
+			if (ot_fabric_link(f, l->index[x],
+					   gen_port(l, x, 1 + c),
+					   l->index[first_ca + x * cas + c], 1,
+					   err))
+				return -1;
+	}
+	return 0;
+}

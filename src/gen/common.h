@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * What the KNS and FlatFly generators share, private to src/gen/: the
+ * layout of a generated fabric before it becomes nodes (which logical node
+ * is added when, which physical port each logical port is), its
+ * --shuffle-ports permutation, adding the nodes in that order and cabling
+ * each switch's CAs.  The generators decide what is cabled to what in
+ * logical terms; the layout decides how that looks in the file.
+ */
+#ifndef OSMTOPO_GEN_COMMON_H
+#define OSMTOPO_GEN_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/error.h"
+#include "model/fabric.h"
+
+/*
+ * Logical nodes 0..nodes-1: 0..nswitches-1 are switches of radix ports,
+ * the rest CAs of one port.  Without shuffling, order and port are the
+ * identity (node i of the fabric is logical node i, logical port p is
+ * port p).
+ */
+struct gen_layout {
+	uint32_t nodes, nswitches;
+	unsigned int radix;
+	uint32_t *order; /* order[i]: the logical node added i-th */
+	uint32_t *port;  /* per switch, radix + 1 entries: physical port */
+	uint32_t *index; /* logical node -> fabric node; UINT32_MAX: left out */
+};
+
+/* The identity layout; -1 when out of memory (the caller says who). */
+int gen_layout_init(struct gen_layout *l, uint32_t nodes, uint32_t nswitches,
+		    unsigned int radix);
+void gen_layout_free(struct gen_layout *l);
+
+/*
+ * --shuffle-ports: every switch's ports, then the node order, permuted
+ * from one stream seeded with seed, in that sequence of draws (the file
+ * for a seed is fixed by it).
+ */
+void gen_layout_shuffle(struct gen_layout *l, uint64_t seed);
+
+/* Physical port of logical port p of logical switch sw. */
+static inline unsigned int gen_port(const struct gen_layout *l, uint32_t sw,
+				    unsigned int p)
+{
+	return l->port[(size_t)sw * (l->radix + 1) + p];
+}
+
+/*
+ * The name of logical node ln into buf; false when the node is left out
+ * of the fabric (a dropped switch, or a CA of one).
+ */
+typedef bool (*gen_name_fn)(const void *ctx, uint32_t ln, char *buf,
+			    size_t len);
+
+/* Adds the nodes in layout order and fills l->index.  0 or -1 with err. */
+int gen_add_nodes(struct ot_fabric *f, struct gen_layout *l, gen_name_fn name,
+		  const void *ctx, struct ot_error *err);
+
+/*
+ * Cables CA c of each logical switch x < hosts (logical node first_ca +
+ * x * cas + c) to the switch's logical port 1 + c, skipping switches left
+ * out.  0 or -1 with err.
+ */
+int gen_link_cas(struct ot_fabric *f, const struct gen_layout *l,
+		 uint32_t hosts, uint32_t first_ca, unsigned int cas,
+		 struct ot_error *err);
+
+#endif
