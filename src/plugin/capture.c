@@ -13,7 +13,7 @@
  */
 #include <stdlib.h>
 
-#include "plugin.h"
+#include "plugin/plugin.h"
 
 #include <opensm/osm_node.h>
 #include <opensm/osm_port.h>

@@ -20,6 +20,7 @@
 #define FILE_ID OT_PLUGIN_FILE_ID
 #endif
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <opensm/osm_config.h>
@@ -82,6 +83,14 @@ struct ot_plugin_engine {
  */
 int ot_capture_subnet(osm_subn_t *subn, struct ot_fabric **out,
 		      struct ot_error *err);
+
+/*
+ * build_lid_matrices (hops.c): the hop rows of switch LIDs, which OpenSM's
+ * multicast tree builder reads, instead of OpenSM's full min-hop
+ * matrices.  0 (OpenSM skips its own), or 1 (it builds them: hop weights
+ * are in use, or memory ran out).
+ */
+int ot_build_lid_matrices(void *context);
 
 /* The node with this (host order) node GUID in a captured fabric, or -1. */
 int ot_capture_find_node(const struct ot_fabric *f, uint64_t guid);

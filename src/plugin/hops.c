@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The hop matrices OpenSM still needs when an osmtopo engine routes: the
+ * plugin's build_lid_matrices callback.
+ *
+ * Without the callback OpenSM builds a min-hop matrix for every (switch,
+ * LID, port) before each sweep's routing ("Starting switches' Min Hop
+ * Table Assignment"): on a 16,384-CA FlatFly that is about 10 s of an
+ * 11.5 s routing span and most of OpenSM's memory.  In OpenSM 3.3.23 the
+ * matrices have two readers once routing is done: the default multicast
+ * tree builder (osm_mcast_mgr.c: the root switch is chosen, and each
+ * switch's upstream port, from the hop counts toward the *switches'*
+ * LIDs), and the dump of opensm-lid-matrix.dump; SA PathRecords walk the
+ * LFTs, and an engine that falls back to minhop gets its matrices rebuilt
+ * by OpenSM (minhop has no callback of its own).
+ *
+ * So only the rows of switch LIDs are filled: for every switch s, every
+ * switch t and every port of s cabled to a switch y, the hops to t
+ * through that port are 1 + dist(y, t), and 0 at t's own port 0 -- what
+ * OpenSM's own propagation computes, by a breadth-first search from each
+ * switch.  Returning 0 tells OpenSM to skip its own matrices.  With a
+ * hop_weights_file (weights other than 1) the distances are no longer hop
+ * counts (OpenSM sets the weights, 1 by default, only when it builds its
+ * own matrices), and the callback returns 1: OpenSM builds them itself.
+ */
+#include <stdlib.h>
+
+#include "plugin/plugin.h"
+
+#include <opensm/osm_node.h>
+#include <opensm/osm_port.h>
+#include <opensm/osm_switch.h>
+
+struct hop_graph {
+	osm_switch_t **sw; /* by node GUID */
+	uint64_t *guid;
+	uint32_t n;
+	uint32_t *start;   /* CSR: switch neighbours of sw[i] through ports */
+	uint32_t *nbr;
+	uint8_t *port;
+};
+
+static int cmp_sw_guid(const void *a, const void *b)
+{
+	const osm_switch_t *x = *(osm_switch_t *const *)a;
+	const osm_switch_t *y = *(osm_switch_t *const *)b;
+	uint64_t gx = cl_ntoh64(osm_node_get_node_guid(x->p_node));
+	uint64_t gy = cl_ntoh64(osm_node_get_node_guid(y->p_node));
+
+	return gx < gy ? -1 : gx > gy;
+}
+
+static int32_t find_sw(const struct hop_graph *g, const osm_node_t *node)
+{
+	uint64_t guid = cl_ntoh64(osm_node_get_node_guid(node));
+	uint32_t lo = 0, hi = g->n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (g->guid[mid] == guid)
+			return (int32_t)mid;
+		if (g->guid[mid] < guid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* The switch at the far end of port p of switch s, or -1. */
+static int32_t far_switch(const struct hop_graph *g, osm_switch_t *s,
+			  unsigned int p)
+{
+	osm_physp_t *physp = osm_node_get_physp_ptr(s->p_node, p);
+	osm_node_t *peer;
+
+	if (!physp || !physp->p_remote_physp)
+		return -1;
+	peer = physp->p_remote_physp->p_node;
+	if (!peer || !peer->sw || peer == s->p_node)
+		return -1;
+	return find_sw(g, peer);
+}
+
+/* The switches and their switch-to-switch ports. */
+static int build_graph(osm_subn_t *subn, struct hop_graph *g)
+{
+	cl_qmap_t *tbl = &subn->sw_guid_tbl;
+	cl_map_item_t *item;
+	uint32_t i = 0, k = 0, cap = 0;
+	unsigned int p;
+
+	g->n = (uint32_t)cl_qmap_count(tbl);
+	g->sw = calloc(g->n + 1, sizeof(*g->sw));
+	g->guid = calloc(g->n + 1, sizeof(*g->guid));
+	g->start = calloc(g->n + 1, sizeof(*g->start));
+	if (!g->sw || !g->guid || !g->start)
+		return -1;
+	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);
+	     item = cl_qmap_next(item))
+		g->sw[i++] = (osm_switch_t *)item;
+	qsort(g->sw, g->n, sizeof(*g->sw), cmp_sw_guid);
+	for (i = 0; i < g->n; i++) {
+		g->guid[i] = cl_ntoh64(osm_node_get_node_guid(g->sw[i]->p_node));
+		cap += g->sw[i]->num_ports;
+	}
+	g->nbr = calloc(cap + 1, sizeof(*g->nbr));
+	g->port = calloc(cap + 1, sizeof(*g->port));
+	if (!g->nbr || !g->port)
+		return -1;
+	for (i = 0; i < g->n; i++) {
+		g->start[i] = k;
+		for (p = 1; p < g->sw[i]->num_ports; p++) {
+			int32_t y = far_switch(g, g->sw[i], p);
+
+			if (y < 0)
+				continue;
+			g->nbr[k] = (uint32_t)y;
+			g->port[k++] = (uint8_t)p;
+		}
+	}
+	g->start[g->n] = k;
+	return 0;
+}
+
+static void free_graph(struct hop_graph *g)
+{
+	free(g->sw);
+	free(g->guid);
+	free(g->start);
+	free(g->nbr);
+	free(g->port);
+}
+
+/* Breadth-first distances to switch t. */
+static void distances_to(const struct hop_graph *g, uint32_t t,
+			 uint32_t *dist, uint32_t *queue)
+{
+	uint32_t head = 0, tail = 0, i, j;
+
+	for (i = 0; i < g->n; i++)
+		dist[i] = UINT32_MAX;
+	dist[t] = 0;
+	queue[tail++] = t;
+	while (head < tail) {
+		i = queue[head++];
+		for (j = g->start[i]; j < g->start[i + 1]; j++)
+			if (dist[g->nbr[j]] == UINT32_MAX) {
+				dist[g->nbr[j]] = dist[i] + 1;
+				queue[tail++] = g->nbr[j];
+			}
+	}
+}
+
+/* The hop rows of switch t's LID at every switch. */
+static int set_rows(const struct hop_graph *g, uint32_t t,
+		    const uint32_t *dist)
+{
+	uint16_t lid = cl_ntoh16(osm_node_get_base_lid(g->sw[t]->p_node, 0));
+	uint32_t s, j;
+
+	if (!lid)
+		return 0;
+	if (osm_switch_set_hops(g->sw[t], lid, 0, 0))
+		return -1;
+	for (s = 0; s < g->n; s++)
+		for (j = g->start[s]; j < g->start[s + 1]; j++) {
+			uint32_t d = dist[g->nbr[j]];
+
+			if (d < OSM_NO_PATH - 1 &&
+			    osm_switch_set_hops(g->sw[s], lid, g->port[j],
+						(uint8_t)(d + 1)))
+				return -1;
+		}
+	return 0;
+}
+
+int ot_build_lid_matrices(void *context)
+{
+	struct ot_plugin_engine *ctx = context;
+	osm_log_t *log = &ctx->osm->log;
+	struct hop_graph g = { 0 };
+	uint32_t *dist = NULL, *queue = NULL, t;
+	double start = ot_now_ms();
+	int rc;
+
+	if (ctx->osm->subn.opt.hop_weights_file) {
+		OSM_LOG(log, OSM_LOG_VERBOSE,
+			"%s: hop_weights_file set: OpenSM builds its own hop matrices\n",
+			ctx->engine->name);
+		return 1;
+	}
+	rc = build_graph(&ctx->osm->subn, &g);
+	dist = malloc((g.n + 1) * sizeof(*dist));
+	queue = malloc((g.n + 1) * sizeof(*queue));
+	if (rc || !dist || !queue)
+		goto oom;
+	for (t = 0; t < g.n; t++) {
+		distances_to(&g, t, dist, queue);
+		if (set_rows(&g, t, dist))
+			goto oom;
+	}
+	OSM_LOG(log, OSM_LOG_VERBOSE,
+		"%s: hop rows of %u switch LIDs set in %.3f ms (OpenSM's own matrices skipped)\n",
+		ctx->engine->name, g.n, ot_now_ms() - start);
+	rc = 0;
+	goto out;
+oom:
+	/* OpenSM's own matrices are no worse, only slower. */
+	OSM_LOG(log, OSM_LOG_INFO, "%s: out of memory setting hop rows: OpenSM builds its own\n",
+		ctx->engine->name);
+	rc = 1;
+out:
+	free(dist);
+	free(queue);
+	free_graph(&g);
+	return rc;
+}
