@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Same fabric, same tables: every engine of ot_engines[] on the fabrics of
+ * its family, against the same fabric as another subnet manager (or the
+ * same one after a restart, or a standby) would see it.
+ *
+ * - Listed in another order, so that the LIDs differ too: the same out
+ *   port at every switch for every destination (node, port, LMC offset),
+ *   the same VL on every (node, input port, output port, SL), the same
+ *   path SL for every pair.  Nothing may depend on discovery order.
+ * - With other GUIDs, or with the ports of every node renumbered: the
+ *   routing may differ only by a symmetry of the fabric, so what an
+ *   administrator measures is identical: pairs reached, the histogram of
+ *   hops, VLs used, no credit loop, the promise kept, and the uniform
+ *   traffic's loads (largest, average, links used).  Other GUIDs on a
+ *   damaged fabric are the exception: GUIDs break the ties of coordinate
+ *   numbering, which on a damaged fabric is no symmetry of it (README,
+ *   "Determinism").
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "check/traffic.h"
+#include "gen/gen.h"
+#include "model/prng.h"
+#include "model/routing.h"
+#include "route/engine.h"
+#include "unit.h"
+
+/* A fabric of some family, for the engines that route that family. */
+struct family {
+	const char *engines; /* names, each followed by a space */
+	struct ot_fabric *(*make)(void);
+	unsigned int lmc;
+	/*
+	 * Cables are missing: the fabric has lost the symmetry that makes a
+	 * relabelling of coordinates by other GUIDs a symmetry of it, so
+	 * other GUIDs may give another routing, of other quality.
+	 */
+	bool damaged;
+};
+
+/* Generated fabrics carry no GUIDs: give each node one from its name. */
+static void name_guids(struct ot_fabric *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nnodes; i++) {
+		const char *s = f->node[i].desc;
+		uint64_t h = 1469598103934665603ull;
+
+		while (*s) {
+			h ^= (unsigned char)*s++;
+			h *= 1099511628211ull;
+		}
+		f->node[i].guid = h;
+	}
+}
+
+static struct ot_fabric *indexed(struct ot_fabric *f, unsigned int lmc)
+{
+	struct ot_error err = { 0 };
+
+	ck_assert_msg(f, "generator failed");
+	ck_assert_msg(!ot_fabric_set_ca_lmc(f, (uint8_t)lmc, &err), "%s",
+		      err.msg);
+	return f;
+}
+
+static struct ot_fabric *kns_3x2(void)
+{
+	struct ot_kns_params p = { .k = 3, .n = 2, .cas = 2, .links = 2,
+				   .shuffle = true, .seed = 5 };
+	struct ot_error err = { 0 };
+
+	return ot_gen_kns(&p, &err);
+}
+
+static struct ot_fabric *flatfly(const char *sizes, unsigned int w0,
+				 unsigned int cas, double drop)
+{
+	struct ot_flatfly_params p = { .cas = cas, .shuffle = true,
+				       .seed = 11, .drop_links = drop,
+				       .drop_seed = 3 };
+	struct ot_error err = { 0 };
+	const char *s = sizes;
+
+	while (*s) {
+		p.size[p.ndims] = (unsigned int)strtoul(s, (char **)&s, 10);
+		p.width[p.ndims] = p.ndims ? 1 : w0;
+		p.ndims++;
+		if (*s == 'x')
+			s++;
+	}
+	return ot_gen_flatfly(&p, &err);
+}
+
+static struct ot_fabric *ff_3x3x3(void)
+{
+	return flatfly("3x3x3", 2, 2, 0);
+}
+
+static struct ot_fabric *ff_4x4_damaged(void)
+{
+	return flatfly("4x4x3", 1, 2, 0.1);
+}
+
+static struct ot_fabric *hypercube_4(void)
+{
+	return flatfly("2x2x2x2", 2, 3, 0);
+}
+
+static const char ff_engines[] =
+	"ff-dor ff-mixed-dor ff-twisted-dor ff-twisted-mixed-dor ";
+static const char ador_engines[] = "ff-ador ff-mixed-ador ff-twisted-ador ";
+
+static const struct family families[] = {
+	{ "hdor ", kns_3x2, 0, false },
+	{ "hdor ", kns_3x2, 1, false },
+	{ ff_engines, ff_3x3x3, 0, false },
+	{ ff_engines, ff_4x4_damaged, 0, true },
+	{ "ff-dor ff-mixed-dor ", hypercube_4, 0, false },
+	{ ador_engines, ff_3x3x3, 1, false },
+	{ ador_engines, ff_4x4_damaged, 2, true },
+};
+
+#define NFAMILIES (sizeof(families) / sizeof(families[0]))
+
+/* ------------------------------------------------------------------ */
+/* The same fabric, seen another way.                                  */
+
+enum remap {
+	REMAP_ORDER, /* nodes listed in another order: new LIDs */
+	REMAP_GUIDS, /* other GUIDs, same order */
+	REMAP_PORTS, /* every node's ports renumbered */
+};
+
+/*
+ * A copy of f: nodes in order perm (new node i is f's perm[i]), GUIDs
+ * mapped by guid_xor, ports of node i renumbered by shuffling when
+ * ports is set; LIDs given afresh in the new node order.
+ */
+static struct ot_fabric *remapped(const struct ot_fabric *f, enum remap how,
+				  uint64_t seed, unsigned int lmc)
+{
+	struct ot_prng r = { seed };
+	struct ot_error err = { 0 };
+	struct ot_fabric *g = ot_fabric_new();
+	uint32_t *perm = malloc(f->nnodes * sizeof(*perm));
+	uint32_t *where = malloc(f->nnodes * sizeof(*where));
+	uint32_t (*pmap)[OT_MAX_PORTS + 1] =
+		calloc(f->nnodes, sizeof(*pmap));
+	uint32_t i;
+	unsigned int p;
+
+	ck_assert(g && perm && where && pmap);
+	for (i = 0; i < f->nnodes; i++)
+		perm[i] = i;
+	if (how == REMAP_ORDER)
+		ot_prng_shuffle(&r, perm, f->nnodes);
+	for (i = 0; i < f->nnodes; i++) {
+		const struct ot_node *nd = &f->node[perm[i]];
+		uint64_t guid = nd->guid;
+
+		if (how == REMAP_GUIDS)
+			guid = (guid * 0x9e3779b97f4a7c15ull) ^ seed;
+		ck_assert_int_eq(ot_fabric_add_node(g, nd->type, nd->nports,
+						    guid, nd->desc, &err),
+				 (int)i);
+		where[perm[i]] = i;
+		for (p = 0; p <= nd->nports; p++)
+			pmap[i][p] = p;
+		if (how == REMAP_PORTS)
+			ot_prng_shuffle(&r, &pmap[i][1], nd->nports);
+	}
+	for (i = 0; i < f->nnodes; i++) {
+		const struct ot_node *nd = &f->node[perm[i]];
+
+		for (p = 1; p <= nd->nports; p++) {
+			const struct ot_port *pt = &nd->port[p];
+			uint32_t y;
+
+			if (pt->peer < 0 || where[pt->peer] < i)
+				continue;
+			y = where[pt->peer];
+			ck_assert(!ot_fabric_link(g, i, pmap[i][p], y,
+						  pmap[y][pt->peer_port],
+						  &err));
+		}
+	}
+	free(perm);
+	free(where);
+	free(pmap);
+	return indexed(g, lmc);
+}
+
+/* ------------------------------------------------------------------ */
+/* Identical tables (REMAP_ORDER).                                     */
+
+static int by_guid(const struct ot_fabric *f, uint64_t guid)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nnodes; i++)
+		if (f->node[i].guid == guid)
+			return (int)i;
+	return -1;
+}
+
+/* LID in g of what LID lid is in f (same node GUID, port, offset). */
+static uint16_t same_lid(const struct ot_fabric *f,
+			 const struct ot_fabric *g, uint16_t lid)
+{
+	const struct ot_lid_owner *o = &f->lid_owner[lid];
+	const struct ot_port *pf = &f->node[o->node].port[o->port];
+	int n = by_guid(g, f->node[o->node].guid);
+
+	return g->node[n].port[o->port].lid + (lid - pf->lid);
+}
+
+/* LFT entries that differ, switch by switch and destination. */
+static unsigned long lft_diffs(const struct ot_routing *a,
+			       const struct ot_routing *b)
+{
+	const struct ot_fabric *f = a->fabric, *g = b->fabric;
+	unsigned long diffs = 0;
+	uint32_t i;
+	uint16_t lid;
+
+	for (i = 0; i < f->nnodes; i++) {
+		int j = by_guid(g, f->node[i].guid);
+
+		if (!ot_is_switch(f, i))
+			continue;
+		for (lid = 1; lid <= f->max_lid; lid++) {
+			if (f->lid_owner[lid].node < 0)
+				continue;
+			diffs += a->lft[i][lid] !=
+				 b->lft[j][same_lid(f, g, lid)];
+		}
+	}
+	return diffs;
+}
+
+static void same_vls(const struct ot_routing *a, const struct ot_routing *b)
+{
+	const struct ot_fabric *f = a->fabric, *g = b->fabric;
+	unsigned int in, out, sl;
+	uint32_t i;
+
+	ck_assert_uint_eq(a->nvls, b->nvls);
+	for (i = 0; i < f->nnodes; i++) {
+		int j = by_guid(g, f->node[i].guid);
+		unsigned int np = f->node[i].nports;
+
+		for (in = 0; in <= np; in++)
+			for (out = 0; out <= np; out++)
+				for (sl = 0; sl < OT_NUM_SLS; sl++)
+					ck_assert_uint_eq(
+						ot_routing_vl(a, i, in, out, sl),
+						ot_routing_vl(b, j, in, out, sl));
+	}
+}
+
+static void same_path_sls(const struct ot_routing *a,
+			  const struct ot_routing *b)
+{
+	const struct ot_fabric *f = a->fabric, *g = b->fabric;
+	uint16_t s, d;
+
+	for (s = 1; s <= f->max_lid; s++) {
+		if (f->lid_owner[s].node < 0)
+			continue;
+		for (d = 1; d <= f->max_lid; d++) {
+			if (f->lid_owner[d].node < 0)
+				continue;
+			ck_assert_uint_eq(ot_routing_path_sl(a, s, d),
+					  ot_routing_path_sl(b,
+							     same_lid(f, g, s),
+							     same_lid(f, g, d)));
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Identical figures (REMAP_GUIDS, REMAP_PORTS).                       */
+
+static struct ot_check_report *measure(const struct ot_routing *r)
+{
+	static const struct ot_traffic_opts uniform = {
+		.patterns = 1u << OT_PATTERN_UNIFORM,
+	};
+	struct ot_check_opts opts = { .promise = &r->promise,
+				      .balance = &uniform };
+	struct ot_check_report *rep = NULL;
+	struct ot_error err = { 0 };
+
+	ck_assert_msg(!ot_check_run(r->fabric, r, &opts, &rep, &err), "%s",
+		      err.msg);
+	return rep;
+}
+
+static void same_figures(const struct ot_routing *a,
+			 const struct ot_routing *b)
+{
+	struct ot_check_report *ra = measure(a), *rb = measure(b);
+	const struct ot_check_counts *ca = ot_check_counts(ra);
+	const struct ot_check_counts *cb = ot_check_counts(rb);
+	const struct ot_pattern_load *ua, *ub;
+
+	ck_assert(ot_check_ok(ra) && ot_check_ok(rb));
+	ck_assert_uint_eq(ca->pairs, cb->pairs);
+	ck_assert_uint_eq(ca->reached, cb->reached);
+	ck_assert_uint_eq(ca->minimal, cb->minimal);
+	ck_assert_uint_eq(ca->total_hops, cb->total_hops);
+	ck_assert(!memcmp(ca->hops, cb->hops, sizeof(ca->hops)));
+	ck_assert_uint_eq(ca->vls_used, cb->vls_used);
+	ua = ot_balance_pattern(ot_check_balance(ra), 0);
+	ub = ot_balance_pattern(ot_check_balance(rb), 0);
+	ck_assert_double_eq_tol(ua->base.max_load, ub->base.max_load, 1e-9);
+	ck_assert_double_eq_tol(ua->base.avg_load, ub->base.avg_load, 1e-9);
+	ck_assert_uint_eq(ua->base.links_used, ub->base.links_used);
+	ot_check_report_free(ra);
+	ot_check_report_free(rb);
+}
+
+static struct ot_routing *route(const char *engine,
+				const struct ot_fabric *f)
+{
+	struct ot_error err = { 0 };
+	struct ot_routing *r = NULL;
+
+	ck_assert_msg(!ot_engine_run(ot_engine_find(engine), f, &r, &err),
+		      "%s refused: %s", engine, err.msg);
+	return r;
+}
+
+/* Every engine of family _i, each way of seeing its fabric. */
+START_TEST(same_fabric_same_tables)
+{
+	const struct family *fam = &families[_i];
+	struct ot_fabric *f = fam->make();
+	const char *e = fam->engines;
+
+	ck_assert_msg(f, "generator failed");
+	name_guids(f);
+	indexed(f, fam->lmc);
+	while (*e) {
+		char name[32];
+		size_t len = strcspn(e, " ");
+		struct ot_routing *r;
+		uint64_t seed;
+
+		snprintf(name, sizeof(name), "%.*s", (int)len, e);
+		e += len + 1;
+		r = route(name, f);
+		for (seed = 1; seed <= 2; seed++) {
+			struct ot_fabric *g = remapped(f, REMAP_ORDER, seed,
+						       fam->lmc);
+			struct ot_routing *rg = route(name, g);
+
+			ck_assert_uint_eq(lft_diffs(r, rg), 0);
+			same_vls(r, rg);
+			same_path_sls(r, rg);
+			ot_routing_free(rg);
+			ot_fabric_free(g);
+		}
+		for (seed = fam->damaged ? 2 : 1; seed <= 2; seed++) {
+			enum remap how = seed == 1 ? REMAP_GUIDS : REMAP_PORTS;
+			struct ot_fabric *g = remapped(f, how, seed + 7,
+						       fam->lmc);
+			struct ot_routing *rg = route(name, g);
+
+			same_figures(r, rg);
+			ot_routing_free(rg);
+			ot_fabric_free(g);
+		}
+		ot_routing_free(r);
+	}
+	ot_fabric_free(f);
+}
+END_TEST
+
+/* The comparison itself can fail: a table changed by one entry. */
+START_TEST(a_changed_table_is_seen)
+{
+	struct ot_fabric *f = ff_3x3x3();
+	struct ot_fabric *g;
+	struct ot_routing *a, *b;
+	uint32_t i;
+
+	name_guids(f);
+	indexed(f, 0);
+	g = remapped(f, REMAP_ORDER, 3, 0);
+	a = route("ff-dor", f);
+	b = route("ff-dor", g);
+	ck_assert_uint_eq(lft_diffs(a, b), 0);
+	for (i = 0; i < g->nnodes && !ot_is_switch(g, i); i++)
+		;
+	b->lft[i][g->max_lid] = b->lft[i][g->max_lid] == 1 ? 2 : 1;
+	ck_assert_uint_eq(lft_diffs(a, b), 1);
+	ot_routing_free(a);
+	ot_routing_free(b);
+	ot_fabric_free(f);
+	ot_fabric_free(g);
+}
+END_TEST
+
+static Suite *determinism_suite(void)
+{
+	Suite *s = suite_create("determinism");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_loop_test(tc, same_fabric_same_tables, 0, NFAMILIES);
+	tcase_add_test(tc, a_changed_table_is_seen);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+OT_UNIT_MAIN(determinism_suite)
