@@ -38,16 +38,8 @@ esac
 ibsim_start "$net"
 # ibsim ports have 8 data VLs; let OpenSM use them all.  OpenSM stays up
 # (no -o): the live check asks its SA for the path SLs.
-conf=$(osm_conf qos TRUE lmc "$lmc" max_op_vls 8)
-(cd "$WORK/scratch" &&
-	LD_LIBRARY_PATH=$OSMTOPO_PLUGIN_DIR LD_PRELOAD=$UMAD2SIM \
-	exec opensm -F "$conf" -f "$WORK/opensm.log" -Q -R "$engine" \
-	>"$WORK/opensm.out" 2>&1) &
-# shellcheck disable=SC2034 # lib.sh's e2e_cleanup stops it
-OSM_PID=$!
-if ! wait_for "${OSM_TIMEOUT:-300}" "$WORK/opensm.log" "SUBNET UP"; then
-	e2e_fail "no SUBNET UP: $(grep -E 'osmtopo|ff-|ERR' "$WORK/opensm.log" | tail -5)"
-fi
+OSM_TIMEOUT=${OSM_TIMEOUT:-300} opensm_start --option qos=TRUE \
+	--option lmc="$lmc" --option max_op_vls=8 -- -Q -R "$engine"
 log_has "$engine tables configured on all switches" ||
 	e2e_fail "$engine was not the engine used: $(grep -E 'tables configured|osmtopo|ff-' "$WORK/opensm.log" | tail -3)"
 

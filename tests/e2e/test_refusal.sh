@@ -13,7 +13,7 @@ word=$3
 e2e_init "refusal-$name"
 
 ibsim_start "$net"
-opensm_once "$(osm_conf)" -R hdor,minhop
+opensm_once -- -R hdor,minhop
 reason=$(grep -E 'hdor: cannot route' "$WORK/opensm.log" | head -1)
 [ -n "$reason" ] || e2e_fail "no refusal from hdor in the log"
 grep -q -E -- "$word" <<<"$reason" || e2e_fail "reason does not name '$word': $reason"
