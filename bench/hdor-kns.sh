@@ -35,10 +35,9 @@ done
 
 ibsim_start "$net"
 for e in hdor minhop; do
-	rm -f "$WORK/opensm.log"
-	rm -rf "$OSM_CACHE_DIR" && mkdir -p "$OSM_CACHE_DIR"
+	rm -rf "${WORK:?}"/osm-cache/*
 	start=$(date +%s.%N)
-	opensm_once "$(osm_conf log_flags 0x07)" -R "$e"
+	opensm_once --option log_flags=0x07 -- -R "$e"
 	end=$(date +%s.%N)
 	printf '== OpenSM -R %s: routing %s s (from the log), whole sweep %.1f s\n' \
 		"$e" "$(routing_span "$e")" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')"

@@ -23,7 +23,7 @@ e2e_init demo
 echo "== ibsim serving $net"
 ibsim_start "$net"
 echo "== stock OpenSM $(dpkg-query -W -f='${Version}' opensm 2>/dev/null) with event_plugin_name osmtopo, -R hdor,minhop"
-opensm_once "$(osm_conf)" -R hdor,minhop
+opensm_once -- -R hdor,minhop
 grep -E "hdor|tables configured|SUBNET UP" "$WORK/opensm.log" | sed 's/^/  opensm.log: /'
 log_has "hdor tables configured on all switches" || e2e_fail "hdor did not route the fabric"
 

@@ -12,7 +12,6 @@
  * patterns (src/check/traffic.c), and --plot draws that as an SVG.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,49 +29,107 @@
 #include "route/engine.h"
 #include "topo/flatfly.h"
 #include "topo/kns.h"
+#include "util.h"
 
-static const struct tool_option check_options[] = {
-	{ "route", 'r', "ENGINE",
-	  "route NETFILE offline with ENGINE and check the result" },
-	{ "osm-dump", 'D', "DIR",
-	  "check OpenSM's dump files in DIR (opensm -D 0x43 --dump_files_dir DIR)" },
-	{ "lmc", 'm', "N",
-	  "with --route: number LIDs as OpenSM does with option lmc N" },
-	{ "live", 'L', NULL,
-	  "check the fabric this host is cabled to, as it is programmed" },
-	{ "Ca", 'C', "CA",
-	  "local CA for --live (default: the first)" },
-	{ "Port", 'P', "PORT",
-	  "local port for --live (default: the first active)" },
-	{ "engine", 'e', "ENGINE",
-	  "hold the tables to what ENGINE promises, routing the fabric with it offline (default with --route: that engine)" },
-	{ "no-promise", 'N', NULL,
-	  "check no engine's promise, only reachability, loops and credit loops" },
-	{ "json", 'j', NULL,
-	  "print the report as one JSON object" },
-	{ "examples", 'n', "N",
-	  "list up to N problems of each kind (default 5)" },
-	{ "patterns", 'p', "LIST",
-	  "traffic patterns for link balance (default all, see above)" },
-	{ "random", 'R', "N",
-	  "random permutations among the patterns (default 1)" },
-	{ "seed", 'S', "SEED",
-	  "seed of the first random permutation (default 1)" },
-	{ "ca-order", 'O', "ORDER",
-	  "number the CAs for the patterns by 'file' order or 'guid'" },
-	{ "no-balance", 'B', NULL,
-	  "skip the link balance figures" },
-	{ "plot", 'g', "FILE",
-	  "write an SVG picture of the link loads per pattern to FILE" },
-	{ "help", 'h', NULL, "this help" },
+struct check_args {
+	const char *engine;   /* --route */
+	const char *osmdump;  /* --osm-dump */
+	unsigned int lmc;     /* --lmc */
+	bool lmc_given;
+	bool live;
+	struct ot_live_opts live_opts;
+	bool live_opts_given;
+	const char *promise_of; /* --engine */
+	bool no_promise;
+	bool json;
+	unsigned int examples;
+	bool no_balance;
+	struct ot_traffic_opts traffic;
+	int ca_order; /* index in ca_orders[] */
+	const char *plot;
+	const char *netfile, *lftfile;
 };
 
-#define NOPTIONS (sizeof(check_options) / sizeof(check_options[0]))
-
-static void check_usage(FILE *out)
+/* --engine: an engine the tool knows. */
+static int set_promise_engine(void *args, const char *arg,
+			      struct ot_error *err)
 {
-	unsigned int i;
+	struct check_args *a = args;
 
+	if (!ot_engine_find(arg))
+		return ot_error_set(err, "no such engine, see --help");
+	a->promise_of = arg;
+	return 0;
+}
+
+/* --patterns: names of traffic patterns. */
+static int set_patterns(void *args, const char *arg, struct ot_error *err)
+{
+	struct check_args *a = args;
+
+	return ot_pattern_parse_list(arg, &a->traffic.patterns, err);
+}
+
+/* --ca-order's words, in the order of enum ot_ca_order. */
+static const char *const ca_orders[] = { "file", "guid", NULL };
+
+#define ARGS struct check_args
+static const struct tool_option check_options[] = {
+	{ "route", 'r', "ENGINE",
+	  "route NETFILE offline with ENGINE and check the result",
+	  TOOL_STRING(ARGS, engine) },
+	{ "osm-dump", 'D', "DIR",
+	  "check OpenSM's dump files in DIR (opensm -D 0x43 --dump_files_dir DIR)",
+	  TOOL_STRING(ARGS, osmdump) },
+	{ "lmc", 'm', "N",
+	  "with --route: number LIDs as OpenSM does with option lmc N",
+	  TOOL_UINT(ARGS, lmc, 0, 7), TOOL_GIVEN(ARGS, lmc_given) },
+	{ "live", 'L', NULL,
+	  "check the fabric this host is cabled to, as it is programmed",
+	  TOOL_SET(ARGS, live) },
+	{ "Ca", 'C', "CA",
+	  "local CA for --live (default: the first)",
+	  TOOL_STRING(ARGS, live_opts.ca), TOOL_GIVEN(ARGS, live_opts_given) },
+	{ "Port", 'P', "PORT",
+	  "local port for --live (default: the first active)",
+	  TOOL_INT(ARGS, live_opts.port, 1, 254),
+	  TOOL_GIVEN(ARGS, live_opts_given) },
+	{ "engine", 'e', "ENGINE",
+	  "hold the tables to what ENGINE promises, routing the fabric with it offline (default with --route: that engine)",
+	  TOOL_CALL(set_promise_engine) },
+	{ "no-promise", 'N', NULL,
+	  "check no engine's promise, only reachability, loops and credit loops",
+	  TOOL_SET(ARGS, no_promise) },
+	{ "json", 'j', NULL,
+	  "print the report as one JSON object",
+	  TOOL_SET(ARGS, json) },
+	{ "examples", 'n', "N",
+	  "list up to N problems of each kind (default 5)",
+	  TOOL_UINT(ARGS, examples, 1, 1000000) },
+	{ "patterns", 'p', "LIST",
+	  "traffic patterns for link balance (default all, see above)",
+	  TOOL_CALL(set_patterns) },
+	{ "random", 'R', "N",
+	  "random permutations among the patterns (default 1)",
+	  TOOL_UINT(ARGS, traffic.nrandom, 1, 100000) },
+	{ "seed", 'S', "SEED",
+	  "seed of the first random permutation (default 1)",
+	  TOOL_SEED(ARGS, traffic.seed) },
+	{ "ca-order", 'O', "ORDER",
+	  "number the CAs for the patterns by 'file' order or 'guid'",
+	  TOOL_CHOICE(ARGS, ca_order, ca_orders) },
+	{ "no-balance", 'B', NULL,
+	  "skip the link balance figures",
+	  TOOL_SET(ARGS, no_balance) },
+	{ "plot", 'g', "FILE",
+	  "write an SVG picture of the link loads per pattern to FILE",
+	  TOOL_STRING(ARGS, plot) },
+	TOOL_OPTION_HELP,
+};
+#undef ARGS
+
+static void check_usage(FILE *out, const struct tool_command *c)
+{
 	fprintf(out,
 		"usage: osmtopo check [OPTIONS] NETFILE LFTFILE\n"
 		"       osmtopo check [OPTIONS] --route ENGINE [--lmc N] NETFILE\n"
@@ -101,11 +158,9 @@ static void check_usage(FILE *out)
 		"Paths go to the base LID; with LMC > 0 also spread evenly over\n"
 		"the LIDs, and the best LID per flow, chosen greedily.\n\n"
 		"options:\n");
-	tool_print_options(out, check_options, NOPTIONS);
+	tool_print_options(out, c);
 	fprintf(out, "\nengines for --route and --engine:\n");
-	for (i = 0; ot_engines[i]; i++)
-		fprintf(out, "  %-20s %s\n", ot_engines[i]->name,
-			ot_engines[i]->needs);
+	tool_print_engines(out);
 	fprintf(out,
 		"\nexamples:\n"
 		"  osmtopo check fabric.ibnd /var/log/opensm-lfts.dump\n"
@@ -118,211 +173,53 @@ static void check_usage(FILE *out)
 		"fabric refused), 2 usage or I/O error.\n");
 }
 
-/* A whole number in [min, max], or -1. */
-static long parse_number(const char *s, long min, long max)
+TOOL_COMMAND(check_command, "check", check_options, check_usage);
+
+/* Options that exclude or need each other.  0, or OT_EXIT_USAGE. */
+static int check_combination(const struct check_args *a)
 {
-	char *end;
-	long v;
+	const char *why = NULL;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		return -1;
-	return v;
+	if (!!a->live + !!a->engine + !!a->osmdump > 1)
+		why = "one source: --live, --route or --osm-dump";
+	else if (a->no_promise && a->promise_of)
+		why = "--engine and --no-promise exclude each other";
+	else if (a->lmc_given && !a->engine)
+		why = "--lmc goes with --route";
+	else if (a->no_balance && a->plot)
+		why = "--plot needs the balance figures (no --no-balance)";
+	else if (a->live_opts_given && !a->live)
+		why = "-C and -P need --live";
+	if (!why)
+		return OT_EXIT_OK;
+	fprintf(stderr, "osmtopo check: %s\n", why);
+	return OT_EXIT_USAGE;
 }
-
-/* A seed: any 64-bit number, decimal or 0x hex. */
-static int parse_seed(const char *s, uint64_t *seed)
-{
-	char *end;
-
-	errno = 0;
-	if (*s == '-')
-		return -1;
-	*seed = strtoull(s, &end, 0);
-	return errno || end == s || *end ? -1 : 0;
-}
-
-struct check_args {
-	const char *engine;   /* --route */
-	const char *osmdump;  /* --osm-dump */
-	int lmc;              /* --lmc, -1 if not given */
-	bool live;
-	struct ot_live_opts live_opts;
-	bool live_opts_given;
-	const char *promise_of; /* --engine */
-	bool no_promise;
-	bool json;
-	unsigned int examples;
-	bool no_balance;
-	struct ot_traffic_opts traffic;
-	const char *plot;
-	const char *netfile, *lftfile;
-};
 
 /*
- * OT_EXIT_OK when args is filled, -1 when --help was answered, otherwise
- * the status to exit with.
+ * -1 when args is filled, otherwise the status to exit with (0 after
+ * --help).
  */
 static int parse_args(int argc, char **argv, struct check_args *a)
 {
-	struct option longopts[NOPTIONS + 1];
-	char shortopts[2 * NOPTIONS + 1];
-	struct ot_error err;
-	long v;
-	int c;
+	int status, next, nargs;
 
-	tool_getopt_tables(check_options, NOPTIONS, longopts, shortopts);
-
-	optind = 1;
-	for (;;) {
-		c = getopt_long(argc, argv, shortopts, longopts, NULL);
-		if (c < 0)
-			break;
-		switch (c) {
-		case 'r':
-			a->engine = optarg;
-			break;
-		case 'D':
-			a->osmdump = optarg;
-			break;
-		case 'm':
-			v = parse_number(optarg, 0, 7);
-			if (v < 0) {
-				fprintf(stderr,
-					"osmtopo check: --lmc takes 0 to 7\n");
-				return OT_EXIT_USAGE;
-			}
-			a->lmc = (int)v;
-			break;
-		case 'L':
-			a->live = true;
-			break;
-		case 'C':
-			a->live_opts.ca = optarg;
-			a->live_opts_given = true;
-			break;
-		case 'P':
-			v = parse_number(optarg, 1, 254);
-			if (v < 0) {
-				fprintf(stderr,
-					"osmtopo check: bad port '%s'\n",
-					optarg);
-				return OT_EXIT_USAGE;
-			}
-			a->live_opts.port = (int)v;
-			a->live_opts_given = true;
-			break;
-		case 'e':
-			if (!ot_engine_find(optarg)) {
-				fprintf(stderr,
-					"osmtopo check: no engine '%s' (see --help)\n",
-					optarg);
-				return OT_EXIT_USAGE;
-			}
-			a->promise_of = optarg;
-			break;
-		case 'N':
-			a->no_promise = true;
-			break;
-		case 'j':
-			a->json = true;
-			break;
-		case 'n':
-			v = parse_number(optarg, 1, 1000000);
-			if (v < 0) {
-				fprintf(stderr,
-					"osmtopo check: bad number of examples '%s'\n",
-					optarg);
-				return OT_EXIT_USAGE;
-			}
-			a->examples = (unsigned int)v;
-			break;
-		case 'p':
-			if (ot_pattern_parse_list(optarg, &a->traffic.patterns,
-						  &err)) {
-				fprintf(stderr, "osmtopo check: %s\n",
-					err.msg);
-				return OT_EXIT_USAGE;
-			}
-			break;
-		case 'R':
-			v = parse_number(optarg, 1, 100000);
-			if (v < 0) {
-				fprintf(stderr,
-					"osmtopo check: bad number of permutations '%s'\n",
-					optarg);
-				return OT_EXIT_USAGE;
-			}
-			a->traffic.nrandom = (unsigned int)v;
-			break;
-		case 'S':
-			if (parse_seed(optarg, &a->traffic.seed)) {
-				fprintf(stderr, "osmtopo check: bad seed '%s'\n",
-					optarg);
-				return OT_EXIT_USAGE;
-			}
-			break;
-		case 'O':
-			if (!strcmp(optarg, "file")) {
-				a->traffic.order = OT_CA_ORDER_FILE;
-			} else if (!strcmp(optarg, "guid")) {
-				a->traffic.order = OT_CA_ORDER_GUID;
-			} else {
-				fprintf(stderr,
-					"osmtopo check: CA order is 'file' or 'guid', not '%s'\n",
-					optarg);
-				return OT_EXIT_USAGE;
-			}
-			break;
-		case 'B':
-			a->no_balance = true;
-			break;
-		case 'g':
-			a->plot = optarg;
-			break;
-		case 'h':
-			check_usage(stdout);
-			return -1;
-		default:
-			check_usage(stderr);
-			return OT_EXIT_USAGE;
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	if (!!a->live + !!a->engine + !!a->osmdump > 1) {
-		fprintf(stderr,
-			"osmtopo check: one source: --live, --route or --osm-dump\n");
+	status = tool_parse(&check_command, argc, argv, a, &next, NULL);
+	if (status >= 0)
+		return status;
+	a->traffic.order = a->ca_order ? OT_CA_ORDER_GUID : OT_CA_ORDER_FILE;
+	if (check_combination(a))
+		return OT_EXIT_USAGE;
+	nargs = argc - next;
+	if (nargs != (a->live || a->osmdump ? 0 : a->engine ? 1 : 2)) {
+		check_usage(stderr, &check_command);
 		return OT_EXIT_USAGE;
 	}
-	if (a->no_promise && a->promise_of) {
-		fprintf(stderr,
-			"osmtopo check: --engine and --no-promise exclude each other\n");
-		return OT_EXIT_USAGE;
-	}
-	if (a->lmc >= 0 && !a->engine) {
-		fprintf(stderr, "osmtopo check: --lmc goes with --route\n");
-		return OT_EXIT_USAGE;
-	}
-	if (a->no_balance && a->plot) {
-		fprintf(stderr,
-			"osmtopo check: --plot needs the balance figures (no --no-balance)\n");
-		return OT_EXIT_USAGE;
-	}
-	if (a->live_opts_given && !a->live) {
-		fprintf(stderr, "osmtopo check: -C and -P need --live\n");
-		return OT_EXIT_USAGE;
-	}
-	if (argc != (a->live || a->osmdump ? 0 : a->engine ? 1 : 2)) {
-		check_usage(stderr);
-		return OT_EXIT_USAGE;
-	}
-	if (argc > 0)
-		a->netfile = argv[0];
-	if (argc > 1)
-		a->lftfile = argv[1];
-	return OT_EXIT_OK;
+	if (nargs > 0)
+		a->netfile = argv[next];
+	if (nargs > 1)
+		a->lftfile = argv[next + 1];
+	return -1;
 }
 
 /* A net file and the dump_lfts text of the tables programmed into it. */
@@ -376,7 +273,7 @@ static int route_file(const struct check_args *a, struct ot_fabric **f,
 	*f = ot_netfile_load(a->netfile, err);
 	if (!*f)
 		return OT_EXIT_USAGE;
-	if (a->lmc >= 0 && ot_fabric_set_ca_lmc(*f, (uint8_t)a->lmc, err))
+	if (a->lmc_given && ot_fabric_set_ca_lmc(*f, (uint8_t)a->lmc, err))
 		return OT_EXIT_USAGE;
 	if (ot_engine_run(e, *f, r, err))
 		return OT_EXIT_FAIL;
@@ -467,7 +364,7 @@ static int write_plot(const struct check_args *a,
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_args a = { .lmc = -1, .traffic = { .seed = 1 } };
+	struct check_args a = { .traffic = { .seed = 1 } };
 	struct ot_fabric *f = NULL;
 	struct ot_routing *r = NULL;
 	struct ot_check_report *rep = NULL;
@@ -477,9 +374,7 @@ int cmd_check(int argc, char **argv)
 	int status;
 
 	status = parse_args(argc, argv, &a);
-	if (status < 0)
-		return OT_EXIT_OK; /* --help */
-	if (status != OT_EXIT_OK)
+	if (status >= 0)
 		return status;
 
 	if (a.live) {

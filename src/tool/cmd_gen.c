@@ -6,8 +6,6 @@
  * ibsim or offline.  Families and options are table rows: a new family is
  * a generator in src/gen plus one row in gen_families[].
  */
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,6 +16,8 @@
 #include "gen/gen.h"
 #include "io/netfile.h"
 #include "options.h"
+#include "parse.h"
+#include "util.h"
 
 /* What the options set; each family reads the fields it documents. */
 struct gen_settings {
@@ -31,41 +31,60 @@ struct gen_settings {
 	unsigned int ft_down[OT_FT_MAX_LEVELS], ft_up[OT_FT_MAX_LEVELS];
 	unsigned int ft_par[OT_FT_MAX_LEVELS];
 	unsigned int ft_ndown, ft_nup, ft_npar;
-	/* flatfly / hypercube */
+	/* flatfly */
 	unsigned int ff_width[OT_GEN_FF_MAX_DIMS], ff_nwidth;
+	/* hypercube */
+	unsigned int hc_width;
 	double drop_links, drop_switches;
 	uint64_t drop_seed;
 	const char *const *text_args; /* positional arguments as given */
 };
 
+#define ARGS struct gen_settings
+#define LEVELS (OT_FT_MAX_LEVELS - 1)
 static const struct tool_option gen_options[] = {
-	{ "cas", 'c', "C", "CAs per router (default 1)" },
+	{ "cas", 'c', "C", "CAs per router (default 1)",
+	  TOOL_UINT(ARGS, cas, 1, OT_MAX_PORTS) },
 	{ "radix", 'r', "R",
-	  "ports per switch (default: the fewest that fit)" },
+	  "ports per switch (default: the fewest that fit)",
+	  TOOL_UINT(ARGS, radix, 1, OT_MAX_PORTS) },
 	{ "links", 'l', "L",
-	  "cables from a router to each of its switches (default 1)" },
+	  "cables from a router to each of its switches (default 1)",
+	  TOOL_UINT(ARGS, links, 1, OT_MAX_PORTS) },
 	{ "shuffle-ports", 's', "SEED",
-	  "permute switch ports and node order (same SEED, same file)" },
+	  "permute switch ports and node order (same SEED, same file)",
+	  TOOL_SEED(ARGS, seed), TOOL_GIVEN(ARGS, shuffle) },
 	{ "down", 'D', "M2,M3,..",
-	  "fattree: children of a switch, per level from level 2 up" },
+	  "fattree: children of a switch, per level from level 2 up",
+	  TOOL_LIST(ARGS, ft_down, ft_ndown, LEVELS, 1, OT_MAX_PORTS) },
 	{ "up", 'U', "W2,W3,..",
-	  "fattree: parents of a switch, per level from level 2 up" },
+	  "fattree: parents of a switch, per level from level 2 up",
+	  TOOL_LIST(ARGS, ft_up, ft_nup, LEVELS, 1, OT_MAX_PORTS) },
 	{ "parallel", 'P', "P2,P3,..",
-	  "fattree: cables per child-parent pair, per level (default 1)" },
+	  "fattree: cables per child-parent pair, per level (default 1)",
+	  TOOL_LIST(ARGS, ft_par, ft_npar, LEVELS, 1, OT_MAX_PORTS) },
 	{ "widths", 'W', "W0,W1,..",
-	  "flatfly: parallel cables per switch pair, per dimension (default 1)" },
+	  "flatfly: parallel cables per switch pair, per dimension (default 1)",
+	  TOOL_LIST(ARGS, ff_width, ff_nwidth, OT_GEN_FF_MAX_DIMS, 1,
+		    OT_MAX_PORTS) },
 	{ "width", 'w', "W",
-	  "hypercube: parallel cables per switch pair (default 1)" },
+	  "hypercube: parallel cables per switch pair (default 1)",
+	  TOOL_UINT(ARGS, hc_width, 1, OT_MAX_PORTS) },
 	{ "drop-links", 'L', "F",
-	  "remove this fraction (0..1) of switch-to-switch cables at random" },
+	  "remove this fraction (0..1) of switch-to-switch cables at random",
+	  TOOL_FRACTION(ARGS, drop_links) },
 	{ "drop-switches", 'S', "F",
-	  "remove this fraction (0..1) of switches, with their CAs" },
-	{ "seed", 'e', "SEED", "seed of the random removals (default 0)" },
-	{ "output", 'o', "FILE", "write to FILE instead of standard output" },
-	{ "help", 'h', NULL, "print this help" },
+	  "remove this fraction (0..1) of switches, with their CAs",
+	  TOOL_FRACTION(ARGS, drop_switches) },
+	{ "seed", 'e', "SEED", "seed of the random removals (default 0)",
+	  TOOL_SEED(ARGS, drop_seed) },
+	TOOL_OPTION_OUTPUT(ARGS, output),
+	TOOL_OPTION_HELP,
 };
+#undef LEVELS
+#undef ARGS
 
-#define NOPTIONS (sizeof(gen_options) / sizeof(gen_options[0]))
+#define NOPTIONS TOOL_NOPTIONS(gen_options)
 
 /*
  * A family builds its fabric from its positional arguments and the
@@ -209,9 +228,6 @@ static struct ot_fabric *build_ulhpc(const unsigned int *args,
 	return f;
 }
 
-static int parse_uint(const char *s, unsigned long long max,
-		      unsigned long long *val);
-
 /* The damage and shuffle options, as they appear in the command. */
 static void ff_extra_str(const struct gen_settings *s, char *buf, size_t len)
 {
@@ -227,10 +243,17 @@ static void ff_extra_str(const struct gen_settings *s, char *buf, size_t len)
 			 s->seed);
 }
 
+/* What build_ff_common() tells the comment. */
+struct ff_built {
+	unsigned int radix; /* ports per switch */
+	uint32_t nsw;       /* switches left */
+	char extra[128];    /* the damage and shuffle options */
+};
+
 /* Builds from p (sizes and widths set) with the shared options. */
 static struct ot_fabric *build_ff_common(struct ot_flatfly_params *p,
 					 const struct gen_settings *s,
-					 unsigned int *radix, uint32_t *nsw,
+					 struct ff_built *b,
 					 struct ot_error *err)
 {
 	struct ot_fabric *f;
@@ -246,13 +269,14 @@ static struct ot_fabric *build_ff_common(struct ot_flatfly_params *p,
 	f = ot_gen_flatfly(p, err);
 	if (!f)
 		return NULL;
-	*nsw = 0;
+	b->nsw = 0;
 	for (i = 0; i < f->nnodes; i++) {
 		if (f->node[i].type != OT_NODE_SWITCH)
 			continue;
-		*radix = f->node[i].nports;
-		(*nsw)++;
+		b->radix = f->node[i].nports;
+		b->nsw++;
 	}
+	ff_extra_str(s, b->extra, sizeof(b->extra));
 	return f;
 }
 
@@ -262,39 +286,19 @@ static struct ot_fabric *build_flatfly(const unsigned int *args,
 				       struct ot_error *err)
 {
 	struct ot_flatfly_params p = { 0 };
-	const char *shape = s->text_args[0], *c = shape;
-	char widths[96] = "", extra[128];
+	const char *shape = s->text_args[0];
+	struct ff_built b = { 0 };
+	char widths[96];
 	struct ot_fabric *f;
-	unsigned int radix = 0, d;
 	uint64_t slots = 1;
-	uint32_t nsw;
-	size_t used = 0;
+	unsigned int d;
 
 	(void)args;
-	while (*c) {
-		unsigned long long v;
-		char num[16];
-		size_t n = strcspn(c, "x");
-
-		if (p.ndims == OT_GEN_FF_MAX_DIMS || !n || n >= sizeof(num)) {
-			ot_error_set(err,
-				     "flatfly: bad shape '%s' (e.g. 4x8x8x8)",
-				     shape);
-			return NULL;
-		}
-		memcpy(num, c, n);
-		num[n] = '\0';
-		if (parse_uint(num, 1u << 20, &v)) {
-			ot_error_set(err,
-				     "flatfly: bad shape '%s' (e.g. 4x8x8x8)",
-				     shape);
-			return NULL;
-		}
-		p.size[p.ndims++] = v;
-		slots *= v;
-		c += n;
-		if (*c)
-			c++;
+	if (tool_parse_uint_list(shape, 'x', 0, 1u << 20, p.size,
+				 OT_GEN_FF_MAX_DIMS, &p.ndims)) {
+		ot_error_set(err, "flatfly: bad shape '%s' (e.g. 4x8x8x8)",
+			     shape);
+		return NULL;
 	}
 	if (s->ff_nwidth > p.ndims) {
 		ot_error_set(err, "flatfly: %u widths for %u dimensions",
@@ -303,20 +307,17 @@ static struct ot_fabric *build_flatfly(const unsigned int *args,
 	}
 	for (d = 0; d < p.ndims; d++) {
 		p.width[d] = d < s->ff_nwidth ? s->ff_width[d] : 1;
-		if (used < sizeof(widths))
-			used += snprintf(widths + used, sizeof(widths) - used,
-					 "%s%u", d ? "," : "", p.width[d]);
+		slots *= p.size[d];
 	}
-	f = build_ff_common(&p, s, &radix, &nsw, err);
-	if (!f)
-		return NULL;
-	ff_extra_str(s, extra, sizeof(extra));
-	snprintf(comment, len,
-		 "Generated by: osmtopo gen flatfly %s --widths %s --cas %u --radix %u%s\n"
-		 "FlatFly (seed 001, 1.2) %s: %u of %" PRIu64
-		 " switches, %u CAs each; names carry [c0,c1,...]",
-		 shape, widths, s->cas, radix, extra, shape, nsw, slots,
-		 s->cas);
+	level_list_str(p.width, p.ndims, widths, sizeof(widths));
+	f = build_ff_common(&p, s, &b, err);
+	if (f)
+		snprintf(comment, len,
+			 "Generated by: osmtopo gen flatfly %s --widths %s --cas %u --radix %u%s\n"
+			 "FlatFly (seed 001, 1.2) %s: %u of %" PRIu64
+			 " switches, %u CAs each; names carry [c0,c1,...]",
+			 shape, widths, s->cas, b.radix, b.extra, shape, b.nsw,
+			 slots, s->cas);
 	return f;
 }
 
@@ -326,11 +327,9 @@ static struct ot_fabric *build_hypercube(const unsigned int *args,
 					 struct ot_error *err)
 {
 	struct ot_flatfly_params p = { .ndims = args[0], .prefix = "HC" };
-	unsigned int width = s->ff_nwidth ? s->ff_width[0] : 1;
-	unsigned int radix = 0, d;
+	unsigned int width = s->hc_width, d;
+	struct ff_built b = { 0 };
 	struct ot_fabric *f;
-	char extra[128];
-	uint32_t nsw;
 
 	if (args[0] < 1 || args[0] > OT_GEN_FF_MAX_DIMS) {
 		ot_error_set(err, "hypercube: 1 to %u dimensions",
@@ -341,16 +340,14 @@ static struct ot_fabric *build_hypercube(const unsigned int *args,
 		p.size[d] = 2;
 		p.width[d] = width;
 	}
-	f = build_ff_common(&p, s, &radix, &nsw, err);
-	if (!f)
-		return NULL;
-	ff_extra_str(s, extra, sizeof(extra));
-	snprintf(comment, len,
-		 "Generated by: osmtopo gen hypercube %u --width %u --cas %u --radix %u%s\n"
-		 "%u-D hypercube (seed 001, 1.3): %u of %u switches, %u cables per pair,\n"
-		 "%u CAs each; names carry [c0,c1,...]",
-		 p.ndims, width, s->cas, radix, extra, p.ndims, nsw,
-		 1u << p.ndims, width, s->cas);
+	f = build_ff_common(&p, s, &b, err);
+	if (f)
+		snprintf(comment, len,
+			 "Generated by: osmtopo gen hypercube %u --width %u --cas %u --radix %u%s\n"
+			 "%u-D hypercube (seed 001, 1.3): %u of %u switches, %u cables per pair,\n"
+			 "%u CAs each; names carry [c0,c1,...]",
+			 p.ndims, width, s->cas, b.radix, b.extra, p.ndims,
+			 b.nsw, 1u << p.ndims, width, s->cas);
 	return f;
 }
 
@@ -391,7 +388,7 @@ static const char *const usage_examples[] = {
 	"hypercube 11 --width 2 --cas 8\tthe seed's 11-D hypercube with double links",
 };
 
-static void usage(FILE *out)
+static void usage(FILE *out, const struct tool_command *c)
 {
 	unsigned int i, j;
 
@@ -410,7 +407,7 @@ static void usage(FILE *out)
 		fputc('\n', out);
 	}
 	fprintf(out, "\noptions:\n");
-	tool_print_options(out, gen_options, NOPTIONS);
+	tool_print_options(out, c);
 	fprintf(out, "\nexamples:\n");
 	for (i = 0; i < sizeof(usage_examples) / sizeof(usage_examples[0]);
 	     i++) {
@@ -422,257 +419,81 @@ static void usage(FILE *out)
 	}
 }
 
-/* A whole-string unsigned number in [min, max], or -1. */
-static int parse_uint(const char *s, unsigned long long max,
-		      unsigned long long *val)
+TOOL_COMMAND(gen_command, "gen", gen_options, usage);
+
+/*
+ * The family named in argv, its operands into args[] (flatfly's shape is
+ * text, taken by its builder), and the options given must be its own.
+ * The family, or NULL after saying why.
+ */
+static const struct gen_family *
+gen_family_args(int argc, char **argv, const char *seen, unsigned int *args)
 {
-	char *end;
-
-	if (!*s || *s == '-')
-		return -1;
-	errno = 0;
-	*val = strtoull(s, &end, 0);
-	if (errno || *end || *val > max)
-		return -1;
-	return 0;
-}
-
-/* "A,B,C": one number per switch level from level 2 up. */
-static int parse_level_list(const char *arg, unsigned int *v,
-			    unsigned int *n)
-{
-	char buf[128], *tok, *save = NULL;
-	unsigned long long x;
-
-	snprintf(buf, sizeof(buf), "%s", arg);
-	*n = 0;
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (*n >= OT_FT_MAX_LEVELS - 1 ||
-		    parse_uint(tok, OT_MAX_PORTS, &x) || !x) {
-			fprintf(stderr,
-				"osmtopo gen: bad list '%s' (1 to %u numbers, 1..%u, comma separated)\n",
-				arg, OT_FT_MAX_LEVELS - 1, OT_MAX_PORTS);
-			return -1;
-		}
-		v[(*n)++] = (unsigned int)x;
-	}
-	if (!*n) {
-		fprintf(stderr, "osmtopo gen: empty list\n");
-		return -1;
-	}
-	return 0;
-}
-
-/* "W0,W1,..": parallel cables per dimension, up to 16 of them. */
-static int parse_width_list(const char *arg, unsigned int *v,
-			    unsigned int *n)
-{
-	char buf[128], *tok, *save = NULL;
-	unsigned long long x;
-
-	snprintf(buf, sizeof(buf), "%s", arg);
-	*n = 0;
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (*n >= OT_GEN_FF_MAX_DIMS ||
-		    parse_uint(tok, OT_MAX_PORTS, &x) || !x) {
-			fprintf(stderr,
-				"osmtopo gen: bad widths '%s' (1 to %u numbers, 1..%u, comma separated)\n",
-				arg, OT_GEN_FF_MAX_DIMS, OT_MAX_PORTS);
-			return -1;
-		}
-		v[(*n)++] = (unsigned int)x;
-	}
-	if (!*n) {
-		fprintf(stderr, "osmtopo gen: empty list\n");
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_option(struct gen_settings *s, int key, const char *arg)
-{
-	unsigned long long v;
-
-	switch (key) {
-	case 'c':
-	case 'r':
-	case 'l':
-		if (parse_uint(arg, OT_MAX_PORTS, &v) || !v) {
-			fprintf(stderr,
-				"osmtopo gen: bad number '%s' (1..%u)\n", arg,
-				OT_MAX_PORTS);
-			return -1;
-		}
-		if (key == 'c')
-			s->cas = v;
-		else if (key == 'r')
-			s->radix = v;
-		else
-			s->links = v;
-		return 0;
-	case 's':
-		if (parse_uint(arg, UINT64_MAX, &v)) {
-			fprintf(stderr, "osmtopo gen: bad seed '%s'\n", arg);
-			return -1;
-		}
-		s->shuffle = true;
-		s->seed = v;
-		return 0;
-	case 'D':
-		return parse_level_list(arg, s->ft_down, &s->ft_ndown);
-	case 'U':
-		return parse_level_list(arg, s->ft_up, &s->ft_nup);
-	case 'P':
-		return parse_level_list(arg, s->ft_par, &s->ft_npar);
-	case 'W':
-	case 'w':
-		if (parse_width_list(arg, s->ff_width, &s->ff_nwidth))
-			return -1;
-		if (key == 'w' && s->ff_nwidth != 1) {
-			fprintf(stderr, "osmtopo gen: --width takes one number\n");
-			return -1;
-		}
-		return 0;
-	case 'L':
-	case 'S': {
-		char *end;
-		double frac;
-
-		errno = 0;
-		frac = strtod(arg, &end);
-		if (errno || end == arg || *end || !(frac >= 0 && frac < 1)) {
-			fprintf(stderr,
-				"osmtopo gen: bad fraction '%s' (0 <= F < 1)\n",
-				arg);
-			return -1;
-		}
-		if (key == 'L')
-			s->drop_links = frac;
-		else
-			s->drop_switches = frac;
-		return 0;
-	}
-	case 'e':
-		if (parse_uint(arg, UINT64_MAX, &v)) {
-			fprintf(stderr, "osmtopo gen: bad seed '%s'\n", arg);
-			return -1;
-		}
-		s->drop_seed = v;
-		return 0;
-	case 'o':
-		s->output = arg;
-		return 0;
-	}
-	return -1;
-}
-
-int cmd_gen(int argc, char **argv)
-{
-	struct option longopts[NOPTIONS + 1];
-	struct gen_settings s = { .cas = 1, .links = 1 };
 	const struct gen_family *fam = NULL;
-	struct ot_fabric *f = NULL;
-	struct ot_error err = { 0 };
-	unsigned int args[8], i;
-	char shortopts[2 * NOPTIONS + 1], comment[512];
-	char seen[NOPTIONS + 1] = "";
-	FILE *out = stdout;
-	int key, status = OT_EXIT_OK;
+	unsigned long long v;
+	unsigned int i;
 
-	tool_getopt_tables(gen_options, NOPTIONS, longopts, shortopts);
-
-	opterr = 0;
-	optind = 1;
-	for (;;) {
-		key = getopt_long(argc, argv, shortopts, longopts, NULL);
-		if (key == -1)
-			break;
-		if (key == 'h') {
-			usage(stdout);
-			goto out;
-		}
-		if (key == '?') {
-			fprintf(stderr,
-				"osmtopo gen: bad option '%s' (see osmtopo gen --help)\n",
-				argv[optind - 1]);
-			status = OT_EXIT_USAGE;
-			goto out;
-		}
-		if (parse_option(&s, key, optarg)) {
-			status = OT_EXIT_USAGE;
-			goto out;
-		}
-		if (!strchr(seen, key))
-			seen[strlen(seen)] = key;
-	}
-	if (optind >= argc) {
+	if (argc < 1) {
 		fprintf(stderr,
 			"osmtopo gen: which family? (see osmtopo gen --help)\n");
-		status = OT_EXIT_USAGE;
-		goto out;
+		return NULL;
 	}
 	for (i = 0; i < NFAMILIES; i++)
-		if (!strcmp(argv[optind], gen_families[i].name))
+		if (!strcmp(argv[0], gen_families[i].name))
 			fam = &gen_families[i];
 	if (!fam) {
-		fprintf(stderr, "osmtopo gen: unknown family '%s'\n",
-			argv[optind]);
-		status = OT_EXIT_USAGE;
-		goto out;
+		fprintf(stderr, "osmtopo gen: unknown family '%s'\n", argv[0]);
+		return NULL;
 	}
 	for (i = 0; seen[i]; i++)
 		if (!strchr(fam->options, seen[i])) {
 			fprintf(stderr,
 				"osmtopo gen %s: option -%c does not apply\n",
 				fam->name, seen[i]);
-			status = OT_EXIT_USAGE;
-			goto out;
+			return NULL;
 		}
-	if ((unsigned int)(argc - optind - 1) != fam->nargs) {
+	if ((unsigned int)argc - 1 != fam->nargs) {
 		fprintf(stderr, "osmtopo gen %s: needs %s\n", fam->name,
 			fam->args);
-		status = OT_EXIT_USAGE;
-		goto out;
+		return NULL;
 	}
-	s.text_args = (const char *const *)argv + optind + 1;
-	/* flatfly's shape ("4x8x8x8") is text; the families' numbers are not */
 	for (i = 0; i < fam->nargs && fam->build != build_flatfly; i++) {
-		unsigned long long v;
-
-		if (parse_uint(argv[optind + 1 + i], 1u << 20, &v)) {
+		if (tool_parse_uint(argv[1 + i], 0, 1u << 20, &v)) {
 			fprintf(stderr, "osmtopo gen %s: bad number '%s'\n",
-				fam->name, argv[optind + 1 + i]);
-			status = OT_EXIT_USAGE;
-			goto out;
+				fam->name, argv[1 + i]);
+			return NULL;
 		}
-		args[i] = v;
+		args[i] = (unsigned int)v;
 	}
+	return fam;
+}
+
+int cmd_gen(int argc, char **argv)
+{
+	struct gen_settings s = { .cas = 1, .links = 1, .hc_width = 1 };
+	const struct gen_family *fam;
+	struct ot_fabric *f = NULL;
+	struct ot_error err = { 0 };
+	unsigned int args[8];
+	char comment[512], seen[NOPTIONS + 1];
+	struct tool_net net = { NULL, comment };
+	int status, next;
+
+	status = tool_parse(&gen_command, argc, argv, &s, &next, seen);
+	if (status >= 0)
+		return status;
+	status = OT_EXIT_USAGE;
+	fam = gen_family_args(argc - next, argv + next, seen, args);
+	if (!fam)
+		goto out;
+	s.text_args = (const char *const *)argv + next + 1;
 	f = fam->build(args, &s, comment, sizeof(comment), &err);
 	if (!f) {
 		fprintf(stderr, "osmtopo gen: %s\n", err.msg);
-		status = OT_EXIT_USAGE;
 		goto out;
 	}
-	if (s.output) {
-		out = fopen(s.output, "w");
-		if (!out) {
-			fprintf(stderr, "osmtopo gen: %s: %s\n", s.output,
-				strerror(errno));
-			status = OT_EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (ot_netfile_write(out, f, comment)) {
-		fprintf(stderr, "osmtopo gen: write error\n");
-		status = OT_EXIT_USAGE;
-	}
-	if (out != stdout && fclose(out) && status == OT_EXIT_OK) {
-		fprintf(stderr, "osmtopo gen: %s: %s\n", s.output,
-			strerror(errno));
-		status = OT_EXIT_USAGE;
-	}
+	net.f = f;
+	status = tool_write_output("gen", s.output, tool_write_net, &net);
 out:
 	ot_fabric_free(f);
 	return status;

@@ -5,13 +5,12 @@
  * and prints what it decided: the coordinates it assigned and the LFTs in
  * dump_lfts format, so they can be diffed against a live fabric; or, with
  * --dot, the cabling as a Graphviz graph with the engine's coordinates on
- * the nodes, to see the topology as the engine mapped it.
+ * the nodes, to see the topology as the engine mapped it.  --time adds
+ * how long reading and routing took, and each phase of the engine.
  */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "commands.h"
 #include "io/lftfile.h"
@@ -19,29 +18,42 @@
 #include "model/routing.h"
 #include "options.h"
 #include "route/engine.h"
+#include "util.h"
 
-static const struct tool_option route_options[] = {
-	{ "lfts-only", 'l', NULL,
-	  "print only the LFTs (to diff against dump_lfts)" },
-	{ "coords-only", 'c', NULL, "print only the coordinates" },
-	{ "dump", 'D', NULL,
-	  "also print the SL2VL tables and path SLs (what `lfts --live --all` reads back)" },
-	{ "output", 'o', "FILE", "write to FILE instead of standard output" },
-	{ "time", 't', NULL,
-	  "print reading and routing times to standard error" },
-	{ "dot", 'd', NULL,
-	  "print the cabling as a Graphviz graph, nodes labelled by the engine" },
-	{ "lmc", 'm', "N",
-	  "renumber LIDs as OpenSM does with option lmc N (CAs get 2^N LIDs)" },
-	{ "help", 'h', NULL, "this help" },
+struct route_args {
+	bool lfts_only, coords_only, dump, timing, dot;
+	const char *outpath;
+	unsigned int lmc;
+	bool lmc_given;
+	const char *engine, *netfile;
 };
 
-#define NOPTIONS (sizeof(route_options) / sizeof(route_options[0]))
+#define ARGS struct route_args
+static const struct tool_option route_options[] = {
+	{ "lfts-only", 'l', NULL,
+	  "print only the LFTs (to diff against dump_lfts)",
+	  TOOL_SET(ARGS, lfts_only) },
+	{ "coords-only", 'c', NULL, "print only the coordinates",
+	  TOOL_SET(ARGS, coords_only) },
+	{ "dump", 'D', NULL,
+	  "also print the SL2VL tables and path SLs (what `lfts --live --all` reads back)",
+	  TOOL_SET(ARGS, dump) },
+	TOOL_OPTION_OUTPUT(ARGS, outpath),
+	{ "time", 't', NULL,
+	  "print reading and routing times, and the engine's phases, to standard error",
+	  TOOL_SET(ARGS, timing) },
+	{ "dot", 'd', NULL,
+	  "print the cabling as a Graphviz graph, nodes labelled by the engine",
+	  TOOL_SET(ARGS, dot) },
+	{ "lmc", 'm', "N",
+	  "renumber LIDs as OpenSM does with option lmc N (CAs get 2^N LIDs)",
+	  TOOL_UINT(ARGS, lmc, 0, 7), TOOL_GIVEN(ARGS, lmc_given) },
+	TOOL_OPTION_HELP,
+};
+#undef ARGS
 
-static void route_usage(FILE *out)
+static void route_usage(FILE *out, const struct tool_command *c)
 {
-	unsigned int i;
-
 	fprintf(out,
 		"usage: osmtopo route [OPTIONS] ENGINE NETFILE\n\n"
 		"Routes NETFILE (ibsim net file or ibnetdiscover output) with ENGINE\n"
@@ -49,11 +61,9 @@ static void route_usage(FILE *out)
 		"and every switch's LFT in dump_lfts format.  LIDs come from the\n"
 		"file, or are assigned in file order where it has none (--lmc\n"
 		"renumbers them all).\n\n");
-	tool_print_options(out, route_options, NOPTIONS);
+	tool_print_options(out, c);
 	fprintf(out, "\nengines:\n");
-	for (i = 0; ot_engines[i]; i++)
-		fprintf(out, "  %-21s %s\n", ot_engines[i]->name,
-			ot_engines[i]->needs);
+	tool_print_engines(out);
 	fprintf(out,
 		"\nexamples:\n"
 		"  osmtopo route hdor topologies/cellia-kns-6x2.net\n"
@@ -62,13 +72,7 @@ static void route_usage(FILE *out)
 		"  osmtopo route --dot hdor kns.net | neato -Tsvg > kns.svg\n");
 }
 
-static double seconds_since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (t1.tv_sec - t0->tv_sec) + (t1.tv_nsec - t0->tv_nsec) / 1e9;
-}
+TOOL_COMMAND(route_command, "route", route_options, route_usage);
 
 static int print_coords(FILE *out, const struct ot_routing *r)
 {
@@ -175,120 +179,111 @@ static int print_dot(FILE *out, const struct ot_routing *r)
 	return ferror(out) ? -1 : 0;
 }
 
+/*
+ * -1 when args is filled, otherwise the status to exit with (0 after
+ * --help).
+ */
+static int parse_args(int argc, char **argv, struct route_args *a)
+{
+	int status, next;
+
+	status = tool_parse(&route_command, argc, argv, a, &next, NULL);
+	if (status >= 0)
+		return status;
+	if (argc - next != 2 || (a->lfts_only && a->coords_only) ||
+	    (a->dot && (a->lfts_only || a->coords_only || a->dump))) {
+		route_usage(stderr, &route_command);
+		return OT_EXIT_USAGE;
+	}
+	a->engine = argv[next];
+	a->netfile = argv[next + 1];
+	return -1;
+}
+
+/* "osmtopo route: E: read ..., routed ...", then the engine's phases. */
+static void print_times(const struct ot_routing *r, const char *engine,
+			double t_read, double t_route)
+{
+	const struct ot_fabric *f = r->fabric;
+	unsigned int i;
+
+	fprintf(stderr,
+		"osmtopo route: %s: read %.3f s, routed %u switches x %u LIDs in %.3f s\n",
+		engine, t_read, f->nswitches, f->max_lid, t_route);
+	if (!r->nphases)
+		return;
+	fprintf(stderr, "osmtopo route: %s: phases:", engine);
+	for (i = 0; i < r->nphases; i++)
+		fprintf(stderr, "%s %s %.3f ms", i ? "," : "",
+			r->phase[i].name, r->phase[i].ms);
+	fputc('\n', stderr);
+}
+
+/* What a route command prints. */
+struct route_output {
+	const struct route_args *a;
+	const struct ot_routing *r;
+};
+
+/* What --dot, --lfts-only, --coords-only and --dump ask for, to out. */
+static int print_routing(FILE *out, const void *what)
+{
+	const struct route_output *o = what;
+	const struct route_args *a = o->a;
+	const struct ot_routing *r = o->r;
+
+	if (a->dot)
+		return print_dot(out, r);
+	if (!a->lfts_only && print_coords(out, r))
+		return -1;
+	if (!a->coords_only && ot_lft_write(out, r))
+		return -1;
+	if (a->dump && ot_tables_write(out, r))
+		return -1;
+	return 0;
+}
+
 int cmd_route(int argc, char **argv)
 {
-	bool lfts = true, coords = true, timing = false, dot = false;
-	bool dump = false;
-	const char *outpath = NULL;
+	struct route_args a = { 0 };
 	const struct ot_engine *e;
 	struct ot_fabric *f = NULL;
 	struct ot_routing *r = NULL;
 	struct ot_error err = { 0 };
-	struct timespec t0;
-	double t_read, t_route;
-	FILE *out = stdout;
-	int status = OT_EXIT_USAGE;
-	struct option longopts[NOPTIONS + 1];
-	char shortopts[2 * NOPTIONS + 1];
-	int lmc = -1;
-	int c;
+	double t0, t_read, t_route;
+	struct route_output o = { &a, NULL };
+	int status;
 
-	tool_getopt_tables(route_options, NOPTIONS, longopts, shortopts);
-	optind = 1;
-	for (;;) {
-		c = getopt_long(argc, argv, shortopts, longopts, NULL);
-		if (c < 0)
-			break;
-		switch (c) {
-		case 'l':
-			coords = false;
-			break;
-		case 'c':
-			lfts = false;
-			break;
-		case 'D':
-			dump = true;
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case 't':
-			timing = true;
-			break;
-		case 'd':
-			dot = true;
-			break;
-		case 'm':
-			if (optarg[0] < '0' || optarg[0] > '7' || optarg[1]) {
-				fprintf(stderr,
-					"osmtopo route: --lmc takes 0 to 7\n");
-				return OT_EXIT_USAGE;
-			}
-			lmc = optarg[0] - '0';
-			break;
-		case 'h':
-			route_usage(stdout);
-			return OT_EXIT_OK;
-		default:
-			route_usage(stderr);
-			return OT_EXIT_USAGE;
-		}
-	}
-	if (argc - optind != 2 || (!lfts && !coords) ||
-	    (dot && (!lfts || !coords || dump))) {
-		route_usage(stderr);
-		return OT_EXIT_USAGE;
-	}
-	e = ot_engine_find(argv[optind]);
+	status = parse_args(argc, argv, &a);
+	if (status >= 0)
+		return status;
+	e = ot_engine_find(a.engine);
 	if (!e) {
-		fprintf(stderr, "osmtopo route: no engine '%s'\n",
-			argv[optind]);
+		fprintf(stderr, "osmtopo route: no engine '%s'\n", a.engine);
 		return OT_EXIT_USAGE;
 	}
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	f = ot_netfile_load(argv[optind + 1], &err);
-	if (!f || (lmc >= 0 && ot_fabric_set_ca_lmc(f, (uint8_t)lmc, &err))) {
+	status = OT_EXIT_USAGE;
+	t0 = tool_now();
+	f = ot_netfile_load(a.netfile, &err);
+	if (!f ||
+	    (a.lmc_given && ot_fabric_set_ca_lmc(f, (uint8_t)a.lmc, &err))) {
 		fprintf(stderr, "osmtopo route: %s\n", err.msg);
 		goto out;
 	}
-	t_read = seconds_since(&t0);
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t_read = tool_now() - t0;
+	t0 = tool_now();
 	if (ot_engine_run(e, f, &r, &err)) {
 		fprintf(stderr, "osmtopo route: %s refuses %s: %s\n", e->name,
-			argv[optind + 1], err.msg);
+			a.netfile, err.msg);
 		status = OT_EXIT_FAIL;
 		goto out;
 	}
-	t_route = seconds_since(&t0);
-	if (timing)
-		fprintf(stderr,
-			"osmtopo route: %s: read %.3f s, routed %u switches x %u LIDs in %.3f s\n",
-			e->name, t_read, f->nswitches, f->max_lid, t_route);
-
-	if (outpath) {
-		out = fopen(outpath, "w");
-		if (!out) {
-			perror(outpath);
-			goto out;
-		}
-	}
-	if (dot) {
-		if (print_dot(out, r) || fflush(out)) {
-			fprintf(stderr, "osmtopo route: write error\n");
-			goto out;
-		}
-	} else if ((coords && print_coords(out, r)) ||
-		   (lfts && ot_lft_write(out, r)) ||
-		   (dump && ot_tables_write(out, r)) || fflush(out)) {
-		fprintf(stderr, "osmtopo route: write error\n");
-		goto out;
-	}
-	status = OT_EXIT_OK;
+	t_route = tool_now() - t0;
+	if (a.timing)
+		print_times(r, e->name, t_read, t_route);
+	o.r = r;
+	status = tool_write_output("route", a.outpath, print_routing, &o);
 out:
-	if (out && out != stdout && fclose(out) && status == OT_EXIT_OK)
-		status = OT_EXIT_USAGE;
 	ot_routing_free(r);
 	ot_fabric_free(f);
 	return status;

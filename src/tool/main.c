@@ -2,7 +2,8 @@
 /*
  * osmtopo, the command-line tool around the plugin: generate fabrics,
  * route them offline with the engines OpenSM runs, read what a live
- * fabric holds and check it.  This file only dispatches to subcommands.
+ * fabric holds and check it, compare engines under ibsim, and run the
+ * simulation itself.  This file only dispatches to subcommands.
  */
 #include "config.h"
 
@@ -10,8 +11,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "model/routing.h"
-#include "route/engine.h"
+#include "util.h"
 
 struct subcommand {
 	const char *name;
@@ -30,6 +30,8 @@ static const struct subcommand subcommands[] = {
 	{ "lfts", cmd_lfts, "read every switch's LFT from a live fabric" },
 	{ "compare", cmd_compare,
 	  "run engines side by side under ibsim and OpenSM, one row each" },
+	{ "sim", cmd_sim,
+	  "start ibsim and OpenSM, run clients against them, stop them" },
 };
 
 #define NSUB (sizeof(subcommands) / sizeof(subcommands[0]))
@@ -43,9 +45,7 @@ static void usage(FILE *out)
 		fprintf(out, "  %-8s %s\n", subcommands[i].name,
 			subcommands[i].help);
 	fprintf(out, "\nengines:\n");
-	for (i = 0; ot_engines[i]; i++)
-		fprintf(out, "  %-21s %s\n", ot_engines[i]->name,
-			ot_engines[i]->needs);
+	tool_print_engines(out);
 	fprintf(out, "\n'osmtopo COMMAND --help' describes a command.\n");
 }
 

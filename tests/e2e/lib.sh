@@ -1,15 +1,21 @@
 # shellcheck shell=bash
-# Shared by the ibsim end-to-end tests: each test sources this file, calls
-# e2e_init, starts its own ibsim with its own IBSIM_SOCKNAME, OSM_TMP_DIR
-# and OSM_CACHE_DIR, polls for readiness, and everything it started is
-# stopped by PID when it exits, whatever happens.
+# Shared by the ibsim end-to-end tests: each test sources this file and
+# calls e2e_init, which gives it a work directory $WORK.  The simulation
+# is `osmtopo sim` (the code `osmtopo compare` runs), with its state in
+# $WORK: its own ibsim with its own IBSIM_SOCKNAME, OpenSM with its own
+# OSM_TMP_DIR and OSM_CACHE_DIR, readiness polled, clients run under
+# libumad2sim.  What this file keeps is the test's bookkeeping: the work
+# directory, e2e_fail, and a cleanup that stops by PID whatever the
+# simulation started (`osmtopo sim stop`), however the test ends.
 #
 # Environment: OSMTOPO (the built tool), OSMTOPO_PLUGIN_DIR (directory with
-# libosmtopo.so), OSMTOPO_SRCDIR (source tree), KEEP=1 keeps the work dir.
+# libosmtopo.so), OSMTOPO_SRCDIR (source tree), KEEP=1 keeps the work dir,
+# OSM_TIMEOUT (seconds OpenSM may take, default 600).
 
 set -eu
 
 UMAD2SIM=${UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
+export UMAD2SIM
 OSMTOPO_SRCDIR=${OSMTOPO_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 OSMTOPO=${OSMTOPO:-$PWD/osmtopo}
 OSMTOPO_PLUGIN_DIR=${OSMTOPO_PLUGIN_DIR:-$PWD/.libs}
@@ -17,23 +23,14 @@ TOPOLOGIES=$OSMTOPO_SRCDIR/topologies
 
 E2E_NAME=
 WORK=
-IBSIM_PID=
-OSM_PID=
 
 e2e_log() { printf '%s: %s\n' "$E2E_NAME" "$*" >&2; }
 e2e_fail() { e2e_log "FAIL: $*"; exit 1; }
 
 e2e_cleanup() {
 	local rc=$?
-	if [ -n "$OSM_PID" ] && kill -0 "$OSM_PID" 2>/dev/null; then
-		kill "$OSM_PID" 2>/dev/null || true
-		wait "$OSM_PID" 2>/dev/null || true
-	fi
-	if [ -n "$IBSIM_PID" ] && kill -0 "$IBSIM_PID" 2>/dev/null; then
-		kill "$IBSIM_PID" 2>/dev/null || true
-		wait "$IBSIM_PID" 2>/dev/null || true
-	fi
 	if [ -n "$WORK" ] && [ -d "$WORK" ]; then
+		"$OSMTOPO" sim stop --dir "$WORK" || rc=1
 		if [ "$rc" -ne 0 ] || [ "${KEEP:-0}" = 1 ]; then
 			e2e_log "work files kept in $WORK"
 		else
@@ -43,7 +40,7 @@ e2e_cleanup() {
 	exit "$rc"
 }
 
-# e2e_init NAME: work directory, private socket and OpenSM directories.
+# e2e_init NAME: the work directory, and the cleanup trap.
 e2e_init() {
 	E2E_NAME=$1
 	local t
@@ -58,70 +55,43 @@ e2e_init() {
 	[ -f "$OSMTOPO_PLUGIN_DIR/libosmtopo.so" ] ||
 		e2e_fail "no libosmtopo.so in $OSMTOPO_PLUGIN_DIR"
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/osmtopo-$E2E_NAME.XXXXXX")
-	export IBSIM_SOCKNAME="osmtopo-$E2E_NAME-$$"
-	export OSM_TMP_DIR=$WORK/osm-tmp
-	export OSM_CACHE_DIR=$WORK/osm-cache
-	mkdir -p "$OSM_TMP_DIR" "$OSM_CACHE_DIR" "$WORK/scratch"
+	mkdir "$WORK/scratch" # the current directory of the tools run here
 	trap e2e_cleanup EXIT
 	trap 'exit 130' INT TERM
 }
 
-# wait_for SECONDS FILE PATTERN: poll FILE until it holds PATTERN.
-wait_for() {
-	local limit=$1 file=$2 pattern=$3 waited=0
-	while ! grep -q -- "$pattern" "$file" 2>/dev/null; do
-		[ "$waited" -lt $((limit * 10)) ] || return 1
-		sleep 0.1
-		waited=$((waited + 1))
-	done
-}
-
-# ibsim_start NETFILE: start the simulator, wait until it serves clients.
+# ibsim_start NETFILE: ibsim serving NETFILE, ready for clients.  A
+# simulation started before in $WORK must have been stopped (sim_stop).
 ibsim_start() {
-	local net=$1 nodes switches
-	nodes=$(grep -c -E '^(Hca|Ca|Switch|Rt)' "$net")
-	switches=$(grep -c -E '^Switch' "$net")
-	# room for big fabrics: the defaults are 256 switches / 2048 nodes
-	(cd "$WORK/scratch" && exec ibsim -s -n \
-		-N $((nodes + 16)) -S $((switches + 16)) \
-		-P $((nodes * 40 + 64)) "$net" >"$WORK/ibsim.log" 2>&1) &
-	IBSIM_PID=$!
-	wait_for 120 "$WORK/ibsim.log" "Network simulator ready" ||
-		e2e_fail "ibsim did not start: $(tail -3 "$WORK/ibsim.log")"
-	kill -0 "$IBSIM_PID" 2>/dev/null || e2e_fail "ibsim exited"
+	"$OSMTOPO" sim start --dir "$WORK" "$1" ||
+		e2e_fail "ibsim did not start on $(basename "$1")"
 }
 
-# sim CMD...: run a libibumad client against our ibsim, from the scratch
-# directory (umad2sim leaves a sys-<pid>/ tree in the current directory).
-sim() {
-	(cd "$WORK/scratch" && LD_PRELOAD=$UMAD2SIM "$@")
+# sim_stop: stop OpenSM and ibsim (cleanup does it anyway).
+sim_stop() {
+	"$OSMTOPO" sim stop --dir "$WORK"
 }
 
-# osm_conf [KEY VALUE]...: write an OpenSM config that loads osmtopo.
-osm_conf() {
-	local conf=$WORK/opensm.conf
-	{
-		echo "event_plugin_name osmtopo"
-		echo "force_log_flush TRUE"
-		echo "log_flags 0x03"
-		while [ $# -ge 2 ]; do
-			echo "$1 $2"
-			shift 2
-		done
-	} >"$conf"
-	echo "$conf"
-}
-
-# opensm_once CONF [OPENSM ARGS]: one sweep (-o) against our ibsim, log in
-# $WORK/opensm.log.  Bounded: with no_fallback OpenSM never exits by itself.
+# opensm_once [--option KEY=VALUE]... [-- OPENSM ARGS]: one sweep (-o)
+# against our ibsim, with osmtopo's plugin; log in $WORK/opensm.log.
 opensm_once() {
-	local conf=$1
-	shift
-	(cd "$WORK/scratch" &&
-		LD_LIBRARY_PATH=$OSMTOPO_PLUGIN_DIR LD_PRELOAD=$UMAD2SIM \
-		timeout "${OSM_TIMEOUT:-600}" opensm -o -F "$conf" \
-		-f "$WORK/opensm.log" "$@" >"$WORK/opensm.out" 2>&1) ||
-		e2e_fail "opensm failed ($?): $(tail -5 "$WORK/opensm.out")"
+	"$OSMTOPO" sim opensm --dir "$WORK" --plugin-dir "$OSMTOPO_PLUGIN_DIR" \
+		--timeout "${OSM_TIMEOUT:-600}" --once "$@" ||
+		e2e_fail "opensm failed: $(tail -3 "$WORK/opensm.out")"
+}
+
+# opensm_start [--option KEY=VALUE]... [--wrap CMD] [-- OPENSM ARGS]:
+# OpenSM as a daemon (it answers SA queries), up when this returns.
+opensm_start() {
+	"$OSMTOPO" sim opensm --dir "$WORK" --plugin-dir "$OSMTOPO_PLUGIN_DIR" \
+		--timeout "${OSM_TIMEOUT:-600}" "$@" ||
+		e2e_fail "no SUBNET UP: $(grep -E 'osmtopo|ERR' "$WORK/opensm.log" 2>/dev/null | tail -5)"
+}
+
+# sim CMD...: run a libibumad client against our ibsim (from the scratch
+# directory, where libumad2sim leaves its sys-<pid>/ trees).
+sim() {
+	"$OSMTOPO" sim run --dir "$WORK" -- "$@"
 }
 
 # log_has PATTERN: the OpenSM log holds PATTERN (fixed string).

@@ -46,15 +46,15 @@ drop_cable() {
 cp "$topo/cellia-kns-6x2.net" "$gen/cellia.net"
 drop_cable "$gen/cellia.net" "R[2,3]" >"$gen/cellia-missing-cable.net"
 # hdor may name either end of the missing cable
-missing_re="R\\[2,3\\]|$(sed 's/[][]/\\&/g' "$gen/cellia.net.peer")"
+missing_peer=$(cat "$gen/cellia.net.peer")
 
 tests=(
 	"hdor-cellia|$here/test_hdor_kns.sh cellia $topo/cellia-kns-6x2.net"
 	"hdor-cellia-shuffled|$here/test_hdor_kns.sh cellia-shuffled $gen/cellia-shuffled.net"
 	"hdor-kns-4x3|$here/test_hdor_kns.sh kns-4x3 $topo/kns-4x3.net"
 	"hdor-kns-8x2-4cas-2links|$here/test_hdor_kns.sh kns-8x2 $topo/kns-8x2-4cas-2links.net"
-	"refusal-fattree|$here/test_refusal.sh fattree $topo/fattree-4leaf-2spine.net ft-"
-	"refusal-missing-cable|$here/test_refusal.sh missing-cable $gen/cellia-missing-cable.net $missing_re"
+	"refusal-fattree|$here/test_refusal.sh fattree $topo/fattree-4leaf-2spine.net ft-leaf-0"
+	"refusal-missing-cable|$here/test_refusal.sh missing-cable $gen/cellia-missing-cable.net R[2,3] $missing_peer"
 	"live-read|$here/test_live_read.sh"
 	"topologies-fresh|$here/test_topologies_fresh.sh"
 	"osm-dump|$here/test_osm_dump.sh $topo/cellia-kns-6x2.net"

@@ -50,14 +50,18 @@ for t in dump_lfts ibnetdiscover iblinkinfo python3; do
 		{ echo "$E2E_NAME: SKIP: no $t" >&2; exit 77; }
 done
 
-# route NETFILE ENGINE [KEY VALUE]...: route the fabric once with ENGINE
-# alone: with no fallback, OpenSM that fails keeps re-sweeping and the
-# timeout ends it, so an ended sweep is ENGINE's.
+# route NETFILE ENGINE [KEY=VALUE]...: route the fabric once with ENGINE
+# alone: with no fallback, OpenSM that fails keeps re-sweeping, `osmtopo
+# sim` reads the failure in the log and stops it, so an ended sweep is
+# ENGINE's.
 route() {
-	local net=$1 engine=$2 conf
+	local net=$1 engine=$2 opts=() kv
 	shift 2
-	conf=$(osm_conf routing_engine "$engine,no_fallback" qos TRUE "$@")
-	OSM_TIMEOUT=60 opensm_once "$conf"
+	for kv in "$@"; do
+		opts+=(--option "$kv")
+	done
+	OSM_TIMEOUT=60 opensm_once --option routing_engine="$engine,no_fallback" \
+		--option qos=TRUE "${opts[@]}"
 	log_has "SUBNET UP" ||
 		e2e_fail "$engine did not route $(basename "$net")"
 }
@@ -254,7 +258,7 @@ awk -v sw="($victim):" -v from="$(printf '%03d' "$p1")" -v to="$(printf '%03d' "
 	{ print }' "$WORK/hdor/live.lfts" >"$WORK/lopsided.lfts"
 cmp -s "$WORK/lopsided.lfts" "$WORK/hdor/live.lfts" &&
 	e2e_fail "editing $victim's table changed nothing"
-route "$kns" file lfts_file "$WORK/lopsided.lfts"
+route "$kns" file lfts_file="$WORK/lopsided.lfts"
 readings "$WORK/fault"
 cmp -s <(grep -v '^Unicast' "$WORK/fault/live.lfts") \
 	<(grep -v '^Unicast' "$WORK/lopsided.lfts") ||
@@ -267,15 +271,11 @@ python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(0 if b > a els
 	"$load_hdor" "$load_fault" ||
 	e2e_fail "uniform max load $load_fault with $victim lopsided, not above hdor's $load_hdor"
 e2e_log "uniform: max load $load_hdor -> $load_fault, throughput $tp_hdor -> $tp_fault"
-kill "$OSM_PID" 2>/dev/null || true
-kill "$IBSIM_PID" 2>/dev/null || true
-wait "$IBSIM_PID" 2>/dev/null || true
-IBSIM_PID=
+sim_stop
 
-# 2. ff-dor on a FlatFly with two cables per switch pair
+# 2. ff-dor on a FlatFly with two cables per switch pair (a new fabric:
+# ibsim_start gives OpenSM fresh OSM_TMP_DIR and OSM_CACHE_DIR)
 ff=$TOPOLOGIES/flatfly-3x3x3-w2-2cas.net
-rm -rf "$OSM_TMP_DIR" "$OSM_CACHE_DIR"
-mkdir -p "$OSM_TMP_DIR" "$OSM_CACHE_DIR"
 ibsim_start "$ff"
 route "$ff" ff-dor
 readings "$WORK/ff"

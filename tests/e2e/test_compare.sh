@@ -19,6 +19,9 @@
 #     around the rings, lash breaks them with path SLs.  The checker sees
 #     lash's SLs only through the SA's PathRecords, so no credit loop with
 #     lash and two or more VLs is what proves the path SLs were read.
+#  3. compare stopped by SIGTERM while OpenSM sweeps, and by SIGINT
+#     (Ctrl-C) while the checker runs, leaves no process and no work
+#     directory behind, and dies of the signal.
 #
 # With arguments, `test_compare.sh fabric NETFILE [OPTION]... ENGINE...`
 # compares the engines on NETFILE instead (run.sh does so on the ULHPC
@@ -200,4 +203,41 @@ vls=$(row "$WORK/torus.json" lash vls_used)
 [ "$vls" -ge 2 ] ||
 	e2e_fail "lash uses $vls VL(s): path SLs were not read from the SA"
 
-e2e_log "PASS: fat tree (3 engines routed, hdor refused alone and fell back with --fallback), torus (minhop $loops credit loops, lash 0 on $vls VLs)"
+# 3. Stopped by a signal (SIGTERM; SIGINT is Ctrl-C), compare stops what
+# it started -- the checker, OpenSM, ibsim -- removes its work directory
+# and dies of the signal.  Caught while OpenSM sweeps (its log appears in
+# the run's directory, under a TMPDIR of ours) and while the checker
+# reads; then no process may be left that runs in that directory.
+# interrupt SIGNAL FILE: compare the ULHPC fabric; the signal when the
+# run's directory holds FILE.
+interrupt() {
+	local sig=$1 file=$2 tmp=$WORK/tmp-$1 pid dir="" rc=0 i p left=""
+	mkdir -p "$tmp"
+	(cd "$WORK/scratch" && TMPDIR=$tmp exec "$OSMTOPO" compare \
+		--plugin-dir "$OSMTOPO_PLUGIN_DIR" --timeout 60 \
+		"$TOPOLOGIES/ulhpc-96.net" minhop) >"$tmp.out" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 600; i++)); do
+		dir=$(ls -d "$tmp"/osmtopo-compare.*/0-minhop 2>/dev/null) &&
+			[ -e "$dir/$file" ] && break
+		sleep 0.05
+	done
+	[ -e "$dir/$file" ] || e2e_fail "compare wrote no $file: $(cat "$tmp.out")"
+	kill -"$sig" "$pid"
+	wait "$pid" || rc=$?
+	[ "$rc" -eq $((128 + $(kill -l "$sig"))) ] ||
+		e2e_fail "compare exited $rc on SIG$sig: $(cat "$tmp.out")"
+	# ibsim, OpenSM and the checker all run in the run's scratch/.
+	for p in /proc/[0-9]*; do
+		case $(readlink "$p/cwd" 2>/dev/null) in
+		"$tmp"/*) left="$left $(tr '\0' ' ' <"$p/cmdline")," ;;
+		esac
+	done
+	[ -z "$left" ] || e2e_fail "SIG$sig left processes running:$left"
+	[ -z "$(ls -A "$tmp")" ] ||
+		e2e_fail "SIG$sig left the work directory: $(ls "$tmp")"
+}
+interrupt TERM opensm.log
+interrupt INT check.err
+
+e2e_log "PASS: fat tree (3 engines routed, hdor refused alone and fell back with --fallback), torus (minhop $loops credit loops, lash 0 on $vls VLs), SIGTERM and SIGINT stop everything"

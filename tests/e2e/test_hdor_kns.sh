@@ -15,7 +15,7 @@ e2e_init "hdor-$name"
 [ -f "$net" ] || e2e_fail "no net file $net"
 
 ibsim_start "$net"
-opensm_once "$(osm_conf)" -R hdor,minhop
+opensm_once -- -R hdor,minhop
 log_has "hdor tables configured on all switches" ||
 	e2e_fail "hdor was not the engine used: $(grep -E 'tables configured|hdor' "$WORK/opensm.log" | tail -3)"
 

@@ -7,56 +7,20 @@
 # dump_lfts leaves out when LinearFDBTop is a multiple of 64 (the fabric is
 # sized so that it is: 16 switches + 48 CAs = LIDs 1..64).
 #
-# Self-contained: its own ibsim with its own IBSIM_SOCKNAME, OSM_TMP_DIR
-# and OSM_CACHE_DIR in a mktemp -d directory; everything it starts is
-# stopped by PID.  Exit 0 pass, 1 mismatch, 77 when ibsim/opensm missing.
+# Its own ibsim, socket and OpenSM directories, through lib.sh (`osmtopo
+# sim`).  Exit 0 pass, 1 mismatch, 77 when ibsim/opensm/dump_lfts missing.
 #
-# Environment: OSMTOPO (default ./osmtopo), K (torus side, default 4),
-# CAS (CAs per switch, default 3), KEEP=1 keeps the work directory.
+# Environment: as for lib.sh; K (torus side, default 4), CAS (CAs per
+# switch, default 3), TIMEOUT (seconds per reading, default 300).
 
-set -u
-
-NAME=test_live_read
-UMAD2SIM=${UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
-OSMTOPO=${OSMTOPO:-./osmtopo}
+. "$(dirname "$0")/lib.sh"
+e2e_init live-read
 K=${K:-4}
 CAS=${CAS:-3}
 TIMEOUT=${TIMEOUT:-300}
-
-log() { printf '%s: %s\n' "$NAME" "$*" >&2; }
-fail() { log "FAIL: $*"; exit 1; }
-
-for t in ibsim opensm dump_lfts; do
-	command -v "$t" >/dev/null 2>&1 || { log "SKIP: no $t"; exit 77; }
-done
-[ -f "$UMAD2SIM" ] || { log "SKIP: no $UMAD2SIM"; exit 77; }
-case $OSMTOPO in /*) ;; *) OSMTOPO=$PWD/$OSMTOPO ;; esac
-[ -x "$OSMTOPO" ] || fail "no osmtopo tool at $OSMTOPO"
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/osmtopo-$NAME.XXXXXX") || exit 1
-IBSIM_PID=
-
-# shellcheck disable=SC2317 # called from the EXIT trap
-cleanup() {
-	local rc=$?
-	if [ -n "$IBSIM_PID" ] && kill -0 "$IBSIM_PID" 2>/dev/null; then
-		kill "$IBSIM_PID" 2>/dev/null
-		wait "$IBSIM_PID" 2>/dev/null
-	fi
-	if [ "$rc" -ne 0 ] || [ "${KEEP:-0}" = 1 ]; then
-		log "work files kept in $WORK"
-	else
-		rm -rf "$WORK"
-	fi
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-export IBSIM_SOCKNAME="osmtopo-$NAME-$$"
-export OSM_TMP_DIR=$WORK/osm-tmp
-export OSM_CACHE_DIR=$WORK/osm-cache
-mkdir -p "$OSM_TMP_DIR" "$OSM_CACHE_DIR" "$WORK/scratch"
+command -v dump_lfts >/dev/null 2>&1 || { e2e_log "SKIP: no dump_lfts"; exit 77; }
+log() { e2e_log "$*"; }
+fail() { e2e_fail "$*"; }
 
 # A K x K torus of 8-port switches (ports 1..CAS: CAs; 4/5: x+1/x-1;
 # 6/7: y+1/y-1), CA records first: ibsim attaches its clients to the first
@@ -95,34 +59,14 @@ gen_torus "$K" "$CAS" >"$WORK/torus.net"
 nswitches=$((K * K))
 nnodes=$((nswitches * (CAS + 1)))
 
-# in_scratch CMD...: a libibumad client against our ibsim, run from the
-# scratch directory (libumad2sim leaves a sys-<pid>/ tree in the cwd).
+# in_scratch CMD...: a libibumad client against our ibsim, bounded.
 in_scratch() {
-	(cd "$WORK/scratch" &&
-		timeout "$TIMEOUT" env LD_PRELOAD="$UMAD2SIM" "$@")
+	sim timeout "$TIMEOUT" "$@"
 }
 
-# wait_for SECONDS FILE PATTERN: polls FILE until it holds PATTERN.
-wait_for() {
-	local limit=$(($1 * 10)) waited=0
-	while ! grep -q -- "$3" "$2" 2>/dev/null; do
-		[ "$waited" -lt "$limit" ] || return 1
-		kill -0 "$IBSIM_PID" 2>/dev/null || return 1
-		sleep 0.1
-		waited=$((waited + 1))
-	done
-}
-
-(cd "$WORK/scratch" && exec ibsim -s -n -N $((nnodes + 16)) \
-	-S $((nswitches + 16)) -P $((nnodes * 10 + 64)) \
-	"$WORK/torus.net" >"$WORK/ibsim.log" 2>&1) &
-IBSIM_PID=$!
-wait_for 60 "$WORK/ibsim.log" "Network simulator ready" ||
-	fail "ibsim did not start: $(tail -3 "$WORK/ibsim.log")"
-
-in_scratch opensm -o -f "$WORK/opensm.log" \
-	>"$WORK/opensm.out" 2>&1 ||
-	fail "opensm failed: $(tail -3 "$WORK/opensm.out")"
+ibsim_start "$WORK/torus.net"
+# OpenSM's default engine, minhop (the plugin loaded, unused).
+opensm_once --option log_flags=0x03
 grep -q 'SUBNET UP' "$WORK/opensm.log" ||
 	fail "OpenSM did not bring the subnet up (see $WORK/opensm.log)"
 

@@ -11,7 +11,7 @@ net=$1
 e2e_init osm-dump
 ibsim_start "$net"
 mkdir -p "$WORK/dump"
-opensm_once "$(osm_conf)" -R hdor -D 0x43 --dump_files_dir "$WORK/dump"
+opensm_once -- -R hdor -D 0x43 --dump_files_dir "$WORK/dump"
 log_has "hdor tables configured on all switches" || e2e_fail "hdor did not route"
 ls "$WORK/dump" | grep -q . || e2e_fail "OpenSM wrote no dump files"
 

@@ -13,13 +13,11 @@ e2e_init valgrind
 command -v valgrind >/dev/null 2>&1 || { e2e_log "SKIP: no valgrind"; exit 77; }
 
 ibsim_start "$net"
-conf=$(osm_conf sweep_interval 1 force_heavy_sweep TRUE)
-(cd "$WORK/scratch" &&
-	LD_LIBRARY_PATH=$OSMTOPO_PLUGIN_DIR LD_PRELOAD=$UMAD2SIM \
-	exec valgrind --leak-check=full --show-leak-kinds=definite,indirect \
-	--num-callers=30 --keep-debuginfo=yes --log-file="$WORK/valgrind.log" \
-	opensm -F "$conf" -f "$WORK/opensm.log" -R hdor >"$WORK/opensm.out" 2>&1) &
-OSM_PID=$!
+# OpenSM under valgrind (words split at blanks: $WORK has none).
+opensm_start --option sweep_interval=1 --option force_heavy_sweep=TRUE \
+	--wrap "valgrind --leak-check=full --show-leak-kinds=definite,indirect
+	--num-callers=30 --keep-debuginfo=yes --log-file=$WORK/valgrind.log" \
+	-- -R hdor
 
 sweeps_done() {
 	local n
@@ -28,14 +26,14 @@ sweeps_done() {
 }
 waited=0
 while [ "$(sweeps_done)" -lt "$sweeps" ]; do
-	kill -0 "$OSM_PID" 2>/dev/null || e2e_fail "opensm died: $(tail -5 "$WORK/opensm.out")"
+	"$OSMTOPO" sim status --dir "$WORK" >/dev/null ||
+		e2e_fail "opensm died: $(tail -5 "$WORK/opensm.out")"
 	[ "$waited" -lt 3000 ] || e2e_fail "fewer than $sweeps hdor sweeps in 300 s"
 	sleep 0.1
 	waited=$((waited + 1))
 done
-kill -TERM "$OSM_PID"
-wait "$OSM_PID" || true
-OSM_PID=
+# SIGTERM, and time for valgrind's leak check before any SIGKILL.
+"$OSMTOPO" sim stop --dir "$WORK" --opensm-only --grace 300
 
 n=$(sweeps_done)
 grep -q "ERROR SUMMARY" "$WORK/valgrind.log" || e2e_fail "valgrind did not finish: $(tail -5 "$WORK/valgrind.log")"

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Small things every osmtopo subcommand needs the same way: a clock for
+ * --time, the output file of -o, the list of engines in --help.
+ */
+#ifndef OSMTOPO_TOOL_UTIL_H
+#define OSMTOPO_TOOL_UTIL_H
+
+#include <stdio.h>
+
+#include "model/fabric.h"
+
+/* Seconds on a monotonic clock. */
+double tool_now(void);
+
+/*
+ * A command's output (-o): write(out, what) to path, or to standard
+ * output when path is NULL; opened, written, flushed and closed, and what
+ * failed said on stderr as "osmtopo CMD: ...".  OT_EXIT_OK, or
+ * OT_EXIT_USAGE.
+ */
+int tool_write_output(const char *cmd, const char *path,
+		      int (*write)(FILE *out, const void *what),
+		      const void *what);
+
+/* A fabric with its comment, for tool_write_output(..., tool_write_net). */
+struct tool_net {
+	const struct ot_fabric *f;
+	const char *comment;
+};
+int tool_write_net(FILE *out, const void *net);
+
+/* "  NAME   what it needs" per engine osmtopo has. */
+void tool_print_engines(FILE *out);
+
+#endif
