@@ -18,12 +18,14 @@
  * switch t and every port of s cabled to a switch y, the hops to t
  * through that port are 1 + dist(y, t), and 0 at t's own port 0 -- what
  * OpenSM's own propagation computes, by a breadth-first search from each
- * switch.  Returning 0 tells OpenSM to skip its own matrices.  With a
+ * switch (distances are symmetric: a cable works both ways).  Returning 0
+ * tells OpenSM to skip its own matrices.  With a
  * hop_weights_file (weights other than 1) the distances are no longer hop
  * counts (OpenSM sets the weights, 1 by default, only when it builds its
  * own matrices), and the callback returns 1: OpenSM builds them itself.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "plugin/plugin.h"
 
@@ -133,44 +135,78 @@ static void free_graph(struct hop_graph *g)
 	free(g->port);
 }
 
-/* Breadth-first distances to switch t. */
-static void distances_to(const struct hop_graph *g, uint32_t t,
-			 uint32_t *dist, uint32_t *queue)
+/* Breadth-first distances from switch t, a row of the distance matrix. */
+static void distances_from(const struct hop_graph *g, uint32_t t,
+			   uint8_t *dist, uint32_t *queue)
 {
 	uint32_t head = 0, tail = 0, i, j;
 
-	for (i = 0; i < g->n; i++)
-		dist[i] = UINT32_MAX;
+	memset(dist, OSM_NO_PATH, g->n);
 	dist[t] = 0;
 	queue[tail++] = t;
 	while (head < tail) {
 		i = queue[head++];
+		if (dist[i] >= OSM_NO_PATH - 2)
+			continue; /* farther than a hop count can say */
 		for (j = g->start[i]; j < g->start[i + 1]; j++)
-			if (dist[g->nbr[j]] == UINT32_MAX) {
+			if (dist[g->nbr[j]] == OSM_NO_PATH) {
 				dist[g->nbr[j]] = dist[i] + 1;
 				queue[tail++] = g->nbr[j];
 			}
 	}
 }
 
-/* The hop rows of switch t's LID at every switch. */
-static int set_rows(const struct hop_graph *g, uint32_t t,
-		    const uint32_t *dist)
+/*
+ * Switch s's hop row toward switch t's LID: 0 at t's own port 0, 1 +
+ * dist(y, t) through each port to a switch y; row[0] is the least, as
+ * osm_switch_set_hops() keeps it.  Rows are written directly (OpenSM
+ * frees them with free()), which is many times faster than a call per
+ * entry on a 2,048-switch fabric.
+ */
+static int set_row(const struct hop_graph *g, uint32_t s, uint32_t t,
+		   uint16_t lid, const uint8_t *dist)
 {
-	uint16_t lid = cl_ntoh16(osm_node_get_base_lid(g->sw[t]->p_node, 0));
-	uint32_t s, j;
+	osm_switch_t *sw = g->sw[s];
+	uint8_t *row = sw->hops[lid];
+	uint32_t j;
 
-	if (!lid)
-		return 0;
-	if (osm_switch_set_hops(g->sw[t], lid, 0, 0))
-		return -1;
+	if (!row) {
+		row = malloc(sw->num_ports);
+		if (!row)
+			return -1;
+		sw->hops[lid] = row;
+	}
+	memset(row, OSM_NO_PATH, sw->num_ports);
+	if (s == t)
+		row[0] = 0;
+	for (j = g->start[s]; j < g->start[s + 1]; j++) {
+		uint8_t d = dist[(size_t)g->nbr[j] * g->n + t];
+
+		if (d >= OSM_NO_PATH - 1)
+			continue;
+		row[g->port[j]] = d + 1;
+		if (d + 1 < row[0])
+			row[0] = d + 1;
+	}
+	return 0;
+}
+
+/*
+ * Every switch's rows toward every switch LID, from the distance matrix:
+ * switch by switch, so that the matrix rows of its neighbours are read
+ * in order (column order would miss the cache on every entry).
+ */
+static int set_rows(const struct hop_graph *g, const uint16_t *lid,
+		    const uint8_t *dist)
+{
+	uint32_t s, t;
+
 	for (s = 0; s < g->n; s++)
-		for (j = g->start[s]; j < g->start[s + 1]; j++) {
-			uint32_t d = dist[g->nbr[j]];
-
-			if (d < OSM_NO_PATH - 1 &&
-			    osm_switch_set_hops(g->sw[s], lid, g->port[j],
-						(uint8_t)(d + 1)))
+		for (t = 0; t < g->n; t++) {
+			if (!lid[t])
+				continue;
+			if (lid[t] > g->sw[s]->max_lid_ho ||
+			    set_row(g, s, t, lid[t], dist))
 				return -1;
 		}
 	return 0;
@@ -181,7 +217,9 @@ int ot_build_lid_matrices(void *context)
 	struct ot_plugin_engine *ctx = context;
 	osm_log_t *log = &ctx->osm->log;
 	struct hop_graph g = { 0 };
-	uint32_t *dist = NULL, *queue = NULL, t;
+	uint32_t *queue = NULL, t;
+	uint16_t *lid = NULL;
+	uint8_t *dist = NULL;
 	double start = ot_now_ms();
 	int rc;
 
@@ -192,15 +230,18 @@ int ot_build_lid_matrices(void *context)
 		return 1;
 	}
 	rc = build_graph(&ctx->osm->subn, &g);
-	dist = malloc((g.n + 1) * sizeof(*dist));
+	/* all pairs: n^2 bytes, 4 MB on 2,048 switches */
+	dist = malloc((size_t)g.n * g.n + 1);
 	queue = malloc((g.n + 1) * sizeof(*queue));
-	if (rc || !dist || !queue)
+	lid = malloc((g.n + 1) * sizeof(*lid));
+	if (rc || !dist || !queue || !lid)
 		goto oom;
 	for (t = 0; t < g.n; t++) {
-		distances_to(&g, t, dist, queue);
-		if (set_rows(&g, t, dist))
-			goto oom;
+		distances_from(&g, t, dist + (size_t)t * g.n, queue);
+		lid[t] = cl_ntoh16(osm_node_get_base_lid(g.sw[t]->p_node, 0));
 	}
+	if (set_rows(&g, lid, dist))
+		goto oom;
 	OSM_LOG(log, OSM_LOG_VERBOSE,
 		"%s: hop rows of %u switch LIDs set in %.3f ms (OpenSM's own matrices skipped)\n",
 		ctx->engine->name, g.n, ot_now_ms() - start);
@@ -208,12 +249,13 @@ int ot_build_lid_matrices(void *context)
 	goto out;
 oom:
 	/* OpenSM's own matrices are no worse, only slower. */
-	OSM_LOG(log, OSM_LOG_INFO, "%s: out of memory setting hop rows: OpenSM builds its own\n",
+	OSM_LOG(log, OSM_LOG_INFO, "%s: cannot set the hop rows (out of memory, or a LID beyond a switch's table): OpenSM builds its own\n",
 		ctx->engine->name);
 	rc = 1;
 out:
 	free(dist);
 	free(queue);
+	free(lid);
 	free_graph(&g);
 	return rc;
 }
