@@ -141,9 +141,15 @@ static int check_vls(const struct ot_plugin_engine *ctx,
  * Every switch's new_lft was sized by OpenSM for the LIDs it knows
  * (osm_switch_prepare_path_rebuild(): lft_size bytes, max_lid_ho the
  * highest LID it will program); a routing for more LIDs cannot be written.
+ * With install, writes LIDs 1..max_lid of every switch once that has been
+ * checked for all of them (the entries above max_lid keep the OSM_NO_PATH
+ * that osm_switch_prepare_path_rebuild() put there).  The osm_switch_t
+ * pointers come from sw_guid_tbl and are valid only during this sweep's
+ * ucast_build_fwd_tables(): they are not kept.
  */
-static int check_lft_room(const struct ot_plugin_engine *ctx,
-			  const struct ot_routing *r, struct ot_error *err)
+static int switch_tables(const struct ot_plugin_engine *ctx,
+			 const struct ot_routing *r, bool install,
+			 struct ot_error *err)
 {
 	cl_qmap_t *tbl = &ctx->osm->subn.sw_guid_tbl;
 	cl_map_item_t *item;
@@ -154,6 +160,12 @@ static int check_lft_room(const struct ot_plugin_engine *ctx,
 		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(sw->p_node));
 		int n = ot_capture_find_node(r->fabric, guid);
 
+		if (install) {
+			/* OT_NO_PORT is OSM_NO_PATH and port 0 means the
+			 * switch itself in both: copied as it is. */
+			memcpy(sw->new_lft + 1, r->lft[n] + 1, r->max_lid);
+			continue;
+		}
 		if (n < 0 || !r->lft[n])
 			return ot_refuse(err, OT_ERR_OPENSM,
 				"switch 0x%016" PRIx64 " is missing from the captured fabric",
@@ -166,31 +178,6 @@ static int check_lft_room(const struct ot_plugin_engine *ctx,
 				r->max_lid);
 	}
 	return 0;
-}
-
-/*
- * Writes LIDs 1..max_lid of every switch.  check_lft_room() has made sure
- * that each new_lft holds them; the entries above max_lid keep the
- * OSM_NO_PATH that osm_switch_prepare_path_rebuild() put there.  The
- * osm_switch_t pointers come from sw_guid_tbl and are valid only during
- * this sweep's ucast_build_fwd_tables(): they are not kept.
- */
-static void install_lfts(const struct ot_plugin_engine *ctx,
-			 const struct ot_routing *r)
-{
-	cl_qmap_t *tbl = &ctx->osm->subn.sw_guid_tbl;
-	cl_map_item_t *item;
-
-	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);
-	     item = cl_qmap_next(item)) {
-		osm_switch_t *sw = (osm_switch_t *)item;
-		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(sw->p_node));
-		int n = ot_capture_find_node(r->fabric, guid);
-
-		/* OT_NO_PORT is OSM_NO_PATH and port 0 means the switch
-		 * itself in both, so the table is copied as it is. */
-		memcpy(sw->new_lft + 1, r->lft[n] + 1, r->max_lid);
-	}
 }
 
 static unsigned int lids_in_use(const struct ot_fabric *f)
@@ -328,10 +315,10 @@ static int ot_build_fwd_tables(void *context)
 	}
 	capture_ms = ot_now_ms() - start;
 	if (ot_engine_run(ctx->engine, f, &r, &err) ||
-	    check_vls(ctx, r, &err) || check_lft_room(ctx, r, &err))
+	    check_vls(ctx, r, &err) || switch_tables(ctx, r, false, &err))
 		goto refused;
 	ms = ot_now_ms();
-	install_lfts(ctx, r);
+	switch_tables(ctx, r, true, NULL);
 
 	/*
 	 * Freeing the old routing is safe here: OpenSM holds its lock
