@@ -49,7 +49,7 @@ static const struct tool_option sim_options[] = {
 	  "the simulation's work directory (made if needed; required)",
 	  TOOL_STRING(ARGS, dir) },
 	{ "timeout", 't', "S",
-	  "start, opensm: seconds to wait (default 120 for ibsim, 600 for OpenSM)",
+	  "start, opensm, cmd: seconds to wait (default 120, 600, 30)",
 	  TOOL_UINT(ARGS, timeout, 1, 86400) },
 	{ "once", '1', NULL,
 	  "opensm: one sweep (opensm -o); wait until OpenSM exits",
@@ -80,6 +80,7 @@ static void sim_usage(FILE *out, const struct tool_command *c)
 		"                          [--wrap CMD] [--plugin-dir DIR] [--timeout S]\n"
 		"                          [-- OPENSM ARGS...]\n"
 		"       osmtopo sim run    --dir DIR -- CMD [ARGS...]\n"
+		"       osmtopo sim cmd    --dir DIR [--timeout S] LINE...\n"
 		"       osmtopo sim stop   --dir DIR [--opensm-only] [--grace S]\n"
 		"       osmtopo sim status --dir DIR [--opensm-only]\n\n"
 		"A simulated fabric for scripts and tests, kept in DIR so that one\n"
@@ -101,6 +102,13 @@ static void sim_usage(FILE *out, const struct tool_command *c)
 		"          (where libumad2sim leaves its sys-PID/ trees), with\n"
 		"          IBSIM_SOCKNAME and LD_PRELOAD=libumad2sim.so; name files by\n"
 		"          absolute path.  Its exit status is CMD's.\n"
+		"  cmd     each LINE to ibsim's console, as typed there, e.g.\n"
+		"          'Unlink \"S[0,0]\"[3]' (a cable down, both ends), 'ReLink\n"
+		"          \"S[0,0]\"[3]' (up again), 'Unlink \"S[0,0]\"' (a switch\n"
+		"          cut off), 'ReLink \"S[0,0]\"'; returns once ibsim has run\n"
+		"          them (default timeout 30 s), with its reply on stdout.  A\n"
+		"          switch whose port changes sends trap 128 to OpenSM.  Exit\n"
+		"          1 when ibsim refuses a line (unknown node, port, command).\n"
 		"  stop    OpenSM, then ibsim, by PID: SIGTERM, then SIGKILL after\n"
 		"          --grace seconds.  Nothing running is not an error.\n"
 		"  status  \"ibsim PID running\", \"opensm PID stopped\", ...; exit 0\n"
@@ -115,6 +123,7 @@ static void sim_usage(FILE *out, const struct tool_command *c)
 		"  osmtopo sim opensm --dir /tmp/s --once -- -R hdor,minhop\n"
 		"  osmtopo sim opensm --dir /tmp/s --option qos=TRUE --option lmc=1 -- -R ff-ador\n"
 		"  osmtopo sim run --dir /tmp/s -- osmtopo lfts --live -o /tmp/s/live.lfts\n"
+		"  osmtopo sim cmd --dir /tmp/s 'Unlink \"S[0,0]\"[7]'\n"
 		"  osmtopo sim stop --dir /tmp/s\n"
 		"\nexit status: 0 done; 1 ibsim or OpenSM failed (why on stderr);\n"
 		"2 usage error; run: CMD's.\n");
@@ -122,7 +131,14 @@ static void sim_usage(FILE *out, const struct tool_command *c)
 
 TOOL_COMMAND(sim_command, "sim", sim_options, sim_usage);
 
-enum sim_action { SIM_START, SIM_OPENSM, SIM_RUN, SIM_STOP, SIM_STATUS };
+enum sim_action {
+	SIM_START,
+	SIM_OPENSM,
+	SIM_RUN,
+	SIM_CMD,
+	SIM_STOP,
+	SIM_STATUS
+};
 
 /* The actions, with the option keys and operands each takes. */
 static const struct {
@@ -133,6 +149,7 @@ static const struct {
 	[SIM_START] = { "start", "dht", 1, 1 },
 	[SIM_OPENSM] = { "opensm", "dht1owp", 0, -1 },
 	[SIM_RUN] = { "run", "dh", 1, -1 },
+	[SIM_CMD] = { "cmd", "dht", 1, -1 },
 	[SIM_STOP] = { "stop", "dhOg", 0, 0 },
 	[SIM_STATUS] = { "status", "dhO", 0, 0 },
 };
@@ -291,6 +308,16 @@ static int do_action(enum sim_action act, const struct sim_args *a,
 		fprintf(stderr, "osmtopo sim: cannot run %s: %s\n", argv[0],
 			strerror(errno));
 		return 127;
+	case SIM_CMD:
+		if (!sim_running(&s))
+			break;
+		if (!sim_ibsim_cmd(&s, (const char *const *)argv,
+				   (unsigned int)argc,
+				   a->timeout ? a->timeout : 30, stdout, &err))
+			return OT_EXIT_OK;
+		sim_die_of_signal();
+		fprintf(stderr, "osmtopo sim cmd: %s\n", err.msg);
+		return OT_EXIT_FAIL;
 	case SIM_STOP:
 		if (a->opensm_only)
 			sim_stop_opensm(&s, a->grace);
@@ -316,7 +343,8 @@ static int find_action(int argc, char **argv, const struct sim_args *a,
 			break;
 	if (argc < 1 || i == NACTIONS) {
 		fprintf(stderr, "osmtopo sim: %s (see osmtopo sim --help)\n",
-			argc < 1 ? "which action? start, opensm, run, stop or status" :
+			argc < 1 ? "which action? start, opensm, run, cmd, stop or"
+				   " status" :
 				   "unknown action");
 		return -1;
 	}
@@ -337,7 +365,9 @@ static int find_action(int argc, char **argv, const struct sim_args *a,
 		fprintf(stderr, "osmtopo sim %s: %s (see osmtopo sim --help)\n",
 			sim_actions[i].name,
 			i == SIM_START ? "needs NETFILE" :
-			i == SIM_RUN ? "needs -- CMD" : "too many arguments");
+			i == SIM_RUN ? "needs -- CMD" :
+			i == SIM_CMD ? "needs a LINE for ibsim" :
+				       "too many arguments");
 		return -1;
 	}
 	return (int)i;

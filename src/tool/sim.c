@@ -179,18 +179,20 @@ int sim_wait(pid_t *pid, unsigned int timeout, int *status)
 }
 
 /*
- * In a new child: cwd, standard streams (err the same file as out: one
- * file, both streams) and environment (NAME, VALUE pairs).
+ * In a new child: cwd, standard streams (in: NULL for /dev/null, else a
+ * FIFO held open for reading and writing, so that it never ends; err the
+ * same file as out: one file, both streams) and environment (NAME, VALUE
+ * pairs).
  */
-static void child_setup(const char *cwd, const char *out, const char *err,
-			const char *const env[])
+static void child_setup(const char *cwd, const char *in, const char *out,
+			const char *err, const char *const env[])
 {
 	unsigned int i;
 	int fd;
 
 	if (chdir(cwd))
 		_exit(127);
-	fd = open("/dev/null", O_RDONLY);
+	fd = in ? open(in, O_RDWR) : open("/dev/null", O_RDONLY);
 	if (fd >= 0) {
 		dup2(fd, STDIN_FILENO);
 		close(fd);
@@ -216,18 +218,19 @@ static void child_setup(const char *cwd, const char *out, const char *err,
 }
 
 /*
- * Starts argv (searched in PATH) in cwd, output to out and err (NULL:
- * inherited), with env added.  The PID, or -1.  (The parent has one
- * thread: stdio and setenv are safe in the child.)
+ * Starts argv (searched in PATH) in cwd, input from in (see child_setup),
+ * output to out and err (NULL: inherited), with env added.  The PID, or
+ * -1.  (The parent has one thread: stdio and setenv are safe in the
+ * child.)
  */
-static pid_t spawn(const char *const argv[], const char *cwd,
+static pid_t spawn(const char *const argv[], const char *cwd, const char *in,
 		   const char *out, const char *err, const char *const env[])
 {
 	pid_t pid = fork();
 
 	if (pid != 0)
 		return pid;
-	child_setup(cwd, out, err, env);
+	child_setup(cwd, in, out, err, env);
 	/* exec never writes to its arguments; the cast only drops const. */
 	execvp(argv[0], (char *const *)argv);
 	fprintf(stderr, "osmtopo: cannot run %s: %s\n", argv[0],
@@ -477,12 +480,17 @@ static int reset_osm_state(struct sim *s, struct ot_error *err)
 	return make_dir(path, err);
 }
 
+/*
+ * ibsim reads its console commands (Unlink, ReLink, ...) from its stdin:
+ * the FIFO DIR/ibsim.cmd, which it holds open for reading and writing
+ * (never at its end), and sim_ibsim_cmd() writes to.
+ */
 static int spawn_ibsim(struct sim *s, const char *net, struct ot_error *err)
 {
 	char nodes[24], switches[24], ports[24], log[PATH_MAX];
-	char scratch[PATH_MAX];
+	char scratch[PATH_MAX], fifo[PATH_MAX];
 	unsigned long n, sw, p;
-	const char *argv[] = { "ibsim", "-s", "-n", "-N", nodes, "-S",
+	const char *argv[] = { "ibsim", "-s", "-N", nodes, "-S",
 			       switches, "-P", ports, net, NULL };
 	const char *env[] = { "IBSIM_SOCKNAME", s->sockname, NULL };
 
@@ -493,9 +501,12 @@ static int spawn_ibsim(struct sim *s, const char *net, struct ot_error *err)
 	snprintf(nodes, sizeof(nodes), "%lu", n + 16);
 	snprintf(switches, sizeof(switches), "%lu", sw + 16);
 	snprintf(ports, sizeof(ports), "%lu", p + 64);
+	sim_path(s, "ibsim.cmd", fifo);
+	if ((unlink(fifo) && errno != ENOENT) || mkfifo(fifo, 0600))
+		return ot_error_set(err, "%s: %s", fifo, strerror(errno));
 	sim_path(s, "ibsim.log", log);
-	s->ibsim.pid = spawn(argv, sim_path(s, "scratch", scratch), log, log,
-			     env);
+	s->ibsim.pid = spawn(argv, sim_path(s, "scratch", scratch), fifo, log,
+			     log, env);
 	if (s->ibsim.pid < 0) {
 		s->ibsim.pid = 0;
 		return ot_error_set(err, "cannot start ibsim: %s",
@@ -541,6 +552,97 @@ int sim_start_ibsim(struct sim *s, const char *netfile, unsigned int timeout,
 				    last[0] ? last : "no output");
 	}
 	return 0;
+}
+
+/*
+ * What ibsim wrote to its log from offset on, up to the marker line (the
+ * '#' comment ibsim echoes without a newline), into buf: 1 when the
+ * marker is there, 0 not yet, -1 on a read error.
+ */
+static int ibsim_reply(const char *log, long offset, const char *marker,
+		       char *buf, size_t len)
+{
+	FILE *f = fopen(log, "r");
+	size_t n = 0;
+	char *at;
+
+	if (!f)
+		return -1;
+	if (!fseek(f, offset, SEEK_SET))
+		n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	at = strstr(buf, marker);
+	if (!at)
+		return 0;
+	*at = '\0';
+	return 1;
+}
+
+/* Drops ibsim's "sim> " prompts from a reply; 1 if it holds an error. */
+static int ibsim_reply_clean(char *buf)
+{
+	static const char prompt[] = "sim> ";
+	char *p;
+
+	while ((p = strstr(buf, prompt)))
+		memmove(p, p + strlen(prompt), strlen(p + strlen(prompt)) + 1);
+	/* ibsim says "# ..." for a bad node or port, "... unknown" else. */
+	return buf[0] == '#' || strstr(buf, "\n#") ||
+	       strstr(buf, "unknown - skipped");
+}
+
+int sim_ibsim_cmd(struct sim *s, const char *const lines[], unsigned int n,
+		  unsigned int timeout, FILE *out, struct ot_error *err)
+{
+	static char reply[65536];
+	char fifo[PATH_MAX], log[PATH_MAX], marker[64], text[4096];
+	double until = tool_now() + timeout;
+	size_t used = 0;
+	struct stat st;
+	unsigned int i;
+	int fd, got;
+
+	for (i = 0; i < n; i++) {
+		/* ibsim reads a line into 128 bytes */
+		if (strlen(lines[i]) > 120 || strchr(lines[i], '\n'))
+			return ot_error_set(err, "not one ibsim line: %s",
+					    lines[i]);
+		used += snprintf(text + used, sizeof(text) - used, "%s\n",
+				 lines[i]);
+		if (used >= sizeof(text) - sizeof(marker))
+			return ot_error_set(err, "too many ibsim lines");
+	}
+	snprintf(marker, sizeof(marker), "#osmtopo-sync-%ld-%.0f",
+		 (long)getpid(), tool_now() * 1000);
+	snprintf(text + used, sizeof(text) - used, "%s\n", marker);
+	if (stat(sim_path(s, "ibsim.log", log), &st))
+		return ot_error_set(err, "%s: %s", log, strerror(errno));
+	/* ibsim holds the FIFO open: no reader means no console. */
+	fd = open(sim_path(s, "ibsim.cmd", fifo), O_WRONLY | O_NONBLOCK);
+	if (fd < 0)
+		return ot_error_set(err, "%s: %s (ibsim without console?)",
+				    fifo, strerror(errno));
+	used = strlen(text);
+	got = write(fd, text, used) == (ssize_t)used ? 0 : -1;
+	close(fd);
+	if (got)
+		return ot_error_set(err, "%s: %s", fifo, strerror(errno));
+	while (!(got = ibsim_reply(log, st.st_size, marker, reply,
+				   sizeof(reply)))) {
+		if (sim_signal || tool_now() > until ||
+		    !sim_proc_alive(&s->ibsim, NULL))
+			return ot_error_set(err, "ibsim did not answer%s",
+					    sim_signal ? " (interrupted)" : "");
+		sim_sleep_poll();
+	}
+	if (got < 0)
+		return ot_error_set(err, "%s: %s", log, strerror(errno));
+	got = ibsim_reply_clean(reply);
+	fputs(reply, out);
+	if (reply[0] && reply[strlen(reply) - 1] != '\n')
+		fputc('\n', out);
+	return got ? ot_error_set(err, "ibsim refused a command") : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -652,7 +754,8 @@ int sim_start_opensm(struct sim *s, const struct sim_opensm *o,
 	if (!argv)
 		return ot_error_nomem(err, "opensm");
 	sim_path(s, "opensm.out", out);
-	s->opensm.pid = spawn(argv, sim_path(s, "scratch", scratch), out, out,
+	s->opensm.pid = spawn(argv, sim_path(s, "scratch", scratch), NULL,
+			      out, out,
 			      env);
 	free((void *)argv);
 	if (s->opensm.pid < 0) {
@@ -705,8 +808,8 @@ pid_t sim_spawn_client(const struct sim *s, const char *const argv[],
 		NULL,
 	};
 
-	return spawn(argv, sim_path(s, "scratch", scratch), out, errpath,
-		     env);
+	return spawn(argv, sim_path(s, "scratch", scratch), NULL, out,
+		     errpath, env);
 }
 
 int sim_exec_client(const struct sim *s, const char *const argv[])

@@ -15,6 +15,7 @@
  *   sockname                the IBSIM_SOCKNAME of its ibsim
  *   ibsim.pid, opensm.pid   "PID STARTTIME" of the running processes
  *   ibsim.log               ibsim's output
+ *   ibsim.cmd               a FIFO: ibsim's console input (sim_ibsim_cmd)
  *   opensm.conf, opensm.log, opensm.out   OpenSM's config, log, output
  *   scratch/                the current directory of every program
  *                           (libumad2sim leaves a sys-PID/ tree there)
@@ -102,6 +103,16 @@ int sim_open(struct sim *s, const char *dir, const char *plugin_dir,
  */
 int sim_start_ibsim(struct sim *s, const char *netfile, unsigned int timeout,
 		    struct ot_error *err);
+
+/*
+ * Sends lines (n of them) to ibsim's console, as typed there ("Unlink
+ * \"S[0,0]\"[3]", "ReLink \"S[0,0]\"", ...), and waits up to timeout
+ * seconds until ibsim has run them all; ibsim's reply, prompts dropped,
+ * goes to out.  0, or -1 with err set (ibsim gone, or its reply holds an
+ * error: a node or port it does not know, an unknown command).
+ */
+int sim_ibsim_cmd(struct sim *s, const char *const lines[], unsigned int n,
+		  unsigned int timeout, FILE *out, struct ot_error *err);
 
 /*
  * Writes opensm.conf (event_plugin_name osmtopo, force_log_flush TRUE and

@@ -94,6 +94,63 @@ sim() {
 	"$OSMTOPO" sim run --dir "$WORK" -- "$@"
 }
 
+# Faults, through ibsim's own console (`osmtopo sim cmd`; DESIGN facts,
+# checked in ibsim 0.10's sim_cmd.c and on this machine):
+# - ibsim reads console commands on its stdin only (no socket command);
+#   `osmtopo sim start` gives it the FIFO $WORK/ibsim.cmd as stdin, and
+#   `sim cmd` writes lines there and waits for ibsim's echo of a marker.
+# - 'Unlink "NODE"[P]' takes the cable at NODE's port P down on both ends
+#   (ports Down/Polling); 'Unlink "NODE"' does so for every port of NODE
+#   (a switch cut off: its CAs with it).  'ReLink "NODE"[P]' / 'ReLink
+#   "NODE"' restore what Unlink took; 'Link "A"[P] "B"[Q]' makes a cable.
+#   Errors come back as "# ..." lines (unknown node or port).
+# - Each switch end of a changed cable sends trap 128 to the SM (when
+#   OpenSM has registered), which starts a heavy sweep; the switch's
+#   PortInfo change bit makes a light sweep notice it too.  SIGHUP to
+#   OpenSM also forces a heavy sweep (main.c); not needed here.
+# - OpenSM logs "SUBNET UP" (INFO) at the end of every heavy sweep, not
+#   only the first: with force_heavy_sweep TRUE and sweep_interval 1 it
+#   does so every second, routing the fabric each time.
+# - When an engine returns an error OpenSM logs its own line at ERROR at
+#   every sweep ("ucast_mgr_route: hdor: cannot build fwd tables"); the
+#   plugin logs its reason ("cannot route this fabric") once per reason.
+
+# ibsim_cmd LINE...: LINEs to ibsim's console; ibsim's reply appended to
+# $WORK/ibsim-cmd.out.
+ibsim_cmd() {
+	"$OSMTOPO" sim cmd --dir "$WORK" "$@" >>"$WORK/ibsim-cmd.out" ||
+		e2e_fail "ibsim refused: $*: $(tail -2 "$WORK/ibsim-cmd.out")"
+}
+
+# osm_sweeps: heavy sweeps OpenSM has completed (its SUBNET UP lines).
+osm_sweeps() {
+	local n
+	n=$(grep -c 'SUBNET UP' "$WORK/opensm.log" 2>/dev/null)
+	echo "${n:-0}"
+}
+
+# osm_resweep [N]: waits until OpenSM has completed N more heavy sweeps
+# (default 2: the first may have begun before the change); at most 60 s.
+osm_resweep() {
+	local want waited=0
+	want=$(($(osm_sweeps) + ${1:-2}))
+	while [ "$(osm_sweeps)" -lt "$want" ]; do
+		if [ $((waited % 10)) = 0 ]; then
+			"$OSMTOPO" sim status --dir "$WORK" --opensm-only >/dev/null ||
+				e2e_fail "opensm died: $(tail -5 "$WORK/opensm.out")"
+		fi
+		[ "$waited" -lt 600 ] || e2e_fail "no resweep of OpenSM in 60 s"
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+}
+
+# osm_engine: the engine that routed OpenSM's last sweep.
+osm_engine() {
+	sed -n 's/.*osm_ucast_mgr_process: \(.*\) tables configured on all switches.*/\1/p' \
+		"$WORK/opensm.log" | tail -1
+}
+
 # log_has PATTERN: the OpenSM log holds PATTERN (fixed string).
 log_has() {
 	grep -q -F -- "$1" "$WORK/opensm.log"
