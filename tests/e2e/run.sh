@@ -59,6 +59,7 @@ tests=(
 	"topologies-fresh|$here/test_topologies_fresh.sh"
 	"osm-dump|$here/test_osm_dump.sh $topo/cellia-kns-6x2.net"
 	"valgrind-sweeps|$here/test_valgrind_sweeps.sh $topo/cellia-kns-6x2.net 4"
+	"live-faults|$here/test_live_faults.sh"
 	"compare|$here/test_compare.sh"
 	"compare-ulhpc|$here/test_compare.sh fabric $topo/ulhpc-96.net minhop updn ftree dfsssp nue lash"
 	"check-faults|$here/test_check_faults.sh"
