@@ -130,16 +130,18 @@ osm_sweeps() {
 }
 
 # osm_resweep [N]: waits until OpenSM has completed N more heavy sweeps
-# (default 2: the first may have begun before the change); at most 60 s.
+# (default 2: the first may have begun before the change); at most
+# OSM_RESWEEP_TIMEOUT seconds (default 60).
 osm_resweep() {
-	local want waited=0
+	local want waited=0 limit=$((${OSM_RESWEEP_TIMEOUT:-60} * 10))
 	want=$(($(osm_sweeps) + ${1:-2}))
 	while [ "$(osm_sweeps)" -lt "$want" ]; do
 		if [ $((waited % 10)) = 0 ]; then
 			"$OSMTOPO" sim status --dir "$WORK" --opensm-only >/dev/null ||
 				e2e_fail "opensm died: $(tail -5 "$WORK/opensm.out")"
 		fi
-		[ "$waited" -lt 600 ] || e2e_fail "no resweep of OpenSM in 60 s"
+		[ "$waited" -lt "$limit" ] ||
+			e2e_fail "no resweep of OpenSM in $((limit / 10)) s"
 		sleep 0.1
 		waited=$((waited + 1))
 	done
@@ -149,6 +151,36 @@ osm_resweep() {
 osm_engine() {
 	sed -n 's/.*osm_ucast_mgr_process: \(.*\) tables configured on all switches.*/\1/p' \
 		"$WORK/opensm.log" | tail -1
+}
+
+# net_cables NET: "NODE PORT PEER PEERPORT KIND" once per cable, from its
+# switch end (a switch-to-switch cable from its lower-named end); KIND is
+# the peer's (Switch or Ca).
+net_cables() {
+	python3 - "$1" <<'EOF'
+import re, sys
+kind, ports, node = {}, [], None
+for line in open(sys.argv[1]):
+    m = re.match(r'^(Switch|Hca|Ca)\s+\d+\s+"([^"]+)"', line)
+    if m:
+        node = m.group(2)
+        kind[node] = 'Switch' if m.group(1) == 'Switch' else 'Ca'
+        continue
+    m = re.match(r'^\[(\d+)\]\s+"([^"]+)"\[(\d+)\]', line)
+    if m and node:
+        ports.append((node, m.group(1), m.group(2), m.group(3)))
+for n, p, r, q in ports:
+    if kind[n] == 'Switch' and (kind[r] != 'Switch' or n < r):
+        print(n, p, r, q, kind[r])
+EOF
+}
+
+# net_cas NET: "CA SWITCH" for every CA (its one cable), in file order.
+net_cas() {
+	net_cables "$1" | awk '$5 == "Ca" { print $3, $1 }' |
+		awk 'NR == FNR { o[$1] = NR; next } { print o[$1], $0 }' \
+			<(grep -E '^(Hca|Ca)' "$1" | sed -E 's/^[^"]*"([^"]*)".*/\1/') - |
+		sort -n | cut -d' ' -f2-
 }
 
 # log_has PATTERN: the OpenSM log holds PATTERN (fixed string).

@@ -43,6 +43,10 @@ drop_cable() {
 		index(n, b) && index($0, pb) == 1 { next }
 		{ print }' "$file"
 }
+# small fabrics with parallel cables and shuffled ports, for faults
+"$OSMTOPO" gen kns 4 2 --cas 2 --links 2 --shuffle-ports 7 -o "$gen/kns-4x2-2cas-2links.net" &&
+	"$OSMTOPO" gen hypercube 3 --width 2 --cas 2 --shuffle-ports 3 -o "$gen/hypercube-3-w2-2cas.net" ||
+	{ echo "cannot generate fabrics"; exit 2; }
 cp "$topo/cellia-kns-6x2.net" "$gen/cellia.net"
 drop_cable "$gen/cellia.net" "R[2,3]" >"$gen/cellia-missing-cable.net"
 # hdor may name either end of the missing cable
@@ -60,6 +64,8 @@ tests=(
 	"osm-dump|$here/test_osm_dump.sh $topo/cellia-kns-6x2.net"
 	"valgrind-sweeps|$here/test_valgrind_sweeps.sh $topo/cellia-kns-6x2.net 4"
 	"live-faults|$here/test_live_faults.sh"
+	"valgrind-faults-hdor|$here/test_valgrind_sweeps.sh $gen/kns-4x2-2cas-2links.net 2 hdor faults"
+	"valgrind-faults-ff-twisted-dor|$here/test_valgrind_sweeps.sh $gen/hypercube-3-w2-2cas.net 2 ff-twisted-dor faults"
 	"compare|$here/test_compare.sh"
 	"compare-ulhpc|$here/test_compare.sh fabric $topo/ulhpc-96.net minhop updn ftree dfsssp nue lash"
 	"check-faults|$here/test_check_faults.sh"

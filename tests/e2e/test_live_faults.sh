@@ -37,36 +37,6 @@ FLAPS=${FLAPS:-20}
 e2e_init live-faults
 command -v python3 >/dev/null 2>&1 || { e2e_log "SKIP: no python3"; exit 77; }
 
-# cables NET: "NODE PORT PEER PEERPORT KIND" once per cable, from its
-# switch end (a switch-to-switch cable from its lower-named end); KIND is
-# the peer's (Switch or Ca).
-cables() {
-	python3 - "$1" <<'EOF'
-import re, sys
-kind, ports, node = {}, [], None
-for line in open(sys.argv[1]):
-    m = re.match(r'^(Switch|Hca|Ca)\s+\d+\s+"([^"]+)"', line)
-    if m:
-        node = m.group(2)
-        kind[node] = 'Switch' if m.group(1) == 'Switch' else 'Ca'
-        continue
-    m = re.match(r'^\[(\d+)\]\s+"([^"]+)"\[(\d+)\]', line)
-    if m and node:
-        ports.append((node, m.group(1), m.group(2), m.group(3)))
-for n, p, r, q in ports:
-    if kind[n] == 'Switch' and (kind[r] != 'Switch' or n < r):
-        print(n, p, r, q, kind[r])
-EOF
-}
-
-# cas NET: "CA SWITCH" for every CA (its one cable), in file order.
-cas() {
-	cables "$1" | awk '$5 == "Ca" { print $3, $1 }' |
-		awk 'NR == FNR { o[$1] = NR; next } { print o[$1], $0 }' \
-			<(grep -E '^(Hca|Ca)' "$1" | sed -E 's/^[^"]*"([^"]*)".*/\1/') - |
-		sort -n | cut -d' ' -f2-
-}
-
 # Per family, the state of the fabric: which cables (NODE PORT) and
 # which switch are down; CAs still cabled to the SM's CA then.
 down_cables=()
@@ -172,8 +142,8 @@ run_family() {
 	check_step "whole fabric"
 
 	# The SM's CA (the first record) and its switch stay up.
-	read -r sm_ca sm_sw < <(cas "$net" | head -1)
-	cables "$net" | awk -v c="$sm_ca" '$3 != c' >"$WORK/cables"
+	read -r sm_ca sm_sw < <(net_cas "$net" | head -1)
+	net_cables "$net" | awk -v c="$sm_ca" '$3 != c' >"$WORK/cables"
 	total=$(wc -l <"$WORK/cables")
 	k=$(((total + 19) / 20))
 	awk -v seed="$SEED" 'BEGIN { srand(seed) } { print rand(), $0 }' "$WORK/cables" |

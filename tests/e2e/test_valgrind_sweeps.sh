@@ -1,34 +1,71 @@
 #!/usr/bin/env bash
-# OpenSM runs for months: with the plugin loaded and hdor routing every
+# OpenSM runs for months: with the plugin loaded and ENGINE routing every
 # sweep (force_heavy_sweep, sweep_interval 1), OpenSM under valgrind must
 # show no invalid access in the plugin and no block lost by it, however
-# many sweeps it makes.
+# many sweeps it makes.  With "faults", the fabric changes under it
+# through ibsim's console: a switch-to-switch cable flaps FLAPS times (a
+# resweep after each change) and a switch is cut off and comes back, so
+# that the engine refuses (its fallback, dfsssp, routes), routes again,
+# and OpenSM asks for SL2VL and path SLs (QoS on) in every state; a leak
+# per sweep or per refusal would show as blocks lost at exit.
 #
-# usage: test_valgrind_sweeps.sh NETFILE [SWEEPS]
+# usage: test_valgrind_sweeps.sh NETFILE [SWEEPS [ENGINE [faults]]]
 . "$(dirname "$0")/lib.sh"
 
 net=$1
 sweeps=${2:-5}
-e2e_init valgrind
+engine=${3:-hdor}
+faults=${4:-}
+FLAPS=${FLAPS:-4}
+e2e_init "valgrind-$engine${faults:+-faults}"
 command -v valgrind >/dev/null 2>&1 || { e2e_log "SKIP: no valgrind"; exit 77; }
 
 ibsim_start "$net"
+engines=$engine
+qos=()
+if [ -n "$faults" ]; then
+	engines=$engine,dfsssp
+	qos=(--option qos=TRUE --option max_op_vls=8)
+fi
 # OpenSM under valgrind (words split at blanks: $WORK has none).
 opensm_start --option sweep_interval=1 --option force_heavy_sweep=TRUE \
+	"${qos[@]}" \
 	--wrap "valgrind --leak-check=full --show-leak-kinds=definite,indirect
 	--num-callers=30 --keep-debuginfo=yes --log-file=$WORK/valgrind.log" \
-	-- -R hdor
+	-- ${faults:+-Q} -R "$engines"
 
 sweeps_done() {
 	local n
-	n=$(grep -c 'hdor tables configured on all switches' "$WORK/opensm.log" 2>/dev/null)
+	n=$(grep -c "$engine tables configured on all switches" "$WORK/opensm.log" 2>/dev/null)
 	echo "${n:-0}"
 }
+
+if [ -n "$faults" ]; then
+	OSM_RESWEEP_TIMEOUT=300
+	read -r sm_ca sm_sw < <(net_cas "$net" | head -1)
+	read -r node p peer q _ < <(net_cables "$net" |
+		awk -v s="$sm_sw" '$1 != s && $3 != s && $5 == "Switch"' | head -1)
+	[ -n "$node" ] || e2e_fail "no switch-to-switch cable away from $sm_ca"
+	for ((i = 0; i < FLAPS; i++)); do
+		ibsim_cmd "Unlink \"$node\"[$p]"
+		osm_resweep 1
+		ibsim_cmd "ReLink \"$node\"[$p]"
+		osm_resweep 1
+	done
+	sw=$(net_cables "$net" | awk -v s="$sm_sw" '$1 != s { print $1 }' | tail -1)
+	ibsim_cmd "Unlink \"$sw\""
+	osm_resweep 2
+	ibsim_cmd "ReLink \"$sw\""
+	osm_resweep 2
+	e2e_log "\"$node\"[$p]-\"$peer\"[$q] flapped $FLAPS times, \"$sw\" down and up: $(grep -c 'cannot route this fabric' "$WORK/opensm.log") refusals, $(grep -c 'dfsssp tables configured' "$WORK/opensm.log") dfsssp sweeps"
+	sweeps=$(($(sweeps_done) + sweeps))
+fi
+
 waited=0
 while [ "$(sweeps_done)" -lt "$sweeps" ]; do
 	"$OSMTOPO" sim status --dir "$WORK" >/dev/null ||
 		e2e_fail "opensm died: $(tail -5 "$WORK/opensm.out")"
-	[ "$waited" -lt 3000 ] || e2e_fail "fewer than $sweeps hdor sweeps in 300 s"
+	[ "$waited" -lt 3000 ] || e2e_fail "fewer than $sweeps $engine sweeps in 300 s"
 	sleep 0.1
 	waited=$((waited + 1))
 done
@@ -41,7 +78,7 @@ grep -q "ERROR SUMMARY" "$WORK/valgrind.log" || e2e_fail "valgrind did not finis
 # A record is the lines between two empty "==PID== " lines.
 if ! awk '/^==[0-9]+== *$/ {
 		if (rec ~ /Invalid|uninitialised|definitely lost|indirectly lost/ &&
-		    rec ~ /libosmtopo|\((plugin|capture|fabric|routing|hdor|kns)\.c:|by 0x[0-9A-F]+: ot_/) { printf "%s", rec; bad = 1 }
+		    rec ~ /libosmtopo|\((plugin|capture|hops|fabric|routing|hdor|kns)\.c:|by 0x[0-9A-F]+: ot_/) { printf "%s", rec; bad = 1 }
 		rec = ""; next
 	}
 	{ rec = rec $0 "\n" }
@@ -49,4 +86,4 @@ if ! awk '/^==[0-9]+== *$/ {
 	head -60 "$WORK/ours.txt" >&2
 	e2e_fail "valgrind reports a problem in libosmtopo after $n sweeps"
 fi
-e2e_log "ok: $n hdor sweeps under valgrind, nothing from libosmtopo: $(grep -E 'definitely lost|ERROR SUMMARY' "$WORK/valgrind.log" | tr -s ' ' | tr '\n' ';')"
+e2e_log "ok: $n $engine sweeps under valgrind, nothing from libosmtopo: $(grep -E 'definitely lost|ERROR SUMMARY' "$WORK/valgrind.log" | tr -s ' ' | tr '\n' ';')"
