@@ -140,6 +140,12 @@ run_family() {
 	down_cables=()
 	down_switch=
 	check_step "whole fabric"
+	# ibsim's refusal reaches the script: a node it does not know.
+	! "$OSMTOPO" sim cmd --dir "$WORK" 'Unlink "no such node"[1]' \
+		>"$WORK/bad-cmd.out" 2>&1 ||
+		e2e_fail "sim cmd took a node ibsim does not know: $(cat "$WORK/bad-cmd.out")"
+	grep -q 'not found' "$WORK/bad-cmd.out" ||
+		e2e_fail "no ibsim reply for an unknown node: $(cat "$WORK/bad-cmd.out")"
 
 	# The SM's CA (the first record) and its switch stay up.
 	read -r sm_ca sm_sw < <(net_cas "$net" | head -1)
