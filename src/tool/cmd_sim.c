@@ -4,7 +4,8 @@
  * scripts, the end-to-end tests first (tests/e2e/lib.sh): start ibsim on
  * a net file, start stock OpenSM against it (one sweep, or a daemon that
  * is up when the command returns), run any libibumad client against it,
- * and stop what was started.  One command starts and a later one stops:
+ * send ibsim console commands (cables and switches down and up), and stop
+ * what was started.  One command starts and a later one stops:
  * the state (socket name, PIDs) is kept in DIR (see sim.h); the code is
  * the one `osmtopo compare` runs.
  */

@@ -555,11 +555,12 @@ int sim_start_ibsim(struct sim *s, const char *netfile, unsigned int timeout,
 }
 
 /*
- * What ibsim wrote to its log from offset on, up to the marker line (the
+ * What ibsim wrote to its log from *offset on, up to the marker line (the
  * '#' comment ibsim echoes without a newline), into buf: 1 when the
- * marker is there, 0 not yet, -1 on a read error.
+ * marker is there, 0 not yet, -1 on a read error.  A full buffer without
+ * the marker moves *offset on (the reply keeps its end).
  */
-static int ibsim_reply(const char *log, long offset, const char *marker,
+static int ibsim_reply(const char *log, long *offset, const char *marker,
 		       char *buf, size_t len)
 {
 	FILE *f = fopen(log, "r");
@@ -568,15 +569,18 @@ static int ibsim_reply(const char *log, long offset, const char *marker,
 
 	if (!f)
 		return -1;
-	if (!fseek(f, offset, SEEK_SET))
+	if (!fseek(f, *offset, SEEK_SET))
 		n = fread(buf, 1, len - 1, f);
 	fclose(f);
 	buf[n] = '\0';
 	at = strstr(buf, marker);
-	if (!at)
-		return 0;
-	*at = '\0';
-	return 1;
+	if (at) {
+		*at = '\0';
+		return 1;
+	}
+	if (n == len - 1)
+		*offset += (long)(n - strlen(marker));
+	return 0;
 }
 
 /* Drops ibsim's "sim> " prompts from a reply; 1 if it holds an error. */
@@ -601,6 +605,7 @@ int sim_ibsim_cmd(struct sim *s, const char *const lines[], unsigned int n,
 	size_t used = 0;
 	struct stat st;
 	unsigned int i;
+	long offset;
 	int fd, got;
 
 	for (i = 0; i < n; i++) {
@@ -618,6 +623,7 @@ int sim_ibsim_cmd(struct sim *s, const char *const lines[], unsigned int n,
 	snprintf(text + used, sizeof(text) - used, "%s\n", marker);
 	if (stat(sim_path(s, "ibsim.log", log), &st))
 		return ot_error_set(err, "%s: %s", log, strerror(errno));
+	offset = (long)st.st_size;
 	/* ibsim holds the FIFO open: no reader means no console. */
 	fd = open(sim_path(s, "ibsim.cmd", fifo), O_WRONLY | O_NONBLOCK);
 	if (fd < 0)
@@ -628,7 +634,7 @@ int sim_ibsim_cmd(struct sim *s, const char *const lines[], unsigned int n,
 	close(fd);
 	if (got)
 		return ot_error_set(err, "%s: %s", fifo, strerror(errno));
-	while (!(got = ibsim_reply(log, st.st_size, marker, reply,
+	while (!(got = ibsim_reply(log, &offset, marker, reply,
 				   sizeof(reply)))) {
 		if (sim_signal || tool_now() > until ||
 		    !sim_proc_alive(&s->ibsim, NULL))
