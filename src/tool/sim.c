@@ -583,6 +583,19 @@ static int ibsim_reply(const char *log, long *offset, const char *marker,
 	return 0;
 }
 
+/*
+ * Whether a line of ibsim's reply is an error: Link, Unlink, ReLink and
+ * the others say "# ..." (unknown node, bad port, nothing to relink);
+ * Dump's own "# Net status", "#  dumped" and "#\t..." lines are not.
+ */
+static bool ibsim_error_line(const char *line)
+{
+	if (!strncmp(line, "command '", 9))
+		return strstr(line, "unknown - skipped") != NULL;
+	return !strncmp(line, "# ", 2) && strncmp(line, "#  ", 3) &&
+	       strncmp(line, "# Net status", 12);
+}
+
 /* Drops ibsim's "sim> " prompts from a reply; 1 if it holds an error. */
 static int ibsim_reply_clean(char *buf)
 {
@@ -591,9 +604,10 @@ static int ibsim_reply_clean(char *buf)
 
 	while ((p = strstr(buf, prompt)))
 		memmove(p, p + strlen(prompt), strlen(p + strlen(prompt)) + 1);
-	/* ibsim says "# ..." for a bad node or port, "... unknown" else. */
-	return buf[0] == '#' || strstr(buf, "\n#") ||
-	       strstr(buf, "unknown - skipped");
+	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (ibsim_error_line(p))
+			return 1;
+	return 0;
 }
 
 int sim_ibsim_cmd(struct sim *s, const char *const lines[], unsigned int n,

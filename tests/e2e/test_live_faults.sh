@@ -146,6 +146,9 @@ run_family() {
 		e2e_fail "sim cmd took a node ibsim does not know: $(cat "$WORK/bad-cmd.out")"
 	grep -q 'not found' "$WORK/bad-cmd.out" ||
 		e2e_fail "no ibsim reply for an unknown node: $(cat "$WORK/bad-cmd.out")"
+	# ... and Dump's own "# ..." lines are no refusal.
+	ibsim_cmd Dump
+	grep -q '# Net status' "$WORK/ibsim-cmd.out" || e2e_fail "no reply to Dump"
 
 	# The SM's CA (the first record) and its switch stay up.
 	read -r sm_ca sm_sw < <(net_cas "$net" | head -1)
