@@ -25,4 +25,13 @@
 int ot_osmdump_load(const char *dir, struct ot_fabric **fabric,
 		    struct ot_routing **routing, struct ot_error *err);
 
+/*
+ * ot_osmdump_load() on open streams: the subnet list, the LFT dump (read
+ * twice: it must be seekable) and the SL2VL dump (NULL when absent); dir
+ * only names the files in error messages.
+ */
+int ot_osmdump_read(FILE *subnet, FILE *lfts, FILE *sl2vl, const char *dir,
+		    struct ot_fabric **fabric, struct ot_routing **routing,
+		    struct ot_error *err);
+
 #endif
