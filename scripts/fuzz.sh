@@ -3,7 +3,7 @@
 # harnesses with clang for libFuzzer, ASan and UBSan in BUILD_DIR (default
 # ./build/fuzz), replays the saved crashes (fuzz/regress/NAME/), then runs
 # each harness for SECONDS on a corpus kept in BUILD_DIR/corpus/NAME,
-# seeded from fuzz/seeds/NAME.  A crash leaves its input in
+# seeded from fuzz/seeds/NAME, with the words of fuzz/dict/NAME.dict.  A crash leaves its input in
 # BUILD_DIR/crashes/ and fails the run: fix it, then keep the input in
 # fuzz/regress/NAME/ (make check replays it from then on).
 # Ends with one line "N passed, N failed" (one test per harness).
@@ -40,6 +40,7 @@ for name in $names; do
 	fi
 	if "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix="$dir/crashes/$name-" \
+		-dict="$src/fuzz/dict/$name.dict" \
 		"$corpus" >>"$log" 2>&1; then
 		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 		echo "fuzz: $name: ok, ${runs:-?} runs in ${secs}s, corpus $(ls "$corpus" | wc -l), ${#regress[@]} saved crashes replayed"
