@@ -11,6 +11,8 @@
 #ifndef OSMTOPO_OSMDUMP_H
 #define OSMTOPO_OSMDUMP_H
 
+#include <stdio.h>
+
 #include "model/error.h"
 #include "model/fabric.h"
 #include "model/routing.h"

@@ -58,6 +58,7 @@ tests=(
 	"live-read|$here/test_live_read.sh"
 	"topologies-fresh|$here/test_topologies_fresh.sh"
 	"osm-dump|$here/test_osm_dump.sh $topo/cellia-kns-6x2.net"
+	"miscabling|$here/test_miscabling.sh"
 	"valgrind-sweeps|$here/test_valgrind_sweeps.sh $topo/cellia-kns-6x2.net 4"
 	"compare|$here/test_compare.sh"
 	"compare-ulhpc|$here/test_compare.sh fabric $topo/ulhpc-96.net minhop updn ftree dfsssp nue lash"
