@@ -35,6 +35,11 @@
 /* Moves tried from each state, and states expanded in all. */
 #define BRANCH 4
 #define SEARCH_BUDGET 64
+/*
+ * Router scores computed at most: it runs inside OpenSM's sweep, so its
+ * time is bounded (deterministically: the same fabric, the same answer).
+ */
+#define MAX_WORK 8000000ul
 /* Cables of scored routers beyond which the fabric is not "almost". */
 #define MAX_SUSPECTS 512
 
@@ -53,6 +58,7 @@ struct mc {
 	uint32_t *sstart, *slist; /* per node: its cables as a switch */
 	bool *is_router;
 	uint32_t *mark, *seen, stamp, seen_stamp;
+	unsigned long work; /* router scores computed */
 	int32_t *aff; /* routers a move may change the score of */
 	uint32_t naff;
 	unsigned int links; /* L */
@@ -192,6 +198,7 @@ static unsigned int score(struct mc *m, int32_t r)
 	unsigned int cnt[OT_MAX_PORTS], nsw = 0, a, b, sc = 0;
 	uint32_t i;
 
+	m->work++;
 	for (i = m->rstart[r]; i < m->rstart[r + 1]; i++) {
 		int32_t s = m->c[m->rlist[i]].s;
 
@@ -509,7 +516,7 @@ static int search(struct mc *m, unsigned int depth, unsigned int *budget)
 		return -1;
 	if (!total)
 		return accepted(m);
-	if (depth == MAX_MOVES || !*budget)
+	if (depth == MAX_MOVES || !*budget || m->work > MAX_WORK)
 		return 0;
 	(*budget)--;
 	nbest = best_moves(m, sus, n, best);
