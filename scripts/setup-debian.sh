@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what osmtopo needs on Debian 12 to build, test and run the demo:
 # stock OpenSM and its headers, ibsim, infiniband-diags, the MAD libraries,
-# autotools, Check and valgrind.  Needs root (or sudo) only when something
+# autotools, Check and valgrind; clang with libFuzzer (scripts/fuzz.sh);
+# debhelper, help2man and lintian (debian/, scripts/test-deb.sh).  Needs root (or sudo) only when something
 # is missing.
 set -eu
 
@@ -10,6 +11,8 @@ packages=(
 	check valgrind python3 time
 	opensm libopensm-dev ibsim-utils infiniband-diags
 	libibnetdisc-dev libibmad-dev libibumad-dev libjansson-dev
+	clang libclang-rt-14-dev
+	dpkg-dev debhelper fakeroot help2man lintian
 )
 
 missing=()

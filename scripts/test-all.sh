@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sets up a Debian 12 machine and runs every test: the unit tests (Check)
 # in a normal build and again under AddressSanitizer/UBSan, then the ibsim
-# end-to-end tests against stock OpenSM with the plugin (valgrind included).
+# end-to-end tests against stock OpenSM with the plugin (valgrind included),
+# the fuzzers for a short while (scripts/fuzz.sh) and the Debian package
+# (scripts/test-deb.sh, as root).
 # Ends with one line "N passed, N failed".
 #
 # usage: scripts/test-all.sh [BUILD_ROOT]    (default: ./build)
@@ -13,6 +15,17 @@ root=${1:-$src/build}
 pass=0
 fail=0
 step() { printf '\n== %s\n' "$*"; }
+
+# count_line FILE: add a script's closing "N passed, N failed" line (a
+# script that said nothing counts as one failure).
+count_line() {
+	local out p f
+	out=$(tail -1 "$1")
+	p=$(sed -n 's/^\([0-9][0-9]*\) passed.*/\1/p' <<<"$out")
+	f=$(sed -n 's/.* \([0-9][0-9]*\) failed.*/\1/p' <<<"$out")
+	pass=$((pass + ${p:-0}))
+	fail=$((fail + ${f:-1}))
+}
 
 # count_unit DIR: add a build's unit test results to the totals.
 count_unit() {
@@ -49,6 +62,20 @@ fi
 
 unit "$root/plain"
 unit "$root/asan" --enable-sanitizers
+
+step "fuzzing (each reader, 15 s)"
+"$src/scripts/fuzz.sh" 15 "$root/fuzz" >"$root/fuzz.out" 2>&1
+cat "$root/fuzz.out"
+count_line "$root/fuzz.out"
+
+step "Debian package (build, lintian, install, OpenSM from it, remove)"
+if [ "$(id -u)" -eq 0 ]; then
+	"$src/scripts/test-deb.sh" "$root/deb" >"$root/deb.out" 2>&1
+	cat "$root/deb.out"
+	count_line "$root/deb.out"
+else
+	echo "skipped: installing a package needs root"
+fi
 
 step "ibsim end-to-end tests"
 if [ -x "$root/plain/osmtopo" ]; then

@@ -88,12 +88,6 @@ static int grow(void **v, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-/* Opens dir/file; NULL with errno set (rd->path names the file). */
-static FILE *dump_open(struct dump_reader *rd, const char *file)
-{
-	snprintf(rd->path, sizeof(rd->path), "%s/%s", rd->dir, file);
-	return fopen(rd->path, "r");
-}
 
 /* The hexadecimal number after key in s, or -1 when missing. */
 static int hex_field(const char *s, const char *key, uint64_t *v)
@@ -478,14 +472,84 @@ static int read_sl2vl(FILE *in, const char *name, struct ot_routing *r,
 	return 0;
 }
 
+/* rd->path := dir/file (the name errors give). */
+static void dump_name(struct dump_reader *rd, const char *file)
+{
+	snprintf(rd->path, sizeof(rd->path), "%s/%s", rd->dir, file);
+}
+
+/* Builds the fabric and its LFTs from the subnet list and the LFT dump. */
+static int read_fabric(struct dump_reader *rd, FILE *subnet, FILE *lfts,
+		       struct ot_fabric *f, struct ot_routing **r,
+		       struct ot_error *err)
+{
+	char lfts_path[sizeof(rd->path)];
+
+	dump_name(rd, DUMP_SUBNET);
+	if (read_subnet(rd, subnet, err))
+		return -1;
+	dump_name(rd, DUMP_LFTS);
+	snprintf(lfts_path, sizeof(lfts_path), "%s", rd->path);
+	if (read_lid_spans(rd, lfts, err))
+		return -1;
+	dump_name(rd, DUMP_SUBNET);
+	if (build_fabric(rd, f, err))
+		return -1;
+	*r = ot_routing_new(f);
+	if (!*r)
+		return ot_refuse(err, OT_ERR_NOMEM, "out of memory");
+	(*r)->path_sl_unknown = true; /* OpenSM dumps no path SLs */
+	rewind(lfts);
+	return ot_lft_read(lfts, lfts_path, *r, err);
+}
+
+int ot_osmdump_read(FILE *subnet, FILE *lfts, FILE *sl2vl, const char *dir,
+		    struct ot_fabric **fabric, struct ot_routing **routing,
+		    struct ot_error *err)
+{
+	struct dump_reader rd = { .dir = dir };
+	struct ot_fabric *f = ot_fabric_new();
+	struct ot_routing *r = NULL;
+	int error = -1;
+
+	*fabric = NULL;
+	*routing = NULL;
+	if (!f) {
+		ot_refuse(err, OT_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	if (read_fabric(&rd, subnet, lfts, f, &r, err))
+		goto out;
+	dump_name(&rd, DUMP_SL2VL);
+	if (sl2vl && read_sl2vl(sl2vl, rd.path, r, err))
+		goto out;
+	*fabric = f;
+	*routing = r;
+	f = NULL;
+	r = NULL;
+	error = 0;
+out:
+	ot_routing_free(r);
+	ot_fabric_free(f);
+	free(rd.ends);
+	free(rd.nodes);
+	free(rd.links);
+	free(rd.spans);
+	return error;
+}
+
+/* Opens dir/file; NULL with errno set (rd->path names the file). */
+static FILE *dump_open(struct dump_reader *rd, const char *file)
+{
+	dump_name(rd, file);
+	return fopen(rd->path, "r");
+}
+
 int ot_osmdump_load(const char *dir, struct ot_fabric **fabric,
 		    struct ot_routing **routing, struct ot_error *err)
 {
 	struct dump_reader rd = { .dir = dir };
-	struct ot_fabric *f = NULL;
-	struct ot_routing *r = NULL;
 	FILE *subnet = NULL, *lfts = NULL, *sl2vl = NULL;
-	char subnet_path[sizeof(rd.path)], lfts_path[sizeof(rd.path)];
 	int error = -1;
 
 	*fabric = NULL;
@@ -495,9 +559,6 @@ int ot_osmdump_load(const char *dir, struct ot_fabric **fabric,
 		ot_error_set(err, "%s: %s", rd.path, strerror(errno));
 		goto out;
 	}
-	snprintf(subnet_path, sizeof(subnet_path), "%s", rd.path);
-	if (read_subnet(&rd, subnet, err))
-		goto out;
 	lfts = dump_open(&rd, DUMP_LFTS);
 	if (!lfts) {
 		/* Say how to get it: it is the file people forget. */
@@ -506,39 +567,14 @@ int ot_osmdump_load(const char *dir, struct ot_fabric **fabric,
 			     rd.path, strerror(errno));
 		goto out;
 	}
-	snprintf(lfts_path, sizeof(lfts_path), "%s", rd.path);
-	if (read_lid_spans(&rd, lfts, err))
-		goto out;
-	f = ot_fabric_new();
-	if (!f) {
-		ot_refuse(err, OT_ERR_NOMEM, "out of memory");
-		goto out;
-	}
-	snprintf(rd.path, sizeof(rd.path), "%s", subnet_path);
-	if (build_fabric(&rd, f, err))
-		goto out;
-	r = ot_routing_new(f);
-	if (!r) {
-		ot_refuse(err, OT_ERR_NOMEM, "out of memory");
-		goto out;
-	}
-	r->path_sl_unknown = true; /* OpenSM dumps no path SLs */
-	rewind(lfts);
-	if (ot_lft_read(lfts, lfts_path, r, err))
-		goto out;
 	/* Absent when QoS is off: every SL then stays on VL 0. */
 	sl2vl = dump_open(&rd, DUMP_SL2VL);
 	if (!sl2vl && errno != ENOENT) {
 		ot_error_set(err, "%s: %s", rd.path, strerror(errno));
 		goto out;
 	}
-	if (sl2vl && read_sl2vl(sl2vl, rd.path, r, err))
-		goto out;
-	*fabric = f;
-	*routing = r;
-	f = NULL;
-	r = NULL;
-	error = 0;
+	error = ot_osmdump_read(subnet, lfts, sl2vl, dir, fabric, routing,
+				err);
 out:
 	if (subnet)
 		fclose(subnet);
@@ -546,11 +582,5 @@ out:
 		fclose(lfts);
 	if (sl2vl)
 		fclose(sl2vl);
-	ot_routing_free(r);
-	ot_fabric_free(f);
-	free(rd.ends);
-	free(rd.nodes);
-	free(rd.links);
-	free(rd.spans);
 	return error;
 }

@@ -11,6 +11,8 @@
 #ifndef OSMTOPO_OSMDUMP_H
 #define OSMTOPO_OSMDUMP_H
 
+#include <stdio.h>
+
 #include "model/error.h"
 #include "model/fabric.h"
 #include "model/routing.h"
@@ -24,5 +26,14 @@
  */
 int ot_osmdump_load(const char *dir, struct ot_fabric **fabric,
 		    struct ot_routing **routing, struct ot_error *err);
+
+/*
+ * ot_osmdump_load() on open streams: the subnet list, the LFT dump (read
+ * twice: it must be seekable) and the SL2VL dump (NULL when absent); dir
+ * only names the files in error messages.
+ */
+int ot_osmdump_read(FILE *subnet, FILE *lfts, FILE *sl2vl, const char *dir,
+		    struct ot_fabric **fabric, struct ot_routing **routing,
+		    struct ot_error *err);
 
 #endif

@@ -259,6 +259,34 @@ static void log_refusal(struct ot_plugin_engine *ctx,
 	snprintf(ctx->last_refusal, sizeof(ctx->last_refusal), "%s", why);
 }
 
+/*
+ * After a new topology refusal, the cables to move if a few explain it,
+ * at INFO, one line each (the engine's family must have a report).
+ */
+static void log_miscabling(const struct ot_plugin_engine *ctx,
+			   const struct ot_fabric *f)
+{
+	osm_log_t *log = &ctx->osm->log;
+	const char *name = ctx->engine->name;
+	struct ot_miscabling m = { 0 };
+	struct ot_error err = { 0 };
+	char line[1024];
+	unsigned int i;
+
+	if (!ctx->engine->miscabling || ctx->engine->miscabling(f, &m, &err))
+		return;
+	if (m.n)
+		OSM_LOG(log, OSM_LOG_INFO,
+			"%s: mis-cabling: %u cable(s) to move for the fabric to be the engine's topology:\n",
+			name, m.n);
+	for (i = 0; i < m.n; i++) {
+		ot_miscable_format(f, &m.cable[i], line, sizeof(line));
+		OSM_LOG(log, OSM_LOG_INFO, "%s: mis-cabling: %s\n", name,
+			line);
+	}
+	ot_miscabling_free(&m);
+}
+
 /* The phases and their times, at VERBOSE; the coordinates at DEBUG. */
 static void log_routing(const struct ot_plugin_engine *ctx, double capture_ms,
 			double install_ms)
@@ -341,6 +369,9 @@ static int ot_build_fwd_tables(void *context)
 	error = 0;
 	goto out;
 refused:
+	if (err.cls == OT_ERR_TOPOLOGY && f &&
+	    strcmp(ctx->last_refusal, without_prefix(err.msg, name)))
+		log_miscabling(ctx, f);
 	log_refusal(ctx, &err);
 	/*
 	 * Another engine routes this sweep: what we kept from an earlier

@@ -11,6 +11,7 @@
 #include "model/error.h"
 #include "model/fabric.h"
 #include "model/routing.h"
+#include "topo/miscable.h"
 
 struct ot_engine {
 	const char *name;
@@ -27,6 +28,13 @@ struct ot_engine {
 		     struct ot_routing *out, struct ot_error *err);
 	/* The variant of an engine family that route() serves. */
 	unsigned int variant;
+	/*
+	 * When route() refuses a fabric as not its topology: the cables to
+	 * move for it to be one, if a few explain it (topo/miscable.h).
+	 * NULL for families without a mis-cabling report.
+	 */
+	int (*miscabling)(const struct ot_fabric *f, struct ot_miscabling *out,
+			  struct ot_error *err);
 };
 
 /* NULL-terminated list of every engine osmtopo provides. */

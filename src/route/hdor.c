@@ -61,6 +61,7 @@
 #include "route/deal.h"
 #include "route/engines.h"
 #include "topo/kns.h"
+#include "topo/miscable.h"
 
 enum dest_kind {
 	DEST_NONE,
@@ -543,4 +544,5 @@ const struct ot_engine ot_engine_hdor = {
 	.name = "hdor",
 	.needs = "KNS (k-ary n-direct 1-indirect): routers with CAs, one indirect switch per dimension line",
 	.route = hdor_route,
+	.miscabling = ot_kns_miscabling,
 };

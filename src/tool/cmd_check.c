@@ -29,6 +29,7 @@
 #include "route/engine.h"
 #include "topo/flatfly.h"
 #include "topo/kns.h"
+#include "topo/miscable.h"
 #include "util.h"
 
 struct check_args {
@@ -47,6 +48,7 @@ struct check_args {
 	struct ot_traffic_opts traffic;
 	int ca_order; /* index in ca_orders[] */
 	const char *plot;
+	bool expect; /* --expect kns */
 	const char *netfile, *lftfile;
 };
 
@@ -72,6 +74,17 @@ static int set_patterns(void *args, const char *arg, struct ot_error *err)
 
 /* --ca-order's words, in the order of enum ot_ca_order. */
 static const char *const ca_orders[] = { "file", "guid", NULL };
+
+/* --expect: the families with a mis-cabling report (topo/miscable.h). */
+static int set_expect(void *args, const char *arg, struct ot_error *err)
+{
+	struct check_args *a = args;
+
+	if (strcmp(arg, "kns"))
+		return ot_error_set(err, "only 'kns' has a mis-cabling report");
+	a->expect = true;
+	return 0;
+}
 
 #define ARGS struct check_args
 static const struct tool_option check_options[] = {
@@ -121,6 +134,9 @@ static const struct tool_option check_options[] = {
 	{ "no-balance", 'B', NULL,
 	  "skip the link balance figures",
 	  TOOL_SET(ARGS, no_balance) },
+	{ "expect", 'x', "FAMILY",
+	  "only say whether the cabling is FAMILY's ('kns'), and which cables to move if a few break it",
+	  TOOL_CALL(set_expect) },
 	{ "plot", 'g', "FILE",
 	  "write an SVG picture of the link loads per pattern to FILE",
 	  TOOL_STRING(ARGS, plot) },
@@ -134,7 +150,8 @@ static void check_usage(FILE *out, const struct tool_command *c)
 		"usage: osmtopo check [OPTIONS] NETFILE LFTFILE\n"
 		"       osmtopo check [OPTIONS] --route ENGINE [--lmc N] NETFILE\n"
 		"       osmtopo check [OPTIONS] --osm-dump DIR\n"
-		"       osmtopo check [OPTIONS] --live [-C CA] [-P PORT]\n\n"
+		"       osmtopo check [OPTIONS] --live [-C CA] [-P PORT]\n"
+		"       osmtopo check --expect kns NETFILE | --live [-C CA] [-P PORT]\n\n"
 		"Checks a fabric's unicast routing: every CA port reaches every CA\n"
 		"LID (each LID of an LMC range on its own), without a forwarding\n"
 		"loop; path lengths against the shortest path of the cabling; and\n"
@@ -157,6 +174,11 @@ static void check_usage(FILE *out, const struct tool_command *c)
 		"  random      seeded permutations (--random N --seed S)\n"
 		"Paths go to the base LID; with LMC > 0 also spread evenly over\n"
 		"the LIDs, and the best LID per flow, chosen greedily.\n\n"
+		"--expect kns checks the cabling alone: when a few router-switch\n"
+		"cables break the KNS pattern (swapped far ends), it names each\n"
+		"cable and the switch port it should go to, a fix the KNS\n"
+		"recognizer accepts (when several fixes fit the topology and the\n"
+		"port numbering equally, one of them).\n\n"
 		"options:\n");
 	tool_print_options(out, c);
 	fprintf(out, "\nengines for --route and --engine:\n");
@@ -190,6 +212,8 @@ static int check_combination(const struct check_args *a)
 		why = "--plot needs the balance figures (no --no-balance)";
 	else if (a->live_opts_given && !a->live)
 		why = "-C and -P need --live";
+	else if (a->expect && (a->engine || a->osmdump))
+		why = "--expect reads a net file or the live fabric";
 	if (!why)
 		return OT_EXIT_OK;
 	fprintf(stderr, "osmtopo check: %s\n", why);
@@ -211,7 +235,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	if (check_combination(a))
 		return OT_EXIT_USAGE;
 	nargs = argc - next;
-	if (nargs != (a->live || a->osmdump ? 0 : a->engine ? 1 : 2)) {
+	if (nargs != (a->live || a->osmdump ? 0 :
+		      a->engine || a->expect ? 1 : 2)) {
 		check_usage(stderr, &check_command);
 		return OT_EXIT_USAGE;
 	}
@@ -362,6 +387,44 @@ static int write_plot(const struct check_args *a,
 	return error;
 }
 
+/*
+ * --expect kns: the cabling against the family, and the cables to move
+ * when a few break it.  OT_EXIT_OK when it is a KNS, OT_EXIT_FAIL with
+ * the report (or why it is none) otherwise.
+ */
+static int check_expect(const struct check_args *a)
+{
+	struct ot_miscabling m = { 0 };
+	struct ot_fabric *f = NULL;
+	struct ot_error err = { 0 };
+	char line[1024];
+	unsigned int i;
+	int status = OT_EXIT_USAGE;
+
+	if (a->live ? ot_live_discover(&a->live_opts, &f, &err) :
+		      !(f = ot_netfile_load(a->netfile, &err))) {
+		fprintf(stderr, "osmtopo check: %s\n", err.msg);
+		goto out;
+	}
+	status = OT_EXIT_FAIL;
+	if (ot_kns_miscabling(f, &m, &err)) {
+		printf("not a KNS: %s\n", err.msg);
+	} else if (!m.n) {
+		printf("the cabling is a KNS\n");
+		status = OT_EXIT_OK;
+	} else {
+		printf("not a KNS: %u cable(s) to move, then it is one:\n", m.n);
+		for (i = 0; i < m.n; i++) {
+			ot_miscable_format(f, &m.cable[i], line, sizeof(line));
+			printf("  %s\n", line);
+		}
+	}
+out:
+	ot_miscabling_free(&m);
+	ot_fabric_free(f);
+	return status;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct check_args a = { .traffic = { .seed = 1 } };
@@ -376,6 +439,8 @@ int cmd_check(int argc, char **argv)
 	status = parse_args(argc, argv, &a);
 	if (status >= 0)
 		return status;
+	if (a.expect)
+		return check_expect(&a);
 
 	if (a.live) {
 		status = read_live(&a, &f, &r, &err) ? OT_EXIT_USAGE :

@@ -62,6 +62,7 @@ tests=(
 	"live-read|$here/test_live_read.sh"
 	"topologies-fresh|$here/test_topologies_fresh.sh"
 	"osm-dump|$here/test_osm_dump.sh $topo/cellia-kns-6x2.net"
+	"miscabling|$here/test_miscabling.sh"
 	"valgrind-sweeps|$here/test_valgrind_sweeps.sh $topo/cellia-kns-6x2.net 4"
 	"live-faults|$here/test_live_faults.sh"
 	"valgrind-faults-hdor|$here/test_valgrind_sweeps.sh $gen/kns-4x2-2cas-2links.net 2 hdor faults"

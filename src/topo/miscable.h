@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Mis-cabling reports: when a fabric almost is a family's topology but a
+ * few cables break the pattern -- two cables whose far ends were swapped
+ * when the fabric was cabled, or a 3-cycle of them -- say which cables
+ * and where each should go, so that an administrator can re-cable before
+ * routing.  The diagnosis searches for the fewest moves of cable ends
+ * that make the recognizer accept the fabric, and only reports a repair
+ * the recognizer accepts (a report never guesses).  The plugin logs it at
+ * INFO when an engine refuses; `osmtopo check --expect FAMILY` prints it.
+ */
+#ifndef OSMTOPO_MISCABLE_H
+#define OSMTOPO_MISCABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/error.h"
+#include "model/fabric.h"
+
+/* One cable end that is in the wrong place, and the right one. */
+struct ot_miscable {
+	int32_t node;      /* the end that stays (a KNS router's port) */
+	uint8_t port;
+	int32_t now;       /* where the cable goes now */
+	uint8_t now_port;
+	int32_t should;    /* where it should go (a port freed by the fix) */
+	uint8_t should_port;
+};
+
+struct ot_miscabling {
+	unsigned int n;
+	struct ot_miscable *cable; /* n entries, by node GUID, then port */
+};
+
+/*
+ * KNS (seed 000, topo/kns.h): the router-to-indirect-switch cables whose
+ * switch ends must move for f to be a KNS.  0 with out->n = 0 when f is a
+ * KNS already; 0 with out->n > 0 and the moves when a repair was found
+ * and the repaired fabric is a KNS; -1 with err (class OT_ERR_TOPOLOGY)
+ * when f is not a KNS that a few moved cable ends explain.  f must be
+ * indexed.  Free out with ot_miscabling_free().
+ */
+int ot_kns_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
+		      struct ot_error *err);
+
+void ot_miscabling_free(struct ot_miscabling *m);
+
+/*
+ * One line for m, without a newline:
+ *   "R[1,2]" (0x...) port 3 is cabled to "S0[*,2]" (0x...) port 5;
+ *   it should go to "S0[*,1]" (0x...) port 4
+ * Returns what snprintf() returns.
+ */
+int ot_miscable_format(const struct ot_fabric *f, const struct ot_miscable *m,
+		       char *buf, size_t len);
+
+#endif

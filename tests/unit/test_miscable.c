@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The mis-cabling report (topo/miscable.h) on KNS fabrics with cables
+ * swapped on purpose (gen/miscable.h): it must name exactly the moved
+ * cable ends and where each belongs, say nothing on a sound KNS, and
+ * refuse a fabric that is no KNS at all.  Shuffled ports, parallel
+ * cables and several CAs per router throughout.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "gen/gen.h"
+#include "gen/miscable.h"
+#include "topo/kns.h"
+#include "topo/miscable.h"
+#include "unit.h"
+
+static struct ot_fabric *kns(unsigned int k, unsigned int n,
+			     unsigned int cas, unsigned int links,
+			     uint64_t seed)
+{
+	struct ot_kns_params p = {
+		.k = k, .n = n, .cas = cas, .links = links,
+		.shuffle = true, .seed = seed,
+	};
+	struct ot_error err = { 0 };
+	struct ot_fabric *f = ot_gen_kns(&p, &err);
+
+	ck_assert_msg(f, "gen: %s", err.msg);
+	ot_fabric_assign_lids(f);
+	ck_assert_msg(!ot_fabric_index(f, &err), "index: %s", err.msg);
+	return f;
+}
+
+static bool is_kns(const struct ot_fabric *f)
+{
+	struct ot_error err = { 0 };
+	struct ot_kns *k = NULL;
+	int rc = ot_kns_recognize(f, &k, &err);
+
+	ot_kns_free(k);
+	return rc == 0;
+}
+
+/*
+ * Whether the report names exactly the routers whose cables were moved.
+ * (A router's port may differ from the one moved: when two of its cables
+ * go to one switch, or two routers could trade places, either move is
+ * the same fix; and a swap the topology cannot tell needs no move.)
+ */
+static bool same_routers(const struct ot_miscabling *m,
+			 const struct ot_gen_swap *moved, unsigned int n)
+{
+	unsigned int i, j;
+
+	if (m->n != n)
+		return false;
+	for (i = 0; i < n; i++) {
+		bool found = false;
+
+		for (j = 0; j < n; j++)
+			found = found || m->cable[j].node == moved[i].node;
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A report is sound when it moves at most the ends that were moved, each
+ * end is where the report says it is now, and doing what it says gives a
+ * KNS (f is changed so).
+ */
+static void assert_sound(struct ot_fabric *f, const struct ot_miscabling *m,
+			 unsigned int n)
+{
+	unsigned int i;
+
+	ck_assert_uint_gt(m->n, 0);
+	ck_assert_uint_le(m->n, n);
+	for (i = 0; i < m->n; i++)
+		ck_assert_int_eq(f->node[m->cable[i].node].port[m->cable[i].port].peer,
+				 m->cable[i].now);
+	for (i = 0; i < m->n; i++) {
+		struct ot_port *a = &f->node[m->cable[i].node].port[m->cable[i].port];
+		struct ot_port *b = &f->node[m->cable[i].should].port[m->cable[i].should_port];
+
+		a->peer = m->cable[i].should;
+		a->peer_port = m->cable[i].should_port;
+		b->peer = m->cable[i].node;
+		b->peer_port = m->cable[i].port;
+	}
+	ck_assert_msg(is_kns(f), "the reported moves leave no KNS");
+}
+
+START_TEST(sound_kns_reports_nothing)
+{
+	struct ot_fabric *f = kns(4, 2, 2, 2, 7);
+	struct ot_miscabling m;
+	struct ot_error err = { 0 };
+
+	ck_assert_msg(!ot_kns_miscabling(f, &m, &err), "%s", err.msg);
+	ck_assert_uint_eq(m.n, 0);
+	ot_miscabling_free(&m);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/*
+ * nswaps swaps, many seeds: every report is sound, at least
+ * min_repaired% of the fabrics the swaps broke get one, and at least
+ * min_exact% of those name exactly the routers whose cables moved
+ * (bench/miscable measures the rates on the bundled fabrics).
+ */
+static void swaps(unsigned int k, unsigned int n, unsigned int links,
+		  unsigned int nswaps, unsigned int min_repaired,
+		  unsigned int min_exact)
+{
+	unsigned int seed, broken = 0, repaired = 0, exact = 0;
+
+	for (seed = 1; seed <= 16; seed++) {
+		struct ot_fabric *f = kns(k, n, 2, links, seed);
+		struct ot_gen_swap moved[8];
+		struct ot_miscabling m;
+		struct ot_error err = { 0 };
+		char line[1024];
+
+		ck_assert_msg(!ot_gen_swap_cables(f, nswaps, seed, moved, &err),
+			      "%s", err.msg);
+		if (is_kns(f)) { /* a swap the topology cannot tell */
+			ot_fabric_free(f);
+			continue;
+		}
+		broken++;
+		if (!ot_kns_miscabling(f, &m, &err)) {
+			repaired++;
+			exact += same_routers(&m, moved, 2 * nswaps);
+			ot_miscable_format(f, &m.cable[0], line, sizeof(line));
+			ck_assert_ptr_nonnull(strstr(line, f->node[m.cable[0].should].desc));
+			assert_sound(f, &m, 2 * nswaps);
+		} else {
+			ck_assert_int_eq(err.cls, OT_ERR_TOPOLOGY);
+		}
+		ot_miscabling_free(&m);
+		ot_fabric_free(f);
+	}
+	ck_assert_uint_ge(broken, 10);
+	ck_assert_msg(repaired * 100 >= broken * min_repaired,
+		      "%u of %u repaired", repaired, broken);
+	ck_assert_msg(exact * 100 >= repaired * min_exact,
+		      "%u of %u exact", exact, repaired);
+}
+
+START_TEST(one_swap_2d)
+{
+	swaps(4, 2, 1, 1, 90, 50);
+}
+END_TEST
+
+START_TEST(one_swap_3d_parallel)
+{
+	swaps(3, 3, 2, 1, 50, 50);
+}
+END_TEST
+
+START_TEST(two_swaps_2d)
+{
+	swaps(6, 2, 1, 2, 50, 25);
+}
+END_TEST
+
+START_TEST(fat_tree_is_no_kns)
+{
+	struct ot_fattree_params p = { .levels = 2, .cas = 2 };
+	struct ot_error err = { 0 };
+	struct ot_fabric *f;
+	struct ot_miscabling m;
+
+	p.down[2] = 4;
+	p.up[2] = 2;
+	p.links[2] = 1;
+	f = ot_gen_fattree(&p, &err);
+	ck_assert_msg(f, "%s", err.msg);
+	ot_fabric_assign_lids(f);
+	ck_assert(!ot_fabric_index(f, &err));
+	ck_assert_int_eq(ot_kns_miscabling(f, &m, &err), -1);
+	ck_assert_int_eq(err.cls, OT_ERR_TOPOLOGY);
+	ck_assert_uint_eq(m.n, 0);
+	ot_fabric_free(f);
+}
+END_TEST
+
+static Suite *miscable_suite(void)
+{
+	Suite *s = suite_create("miscable");
+	TCase *tc = tcase_create("kns");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, sound_kns_reports_nothing);
+	tcase_add_test(tc, one_swap_2d);
+	tcase_add_test(tc, one_swap_3d_parallel);
+	tcase_add_test(tc, two_swaps_2d);
+	tcase_add_test(tc, fat_tree_is_no_kns);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+OT_UNIT_MAIN(miscable_suite)
