@@ -3,13 +3,19 @@
  * Unit tests of the Slim Fly pieces: GF(q) arithmetic (src/topo/gf.c)
  * satisfies the field axioms for prime and prime-power q; the MMS
  * generator (src/gen/slimfly.c) builds graphs with 2q^2 switches of
- * network degree (3q - d)/2 and diameter 2.
+ * network degree (3q - d)/2 and diameter 2; the recognizer
+ * (src/topo/slimfly.c) places every switch of shuffled fabrics, with
+ * parallel cables and several CAs per switch, so that every cable joins
+ * MMS neighbours, and refuses other fabrics and a mis-cabled Slim Fly,
+ * naming a switch.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/gen.h"
 #include "topo/gf.h"
+#include "topo/slimfly.h"
 
 #include "unit.h"
 
@@ -106,6 +112,231 @@ START_TEST(gf_refuses)
 }
 END_TEST
 
+
+static const unsigned int sf_qs[] = { 3, 4, 5, 7, 8, 9, 11, 13, 16, 17 };
+
+static struct ot_fabric *gen_sf(unsigned int q, unsigned int width,
+				unsigned int cas, bool shuffle, uint64_t seed)
+{
+	struct ot_slimfly_params p = { .q = q, .width = width, .cas = cas,
+				       .shuffle = shuffle, .seed = seed };
+	struct ot_error err = { 0 };
+	struct ot_fabric *f = ot_gen_slimfly(&p, &err);
+
+	ck_assert_msg(f, "gen: %s", err.msg);
+	ot_fabric_assign_lids(f);
+	ck_assert_msg(!ot_fabric_index(f, &err), "index: %s", err.msg);
+	return f;
+}
+
+/* Switch adjacency (cable counts) over the fabric's switches. */
+static uint8_t *switch_matrix(const struct ot_fabric *f)
+{
+	uint8_t *a = calloc((size_t)f->nnodes * f->nnodes, 1);
+	uint32_t n;
+	unsigned int p;
+
+	ck_assert(a);
+	for (n = 0; n < f->nnodes; n++)
+		for (p = 1; p <= f->node[n].nports; p++) {
+			int32_t peer = f->node[n].port[p].peer;
+
+			if (peer >= 0 && ot_is_switch(f, n) &&
+			    ot_is_switch(f, peer))
+				a[(size_t)n * f->nnodes + peer]++;
+		}
+	return a;
+}
+
+START_TEST(mms_size_degree_diameter)
+{
+	unsigned int q = sf_qs[_i];
+	int delta = q % 4 == 3 ? -1 : (int)(q % 4);
+	struct ot_fabric *f = gen_sf(q, 1, 0, false, 0);
+	uint8_t *a = switch_matrix(f);
+	uint32_t n = f->nnodes, i, j, k;
+
+	ck_assert_uint_eq(f->nswitches, 2 * q * q);
+	for (i = 0; i < n; i++) {
+		unsigned int deg = 0;
+
+		for (j = 0; j < n; j++) {
+			ck_assert_uint_le(a[(size_t)i * n + j], 1);
+			deg += a[(size_t)i * n + j];
+		}
+		ck_assert_uint_eq(deg, (3 * q - delta) / 2);
+		/* diameter 2: every other switch is a neighbour or shares one */
+		for (j = 0; j < n; j++) {
+			bool near = i == j || a[(size_t)i * n + j];
+
+			for (k = 0; k < n && !near; k++)
+				near = a[(size_t)i * n + k] &&
+				       a[(size_t)k * n + j];
+			ck_assert_msg(near, "q=%u: %s and %s more than 2 apart",
+				      q, f->node[i].desc, f->node[j].desc);
+		}
+	}
+	free(a);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/* Every switch placed once, every cable between MMS neighbours. */
+static void check_recognized(const struct ot_fabric *f, const struct ot_sf *sf)
+{
+	uint8_t *seen = calloc(sf->mms.n, 1);
+	uint32_t n;
+	unsigned int p;
+
+	ck_assert(seen);
+	for (n = 0; n < f->nnodes; n++) {
+		if (!ot_is_switch(f, n))
+			continue;
+		ck_assert_int_ge(sf->sw_pos[n], 0);
+		ck_assert(!seen[sf->sw_pos[n]]);
+		seen[sf->sw_pos[n]] = 1;
+		for (p = 1; p <= f->node[n].nports; p++) {
+			int32_t peer = f->node[n].port[p].peer;
+
+			if (peer >= 0 && ot_is_switch(f, peer))
+				ck_assert(ot_mms_adjacent(&sf->mms,
+							  sf->sw_pos[n],
+							  sf->sw_pos[peer]));
+		}
+	}
+	free(seen);
+}
+
+START_TEST(recognize_shuffled)
+{
+	static const struct { unsigned int q, width, cas; } c[] = {
+		{ 3, 1, 2 }, { 4, 2, 3 }, { 5, 1, 3 }, { 7, 1, 1 },
+		{ 8, 1, 2 }, { 9, 2, 1 }, { 13, 1, 7 },
+	};
+	struct ot_error err = { 0 };
+	struct ot_fabric *f = gen_sf(c[_i].q, c[_i].width, c[_i].cas, true,
+				     17 + _i);
+	struct ot_sf *sf;
+
+	ck_assert_msg(!ot_sf_recognize(f, &sf, &err), "q=%u: %s", c[_i].q,
+		      err.msg);
+	ck_assert_uint_eq(sf->mms.q, c[_i].q);
+	ck_assert_uint_eq(sf->width, c[_i].width);
+	check_recognized(f, sf);
+	ot_sf_free(sf);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/* Moves the far ends of two cables: a-b, c-d become a-d, c-b. */
+static void swap_cables(struct ot_fabric *f)
+{
+	uint8_t *m = switch_matrix(f);
+	uint32_t a, c, n = f->nnodes;
+	unsigned int pa, pc;
+
+	for (a = 0; a < n; a++)
+		for (pa = 1; ot_is_switch(f, a) && pa <= f->node[a].nports; pa++) {
+			int32_t b = f->node[a].port[pa].peer;
+
+			if (b < 0 || !ot_is_switch(f, b))
+				continue;
+			for (c = 0; c < n; c++)
+				for (pc = 1; ot_is_switch(f, c) &&
+					     pc <= f->node[c].nports; pc++) {
+					int32_t d = f->node[c].port[pc].peer;
+					uint8_t pb = f->node[a].port[pa].peer_port;
+					uint8_t pd;
+
+					if (d < 0 || !ot_is_switch(f, d) ||
+					    c == a || c == (uint32_t)b ||
+					    d == (int32_t)a || d == b ||
+					    m[(size_t)a * n + d] ||
+					    m[(size_t)c * n + b])
+						continue;
+					pd = f->node[c].port[pc].peer_port;
+					f->node[a].port[pa].peer = d;
+					f->node[a].port[pa].peer_port = pd;
+					f->node[d].port[pd].peer = a;
+					f->node[d].port[pd].peer_port = pa;
+					f->node[c].port[pc].peer = b;
+					f->node[c].port[pc].peer_port = pb;
+					f->node[b].port[pb].peer = c;
+					f->node[b].port[pb].peer_port = pc;
+					free(m);
+					return;
+				}
+		}
+	ck_abort_msg("no two cables to swap");
+}
+
+START_TEST(refuse_miscabled)
+{
+	struct ot_error err = { 0 };
+	struct ot_fabric *f = gen_sf(5, 1, 2, true, 3);
+	struct ot_sf *sf;
+
+	swap_cables(f);
+	ck_assert(ot_sf_recognize(f, &sf, &err));
+	ck_assert_int_eq(err.cls, OT_ERR_TOPOLOGY);
+	ck_assert_msg(strstr(err.msg, "switch \"SF["), "%s", err.msg);
+	ot_fabric_free(f);
+}
+END_TEST
+
+START_TEST(refuse_others)
+{
+	struct ot_flatfly_params fp = { .ndims = 2, .size = { 5, 10 },
+					.cas = 2 };
+	struct ot_flatfly_params hp = { .ndims = 2, .size = { 4, 4 } };
+	struct ot_slimfly_params dp = { .q = 5, .cas = 1,
+					.drop_links = 0.02, .drop_seed = 1 };
+	struct ot_error err = { 0 };
+	struct ot_fabric *f;
+	struct ot_sf *sf;
+
+	/* a FlatFly with 2q^2 switches: too many neighbours, named */
+	f = ot_gen_flatfly(&fp, &err);
+	ot_fabric_assign_lids(f);
+	ck_assert(!ot_fabric_index(f, &err));
+	ck_assert(ot_sf_recognize(f, &sf, &err));
+	ck_assert_int_eq(err.cls, OT_ERR_TOPOLOGY);
+	ck_assert_msg(strstr(err.msg, "switch \"FF["), "%s", err.msg);
+	ot_fabric_free(f);
+	/* not 2q^2 switches */
+	f = ot_gen_flatfly(&hp, &err);
+	ot_fabric_assign_lids(f);
+	ck_assert(!ot_fabric_index(f, &err));
+	ck_assert(ot_sf_recognize(f, &sf, &err));
+	ck_assert_msg(strstr(err.msg, "16 switches"), "%s", err.msg);
+	ot_fabric_free(f);
+	/* cables missing: damage, the switch named */
+	f = ot_gen_slimfly(&dp, &err);
+	ot_fabric_assign_lids(f);
+	ck_assert(!ot_fabric_index(f, &err));
+	ck_assert(ot_sf_recognize(f, &sf, &err));
+	ck_assert_int_eq(err.cls, OT_ERR_DAMAGE);
+	ck_assert_msg(strstr(err.msg, "switch \"SF["), "%s", err.msg);
+	ot_fabric_free(f);
+}
+END_TEST
+
+START_TEST(gen_refuses)
+{
+	struct ot_slimfly_params p = { .q = 6 };
+	struct ot_error err = { 0 };
+
+	ck_assert(!ot_gen_slimfly(&p, &err));
+	p.q = 5;
+	p.radix = 6;
+	ck_assert(!ot_gen_slimfly(&p, &err));
+	ck_assert_msg(strstr(err.msg, "radix 6"), "%s", err.msg);
+	ck_assert_uint_eq(ot_gen_slimfly_balanced_cas(5, 1), 4);
+	ck_assert_uint_eq(ot_gen_slimfly_balanced_cas(13, 1), 10);
+	ck_assert_uint_eq(ot_gen_slimfly_balanced_cas(4, 2), 6);
+}
+END_TEST
+
 static Suite *slimfly_suite(void)
 {
 	Suite *s = suite_create("slimfly");
@@ -116,6 +347,15 @@ static Suite *slimfly_suite(void)
 			    sizeof(field_qs) / sizeof(field_qs[0]));
 	tcase_add_test(tc, gf_not_integers_mod_q);
 	tcase_add_test(tc, gf_refuses);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("mms");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, mms_size_degree_diameter, 0,
+			    sizeof(sf_qs) / sizeof(sf_qs[0]));
+	tcase_add_loop_test(tc, recognize_shuffled, 0, 7);
+	tcase_add_test(tc, refuse_miscabled);
+	tcase_add_test(tc, refuse_others);
+	tcase_add_test(tc, gen_refuses);
 	suite_add_tcase(s, tc);
 	return s;
 }
