@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * sf-mms: minimal routing on a Slim Fly (seed 001, "Early evaluation of
+ * direct large-scale InfiniBand networks with adaptive routing", section
+ * 3.6), the engine step of the flow (fabric -> recognizer -> coordinates
+ * -> engine -> tables + promise -> checker).
+ *
+ * The recognizer (topo/slimfly.c) gives every switch its MMS position
+ * (t, x, y).  A switch forwards to the destination's switch directly when
+ * they are cabled (the paper's cases y and t), otherwise through a
+ * common neighbour: the paper's two-hop cases yy, tt, ty and yt are
+ * exactly the common neighbours of two positions at distance 2 (the
+ * formulas (1), (2) and 3(a), 3(b) solve for them), so the engine takes
+ * them from the MMS adjacency rather than case by case.  Where several
+ * exist (yy, often; ty and yt, sometimes) the one taken is
+ * (source position + destination CA rank + LMC offset) modulo their
+ * number, in ascending position order: CAs of one switch are spread over
+ * the shortest paths, the same way whatever the LIDs or node order.
+ * The intermediate switch then forwards directly, so one LFT entry per
+ * destination expresses every path.  Parallel cables are dealt with
+ * route/deal.h in the order of the destinations' keys.
+ *
+ * Deadlock freedom on 2 VLs and one SL (the paper's rule): a packet
+ * that arrives at a switch from a CA (or starts at the switch itself)
+ * goes on VL 0, one that arrives from a switch on VL 1.  Every
+ * switch-to-switch channel on VL 0 is a first hop and is followed only
+ * by VL 1 channels, and a VL 1 channel is followed only by the delivery:
+ * no cycle of dependencies.  The engine writes this into SL2VL (every
+ * SL alike), so OpenSM needs QoS on to program it.
+ *
+ * Damage is not routed: the recognizer refuses a Slim Fly with missing
+ * cables or switches (OT_ERR_DAMAGE), and the next engine takes over.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "route/deal.h"
+#include "route/engines.h"
+#include "topo/slimfly.h"
+
+/* A destination LID: its switch, and the port there for a CA. */
+struct sf_dest {
+	int32_t sw;      /* -1: unreachable, not routed */
+	uint8_t port;    /* 0: the switch itself */
+	uint32_t seq;    /* CA rank and LMC offset, to spread paths */
+};
+
+struct sf_ctx {
+	const struct ot_fabric *f;
+	const struct ot_sf *sf;
+	struct ot_error *err;
+	struct sf_dest *dest; /* per LID */
+	uint16_t *order;      /* routed LIDs in dealing order */
+	uint32_t norder;
+	/* per switch node: ports toward its k-th MMS neighbour, width each */
+	uint8_t **bundle;
+};
+
+/* Index of position b among position a's neighbours (ascending). */
+static int nb_index(const struct ot_mms *m, uint32_t a, uint32_t b)
+{
+	const uint32_t *nb = m->nb + (uint64_t)a * m->deg;
+	unsigned int lo = 0, hi = m->deg;
+
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (nb[mid] < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->deg && nb[lo] == b ? (int)lo : -1;
+}
+
+static int prepare_dests(struct sf_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	struct ot_deal_key *keys;
+	uint32_t lid;
+
+	c->dest = calloc((size_t)f->max_lid + 1, sizeof(*c->dest));
+	c->order = malloc(((size_t)f->max_lid + 1) * sizeof(*c->order));
+	keys = malloc(((size_t)f->max_lid + 1) * sizeof(*keys));
+	if (!c->dest || !c->order || !keys) {
+		free(keys);
+		return ot_error_nomem(c->err, "sf-mms");
+	}
+	c->norder = 0;
+	for (lid = 0; lid <= f->max_lid; lid++) {
+		const struct ot_lid_owner *o = &f->lid_owner[lid];
+		struct sf_dest *d = &c->dest[lid];
+		uint64_t key;
+
+		d->sw = -1;
+		if (!lid || o->node < 0)
+			continue;
+		if (ot_is_switch(f, o->node)) {
+			d->sw = o->node;
+			key = (1ull << 62) + c->sf->sw_pos[o->node];
+		} else {
+			const struct ot_port *pt = &f->node[o->node].port[o->port];
+
+			if (pt->peer < 0 || !ot_is_switch(f, pt->peer))
+				continue;
+			d->sw = pt->peer;
+			d->port = pt->peer_port;
+			d->seq = ot_fabric_end_port_rank(f, pt->peer, o->node,
+							 o->port) +
+				 (lid - pt->lid) * (OT_MAX_PORTS + 1);
+			key = ((uint64_t)(lid - pt->lid) << 48) +
+			      (uint64_t)c->sf->sw_pos[pt->peer] *
+				      (OT_MAX_PORTS + 1) +
+			      ot_fabric_end_port_rank(f, pt->peer, o->node,
+						      o->port);
+		}
+		keys[c->norder].key = key;
+		keys[c->norder++].lid = lid;
+	}
+	ot_deal_sort(keys, c->norder);
+	for (lid = 0; lid < c->norder; lid++)
+		c->order[lid] = keys[lid].lid;
+	free(keys);
+	return 0;
+}
+
+/* The ports of every switch toward each MMS neighbour, in port order. */
+static int prepare_bundles(struct sf_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_mms *m = &c->sf->mms;
+	unsigned int w = c->sf->width, p;
+	uint8_t fill[OT_MAX_PORTS + 1];
+	uint32_t n;
+
+	c->bundle = calloc(f->nnodes, sizeof(*c->bundle));
+	if (!c->bundle)
+		return ot_error_nomem(c->err, "sf-mms");
+	for (n = 0; n < f->nnodes; n++) {
+		int32_t pos = c->sf->sw_pos[n];
+
+		if (pos < 0)
+			continue;
+		c->bundle[n] = malloc(m->deg * w);
+		if (!c->bundle[n])
+			return ot_error_nomem(c->err, "sf-mms");
+		memset(fill, 0, sizeof(fill));
+		for (p = 1; p <= f->node[n].nports; p++) {
+			int32_t peer = f->node[n].port[p].peer;
+			int k;
+
+			if (peer < 0 || !ot_is_switch(f, peer))
+				continue;
+			k = nb_index(m, pos, c->sf->sw_pos[peer]);
+			c->bundle[n][k * w + fill[k]++] = p;
+		}
+	}
+	return 0;
+}
+
+/* The neighbour of position s toward position t (not adjacent, != s). */
+static uint32_t via(const struct ot_mms *m, uint32_t s, uint32_t t,
+		    uint32_t seq)
+{
+	const uint32_t *nb = m->nb + (uint64_t)s * m->deg;
+	unsigned int k, count = 0, pick;
+
+	for (k = 0; k < m->deg; k++)
+		count += ot_mms_adjacent(m, nb[k], t);
+	pick = (s + seq) % count;
+	for (k = 0;; k++)
+		if (ot_mms_adjacent(m, nb[k], t) && !pick--)
+			return nb[k];
+}
+
+static void fill_switch(const struct sf_ctx *c, int32_t n, uint8_t *lft)
+{
+	const struct ot_mms *m = &c->sf->mms;
+	unsigned int w = c->sf->width;
+	uint32_t s = c->sf->sw_pos[n], i;
+	uint8_t lane[OT_MAX_PORTS] = { 0 };
+
+	for (i = 0; i < c->norder; i++) {
+		uint16_t lid = c->order[i];
+		const struct sf_dest *d = &c->dest[lid];
+		uint32_t t = c->sf->sw_pos[d->sw], next;
+		int k;
+
+		if (d->sw == n) {
+			lft[lid] = d->port;
+			continue;
+		}
+		next = ot_mms_adjacent(m, s, t) ? t : via(m, s, t, d->seq);
+		k = nb_index(m, s, next);
+		lft[lid] = c->bundle[n][k * w + ot_deal_next(&lane[k], w)];
+	}
+}
+
+/* The VL rule: 0 after a CA (or at the source switch), 1 after a switch. */
+static uint8_t hop_vl(const struct ot_fabric *f, int32_t from)
+{
+	return from >= 0 && ot_is_switch(f, from) ? 1 : 0;
+}
+
+static int fill_sl2vl(struct sf_ctx *c, struct ot_routing *out)
+{
+	const struct ot_fabric *f = c->f;
+	uint32_t n;
+	unsigned int in, o, sl;
+
+	for (n = 0; n < f->nnodes; n++) {
+		unsigned int np = f->node[n].nports;
+		uint8_t *t;
+
+		if (c->sf->sw_pos[n] < 0)
+			continue;
+		t = malloc((size_t)(np + 1) * (np + 1) * OT_NUM_SLS);
+		if (!t)
+			return ot_error_nomem(c->err, "sf-mms");
+		out->sl2vl[n] = t;
+		for (in = 0; in <= np; in++) {
+			uint8_t vl = hop_vl(f, in ? f->node[n].port[in].peer :
+						    -1);
+
+			for (o = 0; o <= np; o++)
+				for (sl = 0; sl < OT_NUM_SLS; sl++)
+					t[ot_sl2vl_index(np, in, o, sl)] = vl;
+		}
+	}
+	return 0;
+}
+
+static int set_labels(struct sf_ctx *c, struct ot_routing *out)
+{
+	const struct ot_fabric *f = c->f;
+	char buf[32];
+	uint32_t n;
+
+	for (n = 0; n < f->nnodes; n++) {
+		if (c->sf->sw_pos[n] < 0)
+			continue;
+		ot_sf_pos_str(&c->sf->mms, c->sf->sw_pos[n], buf, sizeof(buf));
+		if (ot_routing_set_label(out, n, "sf (t,x,y) %s", buf))
+			return ot_error_nomem(c->err, "sf-mms");
+	}
+	return 0;
+}
+
+/* The promise's rule: every hop on the VL the rule gives. */
+static int sf_rule(const void *ctx, const struct ot_path *p,
+		   struct ot_error *why)
+{
+	const struct ot_fabric *f = ctx;
+	unsigned int k;
+
+	for (k = 0; k + 1 < p->len; k++) {
+		uint8_t want = hop_vl(f, k ? p->node[k - 1] : -1);
+
+		if (p->vl[k] != want)
+			return ot_error_set(why,
+					    "hop %u (from \"%s\" port %u) on VL %u, the rule gives VL %u",
+					    k, f->node[p->node[k]].desc,
+					    p->port[k], p->vl[k], want);
+	}
+	return 0;
+}
+
+static void set_promise(struct ot_routing *out, const struct ot_fabric *f)
+{
+	struct ot_promise *p = &out->promise;
+
+	p->text = "Slim Fly MMS: every CA-to-CA path minimal, at most 2 switch-to-switch hops, VL 0 after a CA and VL 1 after a switch, SL 0";
+	p->minimal = OT_MINIMAL_ALL;
+	p->max_switch_hops = 2;
+	p->nvls = 2;
+	p->sls = 1;
+	p->rule = sf_rule;
+	p->rule_text = "each hop on VL 0 when it enters from a CA, VL 1 from a switch";
+	p->source_free = true;
+	p->ctx = (void *)f;
+}
+
+static void free_ctx(struct sf_ctx *c)
+{
+	uint32_t n;
+
+	if (c->bundle)
+		for (n = 0; n < c->f->nnodes; n++)
+			free(c->bundle[n]);
+	free(c->bundle);
+	free(c->dest);
+	free(c->order);
+}
+
+static int sf_route(const struct ot_engine *self, const struct ot_fabric *f,
+		    struct ot_routing *out, struct ot_error *err)
+{
+	struct sf_ctx c = { .f = f, .err = err };
+	struct ot_sf *sf = NULL;
+	struct ot_error why;
+	uint32_t n;
+	double t;
+	int error;
+
+	(void)self;
+	t = ot_now_ms();
+	error = ot_sf_recognize(f, &sf, &why);
+	if (error) {
+		ot_error_wrap(err, &why, OT_ERR_TOPOLOGY, "sf-mms");
+		goto out;
+	}
+	ot_routing_phase(out, "recognize", t);
+	t = ot_now_ms();
+	c.sf = sf;
+	error = prepare_dests(&c);
+	if (!error)
+		error = prepare_bundles(&c);
+	if (!error)
+		error = set_labels(&c, out);
+	if (!error)
+		error = fill_sl2vl(&c, out);
+	if (error)
+		goto out;
+	for (n = 0; n < f->nnodes; n++)
+		if (sf->sw_pos[n] >= 0)
+			fill_switch(&c, n, out->lft[n]);
+	out->nvls = 2;
+	out->needs_qos = true;
+	ot_routing_phase(out, "route", t);
+	set_promise(out, f);
+out:
+	free_ctx(&c);
+	ot_sf_free(sf);
+	return error;
+}
+
+const struct ot_engine ot_engine_sf_mms = {
+	.name = "sf-mms",
+	.needs = "Slim Fly (MMS graph, any prime power q), parallel cables; 2 VLs (QoS on), 1 SL",
+	.route = sf_route,
+};
