@@ -7,13 +7,19 @@
  * (src/topo/slimfly.c) places every switch of shuffled fabrics, with
  * parallel cables and several CAs per switch, so that every cable joins
  * MMS neighbours, and refuses other fabrics and a mis-cabled Slim Fly,
- * naming a switch.
+ * naming a switch.  The sf-mms engine's tables, checked with the
+ * checker against its promise: every pair reached, minimal, at most 2
+ * switch hops, VL 0 after a CA and VL 1 after a switch, no credit loop;
+ * parallel cables dealt evenly; a broken SL2VL table is caught; damage
+ * and other topologies are refused with a class.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/check.h"
 #include "gen/gen.h"
+#include "route/engine.h"
 #include "topo/gf.h"
 #include "topo/slimfly.h"
 
@@ -337,6 +343,158 @@ START_TEST(gen_refuses)
 }
 END_TEST
 
+
+static struct ot_routing *route_sf(const struct ot_fabric *f)
+{
+	struct ot_error err = { 0 };
+	struct ot_routing *r;
+
+	ck_assert_msg(!ot_engine_run(ot_engine_find("sf-mms"), f, &r, &err),
+		      "sf-mms: %s", err.msg);
+	return r;
+}
+
+static void check_promise_kept(const struct ot_fabric *f,
+			       const struct ot_routing *r)
+{
+	struct ot_check_opts o = { .promise = &r->promise };
+	struct ot_check_report *rep;
+	const struct ot_check_counts *k;
+	struct ot_error err = { 0 };
+
+	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
+	k = ot_check_counts(rep);
+	ck_assert_uint_eq(k->pairs, (uint64_t)f->ncas * (f->ncas - 1));
+	ck_assert_uint_eq(k->reached, k->pairs);
+	ck_assert_uint_eq(k->minimal, k->reached);
+	ck_assert_uint_eq(k->credit_loops, 0);
+	ck_assert_uint_eq(k->violations, 0);
+	ck_assert_uint_eq(k->vls_used, 3);
+	ck_assert(ot_check_ok(rep));
+	ot_check_report_free(rep);
+}
+
+START_TEST(engine_promise)
+{
+	static const struct { unsigned int q, width, cas; } c[] = {
+		{ 5, 1, 3 }, { 4, 2, 3 }, { 3, 1, 2 }, { 7, 1, 2 },
+		{ 8, 2, 1 }, { 9, 1, 2 },
+	};
+	struct ot_fabric *f = gen_sf(c[_i].q, c[_i].width, c[_i].cas, true,
+				     5 + _i);
+	struct ot_routing *r = route_sf(f);
+
+	ck_assert_uint_eq(r->nvls, 2);
+	ck_assert(r->needs_qos);
+	check_promise_kept(f, r);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/* Parallel cables: each carries the same destinations, within one. */
+START_TEST(engine_deals_cables)
+{
+	struct ot_fabric *f = gen_sf(4, 2, 3, true, 9);
+	struct ot_routing *r = route_sf(f);
+	uint32_t n, lid;
+	unsigned int p, pp;
+
+	for (n = 0; n < f->nnodes; n++) {
+		unsigned int use[OT_MAX_PORTS + 1] = { 0 };
+
+		if (!ot_is_switch(f, n))
+			continue;
+		for (lid = 1; lid <= f->max_lid; lid++)
+			if (r->lft[n][lid] != OT_NO_PORT)
+				use[r->lft[n][lid]]++;
+		for (p = 1; p <= f->node[n].nports; p++)
+			for (pp = 1; pp <= f->node[n].nports; pp++) {
+				const struct ot_port *a = &f->node[n].port[p];
+				const struct ot_port *b = &f->node[n].port[pp];
+
+				if (a->peer < 0 || a->peer != b->peer ||
+				    !ot_is_switch(f, a->peer))
+					continue;
+				ck_assert_int_le(abs((int)use[p] - (int)use[pp]),
+						 1);
+				ck_assert_uint_gt(use[p], 0);
+			}
+	}
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/* The checker holds the tables to the VL rule: one wrong entry shows. */
+START_TEST(engine_rule_catches_wrong_vl)
+{
+	struct ot_fabric *f = gen_sf(5, 1, 2, true, 1);
+	struct ot_routing *r = route_sf(f);
+	struct ot_check_opts o = { .promise = &r->promise };
+	struct ot_check_report *rep;
+	struct ot_error err = { 0 };
+	uint32_t n;
+	unsigned int p, np, o2, sl;
+
+	/* the first switch: traffic from its CAs goes on VL 1 instead */
+	for (n = 0; !ot_is_switch(f, n); n++)
+		;
+	np = f->node[n].nports;
+	for (p = 1; p <= np; p++) {
+		int32_t peer = f->node[n].port[p].peer;
+
+		if (peer < 0 || ot_is_switch(f, peer))
+			continue;
+		for (o2 = 0; o2 <= np; o2++)
+			for (sl = 0; sl < OT_NUM_SLS; sl++)
+				r->sl2vl[n][ot_sl2vl_index(np, p, o2, sl)] = 1;
+	}
+	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
+	ck_assert_uint_gt(ot_check_counts(rep)->rule_broken, 0);
+	ck_assert(!ot_check_ok(rep));
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+START_TEST(engine_refuses)
+{
+	struct ot_slimfly_params dp = { .q = 5, .cas = 2,
+					.drop_switches = 0.05, .drop_seed = 2 };
+	struct ot_flatfly_params fp = { .ndims = 2, .size = { 4, 4 },
+					.cas = 1 };
+	const struct ot_engine *e = ot_engine_find("sf-mms");
+	struct ot_error err = { 0 };
+	struct ot_fabric *f;
+	struct ot_routing *r;
+
+	f = ot_gen_flatfly(&fp, &err);
+	ot_fabric_assign_lids(f);
+	ck_assert(!ot_fabric_index(f, &err));
+	ck_assert(ot_engine_run(e, f, &r, &err));
+	ck_assert_int_eq(err.cls, OT_ERR_TOPOLOGY);
+	ck_assert_msg(strstr(err.msg, "sf-mms"), "%s", err.msg);
+	ot_fabric_free(f);
+	f = gen_sf(5, 1, 2, true, 8);
+	swap_cables(f);
+	ck_assert(ot_engine_run(e, f, &r, &err));
+	ck_assert_int_eq(err.cls, OT_ERR_TOPOLOGY);
+	ot_fabric_free(f);
+	/* one cable missing: damage */
+	dp.drop_switches = 0;
+	dp.drop_links = 0.01;
+	f = ot_gen_slimfly(&dp, &err);
+	ot_fabric_assign_lids(f);
+	ck_assert(!ot_fabric_index(f, &err));
+	ck_assert(ot_engine_run(e, f, &r, &err));
+	ck_assert_int_eq(err.cls, OT_ERR_DAMAGE);
+	ck_assert_msg(strstr(err.msg, "SF["), "%s", err.msg);
+	ot_fabric_free(f);
+}
+END_TEST
+
 static Suite *slimfly_suite(void)
 {
 	Suite *s = suite_create("slimfly");
@@ -356,6 +514,13 @@ static Suite *slimfly_suite(void)
 	tcase_add_test(tc, refuse_miscabled);
 	tcase_add_test(tc, refuse_others);
 	tcase_add_test(tc, gen_refuses);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("engine");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, engine_promise, 0, 6);
+	tcase_add_test(tc, engine_deals_cables);
+	tcase_add_test(tc, engine_rule_catches_wrong_vl);
+	tcase_add_test(tc, engine_refuses);
 	suite_add_tcase(s, tc);
 	return s;
 }
