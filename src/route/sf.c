@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "route/deal.h"
+#include "route/escape.h"
 #include "route/engines.h"
 #include "topo/slimfly.h"
 
@@ -45,6 +46,10 @@ struct sf_dest {
 	uint32_t seq;    /* CA rank and LMC offset, to spread paths */
 };
 
+/* The escape layer's SL and VL, for destinations damage cuts off. */
+#define SF_ESCAPE_SL 1
+#define SF_ESCAPE_VL 2
+
 struct sf_ctx {
 	const struct ot_fabric *f;
 	const struct ot_sf *sf;
@@ -52,8 +57,16 @@ struct sf_ctx {
 	struct sf_dest *dest; /* per LID */
 	uint16_t *order;      /* routed LIDs in dealing order */
 	uint32_t norder;
-	/* per switch node: ports toward its k-th MMS neighbour, width each */
+	/*
+	 * per switch node: ports toward its k-th MMS neighbour (width
+	 * each), then the number of cables to each (deg bytes)
+	 */
 	uint8_t **bundle;
+	uint8_t *escape;      /* per position: its LIDs on the escape layer */
+	bool any_escape;
+	struct ot_escape esc;
+	uint8_t *present;     /* escape layer's view: every position */
+	uint32_t *start, *adj;
 };
 
 /* Index of position b among position a's neighbours (ascending). */
@@ -141,7 +154,7 @@ static int prepare_bundles(struct sf_ctx *c)
 
 		if (pos < 0)
 			continue;
-		c->bundle[n] = malloc(m->deg * w);
+		c->bundle[n] = calloc(m->deg, w + 1);
 		if (!c->bundle[n])
 			return ot_error_nomem(c->err, "sf-mms");
 		memset(fill, 0, sizeof(fill));
@@ -154,26 +167,130 @@ static int prepare_bundles(struct sf_ctx *c)
 			k = nb_index(m, pos, c->sf->sw_pos[peer]);
 			c->bundle[n][k * w + fill[k]++] = p;
 		}
+		memcpy(c->bundle[n] + m->deg * w, fill, m->deg);
 	}
 	return 0;
 }
 
-/* The neighbour of position s toward position t (not adjacent, != s). */
-static uint32_t via(const struct ot_mms *m, uint32_t s, uint32_t t,
+/* Cables from position s to position t (0 when not MMS neighbours). */
+static unsigned int cables(const struct sf_ctx *c, uint32_t s, uint32_t t)
+{
+	const struct ot_mms *m = &c->sf->mms;
+	int k = nb_index(m, s, t);
+
+	if (k < 0)
+		return 0;
+	return c->bundle[c->sf->pos_sw[s]][m->deg * c->sf->width + k];
+}
+
+/* Whether position i is a working 2-hop intermediate from s to t. */
+static bool via_ok(const struct sf_ctx *c, uint32_t s, uint32_t i,
+		   uint32_t t)
+{
+	return i != t && cables(c, s, i) && cables(c, i, t);
+}
+
+/*
+ * The neighbour of position s toward position t (no cable between
+ * them): a common neighbour both cables of which are there, picked by
+ * seq; UINT32_MAX when damage leaves none.
+ */
+static uint32_t via(const struct sf_ctx *c, uint32_t s, uint32_t t,
 		    uint32_t seq)
 {
+	const struct ot_mms *m = &c->sf->mms;
 	const uint32_t *nb = m->nb + (uint64_t)s * m->deg;
 	unsigned int k, count = 0, pick;
 
 	for (k = 0; k < m->deg; k++)
-		count += ot_mms_adjacent(m, nb[k], t);
+		count += via_ok(c, s, nb[k], t);
+	if (!count)
+		return UINT32_MAX;
 	pick = (s + seq) % count;
 	for (k = 0;; k++)
-		if (ot_mms_adjacent(m, nb[k], t) && !pick--)
+		if (via_ok(c, s, nb[k], t) && !pick--)
 			return nb[k];
 }
 
-static void fill_switch(const struct sf_ctx *c, int32_t n, uint8_t *lft)
+/*
+ * Destinations some switch cannot reach in two hops over the cables
+ * left go whole to the escape layer (route/escape.h), as in ff-*.
+ */
+static int mark_escapes(struct sf_ctx *c)
+{
+	const struct ot_mms *m = &c->sf->mms;
+	uint32_t s, t;
+
+	c->escape = calloc(m->n, 1);
+	if (!c->escape)
+		return ot_error_nomem(c->err, "sf-mms");
+	for (t = 0; t < m->n && c->sf->damaged; t++)
+		for (s = 0; s < m->n && !c->escape[t]; s++)
+			if (s != t && !cables(c, s, t) &&
+			    via(c, s, t, 0) == UINT32_MAX)
+				c->escape[t] = 1;
+	for (t = 0; t < m->n; t++)
+		c->any_escape |= c->escape[t];
+	return 0;
+}
+
+/* The escape layer over the positions and the cables left. */
+static int escape_prepare(struct sf_ctx *c)
+{
+	const struct ot_mms *m = &c->sf->mms;
+	uint64_t *tiebreak;
+	uint32_t s, k, e = 0;
+	int error;
+
+	c->present = malloc(m->n);
+	c->start = malloc((m->n + 1) * sizeof(*c->start));
+	c->adj = malloc(((uint64_t)m->n * m->deg + 1) * sizeof(*c->adj));
+	tiebreak = malloc(m->n * sizeof(*tiebreak));
+	if (!c->present || !c->start || !c->adj || !tiebreak) {
+		free(tiebreak);
+		return ot_error_nomem(c->err, "sf-mms");
+	}
+	for (s = 0; s < m->n; s++) {
+		c->present[s] = 1;
+		c->start[s] = e;
+		tiebreak[s] = s;
+		for (k = 0; k < m->deg; k++) {
+			uint32_t t = m->nb[(uint64_t)s * m->deg + k];
+
+			if (cables(c, s, t))
+				c->adj[e++] = t;
+		}
+	}
+	c->start[m->n] = e;
+	error = ot_escape_init(&c->esc, m->n, c->present, c->start, c->adj,
+			       tiebreak, c->err);
+	free(tiebreak);
+	return error;
+}
+
+/* The escape layer's next position from s toward t, or -1 refused. */
+static int64_t escape_next(struct sf_ctx *c, uint32_t s, uint32_t t,
+			   uint32_t seq)
+{
+	const struct ot_fabric *f = c->f;
+	uint32_t next;
+
+	switch (ot_escape_hop(&c->esc, s, t, seq, &next)) {
+	case OT_ESCAPE_FORWARD:
+		return c->adj[next];
+	case OT_ESCAPE_CUT:
+		return ot_refuse(c->err, OT_ERR_DAMAGE,
+				 "sf-mms: no path at all from \"%s\" to \"%s\": missing cables cut the fabric in two",
+				 f->node[c->sf->pos_sw[s]].desc,
+				 f->node[c->sf->pos_sw[t]].desc);
+	case OT_ESCAPE_NOMEM:
+		return ot_error_nomem(c->err, "sf-mms");
+	default:
+		return ot_error_set(c->err, "sf-mms: escape hop to itself");
+	}
+}
+
+static int fill_switch(struct sf_ctx *c, int32_t n, uint8_t *lft)
 {
 	const struct ot_mms *m = &c->sf->mms;
 	unsigned int w = c->sf->width;
@@ -183,17 +300,28 @@ static void fill_switch(const struct sf_ctx *c, int32_t n, uint8_t *lft)
 	for (i = 0; i < c->norder; i++) {
 		uint16_t lid = c->order[i];
 		const struct sf_dest *d = &c->dest[lid];
-		uint32_t t = c->sf->sw_pos[d->sw], next;
+		uint32_t t = c->sf->sw_pos[d->sw];
+		int64_t next;
 		int k;
 
 		if (d->sw == n) {
 			lft[lid] = d->port;
 			continue;
 		}
-		next = ot_mms_adjacent(m, s, t) ? t : via(m, s, t, d->seq);
+		if (c->escape[t])
+			next = escape_next(c, s, t, d->seq);
+		else if (cables(c, s, t))
+			next = t;
+		else
+			next = via(c, s, t, d->seq);
+		if (next < 0)
+			return -1;
 		k = nb_index(m, s, next);
-		lft[lid] = c->bundle[n][k * w + ot_deal_next(&lane[k], w)];
+		lft[lid] = c->bundle[n][k * w +
+					ot_deal_next(&lane[k],
+						     cables(c, s, next))];
 	}
+	return 0;
 }
 
 /* The VL rule: 0 after a CA (or at the source switch), 1 after a switch. */
@@ -224,7 +352,10 @@ static int fill_sl2vl(struct sf_ctx *c, struct ot_routing *out)
 
 			for (o = 0; o <= np; o++)
 				for (sl = 0; sl < OT_NUM_SLS; sl++)
-					t[ot_sl2vl_index(np, in, o, sl)] = vl;
+					t[ot_sl2vl_index(np, in, o, sl)] =
+						c->any_escape &&
+						sl == SF_ESCAPE_SL ?
+						SF_ESCAPE_VL : vl;
 		}
 	}
 	return 0;
@@ -256,6 +387,9 @@ static int sf_rule(const void *ctx, const struct ot_path *p,
 	for (k = 0; k + 1 < p->len; k++) {
 		uint8_t want = hop_vl(f, k ? p->node[k - 1] : -1);
 
+		if (p->sl == SF_ESCAPE_SL)
+			want = k ? SF_ESCAPE_VL : 0; /* a CA sends on VL 0 */
+
 		if (p->vl[k] != want)
 			return ot_error_set(why,
 					    "hop %u (from \"%s\" port %u) on VL %u, the rule gives VL %u",
@@ -265,19 +399,51 @@ static int sf_rule(const void *ctx, const struct ot_path *p,
 	return 0;
 }
 
-static void set_promise(struct ot_routing *out, const struct ot_fabric *f)
+static void set_promise(struct ot_routing *out, const struct ot_fabric *f,
+			bool any_escape)
 {
 	struct ot_promise *p = &out->promise;
 
-	p->text = "Slim Fly MMS: every CA-to-CA path minimal, at most 2 switch-to-switch hops, VL 0 after a CA and VL 1 after a switch, SL 0";
-	p->minimal = OT_MINIMAL_ALL;
-	p->max_switch_hops = 2;
-	p->nvls = 2;
-	p->sls = 1;
+	p->text = any_escape ?
+		"Slim Fly MMS with damage: destinations every switch reaches in 2 hops on SL 0, VL 0 after a CA and VL 1 after a switch; the others on the escape layer, SL 1, VL 2" :
+		"Slim Fly MMS: every CA-to-CA path minimal, at most 2 switch-to-switch hops, VL 0 after a CA and VL 1 after a switch, SL 0";
+	p->minimal = any_escape ? OT_MINIMAL_NONE : OT_MINIMAL_ALL;
+	p->max_switch_hops = any_escape ? 0 : 2;
+	p->nvls = any_escape ? 3 : 2;
+	p->sls = any_escape ? 3 : 1;
 	p->rule = sf_rule;
-	p->rule_text = "each hop on VL 0 when it enters from a CA, VL 1 from a switch";
+	p->rule_text = "each hop on VL 0 when it enters from a CA, VL 1 from a switch (escape SL 1: VL 2 after the CA's hop)";
 	p->source_free = true;
 	p->ctx = (void *)f;
+}
+
+/* Path SL: the escape layer's for its destinations (priv: per LID). */
+static uint8_t sf_path_sl(const struct ot_routing *r, uint16_t slid,
+			  uint16_t dlid)
+{
+	const uint8_t *esc = r->priv;
+
+	(void)slid;
+	return dlid <= r->max_lid && esc[dlid] ? SF_ESCAPE_SL : 0;
+}
+
+static int set_path_sls(struct sf_ctx *c, struct ot_routing *out)
+{
+	uint8_t *esc;
+	uint32_t lid;
+
+	if (!c->any_escape)
+		return 0;
+	esc = calloc((size_t)c->f->max_lid + 1, 1);
+	if (!esc)
+		return ot_error_nomem(c->err, "sf-mms");
+	for (lid = 0; lid <= c->f->max_lid; lid++)
+		esc[lid] = c->dest[lid].sw >= 0 &&
+			   c->escape[c->sf->sw_pos[c->dest[lid].sw]];
+	out->priv = esc;
+	out->free_priv = free;
+	out->path_sl = sf_path_sl;
+	return 0;
 }
 
 static void free_ctx(struct sf_ctx *c)
@@ -290,6 +456,11 @@ static void free_ctx(struct sf_ctx *c)
 	free(c->bundle);
 	free(c->dest);
 	free(c->order);
+	free(c->escape);
+	ot_escape_free(&c->esc);
+	free(c->present);
+	free(c->start);
+	free(c->adj);
 }
 
 static int sf_route(const struct ot_engine *self, const struct ot_fabric *f,
@@ -316,18 +487,24 @@ static int sf_route(const struct ot_engine *self, const struct ot_fabric *f,
 	if (!error)
 		error = prepare_bundles(&c);
 	if (!error)
+		error = mark_escapes(&c);
+	if (!error && c.any_escape)
+		error = escape_prepare(&c);
+	if (!error)
 		error = set_labels(&c, out);
 	if (!error)
 		error = fill_sl2vl(&c, out);
+	if (!error)
+		error = set_path_sls(&c, out);
+	for (n = 0; n < f->nnodes && !error; n++)
+		if (sf->sw_pos[n] >= 0)
+			error = fill_switch(&c, n, out->lft[n]);
 	if (error)
 		goto out;
-	for (n = 0; n < f->nnodes; n++)
-		if (sf->sw_pos[n] >= 0)
-			fill_switch(&c, n, out->lft[n]);
-	out->nvls = 2;
+	out->nvls = c.any_escape ? 3 : 2;
 	out->needs_qos = true;
 	ot_routing_phase(out, "route", t);
-	set_promise(out, f);
+	set_promise(out, f, c.any_escape);
 out:
 	free_ctx(&c);
 	ot_sf_free(sf);

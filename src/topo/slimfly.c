@@ -134,7 +134,9 @@ struct sf_match {
 	const struct ot_mms *m;
 	uint32_t n;
 	int32_t *node;    /* local -> fabric node */
-	uint32_t *nb;     /* local adjacency, deg per switch */
+	uint32_t *nb;     /* local adjacency, deg slots per switch */
+	uint32_t *nbc;    /* neighbours of a switch (deg unless damaged) */
+	bool damaged;     /* cables missing: match a subgraph of MMS */
 	int32_t *map;     /* local -> position, -1 */
 	int32_t *inv;     /* position -> local, -1 */
 	uint32_t *cnt_a;  /* placed neighbours of a switch */
@@ -151,10 +153,10 @@ static void place(struct sf_match *s, uint32_t v, uint32_t c, int sign)
 
 	s->map[v] = sign > 0 ? (int32_t)c : -1;
 	s->inv[c] = sign > 0 ? (int32_t)v : -1;
-	for (k = 0; k < m->deg; k++) {
+	for (k = 0; k < s->nbc[v]; k++)
 		s->cnt_a[s->nb[(uint64_t)v * m->deg + k]] += sign;
+	for (k = 0; k < m->deg; k++)
 		s->cnt_r[m->nb[(uint64_t)c * m->deg + k]] += sign;
-	}
 }
 
 /* The unplaced switch with the most placed neighbours (first in order). */
@@ -175,9 +177,10 @@ static bool fits(const struct sf_match *s, uint32_t v, uint32_t c)
 	const struct ot_mms *m = s->m;
 	unsigned int k;
 
-	if (s->inv[c] >= 0 || s->cnt_r[c] != s->cnt_a[v])
+	if (s->inv[c] >= 0 || s->cnt_r[c] < s->cnt_a[v] ||
+	    (!s->damaged && s->cnt_r[c] != s->cnt_a[v]))
 		return false;
-	for (k = 0; k < m->deg; k++) {
+	for (k = 0; k < s->nbc[v]; k++) {
 		int32_t u = s->map[s->nb[(uint64_t)v * m->deg + k]];
 
 		if (u >= 0 && !ot_mms_adjacent(m, c, u))
@@ -215,7 +218,7 @@ static int extend(struct sf_match *s, uint32_t depth)
 		return r;
 	}
 	/* candidates: free neighbours of a placed neighbour's position */
-	for (k = 0; k < m->deg; k++)
+	for (k = 0; k < s->nbc[v]; k++)
 		if (s->map[s->nb[(uint64_t)v * m->deg + k]] >= 0)
 			break;
 	cand = malloc(m->deg * sizeof(*cand));
@@ -260,9 +263,11 @@ static const char *desc(const struct ot_fabric *f, int32_t n)
 }
 
 /*
- * The switch graph: switches in GUID order, each with deg distinct
- * switch neighbours over `width` cables each.  Fills s->node, s->nb and
- * *width, or refuses naming the first switch that does not fit.
+ * The switch graph: switches in GUID order, each with at most deg
+ * distinct switch neighbours.  Fills s->nb, s->nbc, *width (the most
+ * parallel cables between two switches) and s->damaged (a switch with
+ * fewer neighbours, or a pair with fewer cables), or refuses naming the
+ * first switch with too many neighbours.
  */
 static int switch_graph(struct sf_match *s, int32_t *local,
 			unsigned int *width, struct ot_error *err)
@@ -270,6 +275,7 @@ static int switch_graph(struct sf_match *s, int32_t *local,
 	const struct ot_fabric *f = s->f;
 	const struct ot_mms *m = s->m;
 	uint8_t *cables = calloc(s->n, 1);
+	unsigned int minw = 255, maxw = 0;
 	uint32_t v, i, k;
 	int error = 0;
 
@@ -301,22 +307,17 @@ static int switch_graph(struct sf_match *s, int32_t *local,
 				s->nb[(uint64_t)v * m->deg + d++] = local[peer];
 			}
 		}
-		for (k = 0; k < d && !error; k++) {
+		for (k = 0; k < d; k++) {
 			i = s->nb[(uint64_t)v * m->deg + k];
-			if (!*width)
-				*width = cables[i];
-			if (cables[i] != *width)
-				error = ot_refuse(err, OT_ERR_TOPOLOGY,
-						  "switch \"%s\": %u cables to \"%s\", %u to others",
-						  nd->desc, cables[i],
-						  desc(f, s->node[i]), *width);
+			minw = cables[i] < minw ? cables[i] : minw;
+			maxw = cables[i] > maxw ? cables[i] : maxw;
 			cables[i] = 0;
 		}
-		if (!error && d < m->deg)
-			error = ot_refuse(err, OT_ERR_DAMAGE,
-					  "switch \"%s\": %u of %u switch neighbours (Slim Fly q=%u): cables missing",
-					  nd->desc, d, m->deg, m->q);
+		s->nbc[v] = d;
+		s->damaged |= d < m->deg;
 	}
+	*width = maxw;
+	s->damaged |= minw < maxw;
 	free(cables);
 	return error;
 }
@@ -361,11 +362,12 @@ static int match_alloc(struct sf_match *s, int32_t **local)
 	*local = malloc(f->nnodes * sizeof(**local));
 	s->node = malloc(s->n * sizeof(*s->node));
 	s->nb = malloc((uint64_t)s->n * s->m->deg * sizeof(*s->nb));
+	s->nbc = calloc(s->n, sizeof(*s->nbc));
 	s->map = malloc(s->n * sizeof(*s->map));
 	s->inv = malloc(s->n * sizeof(*s->inv));
 	s->cnt_a = calloc(s->n, sizeof(*s->cnt_a));
 	s->cnt_r = calloc(s->n, sizeof(*s->cnt_r));
-	if (!*local || !s->node || !s->nb || !s->map || !s->inv ||
+	if (!*local || !s->node || !s->nb || !s->nbc || !s->map || !s->inv ||
 	    !s->cnt_a || !s->cnt_r)
 		return -1;
 	key = malloc(s->n * sizeof(*key));
@@ -394,6 +396,7 @@ static void match_free(struct sf_match *s)
 {
 	free(s->node);
 	free(s->nb);
+	free(s->nbc);
 	free(s->map);
 	free(s->inv);
 	free(s->cnt_a);
@@ -409,10 +412,11 @@ static int place_all(struct sf_match *s, struct ot_error *err)
 	r = extend(s, 0);
 	if (r > 0)
 		return 0;
-	return ot_refuse(err, OT_ERR_TOPOLOGY,
-			 "switch \"%s\": no MMS position (q=%u) fits its cables%s",
+	return ot_refuse(err, s->damaged ? OT_ERR_DAMAGE : OT_ERR_TOPOLOGY,
+			 "switch \"%s\": no MMS position (q=%u) fits its cables%s%s",
 			 desc(s->f, s->node[s->deepest]), s->m->q,
-			 r < 0 ? " (search gave up)" : "");
+			 r < 0 ? " (search gave up)" : "",
+			 s->damaged ? " (cables are missing)" : "");
 }
 
 static int recognize(struct ot_sf *sf, const struct ot_fabric *f,
@@ -434,6 +438,7 @@ static int recognize(struct ot_sf *sf, const struct ot_fabric *f,
 		error = verify_cables(&s, err);
 	if (error)
 		goto out;
+	sf->damaged = s.damaged;
 	for (v = 0; v < s.n; v++) {
 		sf->sw_pos[s.node[v]] = s.map[v];
 		sf->pos_sw[s.map[v]] = s.node[v];

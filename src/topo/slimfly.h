@@ -64,15 +64,16 @@ unsigned int ot_mms_q_for(uint32_t switches);
 struct ot_sf {
 	struct ot_mms mms;
 	unsigned int width;  /* parallel cables per switch pair (L) */
+	bool damaged;        /* some cables are missing */
 	int32_t *sw_pos;     /* per fabric node: position, -1 if not a switch */
 	int32_t *pos_sw;     /* per position: fabric node */
 };
 
 /*
- * Recognizes f (indexed) as a complete Slim Fly: *out, or -1 with err
- * naming the first switch or cable that breaks the pattern (class
- * OT_ERR_TOPOLOGY, or OT_ERR_DAMAGE when it looks like a Slim Fly with
- * cables or switches missing).
+ * Recognizes f (indexed) as a Slim Fly, complete or with cables missing
+ * (not switches): *out, or -1 with err naming the first switch or cable
+ * that breaks the pattern (class OT_ERR_TOPOLOGY, or OT_ERR_DAMAGE when
+ * cables are missing and no MMS labelling fits what is left).
  */
 int ot_sf_recognize(const struct ot_fabric *f, struct ot_sf **out,
 		    struct ot_error *err);
