@@ -408,7 +408,7 @@ static int place_all(struct sf_match *s, struct ot_error *err)
 {
 	int r;
 
-	s->budget = 64ull * s->n * s->m->deg + 100000;
+	s->budget = 1024ull * s->n * s->m->deg + 1000000;
 	r = extend(s, 0);
 	if (r > 0)
 		return 0;

@@ -279,7 +279,8 @@ static void swap_cables(struct ot_fabric *f)
 START_TEST(refuse_miscabled)
 {
 	struct ot_error err = { 0 };
-	struct ot_fabric *f = gen_sf(5, 1, 2, true, 3);
+	static const unsigned int qs[] = { 5, 13 };
+	struct ot_fabric *f = gen_sf(qs[_i], 1, 2, true, 3);
 	struct ot_sf *sf;
 
 	swap_cables(f);
@@ -558,7 +559,7 @@ static Suite *slimfly_suite(void)
 	tcase_add_loop_test(tc, mms_size_degree_diameter, 0,
 			    sizeof(sf_qs) / sizeof(sf_qs[0]));
 	tcase_add_loop_test(tc, recognize_shuffled, 0, 7);
-	tcase_add_test(tc, refuse_miscabled);
+	tcase_add_loop_test(tc, refuse_miscabled, 0, 2);
 	tcase_add_test(tc, refuse_others);
 	tcase_add_test(tc, gen_refuses);
 	suite_add_tcase(s, tc);
