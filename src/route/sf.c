@@ -28,8 +28,12 @@
  * no cycle of dependencies.  The engine writes this into SL2VL (every
  * SL alike), so OpenSM needs QoS on to program it.
  *
- * Damage is not routed: the recognizer refuses a Slim Fly with missing
- * cables or switches (OT_ERR_DAMAGE), and the next engine takes over.
+ * Missing cables: a destination that every switch still reaches in at
+ * most two hops over the cables left keeps those paths (a 2-hop path
+ * through any switch cabled to both: still VL 0 then VL 1); any other
+ * goes whole to the shared escape layer (route/escape.h) on path SL 1
+ * and VL 2 on every hop after the CA's.  A fabric cut in two is refused
+ * (OT_ERR_DAMAGE); missing switches are refused by the recognizer.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -513,6 +517,6 @@ out:
 
 const struct ot_engine ot_engine_sf_mms = {
 	.name = "sf-mms",
-	.needs = "Slim Fly (MMS graph, any prime power q), parallel cables; 2 VLs (QoS on), 1 SL",
+	.needs = "Slim Fly (MMS graph, any prime power q), parallel cables; 2 VLs (QoS on), 1 SL; +1 VL and SL with cables missing",
 	.route = sf_route,
 };
