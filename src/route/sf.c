@@ -61,11 +61,9 @@ struct sf_ctx {
 	struct sf_dest *dest; /* per LID */
 	uint16_t *order;      /* routed LIDs in dealing order */
 	uint32_t norder;
-	/*
-	 * per switch node: ports toward its k-th MMS neighbour (width
-	 * each), then the number of cables to each (deg bytes)
-	 */
+	/* per switch node: ports toward its k-th MMS neighbour, width each */
 	uint8_t **bundle;
+	uint8_t *cab;         /* positions n * n: cables between them */
 	uint8_t *escape;      /* per position: its LIDs on the escape layer */
 	bool any_escape;
 	struct ot_escape esc;
@@ -146,32 +144,34 @@ static int prepare_bundles(struct sf_ctx *c)
 {
 	const struct ot_fabric *f = c->f;
 	const struct ot_mms *m = &c->sf->mms;
-	unsigned int w = c->sf->width, p;
+	unsigned int w = c->sf->width, p, k;
 	uint8_t fill[OT_MAX_PORTS + 1];
 	uint32_t n;
 
 	c->bundle = calloc(f->nnodes, sizeof(*c->bundle));
-	if (!c->bundle)
+	c->cab = calloc((uint64_t)m->n * m->n, 1);
+	if (!c->bundle || !c->cab)
 		return ot_error_nomem(c->err, "sf-mms");
 	for (n = 0; n < f->nnodes; n++) {
 		int32_t pos = c->sf->sw_pos[n];
 
 		if (pos < 0)
 			continue;
-		c->bundle[n] = calloc(m->deg, w + 1);
+		c->bundle[n] = calloc(m->deg, w);
 		if (!c->bundle[n])
 			return ot_error_nomem(c->err, "sf-mms");
 		memset(fill, 0, sizeof(fill));
 		for (p = 1; p <= f->node[n].nports; p++) {
 			int32_t peer = f->node[n].port[p].peer;
-			int k;
 
 			if (peer < 0 || !ot_is_switch(f, peer))
 				continue;
 			k = nb_index(m, pos, c->sf->sw_pos[peer]);
 			c->bundle[n][k * w + fill[k]++] = p;
 		}
-		memcpy(c->bundle[n] + m->deg * w, fill, m->deg);
+		for (k = 0; k < m->deg; k++)
+			c->cab[(uint64_t)pos * m->n +
+			       m->nb[(uint64_t)pos * m->deg + k]] = fill[k];
 	}
 	return 0;
 }
@@ -179,12 +179,7 @@ static int prepare_bundles(struct sf_ctx *c)
 /* Cables from position s to position t (0 when not MMS neighbours). */
 static unsigned int cables(const struct sf_ctx *c, uint32_t s, uint32_t t)
 {
-	const struct ot_mms *m = &c->sf->mms;
-	int k = nb_index(m, s, t);
-
-	if (k < 0)
-		return 0;
-	return c->bundle[c->sf->pos_sw[s]][m->deg * c->sf->width + k];
+	return c->cab[(uint64_t)s * c->sf->mms.n + t];
 }
 
 /* Whether position i is a working 2-hop intermediate from s to t. */
@@ -458,6 +453,7 @@ static void free_ctx(struct sf_ctx *c)
 		for (n = 0; n < c->f->nnodes; n++)
 			free(c->bundle[n]);
 	free(c->bundle);
+	free(c->cab);
 	free(c->dest);
 	free(c->order);
 	free(c->escape);
