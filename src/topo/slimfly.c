@@ -408,7 +408,9 @@ static int place_all(struct sf_match *s, struct ot_error *err)
 {
 	int r;
 
-	s->budget = 1024ull * s->n * s->m->deg + 1000000;
+	/* a damaged graph constrains less: let it search longer */
+	s->budget = (s->damaged ? 1024ull : 64ull) * s->n * s->m->deg +
+		    100000;
 	r = extend(s, 0);
 	if (r > 0)
 		return 0;
