@@ -96,3 +96,73 @@ int gen_link_cas(struct ot_fabric *f, const struct gen_layout *l,
 	}
 	return 0;
 }
+
+/* How many of n to drop for fraction frac: rounded, never all. */
+static uint32_t drop_count(double frac, uint32_t n)
+{
+	uint32_t k = (uint32_t)(frac * n + 0.5);
+
+	return k >= n && n ? n - 1 : k;
+}
+
+int gen_drop_switches(uint32_t nslots, double frac, struct ot_prng *rng,
+		      bool *present, struct ot_error *err)
+{
+	uint32_t *perm, i, k;
+
+	perm = malloc((nslots ? nslots : 1) * sizeof(*perm));
+	if (!perm)
+		return ot_error_nomem(err, "gen");
+	for (i = 0; i < nslots; i++) {
+		present[i] = true;
+		perm[i] = i;
+	}
+	ot_prng_shuffle(rng, perm, nslots);
+	k = drop_count(frac, nslots);
+	for (i = 0; i < k; i++)
+		present[perm[i]] = false;
+	free(perm);
+	return 0;
+}
+
+int gen_drop_cables(uint32_t ncables, double frac, struct ot_prng *rng,
+		    bool **kept, struct ot_error *err)
+{
+	uint32_t *perm, i, k;
+
+	*kept = malloc((ncables ? ncables : 1) * sizeof(**kept));
+	perm = malloc((ncables ? ncables : 1) * sizeof(*perm));
+	if (!*kept || !perm) {
+		free(perm);
+		return ot_error_nomem(err, "gen");
+	}
+	for (i = 0; i < ncables; i++) {
+		(*kept)[i] = true;
+		perm[i] = i;
+	}
+	ot_prng_shuffle(rng, perm, ncables);
+	k = drop_count(frac, ncables);
+	for (i = 0; i < k; i++)
+		(*kept)[perm[i]] = false;
+	free(perm);
+	return 0;
+}
+
+int gen_link_cables(struct ot_fabric *f, const struct gen_layout *l,
+		    const struct gen_cable *cable, const bool *kept,
+		    uint32_t ncables, struct ot_error *err)
+{
+	uint32_t i;
+
+	for (i = 0; i < ncables; i++) {
+		const struct gen_cable *cb = &cable[i];
+
+		if (!kept[i])
+			continue;
+		if (ot_fabric_link(f, l->index[cb->a],
+				   gen_port(l, cb->a, cb->pa), l->index[cb->b],
+				   gen_port(l, cb->b, cb->pb), err))
+			return -1;
+	}
+	return 0;
+}

@@ -70,4 +70,29 @@ int gen_link_cas(struct ot_fabric *f, const struct gen_layout *l,
 		 uint32_t hosts, uint32_t first_ca, unsigned int cas,
 		 struct ot_error *err);
 
+/* A switch-to-switch cable, by logical switch and logical port at both ends. */
+struct gen_cable {
+	uint32_t a, b;
+	uint16_t pa, pb;
+};
+
+struct ot_prng;
+
+/*
+ * Damage, from its own stream so that shuffling keeps it: first a
+ * fraction of the nslots switches (present[slot] false; rounded, never
+ * all), ...
+ */
+int gen_drop_switches(uint32_t nslots, double frac, struct ot_prng *rng,
+		      bool *present, struct ot_error *err);
+
+/* ... then a fraction of the ncables cables left: *kept[i] (allocated). */
+int gen_drop_cables(uint32_t ncables, double frac, struct ot_prng *rng,
+		    bool **kept, struct ot_error *err);
+
+/* Cables the kept ones of cable[0..ncables-1].  0 or -1 with err. */
+int gen_link_cables(struct ot_fabric *f, const struct gen_layout *l,
+		    const struct gen_cable *cable, const bool *kept,
+		    uint32_t ncables, struct ot_error *err);
+
 #endif

@@ -130,25 +130,11 @@ static void coords_str(const struct ff_shape *s, uint32_t slot, char *buf,
 				 d + 1 < s->ndims ? "," : "]");
 }
 
-/* How many of n to drop for fraction frac: rounded, never all. */
-static uint32_t drop_count(double frac, uint32_t n)
-{
-	uint32_t k = (uint32_t)(frac * n + 0.5);
-
-	return k >= n && n ? n - 1 : k;
-}
-
-/* A switch-to-switch cable, by slot and logical port at both ends. */
-struct ff_cable {
-	uint32_t a, b;
-	uint16_t pa, pb;
-};
-
 static int collect_cables(const struct ff_shape *s, const bool *present,
-			  struct ff_cable **out, uint32_t *count,
+			  struct gen_cable **out, uint32_t *count,
 			  struct ot_error *err)
 {
-	struct ff_cable *c = NULL;
+	struct gen_cable *c = NULL;
 	uint64_t max = 0;
 	uint32_t slot, n = 0;
 	unsigned int d, v, l;
@@ -185,55 +171,6 @@ static int collect_cables(const struct ff_shape *s, const bool *present,
 	return 0;
 }
 
-/*
- * The damage comes from its own stream, so that shuffling keeps it: first
- * a fraction of the switches (present[slot] false), ...
- */
-static int drop_switches(const struct ff_shape *s, double frac,
-			 struct ot_prng *rng, bool *present,
-			 struct ot_error *err)
-{
-	uint32_t *perm, i, k;
-
-	perm = malloc(s->nslots * sizeof(*perm));
-	if (!perm)
-		return ot_error_nomem(err, "flatfly");
-	for (i = 0; i < s->nslots; i++) {
-		present[i] = true;
-		perm[i] = i;
-	}
-	ot_prng_shuffle(rng, perm, s->nslots);
-	k = drop_count(frac, s->nslots);
-	for (i = 0; i < k; i++)
-		present[perm[i]] = false;
-	free(perm);
-	return 0;
-}
-
-/* ... then a fraction of the ncables cables left between them. */
-static int drop_cables(uint32_t ncables, double frac, struct ot_prng *rng,
-		       bool **kept, struct ot_error *err)
-{
-	uint32_t *perm, i, k;
-
-	*kept = malloc((ncables ? ncables : 1) * sizeof(**kept));
-	perm = malloc((ncables ? ncables : 1) * sizeof(*perm));
-	if (!*kept || !perm) {
-		free(perm);
-		return ot_error_nomem(err, "flatfly");
-	}
-	for (i = 0; i < ncables; i++) {
-		(*kept)[i] = true;
-		perm[i] = i;
-	}
-	ot_prng_shuffle(rng, perm, ncables);
-	k = drop_count(frac, ncables);
-	for (i = 0; i < k; i++)
-		(*kept)[perm[i]] = false;
-	free(perm);
-	return 0;
-}
-
 /* What node_name() needs: the shape and which switches are left. */
 struct ff_names {
 	const struct ff_shape *s;
@@ -263,26 +200,6 @@ static bool node_name(const void *ctx, uint32_t ln, char *buf, size_t len)
 	return true;
 }
 
-/* The switch-to-switch cables the damage kept. */
-static int link_cables(struct ot_fabric *f, const struct gen_layout *l,
-		       const struct ff_cable *cable, const bool *kept,
-		       uint32_t ncables, struct ot_error *err)
-{
-	uint32_t i;
-
-	for (i = 0; i < ncables; i++) {
-		const struct ff_cable *cb = &cable[i];
-
-		if (!kept[i])
-			continue;
-		if (ot_fabric_link(f, l->index[cb->a],
-				   gen_port(l, cb->a, cb->pa), l->index[cb->b],
-				   gen_port(l, cb->b, cb->pb), err))
-			return -1;
-	}
-	return 0;
-}
-
 struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 				 struct ot_error *err)
 {
@@ -290,7 +207,7 @@ struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 	struct ff_shape s = { 0 };
 	struct gen_layout l = { 0 };
 	struct ot_fabric *f = NULL;
-	struct ff_cable *cable = NULL;
+	struct gen_cable *cable = NULL;
 	struct ff_names names;
 	bool *present = NULL, *cable_kept = NULL;
 	uint32_t ncables = 0;
@@ -306,11 +223,12 @@ struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 		error = ot_error_nomem(err, "flatfly");
 		goto out;
 	}
-	error = drop_switches(&s, p->drop_switches, &drop_rng, present, err);
+	error = gen_drop_switches(s.nslots, p->drop_switches, &drop_rng,
+				  present, err);
 	if (!error)
 		error = collect_cables(&s, present, &cable, &ncables, err);
 	if (!error)
-		error = drop_cables(ncables, p->drop_links, &drop_rng,
+		error = gen_drop_cables(ncables, p->drop_links, &drop_rng,
 				    &cable_kept, err);
 	if (error)
 		goto out;
@@ -322,7 +240,7 @@ struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 	if (!error)
 		error = gen_link_cas(f, &l, s.nslots, s.nslots, s.cas, err);
 	if (!error)
-		error = link_cables(f, &l, cable, cable_kept, ncables, err);
+		error = gen_link_cables(f, &l, cable, cable_kept, ncables, err);
 out:
 	gen_layout_free(&l);
 	free(present);

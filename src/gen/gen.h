@@ -172,4 +172,33 @@ struct ot_ff;
 int ot_gen_flatfly_check_map(const struct ot_fabric *f,
 			     const struct ot_ff *ff, struct ot_error *err);
 
+/*
+ * Slim Fly (MMS graph, see topo/slimfly.h) of seed 001, section 1.5:
+ * 2q^2 switches for a prime power q, width parallel cables per adjacent
+ * pair (the paper's L).
+ */
+struct ot_slimfly_params {
+	unsigned int q;
+	unsigned int width; /* cables per switch pair; 0 = 1 */
+	unsigned int cas;   /* CAs per switch (0 allowed) */
+	unsigned int radix; /* ports per switch; 0 = the fewest that fit */
+	double drop_switches, drop_links; /* as for ot_gen_flatfly() */
+	uint64_t drop_seed;
+	bool shuffle;
+	uint64_t seed;
+};
+
+/*
+ * Switches "SF[t,x,y]" (x, y as GF(q) element numbers), CAs
+ * "SF[t,x,y]/i".  Without shuffle, a switch's ports are its CAs, then its
+ * neighbours in increasing (t, x, y), width cables each; node order:
+ * switches in (t, x, y) order, then CAs.  Not indexed.  NULL with err set
+ * when q is not a prime power >= 3 or the ports do not fit the radix.
+ */
+struct ot_fabric *ot_gen_slimfly(const struct ot_slimfly_params *p,
+				 struct ot_error *err);
+
+/* CAs per switch that balance a Slim Fly: ceil(network ports / 2). */
+unsigned int ot_gen_slimfly_balanced_cas(unsigned int q, unsigned int width);
+
 #endif

@@ -87,6 +87,9 @@ tests=(
 	"ff-dor-flatfly-damaged|$here/test_ff_engines.sh ff-dor gen:flatfly+3x3x3+--widths+2,1,1+--cas+2+--drop-links+0.05+--seed+3"
 	"ff-twisted-mixed-dor-flatfly-damaged|$here/test_ff_engines.sh ff-twisted-mixed-dor gen:flatfly+3x3x3+--widths+2,1,1+--cas+2+--drop-links+0.05+--seed+3"
 	"ff-mixed-ador-flatfly-damaged|$here/test_ff_engines.sh ff-mixed-ador gen:flatfly+4x4x3+--cas+2+--drop-links+0.1+--drop-switches+0.05+--seed+7 1"
+	"sf-mms-q5-shuffled|$here/test_sf_mms.sh gen:slimfly+5+--cas+3+--shuffle-ports+5"
+	"sf-mms-q4-w2-shuffled|$here/test_sf_mms.sh gen:slimfly+4+--widths+2+--cas+3+--shuffle-ports+6"
+	"sf-mms-q5-damaged|$here/test_sf_mms.sh gen:slimfly+5+--cas+2+--drop-links+0.03+--seed+5+--shuffle-ports+3"
 	"ff-mixed-dor-hypercube-damaged|$here/test_ff_engines.sh ff-mixed-dor gen:hypercube+4+--cas+2+--drop-links+0.1+--seed+2"
 )
 

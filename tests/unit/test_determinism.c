@@ -111,6 +111,25 @@ static struct ot_fabric *hypercube_4(void)
 	return flatfly("2x2x2x2", 2, 3, 0);
 }
 
+static struct ot_fabric *sf_q4(void)
+{
+	struct ot_slimfly_params p = { .q = 4, .width = 2, .cas = 3,
+				       .shuffle = true, .seed = 13 };
+	struct ot_error err = { 0 };
+
+	return ot_gen_slimfly(&p, &err);
+}
+
+static struct ot_fabric *sf_q5_damaged(void)
+{
+	struct ot_slimfly_params p = { .q = 5, .cas = 2, .shuffle = true,
+				       .seed = 4, .drop_links = 0.03,
+				       .drop_seed = 5 };
+	struct ot_error err = { 0 };
+
+	return ot_gen_slimfly(&p, &err);
+}
+
 static const char ff_engines[] =
 	"ff-dor ff-mixed-dor ff-twisted-dor ff-twisted-mixed-dor ";
 static const char ador_engines[] = "ff-ador ff-mixed-ador ff-twisted-ador ";
@@ -123,6 +142,9 @@ static const struct family families[] = {
 	{ "ff-dor ff-mixed-dor ", hypercube_4, 0, false },
 	{ ador_engines, ff_3x3x3, 1, false },
 	{ ador_engines, ff_4x4_damaged, 2, true },
+	{ "sf-mms ", sf_q4, 0, false },
+	{ "sf-mms ", sf_q4, 1, false },
+	{ "sf-mms ", sf_q5_damaged, 0, true },
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# sf-mms end to end on a Slim Fly: the engine-independent run of
+# test_ff_engines.sh (ibsim, stock OpenSM with the plugin, `-R sf-mms`,
+# QoS on; LFTs, SL2VL tables and path SLs read back over MADs equal
+# `osmtopo route --dump sf-mms` offline on the discovered fabric, a
+# changed VL is caught, and `osmtopo check --live --engine sf-mms` finds
+# every pair reached, no credit loop and the promise kept: minimal, at
+# most 2 switch hops, VL 0 after a CA and VL 1 after a switch; on a
+# damaged fabric, the escape layer's destinations on SL 1 and VL 2, their
+# path SLs from the SA as offline).
+#
+# usage: test_sf_mms.sh NETFILE|gen:ARGS
+exec "$(dirname "$0")/test_ff_engines.sh" sf-mms "$@"
