@@ -9,6 +9,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "check/check.h"
+#include "gen/gen.h"
+#include "route/engine.h"
 #include "route/qos/qos.h"
 #include "unit.h"
 
@@ -321,6 +324,169 @@ START_TEST(test_methodology_refusals)
 }
 END_TEST
 
+
+static const char three_classes[] =
+	"arbiter gmtu 2048 w 8 k 2\n"
+	"class latency sl 4 share 20% distance 2 mtu 256\n"
+	"class compute sl 0 share 60% distance 4\n"
+	"class bulk sl 7 share 20% distance 4\n";
+
+/* A 4x3 FlatFly, parallel cables in dimension 0, 2 CAs a switch, shuffled. */
+static struct ot_fabric *flatfly(uint64_t seed)
+{
+	struct ot_flatfly_params p = { 0 };
+	struct ot_error err = { 0 };
+	struct ot_fabric *f;
+	uint32_t i;
+
+	p.ndims = 2;
+	p.size[0] = 4;
+	p.size[1] = 3;
+	p.width[0] = 2;
+	p.width[1] = 1;
+	p.cas = 2;
+	p.shuffle = true;
+	p.seed = seed;
+	f = ot_gen_flatfly(&p, &err);
+	ck_assert_msg(f, "%s", err.msg);
+	for (i = 0; i < f->nnodes; i++)
+		f->node[i].guid = 0x1000 + i * 7919;
+	ck_assert_msg(!ot_fabric_set_ca_lmc(f, 0, &err), "%s", err.msg);
+	return f;
+}
+
+/*
+ * Every (node, in, out) and every SL a class hands out: the VL is the
+ * class's copy of the engine's own VL for that layer, so classes sit on
+ * disjoint VLs and each is the engine's routing again (credit-loop free
+ * as the checker finds class 0).
+ */
+static void check_layers(const char *engine, uint64_t seed)
+{
+	struct ot_error err = { 0 };
+	struct ot_routing *base = NULL, *r = NULL;
+	struct ot_check_opts opts = { 0 };
+	struct ot_check_report *rep = NULL;
+	struct ot_qos_layers q;
+	struct ot_qos_table t;
+	struct ot_fabric *f = flatfly(seed);
+	unsigned int in, out, sl, nports, c, vl, v0;
+	uint32_t n;
+	uint16_t s, d;
+
+	parse_ok(three_classes, &t);
+	ck_assert_msg(!ot_engine_run(ot_engine_find(engine), f, &base, &err),
+		      "%s", err.msg);
+	ck_assert(!ot_engine_run(ot_engine_find(engine), f, &r, &err));
+	ck_assert_msg(!ot_qos_layer(r, &t, 8, &q, &err), "%s", err.msg);
+	ck_assert_uint_eq(q.classes, 3);
+	ck_assert_uint_eq(q.vls, base->nvls);
+	ck_assert_uint_eq(r->nvls, 3 * base->nvls);
+	ck_assert_int_eq(q.class_of_sl[7], 2);
+	ck_assert_int_eq(q.class_of_sl[1], -1);
+	for (n = 0; n < f->nnodes; n++) {
+		nports = f->node[n].nports;
+		for (in = 0; in <= nports; in++)
+			for (out = 0; out <= nports; out++)
+				for (sl = 0; sl < 3 * q.sls; sl++) {
+					c = sl / q.sls;
+					vl = ot_routing_vl(r, (int)n, in, out, sl);
+					v0 = ot_routing_vl(base, (int)n, in, out,
+							   sl % q.sls);
+					ck_assert_uint_eq(vl, c * q.vls + v0);
+					ck_assert_uint_lt(vl, 8);
+				}
+	}
+	/* Path SLs: the engine's layer, in the block of the hint's class. */
+	for (s = 1; s <= f->max_lid; s++)
+		for (d = 1; d <= f->max_lid; d++) {
+			if (ot_fabric_lid_node(f, s) < 0 ||
+			    ot_fabric_lid_node(f, d) < 0)
+				continue;
+			sl = ot_routing_path_sl(base, s, d);
+			ck_assert_uint_eq(ot_qos_path_sl(&q, r, 7, s, d),
+					  2 * q.sls + sl);
+			ck_assert_uint_eq(ot_qos_path_sl(&q, r, 4, s, d), sl);
+			ck_assert_uint_eq(ot_qos_path_sl(&q, r, 0, s, d),
+					  q.sls + sl);
+			ck_assert_uint_eq(ot_qos_path_sl(&q, r, 9, s, d), sl);
+		}
+	ck_assert_msg(!ot_check_run(f, r, &opts, &rep, &err), "%s", err.msg);
+	ck_assert(ot_check_ok(rep));
+	ot_check_report_free(rep);
+	ot_routing_free(base);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+
+START_TEST(test_layers_twisted)
+{
+	check_layers("ff-twisted-dor", 3);
+	check_layers("ff-twisted-dor", 11);
+}
+END_TEST
+
+START_TEST(test_layers_mixed)
+{
+	check_layers("ff-mixed-dor", 5);
+}
+END_TEST
+
+/* Classes that do not fit are refused with the numbers, never merged. */
+START_TEST(test_layers_refused)
+{
+	struct ot_error err = { 0 };
+	struct ot_routing *r = NULL;
+	struct ot_qos_layers q;
+	struct ot_qos_table t;
+	struct ot_fabric *f = flatfly(1);
+
+	parse_ok(three_classes, &t);
+	ck_assert(!ot_engine_run(ot_engine_find("ff-twisted-dor"), f, &r,
+				 &err));
+	ck_assert_int_eq(ot_qos_layer(r, &t, 4, &q, &err), -1);
+	ck_assert_int_eq(err.cls, OT_ERR_BUDGET);
+	ck_assert_msg(strstr(err.msg, "3 QoS classes x 2 VLs"), "%s",
+		      err.msg);
+	ck_assert_msg(strstr(err.msg, "above the 4 data VLs"), "%s", err.msg);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/* A port's VLArb: each class's entries on its own VLs, all of them. */
+START_TEST(test_ib_vlarb)
+{
+	struct ot_error err = { 0 };
+	struct ot_qos_entry e[64];
+	struct ot_qos_layers q = { .classes = 3, .sls = 1, .vls = 2 };
+	struct ot_qos_table t;
+	unsigned int n, j, per_vl[8] = { 0 }, per_class[3] = { 0 }, total = 0;
+
+	parse_ok(three_classes, &t);
+	ck_assert_msg(!ot_qos_ib_vlarb(&t, &q, 8, e, &n, &err), "%s", err.msg);
+	ck_assert_uint_eq(n, 8);
+	for (j = 0; j < n; j++) {
+		ck_assert_uint_le(e[j].weight, 255);
+		if (!e[j].weight)
+			continue;
+		ck_assert_int_lt(e[j].who, 6);
+		per_vl[e[j].who]++;
+		per_class[e[j].who / 2] += e[j].weight;
+		total += e[j].weight;
+	}
+	for (j = 0; j < 6; j++)
+		ck_assert_uint_ge(per_vl[j], 1);
+	ck_assert(fabs((double)per_class[0] / total - 0.2) < 0.01);
+	ck_assert(fabs((double)per_class[1] / total - 0.6) < 0.01);
+	/* 4 VLs a class: compute's 2 entries cannot serve them all. */
+	q.vls = 4;
+	ck_assert_int_eq(ot_qos_ib_vlarb(&t, &q, 8, e, &n, &err), -1);
+	ck_assert_msg(strstr(err.msg, "line 3: class 'compute' has 2"), "%s",
+		      err.msg);
+}
+END_TEST
+
 static Suite *qos_suite(void)
 {
 	Suite *s = suite_create("qos");
@@ -334,6 +500,10 @@ static Suite *qos_suite(void)
 	tcase_add_test(tc, test_sbt_baseline);
 	tcase_add_test(tc, test_bad_tables);
 	tcase_add_test(tc, test_methodology_refusals);
+	tcase_add_test(tc, test_layers_twisted);
+	tcase_add_test(tc, test_layers_mixed);
+	tcase_add_test(tc, test_layers_refused);
+	tcase_add_test(tc, test_ib_vlarb);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,7 +10,7 @@
  * class's MTU, and removes the rounding error with the paper's bandwidth
  * correction.  SBT (one entry per class) is the simple baseline.  The
  * InfiniBand adaptation (entries name VLs, a weight counts 64-byte units
- * up to 255, a port holds VLArbLowCap entries) is ot_qos_ib_table(); the
+ * up to 255, a port holds VLArbLowCap entries) is ot_qos_ib_vlarb(); the
  * plugin and `osmtopo qos` call these, the checker may replay them.
  */
 #ifndef OSMTOPO_ROUTE_QOS_H
@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "model/error.h"
+#include "model/routing.h"
 
 #define OT_QOS_MAX_CLASSES 15   /* SL 15 is VL15's: never a class */
 #define OT_QOS_MAX_ENTRIES 256  /* the methodology's N; InfiniBand: <= 64 */
@@ -128,3 +129,48 @@ void ot_qos_correct(struct ot_qos_arb *a);
 unsigned int ot_qos_worst_bytes(const struct ot_qos_arb *a, unsigned int ci);
 
 #endif
+
+/*
+ * Classes times layers, over any engine's routing.  An engine uses S path
+ * SLs (its SL layers: 1 when it has no path_sl) and V data VLs (its hop
+ * layers, r->nvls).  With C classes, class c's layer s becomes SL
+ * c*S + s and its VL v becomes c*V + v on every hop, so classes never
+ * share a VL and each keeps the engine's deadlock freedom on its own VLs.
+ */
+struct ot_qos_layers {
+	unsigned int classes, sls, vls;   /* C, S, V */
+	int8_t class_of_sl[OT_NUM_SLS];           /* a policy SL's class, or -1 */
+};
+
+/*
+ * Rewrites r's SL2VL tables (every node gets one) and nvls for the
+ * classes of t; the path SLs of class 0 are the engine's own, so
+ * r->path_sl and the promise's rule keep describing class 0.  Refuses
+ * (OT_ERR_BUDGET, with the numbers) when C*S > 15 or C*V > max_vls:
+ * classes are never merged.  SLs beyond C*S (which path_sl never hands
+ * out, but a requester may ask for) map to class 0's VLs, a data VL.
+ */
+int ot_qos_layer(struct ot_routing *r, const struct ot_qos_table *t,
+		 unsigned int max_vls, struct ot_qos_layers *out,
+		 struct ot_error *err);
+
+/*
+ * The path SL for a pair whose requester or qos-level asked for hint:
+ * the engine's SL for the pair, in the layer block of hint's class
+ * (class 0 when hint is no class's SL).
+ */
+uint8_t ot_qos_path_sl(const struct ot_qos_layers *q,
+		       const struct ot_routing *r, uint8_t hint,
+		       uint16_t slid, uint16_t dlid);
+
+/*
+ * The InfiniBand low-priority VLArb table of a port: the DTable entries
+ * of t for cap entries, each naming a VL of its class (class c's entries
+ * take VLs c*V .. c*V+V-1 in turn).  Fills n entries (who = VL); refuses
+ * (OT_ERR_BUDGET) a class with fewer entries than VLs, whose VLs could
+ * not all be served.
+ */
+int ot_qos_ib_vlarb(const struct ot_qos_table *t,
+		    const struct ot_qos_layers *q, unsigned int cap,
+		    struct ot_qos_entry *entry, unsigned int *n,
+		    struct ot_error *err);
