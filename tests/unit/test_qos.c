@@ -370,7 +370,7 @@ static void check_layers(const char *engine, uint64_t seed)
 	struct ot_qos_layers q;
 	struct ot_qos_table t;
 	struct ot_fabric *f = flatfly(seed);
-	unsigned int in, out, sl, nports, c, vl, v0;
+	unsigned int in, out, sl, nports, c, vl, v0, s0;
 	uint32_t n;
 	uint16_t s, d;
 
@@ -388,11 +388,19 @@ static void check_layers(const char *engine, uint64_t seed)
 		nports = f->node[n].nports;
 		for (in = 0; in <= nports; in++)
 			for (out = 0; out <= nports; out++)
-				for (sl = 0; sl < 3 * q.sls; sl++) {
+				for (sl = 0; sl < OT_NUM_SLS; sl++) {
 					c = sl / q.sls;
+					s0 = sl % q.sls;
+					if (sl >= 3 * q.sls) {
+						/* A policy SL: class layer 0. */
+						c = q.class_of_sl[sl] < 0 ? 0 :
+						    (unsigned int)q.class_of_sl[sl];
+						s0 = q.class_of_sl[sl] < 0 ?
+						     sl % q.sls : 0;
+					}
 					vl = ot_routing_vl(r, (int)n, in, out, sl);
 					v0 = ot_routing_vl(base, (int)n, in, out,
-							   sl % q.sls);
+							   s0);
 					ck_assert_uint_eq(vl, c * q.vls + v0);
 					ck_assert_uint_lt(vl, 8);
 				}

@@ -26,6 +26,27 @@ static unsigned int engine_sls(const struct ot_routing *r)
 	return s;
 }
 
+/*
+ * The class and engine layer SL sl stands for.  Below C*S: the block of
+ * a class.  Above: a policy SL handed out without path_sl (MultiPathRecord
+ * takes the qos-level's SL as it is) goes to its class's layer 0; any
+ * other SL to class 0's layers.
+ */
+static void layer_of(const struct ot_qos_layers *q, unsigned int sl,
+		     unsigned int *c, unsigned int *s)
+{
+	if (sl < q->classes * q->sls) {
+		*c = sl / q->sls;
+		*s = sl % q->sls;
+	} else if (q->class_of_sl[sl] >= 0) {
+		*c = (unsigned int)q->class_of_sl[sl];
+		*s = 0;
+	} else {
+		*c = 0;
+		*s = sl % q->sls;
+	}
+}
+
 /* Node n's table rewritten for the classes; NULL on OOM. */
 static uint8_t *layered_table(const struct ot_routing *r, int n,
 			      const struct ot_qos_layers *q)
@@ -39,8 +60,7 @@ static uint8_t *layered_table(const struct ot_routing *r, int n,
 	for (in = 0; in <= nports; in++)
 		for (out = 0; out <= nports; out++)
 			for (sl = 0; sl < OT_NUM_SLS; sl++) {
-				c = sl < q->classes * q->sls ? sl / q->sls : 0;
-				s = sl % q->sls;
+				layer_of(q, sl, &c, &s);
 				v = ot_routing_vl(r, n, in, out, s);
 				t[ot_sl2vl_index(nports, in, out, sl)] =
 					(uint8_t)(c * q->vls + v);

@@ -147,8 +147,10 @@ struct ot_qos_layers {
  * classes of t; the path SLs of class 0 are the engine's own, so
  * r->path_sl and the promise's rule keep describing class 0.  Refuses
  * (OT_ERR_BUDGET, with the numbers) when C*S > 15 or C*V > max_vls:
- * classes are never merged.  SLs beyond C*S (which path_sl never hands
- * out, but a requester may ask for) map to class 0's VLs, a data VL.
+ * classes are never merged.  SLs beyond C*S, which path_sl never hands
+ * out: a class's policy SL (what MultiPathRecord returns, OpenSM 3.3.23
+ * not calling path_sl there) maps to that class's layer 0, any other to
+ * class 0's VLs; every SL lands on a data VL.
  */
 int ot_qos_layer(struct ot_routing *r, const struct ot_qos_table *t,
 		 unsigned int max_vls, struct ot_qos_layers *out,
