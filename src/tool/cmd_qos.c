@@ -19,7 +19,7 @@
 #include "route/qos/qos.h"
 
 struct qos_args {
-	unsigned int cap[2], ncap;
+	unsigned int cap[2], ncap, vls;
 	bool json, sbt;
 };
 
@@ -28,6 +28,9 @@ static const struct tool_option qos_options[] = {
 	{ "port-cap", 'c', "H,L",
 	  "the port's VLArbHighCap,VLArbLowCap (default 8,8, as ibsim's; InfiniBand allows 64, the methodology 256)",
 	  TOOL_LIST(ARGS, cap, ncap, 2, 0, OT_QOS_MAX_ENTRIES) },
+	{ "vls", 'v', "V",
+	  "also the port's InfiniBand low table for an engine of V VLs: class c on VLs cV..cV+V-1",
+	  TOOL_UINT(ARGS, vls, 1, 15) },
 	{ "sbt", 's', NULL,
 	  "the SBT baseline (one entry a class) instead of DTable",
 	  TOOL_SET(ARGS, sbt) },
@@ -53,6 +56,7 @@ static void qos_usage(FILE *out, const struct tool_command *c)
 		"\nexamples:\n"
 		"  osmtopo qos /etc/opensm/osmtopo-qos.conf\n"
 		"  osmtopo qos --port-cap 8,16 --json classes.conf\n"
+		"  osmtopo qos --vls 2 classes.conf   # with ff-twisted-dor\n"
 		"\nexit status: 0 tables computed, 1 the table refused,\n"
 		"2 usage or I/O error.\n");
 }
@@ -93,6 +97,37 @@ static void print_text(const struct ot_qos_table *t,
 	printf("\n");
 }
 
+/* The InfiniBand low table for --vls: n entries, 0 when not asked. */
+struct ib_table {
+	struct ot_qos_entry e[OT_QOS_MAX_ENTRIES];
+	unsigned int n;
+};
+
+static void print_ib_text(const struct ib_table *ib)
+{
+	unsigned int j;
+
+	if (!ib->n)
+		return;
+	printf("InfiniBand low table (VL/weight; high table empty):");
+	for (j = 0; j < ib->n; j++)
+		printf("%s%u/%u", j % 8 ? " " : "\n  ", ib->e[j].who,
+		       ib->e[j].weight);
+	printf("\n");
+}
+
+static json_t *ib_json(const struct ib_table *ib)
+{
+	json_t *a = json_array();
+	unsigned int j;
+
+	for (j = 0; j < ib->n; j++)
+		json_array_append_new(a, json_pack("{s:i, s:i}", "vl",
+						   ib->e[j].who, "weight",
+						   ib->e[j].weight));
+	return a;
+}
+
 static json_t *class_json(const struct ot_qos_class *k,
 			  const struct ot_qos_class_result *r)
 {
@@ -107,7 +142,8 @@ static json_t *class_json(const struct ot_qos_class *k,
 }
 
 static int print_json(const struct ot_qos_table *t,
-		      const struct ot_qos_arb *a, bool sbt)
+		      const struct ot_qos_arb *a, bool sbt,
+		      const struct ib_table *ib)
 {
 	json_t *root, *classes = json_array(), *entries = json_array();
 	unsigned int ci, j;
@@ -129,6 +165,8 @@ static int print_json(const struct ot_qos_table *t,
 			 "table", entries);
 	if (!root)
 		return -1;
+	if (ib->n)
+		json_object_set_new(root, "vlarb_low", ib_json(ib));
 	rc = json_dumpf(root, stdout, JSON_INDENT(2));
 	printf("\n");
 	json_decref(root);
@@ -141,6 +179,7 @@ int cmd_qos(int argc, char **argv)
 	struct ot_error err = { 0 };
 	struct ot_qos_table t;
 	struct ot_qos_arb arb;
+	struct ib_table ib = { .n = 0 };
 	int status, next, rc;
 
 	status = tool_parse(&qos_command, argc, argv, &a, &next, NULL);
@@ -164,14 +203,22 @@ int cmd_qos(int argc, char **argv)
 		rc = ot_refuse(&err, OT_ERR_CONFIG,
 			       "%u entries do not fit the port's low table of %u",
 			       arb.n, a.cap[1]);
+	if (!rc && a.vls && !a.sbt) {
+		struct ot_qos_layers q = { .classes = t.nclasses, .sls = 1,
+					   .vls = a.vls };
+
+		rc = ot_qos_ib_vlarb(&t, &q, a.cap[1], ib.e, &ib.n, &err);
+	}
 	if (rc) {
 		fprintf(stderr, "osmtopo qos: %s: %s\n", argv[next], err.msg);
 		return OT_EXIT_FAIL;
 	}
-	if (a.json)
-		rc = print_json(&t, &arb, a.sbt);
-	else
+	if (a.json) {
+		rc = print_json(&t, &arb, a.sbt, &ib);
+	} else {
 		print_text(&t, &arb, a.sbt);
+		print_ib_text(&ib);
+	}
 	if (rc || fflush(stdout)) {
 		fprintf(stderr, "osmtopo qos: cannot write the output\n");
 		return OT_EXIT_USAGE;
