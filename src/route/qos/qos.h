@@ -111,11 +111,12 @@ int ot_qos_sbt(const struct ot_qos_table *t, struct ot_qos_arb *out,
 	       struct ot_error *err);
 
 /*
- * Applies the bandwidth correction to a table whose entries name classes:
- * adds c[i].dweight to class i's entries one unit at a time, from the end
- * of the table backwards, round robin, never taking an entry below one
- * MTU of its class nor above OT_QOS_MAX_WEIGHT; what cannot be placed is left in
- * c[i].unapplied.  Fills sum/share after.  Exposed for the tests.
+ * Applies the bandwidth correction to a table whose entries name
+ * classes: adds c[i].dweight to class i's entries one unit at a time,
+ * from the end of the table backwards, round robin, never taking an
+ * entry below one MTU of its class nor above OT_QOS_MAX_WEIGHT; what
+ * cannot be placed is left in c[i].unapplied.  Fills sum/share after.
+ * Exposed for the tests.
  */
 void ot_qos_correct(struct ot_qos_arb *a);
 
