@@ -332,7 +332,9 @@ static int ot_build_fwd_tables(void *context)
 	struct ot_routing *r = NULL;
 	struct ot_fabric *f = NULL;
 	struct ot_error err = { 0 };
+	struct ot_qos_layers layers;
 	double start, capture_ms, ms;
+	bool qos_on;
 	int error = -1;
 
 	start = ot_now_ms();
@@ -343,6 +345,7 @@ static int ot_build_fwd_tables(void *context)
 	}
 	capture_ms = ot_now_ms() - start;
 	if (ot_engine_run(ctx->engine, f, &r, &err) ||
+	    ot_plugin_qos_apply(ctx, r, &layers, &qos_on, &err) ||
 	    check_vls(ctx, r, &err) || switch_tables(ctx, r, false, &err))
 		goto refused;
 	ms = ot_now_ms();
@@ -356,6 +359,8 @@ static int ot_build_fwd_tables(void *context)
 	drop_routing(ctx);
 	ctx->fabric = f;
 	ctx->routing = r;
+	ctx->qos_on = qos_on;
+	ctx->qos_layers = layers;
 	f = NULL;
 	r = NULL;
 	ctx->last_refusal[0] = '\0';
@@ -378,6 +383,7 @@ refused:
 	 * one describes a fabric that is gone.
 	 */
 	drop_routing(ctx);
+	ctx->qos_on = false;
 out:
 	ot_routing_free(r);
 	ot_fabric_free(f);
@@ -396,8 +402,12 @@ static uint8_t ot_path_sl(void *context, uint8_t path_sl_hint,
 	const struct ot_routing *r = ctx->routing;
 	uint16_t s = cl_ntoh16(slid), d = cl_ntoh16(dlid);
 
-	if (!r || !r->path_sl || ot_fabric_lid_node(r->fabric, s) < 0 ||
+	if (!r || ot_fabric_lid_node(r->fabric, s) < 0 ||
 	    ot_fabric_lid_node(r->fabric, d) < 0)
+		return path_sl_hint;
+	if (ctx->qos_on)
+		return ot_plugin_qos_path_sl(ctx, path_sl_hint, s, d);
+	if (!r->path_sl)
 		return path_sl_hint;
 	return ot_routing_path_sl(r, s, d) & 0xf;
 }
@@ -461,8 +471,11 @@ static int ot_setup(osm_routing_engine_t *re, osm_opensm_t *osm)
 	re->ucast_build_fwd_tables = ot_build_fwd_tables;
 	re->path_sl = ot_path_sl;
 	re->update_sl2vl = ot_update_sl2vl;
-	/* VLArb: OpenSM's default tables serve every data VL; no engine
-	 * here needs priorities between them. */
+	/*
+	 * VLArb: OpenSM's tables (qos_*_vlarb_*) unless a class table is
+	 * in use (qos.c).
+	 */
+	re->update_vlarb = ot_update_vlarb;
 	re->destroy = ot_destroy;
 	return 0;
 }

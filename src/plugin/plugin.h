@@ -30,6 +30,7 @@
 #include "model/fabric.h"
 #include "model/routing.h"
 #include "route/engine.h"
+#include "route/qos/qos.h"
 
 /*
  * Error codes in OpenSM's "ERR XXYY" style, one per class of refusal
@@ -72,6 +73,18 @@ struct ot_plugin_engine {
 	 * sweep is logged once (then at DEBUG); "" after a success.
 	 */
 	char last_refusal[OT_ERROR_LEN];
+	/*
+	 * Service classes (qos.c): the class table named by
+	 * event_plugin_options, read again at every sweep, and how the last
+	 * routing was layered for it; qos_on false when there is none (no
+	 * table named, a bad table, QoS off), and then the engine's tables
+	 * go to OpenSM as they are.  Replaced with the routing, under the
+	 * same lock.  The last class table error, logged once.
+	 */
+	bool qos_on;
+	struct ot_qos_table qos;
+	struct ot_qos_layers qos_layers;
+	char last_qos_error[OT_ERROR_LEN];
 };
 
 /*
@@ -91,6 +104,23 @@ int ot_capture_subnet(osm_subn_t *subn, struct ot_fabric **out,
  * are in use, or memory ran out).
  */
 int ot_build_lid_matrices(void *context);
+
+/*
+ * Service classes (qos.c).  ot_plugin_qos_apply() runs after the engine,
+ * before the checks: with "osmtopo_qos=FILE" in event_plugin_options and
+ * QoS on, it reads FILE (a bad one: ERROR naming the line, and routing
+ * goes on without classes) and layers r for its classes; -1 with err set
+ * when the classes do not fit the VLs or SLs (the engine is refused).
+ * The callbacks give the class's path SL and each port's VLArb.
+ */
+int ot_plugin_qos_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
+			struct ot_qos_layers *layers, bool *on,
+			struct ot_error *err);
+uint8_t ot_plugin_qos_path_sl(const struct ot_plugin_engine *ctx,
+			      uint8_t hint, uint16_t slid, uint16_t dlid);
+void ot_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,
+		     ib_vl_arb_table_t *block, unsigned int block_length,
+		     unsigned int block_num);
 
 /* The node with this (host order) node GUID in a captured fabric, or -1. */
 int ot_capture_find_node(const struct ot_fabric *f, uint64_t guid);

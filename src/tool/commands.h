@@ -19,5 +19,6 @@ int cmd_fabric(int argc, char **argv); /* osmtopo fabric --live */
 int cmd_lfts(int argc, char **argv);   /* osmtopo lfts --live */
 int cmd_compare(int argc, char **argv);
 int cmd_sim(int argc, char **argv);     /* osmtopo sim ACTION */
+int cmd_qos(int argc, char **argv);     /* osmtopo qos CLASSFILE */
 
 #endif

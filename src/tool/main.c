@@ -30,6 +30,8 @@ static const struct subcommand subcommands[] = {
 	{ "lfts", cmd_lfts, "read every switch's LFT from a live fabric" },
 	{ "compare", cmd_compare,
 	  "run engines side by side under ibsim and OpenSM, one row each" },
+	{ "qos", cmd_qos,
+	  "VL arbitration tables of a QoS class table (DTable, SBT)" },
 	{ "sim", cmd_sim,
 	  "start ibsim and OpenSM, run clients against them, stop them" },
 };

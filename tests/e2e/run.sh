@@ -82,6 +82,7 @@ tests=(
 	"ff-ador-hypercube|$here/test_ff_engines.sh ff-ador $topo/hypercube-4d-w2-2cas.net 1"
 	"compare-ulhpc-roots|$here/test_compare.sh fabric $topo/ulhpc-96.net --osm-option updn:root_guid_file=$src/tests/data/ulhpc-96-spines.guids --osm-option ftree:root_guid_file=$src/tests/data/ulhpc-96-spines.guids minhop=yes updn=yes ftree=yes"
 	"balance-second-opinion|$here/test_balance_second_opinion.sh"
+	"qos|$here/test_qos.sh"
 	"ff-mixed-ador-flatfly|$here/test_ff_engines.sh ff-mixed-ador $topo/flatfly-3x3x3-w2-2cas.net 2"
 	"ff-twisted-ador-flatfly|$here/test_ff_engines.sh ff-twisted-ador $topo/flatfly-3x3x3-w2-2cas.net 2"
 	"ff-dor-flatfly-damaged|$here/test_ff_engines.sh ff-dor gen:flatfly+3x3x3+--widths+2,1,1+--cas+2+--drop-links+0.05+--seed+3"

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Service classes in the plugin: OpenSM's QoS policy picks an SL per
+ * pair (its qos-levels), and the osmtopo class table named by
+ * "event_plugin_options osmtopo_qos=FILE" says what each of those SLs is
+ * worth (route/qos).  After the engine routed, the routing is layered so
+ * that each class has its own copy of the engine's SLs and VLs; path_sl
+ * moves the engine's SL into the block of the class the policy chose;
+ * update_vlarb writes each port's low-priority table by the DTable
+ * methodology and empties the high one.  A bad class table is an ERROR
+ * naming its line, and OpenSM routes on without classes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin/plugin.h"
+
+#include <opensm/osm_port.h>
+#include <opensm/osm_subnet.h>
+
+#define OPTION "osmtopo_qos="
+
+/* FILE of "... osmtopo_qos=FILE ..." into path; false when absent. */
+static bool class_file(const osm_subn_t *subn, char *path, size_t size)
+{
+	const char *opt = subn->opt.event_plugin_options, *p;
+	size_t len;
+
+	if (!opt)
+		return false;
+	p = strstr(opt, OPTION);
+	if (!p || (p != opt && p[-1] != ' ' && p[-1] != ','))
+		return false;
+	p += strlen(OPTION);
+	len = strcspn(p, " ,\t");
+	if (!len || len >= size)
+		return false;
+	memcpy(path, p, len);
+	path[len] = '\0';
+	return true;
+}
+
+/* Data VLs max_op_vls allows (1: VL0, 2: VL0-1, 3: VL0-3, 4: VL0-7). */
+static unsigned int max_data_vls(const osm_subn_t *subn)
+{
+	unsigned int v = subn->opt.max_op_vls;
+
+	if (v == 0)
+		return 1;
+	return v >= 5 ? 15 : 1u << (v - 1);
+}
+
+static void log_table_error(struct ot_plugin_engine *ctx, const char *msg)
+{
+	osm_log_t *log = &ctx->osm->log;
+
+	if (!strcmp(ctx->last_qos_error, msg)) {
+		OSM_LOG(log, OSM_LOG_DEBUG, "%s: %s\n", ctx->engine->name,
+			msg);
+		return;
+	}
+	snprintf(ctx->last_qos_error, sizeof(ctx->last_qos_error), "%s", msg);
+	OSM_LOG(log, OSM_LOG_ERROR,
+		OT_ERR_CONF ": %s: QoS class table: %s; routing without service classes\n",
+		ctx->engine->name, msg);
+}
+
+int ot_plugin_qos_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
+			struct ot_qos_layers *layers, bool *on,
+			struct ot_error *err)
+{
+	osm_subn_t *subn = &ctx->osm->subn;
+	struct ot_error why = { 0 };
+	char path[4096];
+
+	*on = false;
+	if (!class_file(subn, path, sizeof(path)))
+		return 0;
+	if (!subn->opt.qos) {
+		log_table_error(ctx, "QoS is off (-Q or \"qos TRUE\")");
+		return 0;
+	}
+	if (ot_qos_load(path, &ctx->qos, &why)) {
+		log_table_error(ctx, why.msg);
+		return 0;
+	}
+	if (ot_qos_layer(r, &ctx->qos, max_data_vls(subn), layers, err))
+		return -1;
+	ctx->last_qos_error[0] = '\0';
+	*on = true;
+	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
+		"%s: %u QoS classes from %s: %u SLs and %u VLs each\n",
+		ctx->engine->name, layers->classes, path, layers->sls,
+		layers->vls);
+	return 0;
+}
+
+uint8_t ot_plugin_qos_path_sl(const struct ot_plugin_engine *ctx,
+			      uint8_t hint, uint16_t slid, uint16_t dlid)
+{
+	return ot_qos_path_sl(&ctx->qos_layers, ctx->routing, hint, slid,
+			      dlid) & 0xf;
+}
+
+/*
+ * Blocks 0 and 1 are the low-priority table (32 entries each), 2 and 3
+ * the high one.  The DTable entries go to the low table, sized by the
+ * port's VLArbLowCap; the high table is emptied (weight 0), so the high
+ * limit does not matter (doc/qos.md).  A table the port cannot hold
+ * leaves OpenSM's block as it was, with an ERROR.
+ */
+void ot_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,
+		     ib_vl_arb_table_t *block, unsigned int block_length,
+		     unsigned int block_num)
+{
+	struct ot_plugin_engine *ctx = context;
+	struct ot_qos_entry e[OT_QOS_MAX_ENTRIES];
+	struct ot_error err = { 0 };
+	unsigned int i, n, first = block_num * IB_NUM_VL_ARB_ELEMENTS_IN_BLOCK;
+
+	(void)port_num;
+	if (!ctx->routing || !ctx->qos_on || !port)
+		return;
+	if (block_num >= 2) {
+		for (i = 0; i < block_length; i++)
+			block->vl_entry[i].weight = 0;
+		return;
+	}
+	if (ot_qos_ib_vlarb(&ctx->qos, &ctx->qos_layers,
+			    port->port_info.vl_arb_low_cap, e, &n, &err)) {
+		log_table_error(ctx, err.msg);
+		return;
+	}
+	for (i = 0; i < block_length; i++) {
+		block->vl_entry[i].vl = 0;
+		block->vl_entry[i].weight = 0;
+		if (first + i >= n)
+			continue;
+		block->vl_entry[i].vl = (uint8_t)e[first + i].who;
+		block->vl_entry[i].weight = (uint8_t)e[first + i].weight;
+	}
+}

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Service classes and the VL arbitration tables that give them their
+ * bandwidth and latency, after "Providing quality of service in Omni-Path
+ * networks" (Cano-Cano et al.; DTable methodology from "QoS in InfiniBand
+ * subnetworks", Alfaro, Sanchez, Duato).  Pure computation: a class table
+ * (one line per SL: share, latency need, MTU) is parsed here; from it the
+ * DTable methodology spreads arbitration entries by each class's maximum
+ * entry distance, sizes their weights from a bandwidth pool and the
+ * class's MTU, and removes the rounding error with the paper's bandwidth
+ * correction.  SBT (one entry per class) is the simple baseline.  The
+ * InfiniBand adaptation (entries name VLs, a weight counts 64-byte units
+ * up to 255, a port holds VLArbLowCap entries) is ot_qos_ib_vlarb(); the
+ * plugin and `osmtopo qos` call these, the checker may replay them.
+ */
+#ifndef OSMTOPO_ROUTE_QOS_H
+#define OSMTOPO_ROUTE_QOS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/error.h"
+#include "model/routing.h"
+
+#define OT_QOS_MAX_CLASSES 15   /* SL 15 is VL15's: never a class */
+#define OT_QOS_MAX_ENTRIES 256  /* the methodology's N; InfiniBand: <= 64 */
+#define OT_QOS_UNIT 64          /* bytes per weight unit (credit) */
+#define OT_QOS_MAX_WEIGHT 255   /* an InfiniBand VLArb weight is 8 bits */
+#define OT_QOS_NAME_LEN 32
+
+/* One service class: one line of the class table. */
+struct ot_qos_class {
+	char name[OT_QOS_NAME_LEN];
+	uint8_t sl;            /* the SL the QoS policy (qos-level) hands out */
+	double share;          /* wanted share of the link, 0 < share <= 1 */
+	unsigned int distance; /* max entries between two of its entries */
+	unsigned int mtu;      /* bytes, a multiple of 64; 0: the GMTU */
+	unsigned int line;     /* where it was declared, for errors */
+};
+
+/* A class table and the arbiter parameters of the methodology. */
+struct ot_qos_table {
+	struct ot_qos_class cls[OT_QOS_MAX_CLASSES];
+	unsigned int nclasses;
+	unsigned int entries; /* N; 0: the port's capacity */
+	unsigned int gmtu;    /* bytes, a multiple of 64 */
+	unsigned int w, k;    /* M = GMTU * w, pool = N * GMTU * k, k <= w */
+};
+
+/*
+ * Parses a class table from text (one statement a line, '#' comments):
+ *   arbiter [entries N] [gmtu BYTES] [w W] [k K]
+ *   class NAME sl SL share F (distance D | latency R) [mtu BYTES]
+ * Latency rank R (1 most urgent) means distance 2^R.  Shares are
+ * fractions ("0.1") or percentages ("10%").  Errors name "file:line"
+ * (file is only used in messages).  0, or -1 with err set.
+ */
+int ot_qos_parse(const char *text, const char *file, struct ot_qos_table *t,
+		 struct ot_error *err);
+
+/* The same from a file. */
+int ot_qos_load(const char *path, struct ot_qos_table *t,
+		struct ot_error *err);
+
+/* The class that SL sl belongs to, or -1. */
+int ot_qos_class_of_sl(const struct ot_qos_table *t, unsigned int sl);
+
+/* An arbitration entry: a class (or, InfiniBand, a VL) and its weight. */
+struct ot_qos_entry {
+	int16_t who;     /* class index (methodology) or VL; -1: empty */
+	uint16_t weight; /* in 64-byte units */
+};
+
+/* What the methodology gives one class. */
+struct ot_qos_class_result {
+	unsigned int n;          /* entries */
+	unsigned int distance;   /* the distance actually kept (power of 2) */
+	unsigned int mtu_units;  /* MTU in weight units */
+	double min_share, max_share; /* n*MTU/pool, n*M/pool */
+	double tweight;          /* pool * share */
+	unsigned int entry_weight; /* ceil(tweight / n) */
+	unsigned int sum_before; /* n * entry_weight */
+	double share_before;     /* sum_before / total_before */
+	int dweight;             /* the correction wanted */
+	int unapplied;           /* of it, what the MTU/max checks refused */
+	unsigned int sum_after;
+	double share_after;      /* sum_after / total_after */
+	unsigned int worst_bytes; /* most bytes of others between two services */
+};
+
+struct ot_qos_arb {
+	unsigned int n;                 /* entries */
+	struct ot_qos_entry entry[OT_QOS_MAX_ENTRIES];
+	unsigned int pool, max_weight;  /* in units */
+	unsigned int total_before, total_after;
+	unsigned int nclasses;
+	struct ot_qos_class_result c[OT_QOS_MAX_CLASSES];
+};
+
+/*
+ * The DTable methodology for N entries (t->entries when non-zero):
+ * spreading, weights, bandwidth correction.  Refuses (OT_ERR_CONFIG,
+ * naming the class's line) a share outside [min, max] assignable, or
+ * latency needs that do not fit N entries.
+ */
+int ot_qos_dtable(const struct ot_qos_table *t, unsigned int n,
+		  struct ot_qos_arb *out, struct ot_error *err);
+
+/* SBT: one entry per class, weights in proportion to the shares. */
+int ot_qos_sbt(const struct ot_qos_table *t, struct ot_qos_arb *out,
+	       struct ot_error *err);
+
+/*
+ * Applies the bandwidth correction to a table whose entries name
+ * classes: adds c[i].dweight to class i's entries one unit at a time,
+ * from the end of the table backwards, round robin, never taking an
+ * entry below one MTU of its class nor above OT_QOS_MAX_WEIGHT; what
+ * cannot be placed is left in c[i].unapplied.  Fills sum/share after.
+ * Exposed for the tests.
+ */
+void ot_qos_correct(struct ot_qos_arb *a);
+
+/*
+ * Most bytes the arbiter serves to other entries between two services of
+ * class ci, on saturated queues, with InfiniBand's rule that an entry
+ * sends whole packets while its weight is not used up (a packet of m
+ * units under a remaining weight r > 0 goes, so an entry of weight w
+ * sends ceil(w/m) packets of the class's MTU).
+ */
+unsigned int ot_qos_worst_bytes(const struct ot_qos_arb *a, unsigned int ci);
+
+#endif
+
+/*
+ * Classes times layers, over any engine's routing.  An engine uses S path
+ * SLs (its SL layers: 1 when it has no path_sl) and V data VLs (its hop
+ * layers, r->nvls).  With C classes, class c's layer s becomes SL
+ * c*S + s and its VL v becomes c*V + v on every hop, so classes never
+ * share a VL and each keeps the engine's deadlock freedom on its own VLs.
+ */
+struct ot_qos_layers {
+	unsigned int classes, sls, vls;   /* C, S, V */
+	int8_t class_of_sl[OT_NUM_SLS];           /* a policy SL's class, or -1 */
+};
+
+/*
+ * Rewrites r's SL2VL tables (every node gets one) and nvls for the
+ * classes of t; the path SLs of class 0 are the engine's own, so
+ * r->path_sl and the promise's rule keep describing class 0.  Refuses
+ * (OT_ERR_BUDGET, with the numbers) when C*S > 15 or C*V > max_vls:
+ * classes are never merged.  SLs beyond C*S, which path_sl never hands
+ * out: a class's policy SL (what MultiPathRecord returns, OpenSM 3.3.23
+ * not calling path_sl there) maps to that class's layer 0, any other to
+ * class 0's VLs; every SL lands on a data VL.
+ */
+int ot_qos_layer(struct ot_routing *r, const struct ot_qos_table *t,
+		 unsigned int max_vls, struct ot_qos_layers *out,
+		 struct ot_error *err);
+
+/*
+ * The path SL for a pair whose requester or qos-level asked for hint:
+ * the engine's SL for the pair, in the layer block of hint's class
+ * (class 0 when hint is no class's SL).
+ */
+uint8_t ot_qos_path_sl(const struct ot_qos_layers *q,
+		       const struct ot_routing *r, uint8_t hint,
+		       uint16_t slid, uint16_t dlid);
+
+/*
+ * The InfiniBand low-priority VLArb table of a port: the DTable entries
+ * of t for cap entries, each naming a VL of its class (class c's entries
+ * take VLs c*V .. c*V+V-1 in turn).  Fills n entries (who = VL); refuses
+ * (OT_ERR_BUDGET) a class with fewer entries than VLs, whose VLs could
+ * not all be served.
+ */
+int ot_qos_ib_vlarb(const struct ot_qos_table *t,
+		    const struct ot_qos_layers *q, unsigned int cap,
+		    struct ot_qos_entry *entry, unsigned int *n,
+		    struct ot_error *err);
