@@ -96,3 +96,25 @@ int gen_link_cas(struct ot_fabric *f, const struct gen_layout *l,
 	}
 	return 0;
 }
+
+int gen_drop(uint32_t n, double frac, struct ot_prng *rng, bool *kept,
+	     const char *who, struct ot_error *err)
+{
+	uint32_t *perm, i, k;
+
+	perm = malloc((n ? n : 1) * sizeof(*perm));
+	if (!perm)
+		return ot_error_nomem(err, who);
+	for (i = 0; i < n; i++) {
+		kept[i] = true;
+		perm[i] = i;
+	}
+	ot_prng_shuffle(rng, perm, n);
+	k = (uint32_t)(frac * n + 0.5);
+	if (k >= n && n)
+		k = n - 1;
+	for (i = 0; i < k; i++)
+		kept[perm[i]] = false;
+	free(perm);
+	return 0;
+}

@@ -70,4 +70,14 @@ int gen_link_cas(struct ot_fabric *f, const struct gen_layout *l,
 		 uint32_t hosts, uint32_t first_ca, unsigned int cas,
 		 struct ot_error *err);
 
+struct ot_prng;
+
+/*
+ * Damage: kept[0..n) all true, then a fraction frac of them (rounded,
+ * never all) set false, drawn from rng (a permutation of 0..n-1, its
+ * first entries dropped).  0 or -1 with err ("<who>: out of memory").
+ */
+int gen_drop(uint32_t n, double frac, struct ot_prng *rng, bool *kept,
+	     const char *who, struct ot_error *err);
+
 #endif

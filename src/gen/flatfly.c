@@ -130,14 +130,6 @@ static void coords_str(const struct ff_shape *s, uint32_t slot, char *buf,
 				 d + 1 < s->ndims ? "," : "]");
 }
 
-/* How many of n to drop for fraction frac: rounded, never all. */
-static uint32_t drop_count(double frac, uint32_t n)
-{
-	uint32_t k = (uint32_t)(frac * n + 0.5);
-
-	return k >= n && n ? n - 1 : k;
-}
-
 /* A switch-to-switch cable, by slot and logical port at both ends. */
 struct ff_cable {
 	uint32_t a, b;
@@ -182,55 +174,6 @@ static int collect_cables(const struct ff_shape *s, const bool *present,
 	}
 	*out = c;
 	*count = n;
-	return 0;
-}
-
-/*
- * The damage comes from its own stream, so that shuffling keeps it: first
- * a fraction of the switches (present[slot] false), ...
- */
-static int drop_switches(const struct ff_shape *s, double frac,
-			 struct ot_prng *rng, bool *present,
-			 struct ot_error *err)
-{
-	uint32_t *perm, i, k;
-
-	perm = malloc(s->nslots * sizeof(*perm));
-	if (!perm)
-		return ot_error_nomem(err, "flatfly");
-	for (i = 0; i < s->nslots; i++) {
-		present[i] = true;
-		perm[i] = i;
-	}
-	ot_prng_shuffle(rng, perm, s->nslots);
-	k = drop_count(frac, s->nslots);
-	for (i = 0; i < k; i++)
-		present[perm[i]] = false;
-	free(perm);
-	return 0;
-}
-
-/* ... then a fraction of the ncables cables left between them. */
-static int drop_cables(uint32_t ncables, double frac, struct ot_prng *rng,
-		       bool **kept, struct ot_error *err)
-{
-	uint32_t *perm, i, k;
-
-	*kept = malloc((ncables ? ncables : 1) * sizeof(**kept));
-	perm = malloc((ncables ? ncables : 1) * sizeof(*perm));
-	if (!*kept || !perm) {
-		free(perm);
-		return ot_error_nomem(err, "flatfly");
-	}
-	for (i = 0; i < ncables; i++) {
-		(*kept)[i] = true;
-		perm[i] = i;
-	}
-	ot_prng_shuffle(rng, perm, ncables);
-	k = drop_count(frac, ncables);
-	for (i = 0; i < k; i++)
-		(*kept)[perm[i]] = false;
-	free(perm);
 	return 0;
 }
 
@@ -306,12 +249,19 @@ struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 		error = ot_error_nomem(err, "flatfly");
 		goto out;
 	}
-	error = drop_switches(&s, p->drop_switches, &drop_rng, present, err);
+	/* the damage has its own stream, so that shuffling keeps it */
+	error = gen_drop(s.nslots, p->drop_switches, &drop_rng, present,
+			 "flatfly", err);
 	if (!error)
 		error = collect_cables(&s, present, &cable, &ncables, err);
-	if (!error)
-		error = drop_cables(ncables, p->drop_links, &drop_rng,
-				    &cable_kept, err);
+	if (!error) {
+		cable_kept = malloc((ncables ? ncables : 1) *
+				    sizeof(*cable_kept));
+		error = cable_kept ? gen_drop(ncables, p->drop_links,
+					      &drop_rng, cable_kept,
+					      "flatfly", err) :
+				     ot_error_nomem(err, "flatfly");
+	}
 	if (error)
 		goto out;
 	if (p->shuffle)
