@@ -223,7 +223,7 @@ static int escape_prepare(struct df_ctx *c)
 {
 	const struct ot_fabric *f = c->f;
 	uint32_t n, k = 0, total = 0;
-	uint64_t *tiebreak;
+	uint64_t *tiebreak, rank;
 	int error;
 
 	if (c->esc_ready)
@@ -244,8 +244,10 @@ static int escape_prepare(struct df_ctx *c)
 		if (!ot_is_switch(f, n) || c->df->group[n] < 0)
 			continue;
 		c->present[n] = 1;
-		tiebreak[n] = ((uint64_t)c->df->group[n] << 32) +
-			      (uint32_t)c->df->index[n];
+		/* the layer wants the position in the low 32 bits */
+		rank = (uint64_t)c->df->group[n] * c->df->max_size +
+		       (uint32_t)c->df->index[n];
+		tiebreak[n] = ((rank < 0xffff ? rank : 0xffff) << 32) + n;
 		k += escape_neighbours(c, n, c->eadj + k);
 	}
 	c->estart[f->nnodes] = k;
@@ -531,19 +533,13 @@ static void ctx_free(struct df_ctx *c)
 	free(c->eadj);
 }
 
-/* SL2VL always; path SLs when the escape layer is used. */
+/* SL2VL always (path SLs, when the escape layer is used: df_route). */
 static int set_vls(struct df_ctx *c, struct ot_routing *out)
 {
 	out->nvls = c->any_escape ? 3 : 2;
 	out->needs_qos = true;
 	if (fill_sl2vl(c, out))
 		return -1;
-	if (c->any_escape) {
-		out->priv = c->escape;
-		out->free_priv = free;
-		out->path_sl = df_path_sl;
-		c->escape = NULL;
-	}
 	return 0;
 }
 
@@ -576,6 +572,12 @@ static int df_route(const struct ot_engine *self, const struct ot_fabric *f,
 	if (!error) {
 		error = set_promise(&c, out, df);
 		df = NULL; /* the promise owns it now (or freed it) */
+	}
+	if (!error && c.any_escape) {
+		out->priv = c.escape;
+		out->free_priv = free;
+		out->path_sl = df_path_sl;
+		c.escape = NULL;
 	}
 	ctx_free(&c);
 	ot_df_free(df);

@@ -107,6 +107,81 @@ static void join_strong(const struct ot_fabric *f, const struct df_adj *g,
 		}
 }
 
+/*
+ * Damage can leave a group in pieces (a switch that lost local cables
+ * loses triangles too): two parts with more than half of the switch pairs
+ * between them cabled, and at least two, are one group.  Two groups of a Dragonfly have
+ * about a * h / (g - 1) of a * a pairs cabled, far below half.  Rounds
+ * over the parts (roots in node order) until nothing merges.
+ *
+ * Switches by part: root r's are list[first[r] .. first[r + 1]). */
+static void list_parts(const struct ot_fabric *f, struct ot_uf *uf,
+		       uint32_t *first, uint32_t *list, uint32_t *root)
+{
+	uint32_t n, N = f->nnodes;
+
+	memset(first, 0, ((size_t)N + 2) * sizeof(*first));
+	for (n = 0; n < N; n++) {
+		root[n] = ot_is_switch(f, n) ? ot_uf_find(uf, n) : N;
+		if (root[n] < N)
+			first[root[n] + 2]++;
+	}
+	for (n = 0; n < N; n++)
+		first[n + 2] += first[n + 1];
+	for (n = 0; n < N; n++)
+		if (root[n] < N)
+			list[first[root[n] + 1]++] = n;
+}
+
+/* One round over every part; true when some parts merged. */
+static bool merge_round(const struct ot_fabric *f, const struct df_adj *g,
+			struct ot_uf *uf, uint32_t *first, uint32_t *list,
+			uint32_t *root, uint32_t *cnt)
+{
+	uint32_t A, i, k, N = f->nnodes;
+	bool merged = false;
+
+	list_parts(f, uf, first, list, root);
+	for (A = 0; A < N; A++) {
+		uint32_t sa = first[A + 1] - first[A];
+
+		for (i = first[A]; i < first[A + 1]; i++)
+			for (k = g->start[list[i]]; k < g->start[list[i] + 1]; k++)
+				cnt[root[g->adj[k]]]++;
+		for (i = first[A]; i < first[A + 1]; i++)
+			for (k = g->start[list[i]]; k < g->start[list[i] + 1]; k++) {
+				uint32_t B = root[g->adj[k]];
+				uint64_t sb = first[B + 1] - first[B];
+
+				if (B != A && cnt[B] >= 2 && 2ull * cnt[B] > sa * sb)
+					merged |= ot_uf_union(uf, A, B);
+				cnt[B] = 0;
+			}
+	}
+	return merged;
+}
+
+static int merge_dense(const struct ot_fabric *f, const struct df_adj *g,
+		       struct ot_uf *uf)
+{
+	size_t N = f->nnodes;
+	uint32_t *first = malloc((N + 2) * sizeof(*first));
+	uint32_t *list = malloc((N + 1) * sizeof(*list));
+	uint32_t *root = malloc((N + 1) * sizeof(*root));
+	uint32_t *cnt = calloc(N + 1, sizeof(*cnt));
+	int error = 0;
+
+	if (!first || !list || !root || !cnt)
+		error = -1;
+	while (!error && merge_round(f, g, uf, first, list, root, cnt))
+		;
+	free(first);
+	free(list);
+	free(root);
+	free(cnt);
+	return error;
+}
+
 /* A group before numbering: its root, size and smallest (GUID, node). */
 struct df_class {
 	uint32_t root, size;
@@ -237,7 +312,7 @@ static int check_groups(const struct ot_df *df, const struct df_adj *g,
 
 			for (k = g->start[u]; k < g->start[u + 1]; k++)
 				in += df->group[g->adj[k]] == (int32_t)G;
-			if (2 * in <= size - 1)
+			if (size > 1 && 2 * in <= size - 1)
 				return ot_refuse(err, OT_ERR_TOPOLOGY,
 						 "dragonfly: switch \"%s\": cabled to %u of the %u other switches of its group: no full graph",
 						 f->node[u].desc, in, size - 1);
@@ -315,6 +390,10 @@ int ot_df_recognize(const struct ot_fabric *f, struct ot_df **out,
 	}
 	count_triangles(f, &g);
 	join_strong(f, &g, uf);
+	if (merge_dense(f, &g, uf)) {
+		error = ot_error_nomem(err, "dragonfly");
+		goto out;
+	}
 	error = number_groups(df, uf, err);
 	if (!error)
 		error = list_members(df, err);
