@@ -198,7 +198,17 @@ static unsigned int rule_port(struct df_ctx *c, int32_t s, uint32_t lid)
 				 k)] & 0xff;
 }
 
-/* Switch neighbours of s, in (group, switch in group) order, for escape. */
+/*
+ * The escape layer's positions are the switches in (group, switch in
+ * group) order, so that its up*-down* root and ties do not depend on node
+ * order.
+ */
+static uint32_t esc_pos(const struct df_ctx *c, int32_t n)
+{
+	return c->df->gstart[c->df->group[n]] + (uint32_t)c->df->index[n];
+}
+
+/* Switch neighbours of switch s as positions, in position order. */
 static uint32_t escape_neighbours(const struct df_ctx *c, int32_t s,
 				  uint32_t *out)
 {
@@ -209,8 +219,9 @@ static uint32_t escape_neighbours(const struct df_ctx *c, int32_t s,
 	for (p = 1; p <= nd->nports; p++) {
 		int32_t x = nd->port[p].peer;
 
-		if (x >= 0 && x != s && ot_is_switch(c->f, x))
-			key[k++] = x;
+		if (x >= 0 && x != s && ot_is_switch(c->f, x) &&
+		    c->df->group[x] >= 0)
+			key[k++] = esc_pos(c, x);
 	}
 	qsort(key, k, sizeof(*key), cmp_u32);
 	for (i = 0; i < k; i++)
@@ -221,38 +232,30 @@ static uint32_t escape_neighbours(const struct df_ctx *c, int32_t s,
 
 static int escape_prepare(struct df_ctx *c)
 {
-	const struct ot_fabric *f = c->f;
-	uint32_t n, k = 0, total = 0;
-	uint64_t *tiebreak, rank;
+	const struct ot_df *df = c->df;
+	uint32_t n = df->gstart[df->ngroups], s, k = 0;
+	uint64_t *tiebreak;
 	int error;
 
 	if (c->esc_ready)
 		return 0;
-	for (n = 0; n < f->nnodes; n++)
-		total += f->node[n].nports;
-	c->present = calloc((size_t)f->nnodes + 1, 1);
-	c->estart = malloc(((size_t)f->nnodes + 1) * sizeof(*c->estart));
-	c->eadj = malloc(((size_t)total + 1) * sizeof(*c->eadj));
-	tiebreak = malloc(((size_t)f->nnodes + 1) * sizeof(*tiebreak));
+	c->present = malloc((size_t)n + 1);
+	c->estart = malloc(((size_t)n + 1) * sizeof(*c->estart));
+	c->eadj = malloc(((size_t)n * OT_MAX_PORTS + 1) * sizeof(*c->eadj));
+	tiebreak = malloc(((size_t)n + 1) * sizeof(*tiebreak));
 	if (!c->present || !c->estart || !c->eadj || !tiebreak) {
 		free(tiebreak);
 		return ot_error_nomem(c->err, "df-static");
 	}
-	for (n = 0; n < f->nnodes; n++) {
-		c->estart[n] = k;
-		tiebreak[n] = 0;
-		if (!ot_is_switch(f, n) || c->df->group[n] < 0)
-			continue;
-		c->present[n] = 1;
-		/* the layer wants the position in the low 32 bits */
-		rank = (uint64_t)c->df->group[n] * c->df->max_size +
-		       (uint32_t)c->df->index[n];
-		tiebreak[n] = ((rank < 0xffff ? rank : 0xffff) << 32) + n;
-		k += escape_neighbours(c, n, c->eadj + k);
+	for (s = 0; s < n; s++) {
+		c->estart[s] = k;
+		c->present[s] = 1;
+		tiebreak[s] = s;
+		k += escape_neighbours(c, df->member[s], c->eadj + k);
 	}
-	c->estart[f->nnodes] = k;
-	error = ot_escape_init(&c->esc, f->nnodes, c->present, c->estart,
-			       c->eadj, tiebreak, c->err);
+	c->estart[n] = k;
+	error = ot_escape_init(&c->esc, n, c->present, c->estart, c->eadj,
+			       tiebreak, c->err);
 	free(tiebreak);
 	c->esc_ready = !error;
 	return error;
@@ -262,30 +265,31 @@ static int escape_prepare(struct df_ctx *c)
 static int escape_hops(struct df_ctx *c, uint32_t lid, uint32_t seq)
 {
 	const struct ot_fabric *f = c->f;
-	int32_t t = c->tsw[lid];
+	const struct ot_df *df = c->df;
+	int32_t t = c->tsw[lid], x;
 	uint32_t s, next;
 	unsigned int p;
 
 	if (escape_prepare(c))
 		return -1;
-	for (s = 0; s < f->nnodes; s++) {
-		if (!c->present[s])
-			continue;
-		switch (ot_escape_hop(&c->esc, s, t, seq, &next)) {
+	for (s = 0; s < df->gstart[df->ngroups]; s++) {
+		int32_t sw = df->member[s];
+
+		switch (ot_escape_hop(&c->esc, s, esc_pos(c, t), seq, &next)) {
 		case OT_ESCAPE_DELIVER:
-			c->hop[s] = c->tport[lid];
+			c->hop[sw] = c->tport[lid];
 			break;
 		case OT_ESCAPE_FORWARD:
-			for (p = 1; p <= f->node[s].nports; p++)
-				if (f->node[s].port[p].peer ==
-				    (int32_t)c->eadj[next])
+			x = df->member[c->eadj[next]];
+			for (p = 1; p <= f->node[sw].nports; p++)
+				if (f->node[sw].port[p].peer == x)
 					break;
-			c->hop[s] = p;
+			c->hop[sw] = p;
 			break;
 		case OT_ESCAPE_CUT:
 			return ot_refuse(c->err, OT_ERR_DAMAGE,
 					 "df-static: no path at all from switch \"%s\" to switch \"%s\": missing cables and switches cut the fabric in two",
-					 f->node[s].desc, f->node[t].desc);
+					 f->node[sw].desc, f->node[t].desc);
 		case OT_ESCAPE_NOMEM:
 			return ot_error_nomem(c->err, "df-static");
 		}
@@ -296,12 +300,13 @@ static int escape_hops(struct df_ctx *c, uint32_t lid, uint32_t seq)
 /* The rule's port at every switch toward lid; false when one has none. */
 static bool rule_hops(struct df_ctx *c, uint32_t lid)
 {
-	const struct ot_fabric *f = c->f;
-	uint32_t s;
+	const struct ot_df *df = c->df;
+	uint32_t k;
 
-	for (s = 0; s < f->nnodes; s++) {
-		if (!ot_is_switch(f, s) || c->df->group[s] < 0)
-			continue;
+	/* in (group, switch) order: the lanes a failed try advanced too */
+	for (k = 0; k < df->gstart[df->ngroups]; k++) {
+		int32_t s = df->member[k];
+
 		c->hop[s] = rule_port(c, s, lid);
 		if (c->hop[s] == OT_NO_PORT)
 			return false;

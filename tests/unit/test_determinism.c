@@ -111,6 +111,30 @@ static struct ot_fabric *hypercube_4(void)
 	return flatfly("2x2x2x2", 2, 3, 0);
 }
 
+static struct ot_fabric *dragonfly(enum ot_df_arrangement arr,
+				   unsigned int g, double drop)
+{
+	struct ot_dragonfly_params p = { .a = 4, .h = 2, .p = 2, .g = g,
+					 .arrangement = arr, .arrange_seed = 5,
+					 .drop_links = drop, .drop_seed = 3,
+					 .shuffle = true, .seed = 11 };
+	struct ot_error err = { 0 };
+	struct ot_fabric *f = ot_gen_dragonfly(&p, &err);
+
+	ck_assert_msg(f, "%s", err.msg);
+	return f;
+}
+
+static struct ot_fabric *df_palm(void)
+{
+	return dragonfly(OT_DF_PALMTREE, 0, 0);
+}
+
+static struct ot_fabric *df_random_damaged(void)
+{
+	return dragonfly(OT_DF_RANDOM, 5, 0.1);
+}
+
 static const char ff_engines[] =
 	"ff-dor ff-mixed-dor ff-twisted-dor ff-twisted-mixed-dor ";
 static const char ador_engines[] = "ff-ador ff-mixed-ador ff-twisted-ador ";
@@ -123,6 +147,9 @@ static const struct family families[] = {
 	{ "ff-dor ff-mixed-dor ", hypercube_4, 0, false },
 	{ ador_engines, ff_3x3x3, 1, false },
 	{ ador_engines, ff_4x4_damaged, 2, true },
+	{ "df-static ", df_palm, 0, false },
+	{ "df-static ", df_palm, 1, false },
+	{ "df-static ", df_random_damaged, 0, true },
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
