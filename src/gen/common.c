@@ -118,3 +118,21 @@ int gen_drop(uint32_t n, double frac, struct ot_prng *rng, bool *kept,
 	free(perm);
 	return 0;
 }
+
+int gen_link_cables(struct ot_fabric *f, const struct gen_layout *l,
+		    const struct gen_cable *cable, const bool *kept,
+		    uint32_t n, struct ot_error *err)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct gen_cable *cb = &cable[i];
+
+		if (kept[i] &&
+		    ot_fabric_link(f, l->index[cb->a], gen_port(l, cb->a, cb->pa),
+				   l->index[cb->b], gen_port(l, cb->b, cb->pb),
+				   err))
+			return -1;
+	}
+	return 0;
+}

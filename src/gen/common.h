@@ -70,6 +70,17 @@ int gen_link_cas(struct ot_fabric *f, const struct gen_layout *l,
 		 uint32_t hosts, uint32_t first_ca, unsigned int cas,
 		 struct ot_error *err);
 
+/* A switch-to-switch cable, by logical switch and logical port. */
+struct gen_cable {
+	uint32_t a, b;
+	uint16_t pa, pb;
+};
+
+/* Cables the n cables whose kept[i] is set.  0 or -1 with err. */
+int gen_link_cables(struct ot_fabric *f, const struct gen_layout *l,
+		    const struct gen_cable *cable, const bool *kept,
+		    uint32_t n, struct ot_error *err);
+
 struct ot_prng;
 
 /*

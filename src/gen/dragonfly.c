@@ -80,12 +80,6 @@ static int arrange(const struct ot_dragonfly_params *p, struct df_shape *s,
 	return 0;
 }
 
-/* A switch-to-switch cable, by logical switch and logical port. */
-struct df_cable {
-	uint32_t a, b;
-	uint16_t pa, pb;
-};
-
 /* The logical port of global slot `slot` (and its switch in *sw). */
 static uint16_t global_port(const struct df_shape *s, uint32_t G,
 			    uint32_t slot, uint32_t *sw)
@@ -106,20 +100,20 @@ static void partner(const struct df_shape *s, bool palm, uint32_t G,
 
 static int collect_cables(const struct ot_dragonfly_params *p,
 			  const struct df_shape *s, const bool *present,
-			  struct df_cable **out, uint32_t *count,
+			  struct gen_cable **out, uint32_t *count,
 			  struct ot_error *err)
 {
 	uint32_t per = s->a * s->h, G, H, i, k, j, jp, n = 0;
 	uint64_t max = (uint64_t)s->g * (s->a * (s->a - 1) / 2 + per);
 	bool palm = p->arrangement == OT_DF_PALMTREE;
-	struct df_cable *c = malloc(max * sizeof(*c));
+	struct gen_cable *c = malloc(max * sizeof(*c));
 
 	if (!c)
 		return ot_error_nomem(err, "dragonfly");
 	for (G = 0; G < s->g; G++) {
 		for (i = 0; i < s->a; i++)
 			for (k = i + 1; k < s->a; k++)
-				c[n++] = (struct df_cable){
+				c[n++] = (struct gen_cable){
 					G * s->a + i, G * s->a + k,
 					s->p + k, s->p + 1 + i };
 		for (j = 0; j < per; j++) {
@@ -164,27 +158,9 @@ static bool node_name(const void *ctx, uint32_t ln, char *buf, size_t len)
 	return true;
 }
 
-static int link_cables(struct ot_fabric *f, const struct gen_layout *l,
-		       const struct df_cable *cable, const bool *kept,
-		       uint32_t n, struct ot_error *err)
-{
-	uint32_t i;
-
-	for (i = 0; i < n; i++) {
-		const struct df_cable *cb = &cable[i];
-
-		if (kept[i] &&
-		    ot_fabric_link(f, l->index[cb->a], gen_port(l, cb->a, cb->pa),
-				   l->index[cb->b], gen_port(l, cb->b, cb->pb),
-				   err))
-			return -1;
-	}
-	return 0;
-}
-
 /* The damage, from its own stream: switches, then the cables left. */
 static int damage(const struct ot_dragonfly_params *p, const struct df_shape *s,
-		  bool *present, struct df_cable **cable, uint32_t *n,
+		  bool *present, struct gen_cable **cable, uint32_t *n,
 		  bool **kept, struct ot_error *err)
 {
 	struct ot_prng rng = { .state = p->drop_seed };
@@ -205,7 +181,7 @@ struct ot_fabric *ot_gen_dragonfly(const struct ot_dragonfly_params *p,
 	struct df_shape s = { 0 };
 	struct gen_layout l = { 0 };
 	struct ot_fabric *f = NULL;
-	struct df_cable *cable = NULL;
+	struct gen_cable *cable = NULL;
 	struct df_names names;
 	bool *present = NULL, *kept = NULL;
 	uint32_t ncables = 0;
@@ -234,7 +210,7 @@ struct ot_fabric *ot_gen_dragonfly(const struct ot_dragonfly_params *p,
 	if (!error)
 		error = gen_link_cas(f, &l, s.nsw, s.nsw, s.p, err);
 	if (!error)
-		error = link_cables(f, &l, cable, kept, ncables, err);
+		error = gen_link_cables(f, &l, cable, kept, ncables, err);
 out:
 	gen_layout_free(&l);
 	free(s.slot);

@@ -130,17 +130,11 @@ static void coords_str(const struct ff_shape *s, uint32_t slot, char *buf,
 				 d + 1 < s->ndims ? "," : "]");
 }
 
-/* A switch-to-switch cable, by slot and logical port at both ends. */
-struct ff_cable {
-	uint32_t a, b;
-	uint16_t pa, pb;
-};
-
 static int collect_cables(const struct ff_shape *s, const bool *present,
-			  struct ff_cable **out, uint32_t *count,
+			  struct gen_cable **out, uint32_t *count,
 			  struct ot_error *err)
 {
-	struct ff_cable *c = NULL;
+	struct gen_cable *c = NULL;
 	uint64_t max = 0;
 	uint32_t slot, n = 0;
 	unsigned int d, v, l;
@@ -206,26 +200,6 @@ static bool node_name(const void *ctx, uint32_t ln, char *buf, size_t len)
 	return true;
 }
 
-/* The switch-to-switch cables the damage kept. */
-static int link_cables(struct ot_fabric *f, const struct gen_layout *l,
-		       const struct ff_cable *cable, const bool *kept,
-		       uint32_t ncables, struct ot_error *err)
-{
-	uint32_t i;
-
-	for (i = 0; i < ncables; i++) {
-		const struct ff_cable *cb = &cable[i];
-
-		if (!kept[i])
-			continue;
-		if (ot_fabric_link(f, l->index[cb->a],
-				   gen_port(l, cb->a, cb->pa), l->index[cb->b],
-				   gen_port(l, cb->b, cb->pb), err))
-			return -1;
-	}
-	return 0;
-}
-
 struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 				 struct ot_error *err)
 {
@@ -233,7 +207,7 @@ struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 	struct ff_shape s = { 0 };
 	struct gen_layout l = { 0 };
 	struct ot_fabric *f = NULL;
-	struct ff_cable *cable = NULL;
+	struct gen_cable *cable = NULL;
 	struct ff_names names;
 	bool *present = NULL, *cable_kept = NULL;
 	uint32_t ncables = 0;
@@ -272,7 +246,8 @@ struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 	if (!error)
 		error = gen_link_cas(f, &l, s.nslots, s.nslots, s.cas, err);
 	if (!error)
-		error = link_cables(f, &l, cable, cable_kept, ncables, err);
+		error = gen_link_cables(f, &l, cable, cable_kept, ncables,
+						err);
 out:
 	gen_layout_free(&l);
 	free(present);
