@@ -59,6 +59,13 @@ struct df_ctx {
 	uint16_t *nglob;   /* [node * ngroups + H]: global cables to H */
 	uint8_t *lane;     /* [node * nlanes + bundle] */
 	uint8_t *hop;      /* per node: port toward the current LID */
+	/*
+	 * The rule's candidates of switch s for bundle b (a group, or
+	 * ngroups + a member of its own group), sorted by (far end's switch
+	 * in group, port): cport[cstart[s * nlanes + b] ...].
+	 */
+	uint32_t *cstart;
+	uint8_t *cport;
 	/* the escape layer, built when a first destination needs it */
 	struct ot_escape esc;
 	uint8_t *present;
@@ -146,21 +153,22 @@ static int prepare_ports(struct df_ctx *c)
 	return 0;
 }
 
-/* Whether port p of s leads where the rule wants a packet to t next. */
+/* Whether port p of s leads where the rule wants a packet of bundle b. */
 static bool candidate(const struct df_ctx *c, int32_t s, unsigned int p,
-		      int32_t t)
+		      uint32_t b)
 {
 	const struct ot_df *df = c->df;
 	int32_t x = c->f->node[s].port[p].peer;
-	int32_t H = df->group[t];
+	uint32_t ng = df->ngroups;
 	enum ot_df_port cls = ot_df_port_class(df, s, p);
 
-	if (df->group[s] == H)
-		return cls == OT_DF_PORT_LOCAL && x == t;
-	if (c->nglob[(size_t)s * df->ngroups + H])
-		return cls == OT_DF_PORT_GLOBAL && df->group[x] == H;
-	return cls == OT_DF_PORT_LOCAL &&
-	       c->nglob[(size_t)x * df->ngroups + H];
+	if (b >= ng)
+		return cls == OT_DF_PORT_LOCAL && df->index[x] == (int32_t)(b - ng);
+	if ((int32_t)b == df->group[s])
+		return false;
+	if (c->nglob[(size_t)s * ng + b])
+		return cls == OT_DF_PORT_GLOBAL && df->group[x] == (int32_t)b;
+	return cls == OT_DF_PORT_LOCAL && c->nglob[(size_t)x * ng + b];
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -170,6 +178,40 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Every switch's candidates per bundle, once (see struct df_ctx). */
+static int prepare_candidates(struct df_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	size_t nb = (size_t)f->nnodes * c->nlanes, k = 0, cap = 0;
+	uint32_t n, b, key[OT_MAX_PORTS + 1], m, i;
+	unsigned int p;
+
+	for (n = 0; n < f->nnodes; n++)
+		if (c->df->group[n] >= 0 && ot_is_switch(f, n))
+			cap += (size_t)f->node[n].nports * 2;
+	c->cstart = calloc(nb + 1, sizeof(*c->cstart));
+	c->cport = malloc(cap * c->nlanes / 2 + 1);
+	if (!c->cstart || !c->cport)
+		return ot_error_nomem(c->err, "df-static");
+	for (n = 0; n < f->nnodes; n++) {
+		bool sw = c->df->group[n] >= 0 && ot_is_switch(f, n);
+
+		for (b = 0; b < c->nlanes; b++) {
+			c->cstart[(size_t)n * c->nlanes + b] = k;
+			for (p = 1, m = 0; sw && p <= f->node[n].nports; p++)
+				if (f->node[n].port[p].peer >= 0 &&
+				    ot_df_port_class(c->df, n, p) > OT_DF_PORT_CA &&
+				    candidate(c, n, p, b))
+					key[m++] = ((uint32_t)c->df->index[f->node[n].port[p].peer] << 8) | p;
+			qsort(key, m, sizeof(*key), cmp_u32);
+			for (i = 0; i < m; i++)
+				c->cport[k++] = key[i] & 0xff;
+		}
+	}
+	c->cstart[nb] = k;
+	return 0;
+}
+
 /*
  * The rule's port at switch s toward LID lid (on switch t), dealt over
  * the candidates in (far end's switch in group, port) order; 0 for the
@@ -177,25 +219,21 @@ static int cmp_u32(const void *a, const void *b)
  */
 static unsigned int rule_port(struct df_ctx *c, int32_t s, uint32_t lid)
 {
-	const struct ot_node *nd = &c->f->node[s];
 	int32_t t = c->tsw[lid];
-	uint32_t cand[OT_MAX_PORTS + 1], k = 0, bundle;
-	unsigned int p;
+	uint32_t bundle;
+	size_t at;
+	unsigned int k;
 
 	if (s == t)
 		return c->tport[lid];
-	for (p = 1; p <= nd->nports; p++)
-		if (candidate(c, s, p, t))
-			cand[k++] = ((uint32_t)c->df->index[nd->port[p].peer]
-				     << 8) | p;
-	if (!k)
-		return OT_NO_PORT;
-	qsort(cand, k, sizeof(*cand), cmp_u32);
 	bundle = c->df->group[s] == c->df->group[t] ?
 			 c->df->ngroups + c->df->index[t] :
 			 (uint32_t)c->df->group[t];
-	return cand[ot_deal_next(&c->lane[(size_t)s * c->nlanes + bundle],
-				 k)] & 0xff;
+	at = (size_t)s * c->nlanes + bundle;
+	k = c->cstart[at + 1] - c->cstart[at];
+	if (!k)
+		return OT_NO_PORT;
+	return c->cport[c->cstart[at] + ot_deal_next(&c->lane[at], k)];
 }
 
 /*
@@ -297,39 +335,66 @@ static int escape_hops(struct df_ctx *c, uint32_t lid, uint32_t seq)
 	return 0;
 }
 
-/* The rule's port at every switch toward lid; false when one has none. */
-static bool rule_hops(struct df_ctx *c, uint32_t lid)
+/* Whether every switch has a candidate toward switch t. */
+static bool rule_reaches(const struct df_ctx *c, int32_t t)
 {
 	const struct ot_df *df = c->df;
 	uint32_t k;
 
-	/* in (group, switch) order: the lanes a failed try advanced too */
 	for (k = 0; k < df->gstart[df->ngroups]; k++) {
 		int32_t s = df->member[k];
+		uint32_t bundle = df->group[s] == df->group[t] ?
+					  df->ngroups + df->index[t] :
+					  (uint32_t)df->group[t];
+		size_t at = (size_t)s * c->nlanes + bundle;
 
-		c->hop[s] = rule_port(c, s, lid);
-		if (c->hop[s] == OT_NO_PORT)
+		if (s != t && c->cstart[at + 1] == c->cstart[at])
 			return false;
 	}
 	return true;
 }
 
+/*
+ * Destinations some switch cannot reach by the rule go to the escape
+ * layer; the others are dealt switch by switch in dealing order (each
+ * switch's lanes see the same sequence whatever the node order).
+ */
 static int fill_lfts(struct df_ctx *c, struct ot_routing *out)
 {
 	const struct ot_fabric *f = c->f;
-	uint32_t i, s;
+	const struct ot_df *df = c->df;
+	uint8_t *ok = malloc((size_t)f->nnodes + 1);
+	uint32_t i, k, s;
 
+	if (!ok)
+		return ot_error_nomem(c->err, "df-static");
+	memset(ok, 2, (size_t)f->nnodes + 1);
 	for (i = 0; i < c->norder; i++) {
+		int32_t t = c->tsw[c->order[i]];
+
+		if (ok[t] == 2)
+			ok[t] = rule_reaches(c, t);
+		c->escape[c->order[i]] = !ok[t];
+		c->any_escape |= !ok[t];
+	}
+	free(ok);
+	for (k = 0; k < df->gstart[df->ngroups]; k++) {
+		int32_t sw = df->member[k];
+
+		for (i = 0; i < c->norder; i++)
+			if (!c->escape[c->order[i]])
+				out->lft[sw][c->order[i]] =
+					rule_port(c, sw, c->order[i]);
+	}
+	for (i = 0; i < c->norder && c->any_escape; i++) {
 		uint16_t lid = c->order[i];
 
-		if (!rule_hops(c, lid)) {
-			if (escape_hops(c, lid, i))
-				return -1;
-			c->escape[lid] = 1;
-			c->any_escape = true;
-		}
+		if (!c->escape[lid])
+			continue;
+		if (escape_hops(c, lid, i))
+			return -1;
 		for (s = 0; s < f->nnodes; s++)
-			if (out->lft[s] && c->df->group[s] >= 0)
+			if (out->lft[s] && df->group[s] >= 0)
 				out->lft[s][lid] = c->hop[s];
 	}
 	return 0;
@@ -531,6 +596,8 @@ static void ctx_free(struct df_ctx *c)
 	free(c->nglob);
 	free(c->lane);
 	free(c->hop);
+	free(c->cstart);
+	free(c->cport);
 	if (c->esc_ready)
 		ot_escape_free(&c->esc);
 	free(c->present);
@@ -566,6 +633,8 @@ static int df_route(const struct ot_engine *self, const struct ot_fabric *f,
 	error = prepare_dests(&c);
 	if (!error)
 		error = prepare_ports(&c);
+	if (!error)
+		error = prepare_candidates(&c);
 	if (!error)
 		error = fill_lfts(&c, out);
 	if (!error)

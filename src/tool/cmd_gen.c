@@ -381,6 +381,7 @@ static struct ot_fabric *build_dragonfly(const unsigned int *args,
 	struct ot_fabric *f = ot_gen_dragonfly(&p, err);
 	char extra[128];
 	unsigned int g = p.g ? p.g : p.a * p.h + 1;
+	unsigned int radix = p.radix ? p.radix : p.p + p.a - 1 + p.h;
 
 	if (!f)
 		return NULL;
@@ -393,7 +394,7 @@ static struct ot_fabric *build_dragonfly(const unsigned int *args,
 		 "Dragonfly (seed 001, 1.4): %u groups of %u switches, %u global cables\n"
 		 "and %u CAs each; names carry [group,switch]",
 		 p.a, p.h, p.p, g, df_arrangements[s->df_arrangement],
-		 f->nnodes ? f->node[0].nports : 0, extra, g, p.a, p.h, p.p);
+		 radix, extra, g, p.a, p.h, p.p);
 	return f;
 }
 
