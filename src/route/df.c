@@ -57,6 +57,10 @@ struct df_ctx {
 	uint8_t *escape;   /* per LID: 1 on the escape layer */
 	bool any_escape;
 	uint16_t *nglob;   /* [node * ngroups + H]: global cables to H */
+	/* [node * ngroups + H]: global cables to switches with one to H */
+	uint16_t *ndet;
+	uint8_t *gglob;    /* [G * ngroups + H]: group G has a cable to H */
+	bool any_detour;   /* some group reaches another through a third */
 	uint8_t *lane;     /* [node * nlanes + bundle] */
 	uint8_t *hop;      /* per node: port toward the current LID */
 	/*
@@ -132,24 +136,52 @@ static int prepare_dests(struct df_ctx *c)
 	return 0;
 }
 
-static int prepare_ports(struct df_ctx *c)
+/* Per switch and group: global cables there, and detour cables. */
+static void count_globals(struct df_ctx *c)
 {
 	const struct ot_fabric *f = c->f;
 	const struct ot_df *df = c->df;
-	uint32_t n, ng = df->ngroups;
+	uint32_t n, H, ng = df->ngroups;
 	unsigned int p;
 
-	c->nlanes = ng + df->max_size;
-	c->nglob = calloc((size_t)f->nnodes * ng + 1, sizeof(*c->nglob));
-	c->lane = calloc((size_t)f->nnodes * c->nlanes + 1, 1);
-	c->hop = calloc((size_t)f->nnodes + 1, 1);
-	if (!c->nglob || !c->lane || !c->hop)
-		return ot_error_nomem(c->err, "df-static");
 	for (n = 0; n < f->nnodes; n++)
 		for (p = 1; p <= f->node[n].nports; p++)
 			if (ot_df_port_class(df, n, p) == OT_DF_PORT_GLOBAL)
 				c->nglob[(size_t)n * ng +
 					 df->group[f->node[n].port[p].peer]]++;
+	for (n = 0; n < f->nnodes; n++) {
+		if (df->group[n] < 0 || !ot_is_switch(f, n))
+			continue;
+		for (H = 0; H < ng; H++)
+			if (c->nglob[(size_t)n * ng + H])
+				c->gglob[(size_t)df->group[n] * ng + H] = 1;
+		for (p = 1; p <= f->node[n].nports; p++) {
+			int32_t x = f->node[n].port[p].peer;
+
+			if (ot_df_port_class(df, n, p) != OT_DF_PORT_GLOBAL)
+				continue;
+			for (H = 0; H < ng; H++)
+				if (c->nglob[(size_t)x * ng + H])
+					c->ndet[(size_t)n * ng + H]++;
+		}
+	}
+}
+
+static int prepare_ports(struct df_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_df *df = c->df;
+	uint32_t ng = df->ngroups;
+
+	c->nlanes = ng + df->max_size;
+	c->nglob = calloc((size_t)f->nnodes * ng + 1, sizeof(*c->nglob));
+	c->ndet = calloc((size_t)f->nnodes * ng + 1, sizeof(*c->ndet));
+	c->gglob = calloc((size_t)ng * ng + 1, 1);
+	c->lane = calloc((size_t)f->nnodes * c->nlanes + 1, 1);
+	c->hop = calloc((size_t)f->nnodes + 1, 1);
+	if (!c->nglob || !c->ndet || !c->gglob || !c->lane || !c->hop)
+		return ot_error_nomem(c->err, "df-static");
+	count_globals(c);
 	return 0;
 }
 
@@ -166,6 +198,13 @@ static bool candidate(const struct df_ctx *c, int32_t s, unsigned int p,
 		return cls == OT_DF_PORT_LOCAL && df->index[x] == (int32_t)(b - ng);
 	if ((int32_t)b == df->group[s])
 		return false;
+	if (!c->gglob[(size_t)df->group[s] * ng + b]) {
+		/* no cable to b from the group: through a third group */
+		if (c->ndet[(size_t)s * ng + b])
+			return cls == OT_DF_PORT_GLOBAL &&
+			       c->nglob[(size_t)x * ng + b];
+		return cls == OT_DF_PORT_LOCAL && c->ndet[(size_t)x * ng + b];
+	}
 	if (c->nglob[(size_t)s * ng + b])
 		return cls == OT_DF_PORT_GLOBAL && df->group[x] == (int32_t)b;
 	return cls == OT_DF_PORT_LOCAL && c->nglob[(size_t)x * ng + b];
@@ -179,12 +218,39 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* Every switch's candidates per bundle, once (see struct df_ctx). */
+/*
+ * A switch's candidates for bundle b into key[] (unsorted): the rule's;
+ * failing those, toward another group, its own global cables to switches
+ * with a cable to b (a detour that serves only its own CAs: no other
+ * switch sends packets for b through it).  How many.
+ */
+static uint32_t bundle_candidates(struct df_ctx *c, uint32_t n, uint32_t b,
+				  uint32_t *key)
+{
+	const struct ot_node *nd = &c->f->node[n];
+	const struct ot_df *df = c->df;
+	uint32_t m = 0, ng = df->ngroups;
+	unsigned int p;
+
+	for (p = 1; p <= nd->nports; p++)
+		if (ot_df_port_class(df, n, p) > OT_DF_PORT_CA &&
+		    candidate(c, n, p, b))
+			key[m++] = ((uint32_t)df->index[nd->port[p].peer] << 8) | p;
+	if (m || b >= ng || (int32_t)b == df->group[n])
+		return m;
+	for (p = 1; p <= nd->nports; p++)
+		if (ot_df_port_class(df, n, p) == OT_DF_PORT_GLOBAL &&
+		    c->nglob[(size_t)nd->port[p].peer * ng + b])
+			key[m++] = ((uint32_t)df->index[nd->port[p].peer] << 8) | p;
+	c->any_detour |= m > 0;
+	return m;
+}
+
 static int prepare_candidates(struct df_ctx *c)
 {
 	const struct ot_fabric *f = c->f;
 	size_t nb = (size_t)f->nnodes * c->nlanes, k = 0, cap = 0;
 	uint32_t n, b, key[OT_MAX_PORTS + 1], m, i;
-	unsigned int p;
 
 	for (n = 0; n < f->nnodes; n++)
 		if (c->df->group[n] >= 0 && ot_is_switch(f, n))
@@ -198,11 +264,7 @@ static int prepare_candidates(struct df_ctx *c)
 
 		for (b = 0; b < c->nlanes; b++) {
 			c->cstart[(size_t)n * c->nlanes + b] = k;
-			for (p = 1, m = 0; sw && p <= f->node[n].nports; p++)
-				if (f->node[n].port[p].peer >= 0 &&
-				    ot_df_port_class(c->df, n, p) > OT_DF_PORT_CA &&
-				    candidate(c, n, p, b))
-					key[m++] = ((uint32_t)c->df->index[f->node[n].port[p].peer] << 8) | p;
+			m = sw ? bundle_candidates(c, n, b, key) : 0;
 			qsort(key, m, sizeof(*key), cmp_u32);
 			for (i = 0; i < m; i++)
 				c->cport[k++] = key[i] & 0xff;
@@ -354,6 +416,18 @@ static bool rule_reaches(const struct df_ctx *c, int32_t t)
 	return true;
 }
 
+/* Whether some group reaches switch t's group only through a third. */
+static bool detoured(const struct df_ctx *c, int32_t t)
+{
+	uint32_t G, ng = c->df->ngroups;
+
+	for (G = 0; G < ng; G++)
+		if (G != (uint32_t)c->df->group[t] &&
+		    !c->gglob[(size_t)G * ng + c->df->group[t]])
+			return true;
+	return false;
+}
+
 /*
  * Destinations some switch cannot reach by the rule go to the escape
  * layer; the others are dealt switch by switch in dealing order (each
@@ -376,6 +450,8 @@ static int fill_lfts(struct df_ctx *c, struct ot_routing *out)
 			ok[t] = rule_reaches(c, t);
 		c->escape[c->order[i]] = !ok[t];
 		c->any_escape |= !ok[t];
+		if (ok[t] && !c->any_detour)
+			c->any_detour = detoured(c, t);
 	}
 	free(ok);
 	for (k = 0; k < df->gstart[df->ngroups]; k++) {
@@ -449,6 +525,7 @@ struct df_promise {
 	uint8_t *routed; /* per LID: 1 by the rule, 2 on the escape layer */
 	uint16_t max_lid;
 	bool any_escape;
+	unsigned int max_global; /* 2 with detours through a third group */
 };
 
 static void df_promise_free(void *ctx)
@@ -475,15 +552,20 @@ static enum ot_df_port in_class(const struct ot_df *df,
 	return ot_df_port_class(df, p->node[i], pt->peer_port);
 }
 
-/* local, global, local: at most one of each local hop around one global. */
+/*
+ * local, global, local: at most one local hop before and after the
+ * global hops, which are one, or two in a row (max_global) where a group
+ * reaches another only through a third.
+ */
 static int check_shape(const struct ot_df *df, const struct ot_path *p,
-		       struct ot_error *why)
+		       unsigned int max_global, struct ot_error *why)
 {
 	unsigned int i, before = 0, after = 0, global = 0;
 
 	for (i = 1; i + 2 < p->len; i++) {
 		enum ot_df_port cls = ot_df_port_class(df, p->node[i],
 						       p->port[i]);
+		const char *bad = NULL;
 
 		if (cls == OT_DF_PORT_GLOBAL)
 			global++;
@@ -491,12 +573,17 @@ static int check_shape(const struct ot_df *df, const struct ot_path *p,
 			after++;
 		else
 			before++;
-		if (global > 1 || before > 1 || after > 1)
+		if (global > max_global)
+			bad = "one global hop too many";
+		else if (before > 1 || after > 1)
+			bad = "a second local hop";
+		else if (cls == OT_DF_PORT_GLOBAL && after)
+			bad = "a global hop after a local one";
+		if (bad)
 			return ot_error_set(why,
 					    "hop %u from switch \"%s\": %s, not local-global-local",
 					    i, df->fabric->node[p->node[i]].desc,
-					    global > 1 ? "a second global hop" :
-							 "a second local hop");
+					    bad);
 	}
 	return 0;
 }
@@ -526,7 +613,7 @@ static int df_rule(const void *ctx, const struct ot_path *p,
 					    i, pr->df->fabric->node[p->node[i]].desc,
 					    p->vl[i], want);
 	}
-	return esc ? 0 : check_shape(pr->df, p, why);
+	return esc ? 0 : check_shape(pr->df, p, pr->max_global, why);
 }
 
 static int set_promise(struct df_ctx *c, struct ot_routing *out,
@@ -546,17 +633,20 @@ static int set_promise(struct df_ctx *c, struct ot_routing *out,
 	pr->df = df;
 	pr->max_lid = c->f->max_lid;
 	pr->any_escape = c->any_escape;
+	pr->max_global = c->any_detour ? 2 : 1;
 	for (i = 0; i < c->norder; i++)
 		pr->routed[c->order[i]] = c->escape[c->order[i]] ? 2 : 1;
 	p->text = c->any_escape ?
 		"Dragonfly local-global-local (damaged: some destinations on the escape layer, SL 1, VL 2)" :
+		c->any_detour ?
+		"Dragonfly local-global-local, or local-global-global-local where a group pair lost its cables: at most four switch hops" :
 		"Dragonfly local-global-local: at most one global hop and three switch hops";
 	p->minimal = OT_MINIMAL_NONE;
-	p->max_switch_hops = c->any_escape ? 0 : 3;
+	p->max_switch_hops = c->any_escape ? 0 : 2 + pr->max_global;
 	p->nvls = out->nvls;
 	p->sls = c->any_escape ? 1u | 1u << DF_ESCAPE_SL : 1u;
 	p->rule = df_rule;
-	p->rule_text = "at most one local hop, one global hop, one local hop; VL 1 after a global cable, VL 0 else (escape: SL 1 on VL 2)";
+	p->rule_text = "at most one local hop, one global hop (two in a row on a detour), one local hop; VL 1 after a global cable, VL 0 else (escape: SL 1 on VL 2)";
 	p->source_free = true;
 	p->ctx = pr;
 	p->free_ctx = df_promise_free;
@@ -594,6 +684,8 @@ static void ctx_free(struct df_ctx *c)
 	free(c->tport);
 	free(c->escape);
 	free(c->nglob);
+	free(c->ndet);
+	free(c->gglob);
 	free(c->lane);
 	free(c->hop);
 	free(c->cstart);

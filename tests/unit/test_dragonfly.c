@@ -203,6 +203,60 @@ START_TEST(escape_layer)
 }
 END_TEST
 
+/* Cuts the cable on the highest cabled port of switch `name`. */
+static void cut_last_cable(struct ot_fabric *f, const char *name)
+{
+	struct ot_error err = { 0 };
+	uint32_t n;
+	unsigned int p;
+
+	for (n = 0; n < f->nnodes; n++)
+		if (!strcmp(f->node[n].desc, name))
+			break;
+	ck_assert_uint_lt(n, f->nnodes);
+	for (p = f->node[n].nports; p > 0; p--)
+		if (f->node[n].port[p].peer >= 0)
+			break;
+	f->node[f->node[n].port[p].peer].port[f->node[n].port[p].peer_port]
+		.peer = -1;
+	f->node[n].port[p].peer = -1;
+	ck_assert(!ot_fabric_index(f, &err));
+}
+
+/*
+ * A group pair without its global cable: local-global-global-local
+ * through a third group on the same 2 VLs (no escape) when the cabling
+ * offers it, four switch hops promised and seen; always checked clean.
+ */
+START_TEST(detour_through_third_group)
+{
+	unsigned int detours = 0;
+	uint64_t seed;
+
+	for (seed = 1; seed <= 8; seed++) {
+		struct ot_fabric *f = dragonfly(4, 2, 1, 0, OT_DF_RANDOM,
+						false, 0, 0, seed);
+		struct ot_routing *r;
+		struct ot_check_report *rep;
+		const struct ot_check_counts *k;
+
+		cut_last_cable(f, "DF[0,0]"); /* a global port, unshuffled */
+		k = route_and_check(f, &r, &rep);
+		ck_assert_msg(ot_check_ok(rep), "seed %llu",
+			      (unsigned long long)seed);
+		if (r->nvls == 2) {
+			ck_assert_uint_eq(r->promise.max_switch_hops, 4);
+			ck_assert_uint_gt(k->hops[6], 0); /* CA, 4 hops, CA */
+			detours++;
+		}
+		ot_check_report_free(rep);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+	ck_assert_uint_gt(detours, 0);
+}
+END_TEST
+
 /* The checker catches the VL rule broken: VL 0 after a global cable. */
 START_TEST(broken_vl_rule_caught)
 {
@@ -296,6 +350,7 @@ static Suite *dragonfly_suite(void)
 	tcase_add_test(tc, parallel_group_pairs);
 	tcase_add_test(tc, damaged);
 	tcase_add_test(tc, escape_layer);
+	tcase_add_test(tc, detour_through_third_group);
 	tcase_add_test(tc, broken_vl_rule_caught);
 	tcase_add_test(tc, refuse_others);
 	tcase_add_test(tc, refuse_sparse_group);
