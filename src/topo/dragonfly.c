@@ -299,10 +299,6 @@ static int check_groups(const struct ot_df *df, const struct df_adj *g,
 	const struct ot_fabric *f = df->fabric;
 	uint32_t G, i, k;
 
-	if (df->ngroups < 2 || df->gstart[2] - df->gstart[1] < 3)
-		return ot_refuse(err, OT_ERR_TOPOLOGY,
-				 "dragonfly: %u group(s) of full graphs, the largest of %u switches (two of at least 3 needed)",
-				 df->ngroups, df->max_size);
 	for (G = 0; G < df->ngroups; G++) {
 		uint32_t size = df->gstart[G + 1] - df->gstart[G];
 
@@ -318,7 +314,16 @@ static int check_groups(const struct ot_df *df, const struct df_adj *g,
 						 f->node[u].desc, in, size - 1);
 		}
 	}
-	return 0;
+	if (df->ngroups >= 2 && df->gstart[2] - df->gstart[1] >= 3)
+		return 0;
+	/* name the first switch (node order) outside the largest group */
+	for (k = 0; k < f->nnodes; k++)
+		if (df->group[k] > 0 || (df->group[k] == 0 && df->ngroups == 1))
+			break;
+	return ot_refuse(err, OT_ERR_TOPOLOGY,
+			 "dragonfly: switch \"%s\": %u group(s) of full graphs, the largest of %u switches: two of at least 3 needed",
+			 k < f->nnodes ? f->node[k].desc : "?", df->ngroups,
+			 df->max_size);
 }
 
 /* End nodes join their switch's group; every port gets its class. */

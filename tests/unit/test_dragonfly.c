@@ -299,7 +299,7 @@ static void refused(struct ot_fabric *f)
 	ck_assert_int_eq(ot_engine_run(ot_engine_find("df-static"), f, &r,
 				       &err), -1);
 	ck_assert_int_eq(err.cls, OT_ERR_TOPOLOGY);
-	ck_assert_ptr_nonnull(strstr(err.msg, "dragonfly"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "dragonfly: switch \""));
 	ot_fabric_free(f);
 }
 
