@@ -13,17 +13,19 @@ here=$(dirname "$0")
 [ "${2:-intact}" = intact ] || exit 0
 . "$here/lib.sh"
 net=$1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/osmtopo-df-static.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
 if [[ $net == gen:* ]]; then
 	gen=${net#gen:}
-	net=$(mktemp)
+	net=$tmp/gen.net
 	# shellcheck disable=SC2086 # the generator's arguments
 	"$OSMTOPO" gen ${gen//+/ } -o "$net" || exit 1
 fi
-"$OSMTOPO" check --json --no-balance --route df-static "$net" >"$net.df.json" ||
+json=$tmp/check.json
+"$OSMTOPO" check --json --no-balance --route df-static "$net" >"$json" ||
 	{ echo "df-static: offline check failed" >&2; exit 1; }
-hops=$(json_field "$net.df.json" max_hops)
+hops=$(json_field "$json" max_hops)
 [ "$hops" -le 5 ] || { echo "df-static: $hops links on a path (> 5)" >&2; exit 1; }
-grep -q '"vls_used": *\[ *0, *1 *\]' "$net.df.json" ||
-	grep -q '"vls_used": *"0, 1"' "$net.df.json" ||
-	{ echo "df-static: VLs used: $(grep -o '"vls_used[^]]*' "$net.df.json")" >&2; exit 1; }
+grep -q '"vls_used": *\[ *0, *1 *\]' "$json" ||
+	{ echo "df-static: VLs used: $(grep -o '"vls_used[^]]*' "$json")" >&2; exit 1; }
 echo "df-static: at most $hops links per path, VLs 0 and 1"
