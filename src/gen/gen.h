@@ -158,6 +158,49 @@ struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 unsigned int ot_gen_name_coords(const char *desc, uint32_t *coord,
 				unsigned int max);
 
+/*
+ * Dragonfly of seed 001 ("Early evaluation of direct large-scale
+ * InfiniBand networks with adaptive routing"), sections 1.4 and 2.2: g
+ * groups of a switches, each group a full graph of local cables, each
+ * switch with h global cables to other groups and p CAs.  With g =
+ * a * h + 1 every pair of groups has one global cable; with fewer groups,
+ * about a * h / (g - 1) each.
+ */
+enum ot_df_arrangement {
+	OT_DF_CONSECUTIVE, /* global j of group G goes to G + 1 + j mod (g-1) */
+	OT_DF_PALMTREE,    /* ... to G - 1 - j mod (g-1) */
+	OT_DF_RANDOM,      /* consecutive, then each group's global cables
+			      dealt to its switches' global ports at random */
+};
+
+struct ot_dragonfly_params {
+	unsigned int a;     /* switches per group, >= 2 */
+	unsigned int h;     /* global cables per switch, >= 1 */
+	unsigned int p;     /* CAs per switch (0 allowed) */
+	unsigned int g;     /* groups, 2..a*h+1; 0 = a * h + 1 */
+	enum ot_df_arrangement arrangement;
+	uint64_t arrange_seed; /* OT_DF_RANDOM's draws */
+	unsigned int radix; /* ports per switch; 0 = the fewest (p+a-1+h) */
+	/* Damage as for ot_gen_flatfly(): switches, then cables (local and
+	 * global alike), drawn with drop_seed. */
+	double drop_switches, drop_links;
+	uint64_t drop_seed;
+	bool shuffle;       /* permute ports and node order with seed */
+	uint64_t seed;
+};
+
+/*
+ * Switches "DF[G,i]" (group, switch in group), CAs "DF[G,i]/c".  Without
+ * shuffle a switch's ports are its CAs, its a - 1 local cables (other
+ * switches in increasing order), then its h global ports; node order:
+ * switches group by group, then the CAs.  A global port whose partner
+ * would lie beyond a group's a * h (when g - 1 does not divide a * h)
+ * stays uncabled, as do ports of dropped cables.  Not indexed.  NULL with
+ * err set when the parameters do not fit.
+ */
+struct ot_fabric *ot_gen_dragonfly(const struct ot_dragonfly_params *p,
+				   struct ot_error *err);
+
 struct ot_ff;
 
 /*

@@ -17,5 +17,6 @@ extern const struct ot_engine ot_engine_ff_ador;
 extern const struct ot_engine ot_engine_ff_mixed_ador;
 extern const struct ot_engine ot_engine_ff_twisted_ador;
 extern const struct ot_engine ot_engine_sf_mms;
+extern const struct ot_engine ot_engine_df_static;
 
 #endif

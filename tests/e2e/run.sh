@@ -87,6 +87,8 @@ tests=(
 	"ff-twisted-ador-flatfly|$here/test_ff_engines.sh ff-twisted-ador $topo/flatfly-3x3x3-w2-2cas.net 2"
 	"ff-dor-flatfly-damaged|$here/test_ff_engines.sh ff-dor gen:flatfly+3x3x3+--widths+2,1,1+--cas+2+--drop-links+0.05+--seed+3"
 	"ff-twisted-mixed-dor-flatfly-damaged|$here/test_ff_engines.sh ff-twisted-mixed-dor gen:flatfly+3x3x3+--widths+2,1,1+--cas+2+--drop-links+0.05+--seed+3"
+	"df-static-dragonfly|$here/test_df_static.sh $topo/dragonfly-4x2-9g-2cas-random.net"
+	"df-static-dragonfly-damaged|$here/test_df_static.sh gen:dragonfly+4+2+--cas+2+--arrangement+random+--seed+5+--drop-links+0.05+--shuffle-ports+7 damaged"
 	"ff-mixed-ador-flatfly-damaged|$here/test_ff_engines.sh ff-mixed-ador gen:flatfly+4x4x3+--cas+2+--drop-links+0.1+--drop-switches+0.05+--seed+7 1"
 	"sf-mms-q5-shuffled|$here/test_sf_mms.sh gen:slimfly+5+--cas+3+--shuffle-ports+5"
 	"sf-mms-q4-w2-shuffled|$here/test_sf_mms.sh gen:slimfly+4+--widths+2+--cas+3+--shuffle-ports+6"

@@ -48,6 +48,7 @@ sft-36.net fattree --cas 4 --down 3,3 --up 3,1 --parallel 1,2
 ulhpc-96.net ulhpc 4 6
 ulhpc-512.net ulhpc 16 40
 flatfly-3x3x3-w2-2cas.net flatfly 3x3x3 --widths 2 --cas 2
+dragonfly-4x2-9g-2cas-random.net dragonfly 4 2 --cas 2 --arrangement random --seed 5 --shuffle-ports 7
 hypercube-4d-w2-2cas.net hypercube 4 --width 2 --cas 2
 slimfly-q5-3cas.net slimfly 5 --widths 1 --cas 3
 slimfly-q4-w2-3cas.net slimfly 4 --widths 2 --cas 3

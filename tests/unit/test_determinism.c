@@ -128,6 +128,28 @@ static struct ot_fabric *sf_q5_damaged(void)
 	struct ot_error err = { 0 };
 
 	return ot_gen_slimfly(&p, &err);
+static struct ot_fabric *dragonfly(enum ot_df_arrangement arr,
+				   unsigned int g, double drop)
+{
+	struct ot_dragonfly_params p = { .a = 4, .h = 2, .p = 2, .g = g,
+					 .arrangement = arr, .arrange_seed = 5,
+					 .drop_links = drop, .drop_seed = 3,
+					 .shuffle = true, .seed = 11 };
+	struct ot_error err = { 0 };
+	struct ot_fabric *f = ot_gen_dragonfly(&p, &err);
+
+	ck_assert_msg(f, "%s", err.msg);
+	return f;
+}
+
+static struct ot_fabric *df_palm(void)
+{
+	return dragonfly(OT_DF_PALMTREE, 0, 0);
+}
+
+static struct ot_fabric *df_random_damaged(void)
+{
+	return dragonfly(OT_DF_RANDOM, 5, 0.1);
 }
 
 static const char ff_engines[] =
@@ -145,6 +167,9 @@ static const struct family families[] = {
 	{ "sf-mms ", sf_q4, 0, false },
 	{ "sf-mms ", sf_q4, 1, false },
 	{ "sf-mms ", sf_q5_damaged, 0, true },
+	{ "df-static ", df_palm, 0, false },
+	{ "df-static ", df_palm, 1, false },
+	{ "df-static ", df_random_damaged, 0, true },
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The Dragonfly generator behind `osmtopo gen dragonfly` (seed 001
+ * ("Early evaluation of direct large-scale InfiniBand networks with
+ * adaptive routing"), sections 1.4 and 2.2): the fabric the Dragonfly
+ * recognizer (src/topo/dragonfly.c) and df-static are tried on.  Groups
+ * are full graphs; the global cables follow one of three arrangements,
+ * the third deliberately "messy" as the paper says real ones are.  Names
+ * carry [group,switch] so that tests can check the recognizer's groups;
+ * the recognizer never reads them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gen/common.h"
+#include "gen/gen.h"
+#include "model/prng.h"
+
+#define MAX_SWITCHES (1u << 20)
+
+struct df_shape {
+	unsigned int a, h, p, g, radix;
+	uint32_t nsw;
+	uint32_t *slot; /* per group, a*h: global cable j -> a*h port slot */
+};
+
+static int check_params(const struct ot_dragonfly_params *p,
+			struct df_shape *s, struct ot_error *err)
+{
+	uint64_t ports = (uint64_t)p->p + p->a - 1 + p->h;
+	uint64_t maxg = (uint64_t)p->a * p->h + 1;
+
+	if (p->a < 2 || p->h < 1)
+		return ot_error_set(err, "dragonfly: a >= 2 and h >= 1");
+	s->g = p->g ? p->g : (unsigned int)maxg;
+	if (s->g < 2 || s->g > maxg)
+		return ot_error_set(err,
+				    "dragonfly: %u groups; 2 to a*h+1 = %u",
+				    s->g, (unsigned int)maxg);
+	if (!(p->drop_links >= 0 && p->drop_links < 1) ||
+	    !(p->drop_switches >= 0 && p->drop_switches < 1))
+		return ot_error_set(err,
+				    "dragonfly: drop fractions must be in [0, 1)");
+	if ((uint64_t)s->g * p->a > MAX_SWITCHES)
+		return ot_error_set(err, "dragonfly: more than %u switches",
+				    MAX_SWITCHES);
+	if (ports > OT_MAX_PORTS || (p->radix && p->radix < ports) ||
+	    p->radix > OT_MAX_PORTS)
+		return ot_error_set(err,
+				    "dragonfly: a switch needs %u ports (radix %u, at most %u)",
+				    (unsigned int)ports, p->radix, OT_MAX_PORTS);
+	s->a = p->a;
+	s->h = p->h;
+	s->p = p->p;
+	s->radix = p->radix ? p->radix : (unsigned int)ports;
+	s->nsw = s->g * s->a;
+	return 0;
+}
+
+/*
+ * The arrangement: which port slot (switch i = slot / h, its global port
+ * slot % h) of its group holds global cable j.  Consecutive and
+ * palm-tree: slot j; random: a permutation per group.
+ */
+static int arrange(const struct ot_dragonfly_params *p, struct df_shape *s,
+		   struct ot_error *err)
+{
+	struct ot_prng rng = { .state = p->arrange_seed };
+	uint32_t per = s->a * s->h, G, j;
+
+	s->slot = malloc((size_t)s->g * per * sizeof(*s->slot));
+	if (!s->slot)
+		return ot_error_nomem(err, "dragonfly");
+	for (G = 0; G < s->g; G++) {
+		for (j = 0; j < per; j++)
+			s->slot[G * per + j] = j;
+		if (p->arrangement == OT_DF_RANDOM)
+			ot_prng_shuffle(&rng, s->slot + G * per, per);
+	}
+	return 0;
+}
+
+/* The logical port of global slot `slot` (and its switch in *sw). */
+static uint16_t global_port(const struct df_shape *s, uint32_t G,
+			    uint32_t slot, uint32_t *sw)
+{
+	*sw = G * s->a + slot / s->h;
+	return s->p + s->a + slot % s->h;
+}
+
+/* Global cable j of group G: the other group and its cable index there. */
+static void partner(const struct df_shape *s, bool palm, uint32_t G,
+		    uint32_t j, uint32_t *H, uint32_t *jp)
+{
+	uint32_t d = j % (s->g - 1), c = j / (s->g - 1);
+
+	*H = palm ? (G + s->g - 1 - d) % s->g : (G + 1 + d) % s->g;
+	*jp = c * (s->g - 1) + (s->g - 2 - d);
+}
+
+static int collect_cables(const struct ot_dragonfly_params *p,
+			  const struct df_shape *s, const bool *present,
+			  struct gen_cable **out, uint32_t *count,
+			  struct ot_error *err)
+{
+	uint32_t per = s->a * s->h, G, H, i, k, j, jp, n = 0;
+	uint64_t max = (uint64_t)s->g * (s->a * (s->a - 1) / 2 + per);
+	bool palm = p->arrangement == OT_DF_PALMTREE;
+	struct gen_cable *c = malloc(max * sizeof(*c));
+
+	if (!c)
+		return ot_error_nomem(err, "dragonfly");
+	for (G = 0; G < s->g; G++) {
+		for (i = 0; i < s->a; i++)
+			for (k = i + 1; k < s->a; k++)
+				c[n++] = (struct gen_cable){
+					G * s->a + i, G * s->a + k,
+					s->p + k, s->p + 1 + i };
+		for (j = 0; j < per; j++) {
+			partner(s, palm, G, j, &H, &jp);
+			if (jp >= per || H < G)
+				continue;
+			c[n].pa = global_port(s, G, s->slot[G * per + j],
+					      &c[n].a);
+			c[n].pb = global_port(s, H, s->slot[H * per + jp],
+					      &c[n].b);
+			n++;
+		}
+	}
+	/* cables of dropped switches go, before the cable damage is drawn */
+	for (i = k = 0; i < n; i++)
+		if (present[c[i].a] && present[c[i].b])
+			c[k++] = c[i];
+	*out = c;
+	*count = k;
+	return 0;
+}
+
+struct df_names {
+	const struct df_shape *s;
+	const bool *present;
+};
+
+static bool node_name(const void *ctx, uint32_t ln, char *buf, size_t len)
+{
+	const struct df_names *nm = ctx;
+	const struct df_shape *s = nm->s;
+	bool is_ca = ln >= s->nsw;
+	uint32_t sw = is_ca ? (ln - s->nsw) / s->p : ln;
+
+	if (!nm->present[sw])
+		return false;
+	if (is_ca)
+		snprintf(buf, len, "DF[%u,%u]/%u", sw / s->a, sw % s->a,
+			 (ln - s->nsw) % s->p);
+	else
+		snprintf(buf, len, "DF[%u,%u]", sw / s->a, sw % s->a);
+	return true;
+}
+
+/* The damage, from its own stream: switches, then the cables left. */
+static int damage(const struct ot_dragonfly_params *p, const struct df_shape *s,
+		  bool *present, struct gen_cable **cable, uint32_t *n,
+		  bool **kept, struct ot_error *err)
+{
+	struct ot_prng rng = { .state = p->drop_seed };
+
+	if (gen_drop_switches(s->nsw, p->drop_switches, &rng, present, err) ||
+	    collect_cables(p, s, present, cable, n, err))
+		return -1;
+	return gen_drop_cables(*n, p->drop_links, &rng, kept, err);
+}
+
+struct ot_fabric *ot_gen_dragonfly(const struct ot_dragonfly_params *p,
+				   struct ot_error *err)
+{
+	struct df_shape s = { 0 };
+	struct gen_layout l = { 0 };
+	struct ot_fabric *f = NULL;
+	struct gen_cable *cable = NULL;
+	struct df_names names;
+	bool *present = NULL, *kept = NULL;
+	uint32_t ncables = 0;
+	int error;
+
+	error = check_params(p, &s, err);
+	if (!error)
+		error = arrange(p, &s, err);
+	if (error)
+		goto out;
+	f = ot_fabric_new();
+	present = malloc(s.nsw * sizeof(*present));
+	if (!f || !present ||
+	    gen_layout_init(&l, s.nsw * (1 + s.p), s.nsw, s.radix)) {
+		error = ot_error_nomem(err, "dragonfly");
+		goto out;
+	}
+	error = damage(p, &s, present, &cable, &ncables, &kept, err);
+	if (error)
+		goto out;
+	if (p->shuffle)
+		gen_layout_shuffle(&l, p->seed);
+	names.s = &s;
+	names.present = present;
+	error = gen_add_nodes(f, &l, node_name, &names, err);
+	if (!error)
+		error = gen_link_cas(f, &l, s.nsw, s.nsw, s.p, err);
+	if (!error)
+		error = gen_link_cables(f, &l, cable, kept, ncables, err);
+out:
+	gen_layout_free(&l);
+	free(s.slot);
+	free(present);
+	free(cable);
+	free(kept);
+	if (error) {
+		ot_fabric_free(f);
+		return NULL;
+	}
+	return f;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The Dragonfly recognizer of seed 001 ("Early evaluation of direct
+ * large-scale InfiniBand networks with adaptive routing"), sections 1.4,
+ * 2.2 and 3.5: which switches form a group (a full graph of local
+ * cables), which cables are local and which global, and which switch
+ * holds the global cables toward which group -- from the cabling alone.
+ * GUIDs only number groups and switches within a group, ties the
+ * topology leaves open.  df-static routes on its result.
+ *
+ * The rule (the FlatFly rectangle rule merges everything here): a cable
+ * between switches u and v is "strong" when u and v have a common switch
+ * neighbour and their number of common neighbours c(u, v) is more than
+ * half of the largest c(u, w) over u's neighbours w, and of v's.  Within
+ * an intact group of a switches every local cable has c >= a - 2 and the
+ * largest is about a - 2; a global cable has c only where two switches of
+ * one group are cabled to the same switch of another (several cables
+ * between a group pair), which stays below half for a >= 4.  Groups are
+ * the connected parts of the strong cables (union-find); then every cable
+ * inside a group is local, every other one global, so a local cable that
+ * lost its triangles to damage is still local.  A group must be close to
+ * a full graph (each switch cabled to more than half of the others), and
+ * there must be two groups of at least three switches, or the fabric is
+ * refused: a FlatFly or KNS, a fat tree, a hypercube.
+ */
+#ifndef OSMTOPO_DRAGONFLY_H
+#define OSMTOPO_DRAGONFLY_H
+
+#include <stdint.h>
+
+#include "model/error.h"
+#include "model/fabric.h"
+
+enum ot_df_port {
+	OT_DF_PORT_NONE,   /* uncabled, or a port 0 */
+	OT_DF_PORT_CA,     /* to a CA or router */
+	OT_DF_PORT_LOCAL,  /* to a switch of the same group */
+	OT_DF_PORT_GLOBAL, /* to a switch of another group */
+};
+
+struct ot_df {
+	const struct ot_fabric *fabric; /* borrowed */
+	uint32_t ngroups;
+	unsigned int max_size;   /* switches in the largest group */
+	/* Per node: switch or end node -> its (switch's) group, else -1. */
+	int32_t *group;
+	/* Per switch: its number in its group (0..size-1), others -1. */
+	int32_t *index;
+	/* Group G's switches, by index: member[gstart[G] .. gstart[G+1]). */
+	uint32_t *gstart;
+	int32_t *member;
+	/* Port classes: cls[pstart[n] + p] for p = 0..nports of node n. */
+	uint32_t *pstart;
+	uint8_t *cls; /* enum ot_df_port */
+};
+
+/*
+ * Recognizes f as a Dragonfly with groups as full graphs (damaged ones
+ * too: missing switches and cables).  Refuses anything else with class
+ * OT_ERR_TOPOLOGY and one line naming the first switch that breaks it.
+ * f must be indexed.
+ */
+int ot_df_recognize(const struct ot_fabric *f, struct ot_df **out,
+		    struct ot_error *err);
+void ot_df_free(struct ot_df *df);
+
+static inline enum ot_df_port ot_df_port_class(const struct ot_df *df,
+					       uint32_t node, unsigned int port)
+{
+	return (enum ot_df_port)df->cls[df->pstart[node] + port];
+}
+
+#endif

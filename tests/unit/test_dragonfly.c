@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The Dragonfly generator, recognizer and df-static: groups found as
+ * built (names carry [group,switch]) on every arrangement, shuffled,
+ * with parallel group pairs and damage; other topologies refused; the
+ * engine's tables held to its promise by the checker, and the checker
+ * shown to catch a broken VL rule.
+ */
+#include <string.h>
+
+#include "check/check.h"
+#include "gen/gen.h"
+#include "model/routing.h"
+#include "route/engine.h"
+#include "topo/dragonfly.h"
+#include "unit.h"
+
+static struct ot_fabric *dragonfly(unsigned int a, unsigned int h,
+				   unsigned int p, unsigned int g,
+				   enum ot_df_arrangement arr, bool shuffle,
+				   double ds, double dl, uint64_t seed)
+{
+	struct ot_dragonfly_params prm = {
+		.a = a, .h = h, .p = p, .g = g, .arrangement = arr,
+		.arrange_seed = seed, .drop_switches = ds, .drop_links = dl,
+		.drop_seed = seed, .shuffle = shuffle, .seed = seed + 1,
+	};
+	struct ot_error err = { 0 };
+	struct ot_fabric *f = ot_gen_dragonfly(&prm, &err);
+
+	ck_assert_msg(f, "%s", err.msg);
+	ck_assert_msg(!ot_fabric_set_ca_lmc(f, 0, &err), "%s", err.msg);
+	return f;
+}
+
+/* Recognized groups are the built ones, one to one; classes agree. */
+static void groups_as_built(const struct ot_fabric *f, unsigned int g)
+{
+	struct ot_error err = { 0 };
+	struct ot_df *df;
+	int32_t fwd[256], rev[256];
+	uint32_t n, c[2], pc[2];
+	unsigned int p;
+
+	ck_assert_msg(!ot_df_recognize(f, &df, &err), "%s", err.msg);
+	memset(fwd, -1, sizeof(fwd));
+	memset(rev, -1, sizeof(rev));
+	ck_assert_uint_le(g, 256);
+	for (n = 0; n < f->nnodes; n++) {
+		int32_t G = df->group[n];
+
+		if (!ot_is_switch(f, n))
+			continue;
+		ck_assert_uint_eq(ot_gen_name_coords(f->node[n].desc, c, 2), 2);
+		ck_assert_msg(G >= 0 && (fwd[c[0]] < 0 || fwd[c[0]] == G) &&
+				      (rev[G] < 0 || rev[G] == (int32_t)c[0]),
+			      "switch %s in group %d", f->node[n].desc, G);
+		fwd[c[0]] = G;
+		rev[G] = c[0];
+		for (p = 1; p <= f->node[n].nports; p++) {
+			int32_t x = f->node[n].port[p].peer;
+
+			if (x < 0 || !ot_is_switch(f, x))
+				continue;
+			ot_gen_name_coords(f->node[x].desc, pc, 2);
+			ck_assert_int_eq(ot_df_port_class(df, n, p),
+					 pc[0] == c[0] ? OT_DF_PORT_LOCAL :
+							 OT_DF_PORT_GLOBAL);
+		}
+	}
+	ot_df_free(df);
+}
+
+/* df-static's tables: promise kept, no credit loop, every pair reached. */
+static const struct ot_check_counts *
+route_and_check(const struct ot_fabric *f, struct ot_routing **r,
+		struct ot_check_report **rep)
+{
+	struct ot_check_opts opts = { 0 };
+	struct ot_error err = { 0 };
+
+	ck_assert_msg(!ot_engine_run(ot_engine_find("df-static"), f, r, &err),
+		      "%s", err.msg);
+	opts.promise = &(*r)->promise;
+	ck_assert_int_eq(ot_check_run(f, *r, &opts, rep, &err), 0);
+	return ot_check_counts(*rep);
+}
+
+static void intact_ok(struct ot_fabric *f)
+{
+	struct ot_routing *r;
+	struct ot_check_report *rep;
+	const struct ot_check_counts *k = route_and_check(f, &r, &rep);
+
+	ck_assert_msg(ot_check_ok(rep), "violations %llu unreachable %llu loops %u",
+		      (unsigned long long)k->violations,
+		      (unsigned long long)k->unreachable, k->credit_loops);
+	ck_assert_uint_eq(k->reached, k->pairs);
+	ck_assert_uint_eq(k->vls_used, 0x3); /* both VLs, no escape */
+	ck_assert_uint_le(k->max_hops, 5);   /* CA, 3 switch hops, CA */
+	ck_assert_uint_eq(r->promise.max_switch_hops, 3);
+	ck_assert_uint_eq(r->nvls, 2);
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+}
+
+START_TEST(arrangements)
+{
+	enum ot_df_arrangement arr;
+	unsigned int shuffle;
+
+	for (arr = OT_DF_CONSECUTIVE; arr <= OT_DF_RANDOM; arr++)
+		for (shuffle = 0; shuffle < 2; shuffle++) {
+			struct ot_fabric *f = dragonfly(4, 2, 2, 0, arr,
+							shuffle, 0, 0, 7);
+
+			groups_as_built(f, 9);
+			intact_ok(f);
+			ot_fabric_free(f);
+		}
+}
+END_TEST
+
+/* Fewer groups than a*h+1: several global cables per group pair. */
+START_TEST(parallel_group_pairs)
+{
+	static const unsigned int shape[][4] = {
+		{ 4, 2, 3, 2 }, { 4, 2, 5, 1 }, { 6, 3, 7, 1 }, { 8, 4, 9, 1 },
+	};
+	enum ot_df_arrangement arr;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(shape) / sizeof(shape[0]); i++)
+		for (arr = OT_DF_CONSECUTIVE; arr <= OT_DF_RANDOM; arr++) {
+			struct ot_fabric *f =
+				dragonfly(shape[i][0], shape[i][1], shape[i][3],
+					  shape[i][2], arr, true, 0, 0, 3 + i);
+
+			groups_as_built(f, shape[i][2]);
+			intact_ok(f);
+			ot_fabric_free(f);
+		}
+}
+END_TEST
+
+/* Missing cables and switches: groups as built, every pair still reached. */
+START_TEST(damaged)
+{
+	uint64_t seed;
+
+	for (seed = 1; seed <= 6; seed++) {
+		struct ot_fabric *f = dragonfly(8, 2, 1, 0, OT_DF_RANDOM, true,
+						seed % 2 ? 0.2 : 0, 0.05, seed);
+		struct ot_routing *r;
+		struct ot_check_report *rep;
+		const struct ot_check_counts *k;
+
+		groups_as_built(f, 17);
+		k = route_and_check(f, &r, &rep);
+		ck_assert_msg(ot_check_ok(rep), "seed %llu: violations %llu unreachable %llu loops %u",
+			      (unsigned long long)seed,
+			      (unsigned long long)k->violations,
+			      (unsigned long long)k->unreachable,
+			      k->credit_loops);
+		ck_assert_uint_eq(k->reached, k->pairs);
+		ck_assert_uint_le(k->vls_used, 0x7);
+		ot_check_report_free(rep);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+}
+END_TEST
+
+/* A missing global cable sends that group's CAs to the escape layer. */
+START_TEST(escape_layer)
+{
+	struct ot_fabric *f = dragonfly(4, 2, 2, 0, OT_DF_CONSECUTIVE, false,
+					0, 0, 1);
+	struct ot_error err = { 0 };
+	struct ot_routing *r;
+	struct ot_check_report *rep;
+	const struct ot_check_counts *k;
+	uint32_t n;
+	unsigned int p;
+
+	/* cut DF[0,0]'s first global cable (its highest port, unshuffled) */
+	for (n = 0; n < f->nnodes; n++)
+		if (!strcmp(f->node[n].desc, "DF[0,0]"))
+			break;
+	p = f->node[n].nports;
+	f->node[f->node[n].port[p].peer].port[f->node[n].port[p].peer_port]
+		.peer = -1;
+	f->node[n].port[p].peer = -1;
+	ck_assert(!ot_fabric_index(f, &err));
+	k = route_and_check(f, &r, &rep);
+	ck_assert(ot_check_ok(rep));
+	ck_assert_uint_eq(r->nvls, 3);
+	ck_assert(r->path_sl);
+	ck_assert_uint_eq(k->vls_used, 0x7);
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/* Cuts the cable on the highest cabled port of switch `name`. */
+static void cut_last_cable(struct ot_fabric *f, const char *name)
+{
+	struct ot_error err = { 0 };
+	uint32_t n;
+	unsigned int p;
+
+	for (n = 0; n < f->nnodes; n++)
+		if (!strcmp(f->node[n].desc, name))
+			break;
+	ck_assert_uint_lt(n, f->nnodes);
+	for (p = f->node[n].nports; p > 0; p--)
+		if (f->node[n].port[p].peer >= 0)
+			break;
+	f->node[f->node[n].port[p].peer].port[f->node[n].port[p].peer_port]
+		.peer = -1;
+	f->node[n].port[p].peer = -1;
+	ck_assert(!ot_fabric_index(f, &err));
+}
+
+/*
+ * A group pair without its global cable: local-global-global-local
+ * through a third group on the same 2 VLs (no escape) when the cabling
+ * offers it, four switch hops promised and seen; always checked clean.
+ */
+START_TEST(detour_through_third_group)
+{
+	unsigned int detours = 0;
+	uint64_t seed;
+
+	for (seed = 1; seed <= 8; seed++) {
+		struct ot_fabric *f = dragonfly(4, 2, 1, 0, OT_DF_RANDOM,
+						false, 0, 0, seed);
+		struct ot_routing *r;
+		struct ot_check_report *rep;
+		const struct ot_check_counts *k;
+
+		cut_last_cable(f, "DF[0,0]"); /* a global port, unshuffled */
+		k = route_and_check(f, &r, &rep);
+		ck_assert_msg(ot_check_ok(rep), "seed %llu",
+			      (unsigned long long)seed);
+		if (r->nvls == 2) {
+			ck_assert_uint_eq(r->promise.max_switch_hops, 4);
+			ck_assert_uint_gt(k->hops[6], 0); /* CA, 4 hops, CA */
+			detours++;
+		}
+		ot_check_report_free(rep);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+	ck_assert_uint_gt(detours, 0);
+}
+END_TEST
+
+/* The checker catches the VL rule broken: VL 0 after a global cable. */
+START_TEST(broken_vl_rule_caught)
+{
+	struct ot_fabric *f = dragonfly(4, 2, 1, 0, OT_DF_PALMTREE, true, 0,
+					0, 2);
+	struct ot_routing *r;
+	struct ot_check_report *rep;
+	const struct ot_check_counts *k;
+	uint32_t n;
+
+	route_and_check(f, &r, &rep);
+	ot_check_report_free(rep);
+	for (n = 0; n < f->nnodes; n++)
+		if (r->sl2vl[n])
+			memset(r->sl2vl[n], 0,
+			       (size_t)(f->node[n].nports + 1) *
+				       (f->node[n].nports + 1) * OT_NUM_SLS);
+	{
+		struct ot_check_opts opts = { .promise = &r->promise };
+		struct ot_error err = { 0 };
+
+		ck_assert_int_eq(ot_check_run(f, r, &opts, &rep, &err), 0);
+	}
+	k = ot_check_counts(rep);
+	ck_assert(!ot_check_ok(rep));
+	ck_assert_uint_gt(k->violations, 0);
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+static void refused(struct ot_fabric *f)
+{
+	struct ot_error err = { 0 };
+	struct ot_routing *r;
+
+	ck_assert_msg(f, "generator failed");
+	ck_assert(!ot_fabric_set_ca_lmc(f, 0, &err));
+	ck_assert_int_eq(ot_engine_run(ot_engine_find("df-static"), f, &r,
+				       &err), -1);
+	ck_assert_int_eq(err.cls, OT_ERR_TOPOLOGY);
+	ck_assert_ptr_nonnull(strstr(err.msg, "dragonfly: switch \""));
+	ot_fabric_free(f);
+}
+
+START_TEST(refuse_others)
+{
+	struct ot_flatfly_params ff = { .ndims = 2, .size = { 4, 4 },
+					.cas = 1, .shuffle = true, .seed = 1 };
+	struct ot_flatfly_params ff3 = { .ndims = 3, .size = { 3, 3, 3 },
+					 .cas = 1 };
+	struct ot_flatfly_params hc = { .ndims = 4,
+					.size = { 2, 2, 2, 2 }, .cas = 1 };
+	struct ot_kns_params kns = { .k = 3, .n = 2, .cas = 1, .links = 1 };
+	struct ot_fattree_params ft = { .levels = 2, .cas = 2,
+					.down = { 0, 0, 4 }, .up = { 0, 0, 2 } };
+	struct ot_error err = { 0 };
+
+	refused(ot_gen_flatfly(&ff, &err));
+	refused(ot_gen_flatfly(&ff3, &err));
+	refused(ot_gen_flatfly(&hc, &err));
+	refused(ot_gen_kns(&kns, &err));
+	refused(ot_gen_fattree(&ft, &err));
+}
+END_TEST
+
+/* A group far from a full graph is refused, the switch named. */
+START_TEST(refuse_sparse_group)
+{
+	struct ot_fabric *f = dragonfly(6, 2, 1, 0, OT_DF_CONSECUTIVE, false,
+					0, 0.45, 9);
+	struct ot_error err = { 0 };
+	struct ot_routing *r;
+
+	ck_assert_int_eq(ot_engine_run(ot_engine_find("df-static"), f, &r,
+				       &err), -1);
+	ck_assert_int_eq(err.cls, OT_ERR_TOPOLOGY);
+	ck_assert_ptr_nonnull(strstr(err.msg, "switch \"DF["));
+	ot_fabric_free(f);
+}
+END_TEST
+
+static Suite *dragonfly_suite(void)
+{
+	Suite *s = suite_create("dragonfly");
+	TCase *tc = tcase_create("dragonfly");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, arrangements);
+	tcase_add_test(tc, parallel_group_pairs);
+	tcase_add_test(tc, damaged);
+	tcase_add_test(tc, escape_layer);
+	tcase_add_test(tc, detour_through_third_group);
+	tcase_add_test(tc, broken_vl_rule_caught);
+	tcase_add_test(tc, refuse_others);
+	tcase_add_test(tc, refuse_sparse_group);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+OT_UNIT_MAIN(dragonfly_suite)
