@@ -406,6 +406,9 @@ static struct ot_fabric *build_slimfly(const unsigned int *args,
 		 "names carry [t,x,y] over GF(%u)",
 		 p.q, p.width, p.cas, radix, extra, nsw, 2 * p.q * p.q,
 		 p.cas, p.q);
+	return f;
+}
+
 static struct ot_fabric *build_dragonfly(const unsigned int *args,
 					 const struct gen_settings *s,
 					 char *comment, size_t len,

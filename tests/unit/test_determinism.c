@@ -128,6 +128,8 @@ static struct ot_fabric *sf_q5_damaged(void)
 	struct ot_error err = { 0 };
 
 	return ot_gen_slimfly(&p, &err);
+}
+
 static struct ot_fabric *dragonfly(enum ot_df_arrangement arr,
 				   unsigned int g, double drop)
 {
