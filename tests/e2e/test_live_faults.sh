@@ -29,6 +29,8 @@ families=(
 	"hdor|dfsssp|kns 4 2 --cas 2 --links 2 --shuffle-ports 7"
 	"ff-dor|dfsssp|flatfly 3x3 --widths 2,1 --cas 2 --shuffle-ports 5"
 	"ff-twisted-dor|dfsssp|hypercube 3 --width 2 --cas 2 --shuffle-ports 3"
+	"sf-mms|dfsssp|slimfly 3 --widths 2 --cas 2 --shuffle-ports 9"
+	"df-static|dfsssp|dragonfly 3 1 --cas 2 --shuffle-ports 4"
 )
 pattern=${1:-}
 SEED=${SEED:-20261123}
