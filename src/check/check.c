@@ -23,18 +23,11 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "check/fwdtree.h"
 
 #define NUM_VLS 16 /* SL2VL values are 4 bits */
 #define DEFAULT_EXAMPLES 5
 #define DIST_INF UINT32_MAX
-
-/* State of a switch toward the current destination LID. */
-enum fwd_state {
-	FWD_REACH = 1, /* info: links from the switch to the destination */
-	FWD_FAIL,      /* info: the switch where the packet is dropped */
-	FWD_LOOP,      /* info: a switch on the forwarding loop */
-	FWD_BUSY,      /* being resolved; meeting it again means a loop */
-};
 
 /* A CA port with a LID: a source of traffic and a destination. */
 struct endpoint {
@@ -129,13 +122,8 @@ struct checker {
 	uint32_t *odd_src; /* sources not cabled to a switch */
 	uint32_t nodd;
 
-	/* Per destination LID, valid where stamp == cur. */
-	uint32_t cur;
-	uint32_t *stamp;
-	uint8_t *state;
-	int32_t *info;
-	uint8_t *outp; /* the switch's LFT entry, read once: columns are cold */
-	int32_t *stack;
+	/* The forwarding tree toward the current destination LID. */
+	struct ot_fwdtree tree;
 
 	/*
 	 * Shortest distances (in switch hops) to dist_from, over the
@@ -179,15 +167,6 @@ static char *dupstr(const char *s)
 static const char *desc(const struct checker *ck, int32_t n)
 {
 	return ck->f->node[n].desc;
-}
-
-static uint8_t lft_port(const struct checker *ck, int32_t sw, uint16_t lid)
-{
-	const uint8_t *lft = ck->r->lft[sw];
-
-	if (!lft || lid > ck->r->max_lid)
-		return OT_NO_PORT;
-	return lft[lid];
 }
 
 /* ot_routing_vl() for ports known to exist, inlined: it runs per pair. */
@@ -296,7 +275,7 @@ static int explain_drop(struct checker *ck, struct example *e, int32_t sw,
 			uint16_t dlid)
 {
 	const struct ot_node *n = &ck->f->node[sw];
-	uint8_t out = lft_port(ck, sw, dlid);
+	uint8_t out = ot_fwd_lft(ck->r, sw, dlid);
 	char buf[OT_ERROR_LEN];
 
 	e->at = dupstr(n->desc);
@@ -329,7 +308,7 @@ static int explain_loop(struct checker *ck, struct example *e, int32_t sw,
 
 	do {
 		n = &ck->f->node[x];
-		x = n->port[lft_port(ck, x, dlid)].peer;
+		x = n->port[ot_fwd_lft(ck->r, x, dlid)].peer;
 		len++;
 	} while (x != sw);
 	e->cycle = calloc(len, sizeof(*e->cycle));
@@ -341,73 +320,11 @@ static int explain_loop(struct checker *ck, struct example *e, int32_t sw,
 		if (!e->cycle[i])
 			return -1;
 		e->cycle_len = i + 1;
-		x = ck->f->node[x].port[lft_port(ck, x, dlid)].peer;
+		x = ck->f->node[x].port[ot_fwd_lft(ck->r, x, dlid)].peer;
 	}
 	e->at = dupstr(desc(ck, sw));
-	e->at_port = lft_port(ck, sw, dlid);
+	e->at_port = ot_fwd_lft(ck->r, sw, dlid);
 	return e->at ? 0 : -1;
-}
-
-/*
- * Follows the LFTs for dlid from switch s until a switch already resolved
- * for this LID, the destination port, a drop or a switch met twice, then
- * gives every switch on the way its state.  Each switch is walked once
- * per destination, so all switches cost O(switches) together.
- */
-static void resolve(struct checker *ck, int32_t s, const struct endpoint *d,
-		    uint16_t dlid)
-{
-	const struct ot_fabric *f = ck->f;
-	uint32_t depth = 0;
-	uint8_t st;
-	int32_t val, x = s;
-
-	for (;;) {
-		const struct ot_node *n;
-		const struct ot_port *p;
-		uint8_t out;
-
-		if (ck->stamp[x] == ck->cur) {
-			if (ck->state[x] == FWD_BUSY) {
-				st = FWD_LOOP;
-				val = x;
-			} else {
-				st = ck->state[x];
-				val = ck->info[x];
-			}
-			break;
-		}
-		ck->stamp[x] = ck->cur;
-		ck->state[x] = FWD_BUSY;
-		ck->stack[depth++] = x;
-		n = &f->node[x];
-		out = lft_port(ck, x, dlid);
-		ck->outp[x] = out;
-		if (out == 0 || out > n->nports || n->port[out].peer < 0) {
-			st = FWD_FAIL;
-			val = x;
-			break;
-		}
-		p = &n->port[out];
-		if (p->peer == d->node && p->peer_port == d->port) {
-			st = FWD_REACH;
-			val = 0;
-			break;
-		}
-		if (!ot_is_switch(f, p->peer)) {
-			st = FWD_FAIL;
-			val = x;
-			break;
-		}
-		x = p->peer;
-	}
-	while (depth > 0) {
-		x = ck->stack[--depth];
-		if (st == FWD_REACH)
-			val++;
-		ck->state[x] = st;
-		ck->info[x] = val;
-	}
 }
 
 /* Breadth-first switch distances to switch a over the cabling. */
@@ -510,7 +427,7 @@ static uint32_t sources_at(const struct checker *ck, int32_t s, uint32_t dep)
 static int failure_examples(struct checker *ck, int32_t s,
 			    const struct dest *dd)
 {
-	bool loop = ck->state[s] == FWD_LOOP;
+	bool loop = ck->tree.state[s] == OT_FWD_LOOP;
 	struct example_list *l = loop ? &ck->rep->looping :
 					&ck->rep->unreachable;
 	uint32_t i;
@@ -528,9 +445,9 @@ static int failure_examples(struct checker *ck, int32_t s,
 		if (!e)
 			return -1;
 		if (loop)
-			error = explain_loop(ck, e, ck->info[s], dd->lid);
+			error = explain_loop(ck, e, ck->tree.info[s], dd->lid);
 		else
-			error = explain_drop(ck, e, ck->info[s], dd->lid);
+			error = explain_drop(ck, e, ck->tree.info[s], dd->lid);
 		if (error)
 			return -1;
 	}
@@ -637,12 +554,12 @@ static int make_seeds(struct checker *ck, const struct dest *dd)
 	memset(ck->seed_n, 0, sizeof(ck->seed_n));
 	for (k = 0; k < ck->nsrc_switches; k++) {
 		int32_t s = ck->src_switches[k];
-		uint8_t out = ck->outp[s];
+		uint8_t out = ck->tree.outp[s];
 		uint16_t vls[OT_NUM_SLS] = { 0 };
 		uint16_t sls = 0;
 		unsigned int sl;
 
-		if (ck->state[s] != FWD_REACH || !sources_at(ck, s, dd->ep))
+		if (ck->tree.state[s] != OT_FWD_REACH || !sources_at(ck, s, dd->ep))
 			continue;
 		if (uniform && s != d->sw) {
 			uint16_t m = ca_vls(ck, s, out, 0);
@@ -689,11 +606,11 @@ static void mark_downstream(struct checker *ck, int32_t s, uint16_t vls,
 		}
 		ck->vlset[x] |= vls;
 		/* what lies downstream depends on x being used, not on how */
-		if (!first || ck->info[x] == 1)
+		if (!first || ck->tree.info[x] == 1)
 			return;
-		p = &f->node[x].port[ck->outp[x]];
+		p = &f->node[x].port[ck->tree.outp[x]];
 		x = p->peer;
-		vls = 1u << vl_of(ck, x, p->peer_port, ck->outp[x], sl);
+		vls = 1u << vl_of(ck, x, p->peer_port, ck->tree.outp[x], sl);
 	}
 }
 
@@ -734,11 +651,11 @@ static int add_dependencies(struct checker *ck, unsigned int sl)
 	for (i = 0; i < ck->nvused; i++) {
 		int32_t x = ck->vused[i], t;
 		const struct ot_port *p;
-		uint8_t out = ck->outp[x], tout, tvl;
+		uint8_t out = ck->tree.outp[x], tout, tvl;
 		uint32_t from;
 
 		ck->rep->c.vls_used |= ck->vlset[x];
-		if (ck->info[x] == 1)
+		if (ck->tree.info[x] == 1)
 			continue;
 		p = &f->node[x].port[out];
 		t = p->peer;
@@ -747,9 +664,9 @@ static int add_dependencies(struct checker *ck, unsigned int sl)
 			if (ck->vlset[x] & (1u << vl))
 				ck->cdg.used[(from + vl) / 64] |=
 					1ull << ((from + vl) % 64);
-		if (ck->info[t] == 1)
+		if (ck->tree.info[t] == 1)
 			continue;
-		tout = ck->outp[t];
+		tout = ck->tree.outp[t];
 		tvl = vl_of(ck, t, p->peer_port, tout, sl);
 		for (vl = 0; vl < NUM_VLS; vl++) {
 			if (!(ck->vlset[x] & (1u << vl)))
@@ -988,14 +905,14 @@ static int check_promise(struct checker *ck, const struct dest *dd)
 		unsigned int len = 1, shortest;
 		struct verdicts v = { .n = 0 };
 
-		if (ck->state[s] != FWD_REACH || !sources_at(ck, s, dd->ep))
+		if (ck->tree.state[s] != OT_FWD_REACH || !sources_at(ck, s, dd->ep))
 			continue;
 		for (;;) {
-			ck->pport[len] = ck->outp[x];
+			ck->pport[len] = ck->tree.outp[x];
 			ck->path[len++] = x;
-			if (ck->info[x] == 1)
+			if (ck->tree.info[x] == 1)
 				break;
-			x = ck->f->node[x].port[ck->outp[x]].peer;
+			x = ck->f->node[x].port[ck->tree.outp[x]].peer;
 		}
 		ck->path[len++] = d->node;
 		path.len = len;
@@ -1030,23 +947,22 @@ static int check_destination(struct checker *ck, const struct dest *dd)
 
 	if (dd->attach != ck->dist_from)
 		shortest_distances(ck, dd->attach);
-	ck->cur++;
+	ot_fwdtree_begin(&ck->tree, d->node, d->port, dd->lid);
 	for (k = 0; k < ck->nsrc_switches; k++) {
 		int32_t s = ck->src_switches[k];
 		uint32_t n = sources_at(ck, s, dd->ep);
 
 		if (!n)
 			continue;
-		resolve(ck, s, d, dd->lid);
 		c->pairs += n;
-		switch (ck->state[s]) {
-		case FWD_REACH:
+		switch (ot_fwdtree_resolve(&ck->tree, s)) {
+		case OT_FWD_REACH:
 			/* the CA's cable, the switches, the last cable */
-			count_reached(ck, n, 1 + ck->info[s],
+			count_reached(ck, n, 1 + ck->tree.info[s],
 				      ck->dist[s] == DIST_INF ?
 					      0 : 2 + ck->dist[s]);
 			break;
-		case FWD_LOOP:
+		case OT_FWD_LOOP:
 			c->looping += n;
 			if (failure_examples(ck, s, dd))
 				return -1;
@@ -1185,11 +1101,8 @@ static int alloc_work(struct checker *ck)
 	uint64_t nchan;
 	uint32_t n;
 
-	ck->stamp = calloc(nn, sizeof(*ck->stamp));
-	ck->state = calloc(nn, sizeof(*ck->state));
-	ck->info = calloc(nn, sizeof(*ck->info));
-	ck->outp = calloc(nn, sizeof(*ck->outp));
-	ck->stack = calloc(nn, sizeof(*ck->stack));
+	if (ot_fwdtree_init(&ck->tree, f, ck->r))
+		return -1;
 	ck->dist = calloc(nn, sizeof(*ck->dist));
 	ck->queue = calloc(nn, sizeof(*ck->queue));
 	ck->vstamp = calloc(nn, sizeof(*ck->vstamp));
@@ -1204,8 +1117,7 @@ static int alloc_work(struct checker *ck)
 	ck->pvl = calloc(nn + 2, 1);
 	ck->vl_cache = calloc((nn + 2) * OT_NUM_SLS, 1);
 	ck->cdg.link_base = calloc(nn + 1, sizeof(*ck->cdg.link_base));
-	if (!ck->stamp || !ck->state || !ck->info || !ck->outp ||
-	    !ck->stack || !ck->dist || !ck->queue || !ck->vstamp ||
+	if (!ck->dist || !ck->queue || !ck->vstamp ||
 	    !ck->vlset || !ck->vused || !ck->sw_sl_mask || !ck->seed_sw ||
 	    !ck->seed_vls || !ck->ca_vls || !ck->path || !ck->pport ||
 	    !ck->pvl || !ck->vl_cache || !ck->cdg.link_base)
@@ -1244,11 +1156,7 @@ static void checker_free(struct checker *ck)
 	free(ck->src_list);
 	free(ck->src_switches);
 	free(ck->odd_src);
-	free(ck->stamp);
-	free(ck->state);
-	free(ck->info);
-	free(ck->outp);
-	free(ck->stack);
+	ot_fwdtree_free(&ck->tree);
 	free(ck->dist);
 	free(ck->queue);
 	free(ck->adj_start);
