@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "check/checker.h"
+#include "check/json.h"
 
 void ck_example_free(struct example *e)
 {
@@ -174,120 +175,150 @@ static void print_text(FILE *out, const struct ot_check_report *rep)
 	fprintf(out, "%s\n", ot_check_ok(rep) ? "OK" : "FAILED");
 }
 
-static void json_key_str(FILE *out, const char *key, const char *val)
+static json_t *example_json(const struct example *e)
 {
-	fprintf(out, "\"%s\":", key);
-	ot_json_string(out, val);
+	json_t *o = json_object(), *cycle;
+	unsigned int j;
+
+	ot_json_set(o, "src", ot_json_str(e->src));
+	ot_json_set(o, "src_port", json_integer(e->src_port));
+	ot_json_set(o, "slid", json_integer(e->slid));
+	ot_json_set(o, "dst", ot_json_str(e->dst));
+	ot_json_set(o, "dst_port", json_integer(e->dst_port));
+	ot_json_set(o, "dlid", json_integer(e->dlid));
+	ot_json_set(o, "reason", ot_json_str(e->reason));
+	if (e->at) {
+		ot_json_set(o, "at", ot_json_str(e->at));
+		ot_json_set(o, "at_port", json_integer(e->at_port));
+	}
+	if (e->cycle_len) {
+		cycle = json_array();
+		for (j = 0; j < e->cycle_len; j++)
+			json_array_append_new(cycle, ot_json_str(e->cycle[j]));
+		ot_json_set(o, "cycle", cycle);
+	}
+	return o;
 }
 
-static void json_examples(FILE *out, const char *key,
+static void examples_json(json_t *obj, const char *key,
 			  const struct example_list *l)
 {
-	unsigned int i, j;
+	json_t *a = json_array();
+	unsigned int i;
 
-	fprintf(out, ",\"%s\":[", key);
-	for (i = 0; i < l->n; i++) {
-		const struct example *e = &l->ex[i];
-
-		fprintf(out, "%s{", i ? "," : "");
-		json_key_str(out, "src", e->src);
-		fprintf(out, ",\"src_port\":%u,\"slid\":%u,", e->src_port,
-			e->slid);
-		json_key_str(out, "dst", e->dst);
-		fprintf(out, ",\"dst_port\":%u,\"dlid\":%u,", e->dst_port,
-			e->dlid);
-		json_key_str(out, "reason", e->reason);
-		if (e->at) {
-			fputc(',', out);
-			json_key_str(out, "at", e->at);
-			fprintf(out, ",\"at_port\":%u", e->at_port);
-		}
-		if (e->cycle_len) {
-			fprintf(out, ",\"cycle\":[");
-			for (j = 0; j < e->cycle_len; j++) {
-				if (j)
-					fputc(',', out);
-				ot_json_string(out, e->cycle[j]);
-			}
-			fputc(']', out);
-		}
-		fputc('}', out);
-	}
-	fputc(']', out);
+	for (i = 0; i < l->n; i++)
+		json_array_append_new(a, example_json(&l->ex[i]));
+	ot_json_set(obj, key, a);
 }
 
-static void print_json(FILE *out, const struct ot_check_report *rep)
+/* A histogram, up to its last non-zero bucket. */
+static json_t *histogram_json(const uint64_t *h)
 {
-	const struct ot_check_counts *c = &rep->c;
-	unsigned int i, j, last = 0;
+	json_t *a = json_array();
+	unsigned int i, last = 0;
 
-	fprintf(out, "{\"ok\":%s", ot_check_ok(rep) ? "true" : "false");
-	fprintf(out, ",\"pairs\":%" PRIu64 ",\"reached\":%" PRIu64
-		",\"unreachable\":%" PRIu64 ",\"forwarding_loops\":%" PRIu64,
-		c->pairs, c->reached, c->unreachable, c->looping);
-	fprintf(out, ",\"minimal\":%" PRIu64 ",\"minimal_percent\":%.2f",
-		c->minimal, percent(c->minimal, c->reached));
-	/* histograms end at their last non-zero bucket */
 	for (i = 0; i <= OT_CHECK_MAX_HOPS; i++)
-		if (c->extra_hops[i])
+		if (h[i])
 			last = i + 1;
-	fprintf(out, ",\"extra_hops\":[");
 	for (i = 0; i < last; i++)
-		fprintf(out, "%s%" PRIu64, i ? "," : "", c->extra_hops[i]);
-	for (i = 0, last = 0; i <= OT_CHECK_MAX_HOPS; i++)
-		if (c->hops[i])
-			last = i + 1;
-	fprintf(out, "],\"hops\":[");
-	for (i = 0; i < last; i++)
-		fprintf(out, "%s%" PRIu64, i ? "," : "", c->hops[i]);
-	fprintf(out, "],\"avg_hops\":%.3f,\"max_hops\":%u", average_hops(c),
-		c->max_hops);
-	fprintf(out, ",\"vls_used\":[");
-	print_vls(out, c->vls_used, ",");
-	fprintf(out, "],\"channels\":%" PRIu64 ",\"dependencies\":%" PRIu64,
-		c->channels, c->dependencies);
-	fprintf(out, ",\"credit_loops\":%u,\"credit_loop_channels\":%" PRIu64,
-		c->credit_loops, c->credit_loop_channels);
-	fprintf(out, ",\"credit_loop_examples\":[");
+		json_array_append_new(a, ot_json_u64(h[i]));
+	return a;
+}
+
+static json_t *vls_json(uint16_t vls)
+{
+	json_t *a = json_array();
+	unsigned int vl;
+
+	for (vl = 0; vl < NUM_VLS; vl++)
+		if (vls & (1u << vl))
+			json_array_append_new(a, json_integer(vl));
+	return a;
+}
+
+static json_t *credit_loops_json(const struct ot_check_report *rep)
+{
+	json_t *loops = json_array();
+	unsigned int i, j;
+
 	for (i = 0; i < rep->ncycles; i++) {
-		fprintf(out, "%s[", i ? "," : "");
+		json_t *cycle = json_array();
+
 		for (j = 0; j < rep->cycles[i].len; j++) {
 			const struct channel *ch = &rep->cycles[i].ch[j];
+			json_t *o = json_object();
 
-			fprintf(out, "%s{", j ? "," : "");
-			json_key_str(out, "from", ch->from);
-			fprintf(out, ",\"from_port\":%u,", ch->from_port);
-			json_key_str(out, "to", ch->to);
-			fprintf(out, ",\"to_port\":%u,\"vl\":%u}", ch->to_port,
-				ch->vl);
+			ot_json_set(o, "from", ot_json_str(ch->from));
+			ot_json_set(o, "from_port", json_integer(ch->from_port));
+			ot_json_set(o, "to", ot_json_str(ch->to));
+			ot_json_set(o, "to_port", json_integer(ch->to_port));
+			ot_json_set(o, "vl", json_integer(ch->vl));
+			json_array_append_new(cycle, o);
 		}
-		fputc(']', out);
+		json_array_append_new(loops, cycle);
 	}
-	fprintf(out, "],\"promise\":");
-	if (rep->promise)
-		ot_json_string(out, rep->promise);
-	else
-		fputs("null", out);
-	fprintf(out, ",\"violations\":%" PRIu64, c->violations);
-	fprintf(out, ",\"violation_kinds\":{\"not_minimal\":%" PRIu64
-		",\"too_long\":%" PRIu64 ",\"vl\":%" PRIu64 ",\"sl\":%" PRIu64
-		",\"rule\":%" PRIu64 "}", c->not_minimal, c->too_long,
-		c->bad_vl, c->bad_sl, c->rule_broken);
-	json_examples(out, "unreachable_examples", &rep->unreachable);
-	json_examples(out, "loop_examples", &rep->looping);
-	json_examples(out, "violation_examples", &rep->violations);
-	if (rep->balance) {
-		fputc(',', out);
-		ot_balance_print_json(out, rep->balance);
+	return loops;
+}
+
+/* Pairs, paths and channels: everything up to the promise. */
+static void counts_json(json_t *o, const struct ot_check_report *rep)
+{
+	const struct ot_check_counts *c = &rep->c;
+
+	ot_json_set(o, "ok", json_boolean(ot_check_ok(rep)));
+	ot_json_set(o, "pairs", ot_json_u64(c->pairs));
+	ot_json_set(o, "reached", ot_json_u64(c->reached));
+	ot_json_set(o, "unreachable", ot_json_u64(c->unreachable));
+	ot_json_set(o, "forwarding_loops", ot_json_u64(c->looping));
+	ot_json_set(o, "minimal", ot_json_u64(c->minimal));
+	ot_json_set(o, "minimal_percent",
+		    ot_json_fixed(percent(c->minimal, c->reached), 2));
+	ot_json_set(o, "extra_hops", histogram_json(c->extra_hops));
+	ot_json_set(o, "hops", histogram_json(c->hops));
+	ot_json_set(o, "avg_hops", ot_json_fixed(average_hops(c), 3));
+	ot_json_set(o, "max_hops", json_integer(c->max_hops));
+	ot_json_set(o, "vls_used", vls_json(c->vls_used));
+	ot_json_set(o, "channels", ot_json_u64(c->channels));
+	ot_json_set(o, "dependencies", ot_json_u64(c->dependencies));
+	ot_json_set(o, "credit_loops", json_integer(c->credit_loops));
+	ot_json_set(o, "credit_loop_channels",
+		    ot_json_u64(c->credit_loop_channels));
+	ot_json_set(o, "credit_loop_examples", credit_loops_json(rep));
+}
+
+static int print_json(FILE *out, const struct ot_check_report *rep)
+{
+	const struct ot_check_counts *c = &rep->c;
+	json_t *o = json_object(), *kinds = json_object();
+
+	if (!o || !kinds) {
+		json_decref(o);
+		json_decref(kinds);
+		return -1;
 	}
-	fprintf(out, "}\n");
+	counts_json(o, rep);
+	ot_json_set(o, "promise", ot_json_str(rep->promise));
+	ot_json_set(o, "violations", ot_json_u64(c->violations));
+	ot_json_set(kinds, "not_minimal", ot_json_u64(c->not_minimal));
+	ot_json_set(kinds, "too_long", ot_json_u64(c->too_long));
+	ot_json_set(kinds, "vl", ot_json_u64(c->bad_vl));
+	ot_json_set(kinds, "sl", ot_json_u64(c->bad_sl));
+	ot_json_set(kinds, "rule", ot_json_u64(c->rule_broken));
+	ot_json_set(o, "violation_kinds", kinds);
+	examples_json(o, "unreachable_examples", &rep->unreachable);
+	examples_json(o, "loop_examples", &rep->looping);
+	examples_json(o, "violation_examples", &rep->violations);
+	if (rep->balance && ot_balance_json_add(o, rep->balance)) {
+		json_decref(o);
+		return -1;
+	}
+	return ot_json_print(out, o);
 }
 
 int ot_check_print(FILE *out, const struct ot_check_report *rep, bool json)
 {
 	if (json)
-		print_json(out, rep);
-	else
-		print_text(out, rep);
+		return print_json(out, rep) || ferror(out) ? -1 : 0;
+	print_text(out, rep);
 	return ferror(out) ? -1 : 0;
 }
