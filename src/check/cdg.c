@@ -355,110 +355,127 @@ static bool depends_on_itself(const struct checker *ck, uint32_t c)
 	return false;
 }
 
+/* Tarjan's search state, one entry per channel (tstack: Tarjan's own). */
+struct tarjan {
+	int32_t *index, *low, *comp, *tstack;
+	uint32_t *fstack, *roots; /* frames; roots of the printed loops */
+	unsigned int *fpos;       /* where each frame's successor scan is */
+	uint32_t next_index, ncomp, tsp, nroots;
+};
+
+/*
+ * v is the root of a strongly connected part: pops it off Tarjan's stack
+ * and counts it when it is cyclic (more than one channel, or a channel
+ * depending on itself).
+ */
+static void pop_component(struct checker *ck, struct tarjan *t, uint32_t v)
+{
+	struct ot_check_report *rep = ck->rep;
+	uint32_t size = 0, x;
+
+	do {
+		x = (uint32_t)t->tstack[--t->tsp];
+		t->comp[x] = (int32_t)t->ncomp;
+		size++;
+	} while (x != v);
+	t->ncomp++;
+	if (size == 1 && !depends_on_itself(ck, v))
+		return;
+	if (rep->c.credit_loops < rep->max_examples)
+		t->roots[t->nroots++] = v;
+	rep->c.credit_loops++;
+	rep->c.credit_loop_channels += size;
+}
+
+static void visit(struct tarjan *t, uint32_t *fsp, uint32_t w)
+{
+	t->index[w] = t->low[w] = (int32_t)t->next_index++;
+	t->tstack[t->tsp++] = (int32_t)w;
+	t->fstack[*fsp] = w;
+	t->fpos[(*fsp)++] = 0;
+}
+
+/* The depth-first search from channel c, frames on t->fstack. */
+static void search_from(struct checker *ck, struct tarjan *t, uint32_t c)
+{
+	uint32_t fsp = 0;
+
+	visit(t, &fsp, c);
+	while (fsp) {
+		uint32_t v = t->fstack[fsp - 1];
+		uint32_t w = next_successor(ck, v, &t->fpos[fsp - 1]);
+
+		if (w != UINT32_MAX) {
+			if (t->index[w] < 0)
+				visit(t, &fsp, w);
+			else if (t->comp[w] < 0 && t->index[w] < t->low[v])
+				/* w is still on the Tarjan stack */
+				t->low[v] = t->index[w];
+			continue;
+		}
+		fsp--;
+		if (fsp) {
+			uint32_t u = t->fstack[fsp - 1];
+
+			if (t->low[v] < t->low[u])
+				t->low[u] = t->low[v];
+		}
+		if (t->low[v] == t->index[v])
+			pop_component(ck, t, v);
+	}
+}
+
 /*
  * Tarjan's algorithm without recursion (a fabric has 100k channels, too
  * many frames for the C stack): frames hold the channel and where its
- * successor scan stands.  Each cyclic part (more than one channel, or a
- * channel depending on itself) counts as a credit loop; the first
- * max_examples get a cycle printed.
+ * successor scan stands.  Each cyclic part counts as a credit loop; the
+ * first max_examples get a cycle printed.
  */
 int ck_find_credit_loops(struct checker *ck)
 {
 	struct ot_check_report *rep = ck->rep;
 	uint64_t nchan = (uint64_t)ck->cdg.nlinks * NUM_VLS;
-	int32_t *index = NULL, *low = NULL, *comp = NULL, *tstack = NULL;
-	uint32_t *fstack = NULL, *roots = NULL;
-	unsigned int *fpos = NULL;
-	uint32_t c, next_index = 0, ncomp = 0, tsp = 0, nroots = 0;
+	struct tarjan t = { 0 };
+	uint32_t c;
 	int error = -1;
 
-	index = malloc(nchan * sizeof(*index) + 1);
-	low = malloc(nchan * sizeof(*low) + 1);
-	comp = malloc(nchan * sizeof(*comp) + 1);
-	tstack = malloc(nchan * sizeof(*tstack) + 1);
-	fstack = malloc(nchan * sizeof(*fstack) + 1);
-	fpos = malloc(nchan * sizeof(*fpos) + 1);
-	roots = calloc(rep->max_examples, sizeof(*roots));
-	if (!index || !low || !comp || !tstack || !fstack || !fpos || !roots)
+	t.index = malloc(nchan * sizeof(*t.index) + 1);
+	t.low = malloc(nchan * sizeof(*t.low) + 1);
+	t.comp = malloc(nchan * sizeof(*t.comp) + 1);
+	t.tstack = malloc(nchan * sizeof(*t.tstack) + 1);
+	t.fstack = malloc(nchan * sizeof(*t.fstack) + 1);
+	t.fpos = malloc(nchan * sizeof(*t.fpos) + 1);
+	t.roots = calloc(rep->max_examples, sizeof(*t.roots));
+	if (!t.index || !t.low || !t.comp || !t.tstack || !t.fstack ||
+	    !t.fpos || !t.roots)
 		goto out;
 	for (c = 0; c < nchan; c++) {
-		index[c] = -1;
-		comp[c] = -1;
+		t.index[c] = -1;
+		t.comp[c] = -1;
 	}
-	for (c = 0; c < nchan; c++) {
-		uint32_t fsp = 0;
-
-		if (!ck->cdg.succ[c] || index[c] >= 0)
-			continue;
-		fstack[fsp] = c;
-		fpos[fsp++] = 0;
-		index[c] = low[c] = (int32_t)next_index++;
-		tstack[tsp++] = (int32_t)c;
-		while (fsp) {
-			uint32_t v = fstack[fsp - 1];
-			uint32_t w = next_successor(ck, v, &fpos[fsp - 1]);
-
-			if (w != UINT32_MAX) {
-				if (index[w] < 0) {
-					index[w] = low[w] = (int32_t)next_index++;
-					tstack[tsp++] = (int32_t)w;
-					fstack[fsp] = w;
-					fpos[fsp++] = 0;
-				} else if (comp[w] < 0 && index[w] < low[v]) {
-					/* w is still on the Tarjan stack */
-					low[v] = index[w];
-				}
-				continue;
-			}
-			fsp--;
-			if (fsp) {
-				uint32_t u = fstack[fsp - 1];
-
-				if (low[v] < low[u])
-					low[u] = low[v];
-			}
-			if (low[v] == index[v]) {
-				uint32_t size = 0, x;
-				bool self = false;
-
-				do {
-					x = (uint32_t)tstack[--tsp];
-					comp[x] = (int32_t)ncomp;
-					size++;
-				} while (x != v);
-				ncomp++;
-				if (size == 1)
-					self = depends_on_itself(ck, v);
-				if (size > 1 || self) {
-					if (rep->c.credit_loops <
-					    rep->max_examples)
-						roots[nroots++] = v;
-					rep->c.credit_loops++;
-					rep->c.credit_loop_channels += size;
-				}
-			}
-		}
-	}
+	for (c = 0; c < nchan; c++)
+		if (ck->cdg.succ[c] && t.index[c] < 0)
+			search_from(ck, &t, c);
 	/* index is no longer needed: it becomes the BFS parent array */
 	for (c = 0; c < nchan; c++)
-		index[c] = -1;
-	if (nroots) {
-		rep->cycles = calloc(nroots, sizeof(*rep->cycles));
+		t.index[c] = -1;
+	if (t.nroots) {
+		rep->cycles = calloc(t.nroots, sizeof(*rep->cycles));
 		if (!rep->cycles)
 			goto out;
 	}
-	for (c = 0; c < nroots; c++)
-		if (record_cycle(ck, roots[c], comp, index, fstack))
+	for (c = 0; c < t.nroots; c++)
+		if (record_cycle(ck, t.roots[c], t.comp, t.index, t.fstack))
 			goto out;
 	error = 0;
 out:
-	free(index);
-	free(low);
-	free(comp);
-	free(tstack);
-	free(fstack);
-	free(fpos);
-	free(roots);
+	free(t.index);
+	free(t.low);
+	free(t.comp);
+	free(t.tstack);
+	free(t.fstack);
+	free(t.fpos);
+	free(t.roots);
 	return error;
 }
 
