@@ -81,7 +81,7 @@ static int make_seeds(struct checker *ck, const struct dest *dd)
 
 			if (src == dd->ep)
 				continue;
-			sl = uniform ? 0 : path_sl(ck, e->lid, dd->lid);
+			sl = uniform ? 0 : ck_path_sl(ck, e->lid, dd->lid);
 			e->sl_mask |= 1u << sl;
 			sls |= 1u << sl;
 			vls[sl] |= 1u << vl_of(ck, s, e->sw_port, out, sl);

@@ -24,36 +24,6 @@
 
 #include "check/checker.h"
 
-/* Room for one more example in l, or NULL when it is full (or on OOM). */
-struct example *ck_example_add(struct checker *ck, struct example_list *l,
-			       const struct endpoint *src,
-			       const struct endpoint *dst, uint16_t dlid)
-{
-	struct example *e;
-
-	if (l->n >= ck->rep->max_examples)
-		return NULL;
-	if (!l->ex) {
-		l->ex = calloc(ck->rep->max_examples, sizeof(*l->ex));
-		if (!l->ex)
-			return NULL;
-	}
-	e = &l->ex[l->n];
-	memset(e, 0, sizeof(*e));
-	e->src = dupstr(desc(ck, src->node));
-	e->dst = dupstr(desc(ck, dst->node));
-	e->src_port = src->port;
-	e->dst_port = dst->port;
-	e->slid = src->lid;
-	e->dlid = dlid;
-	if (!e->src || !e->dst) {
-		ck_example_free(e);
-		return NULL;
-	}
-	l->n++;
-	return e;
-}
-
 /* Why switch sw drops packets for dlid (see resolve()). */
 static int explain_drop(struct checker *ck, struct example *e, int32_t sw,
 			uint16_t dlid)
@@ -244,7 +214,7 @@ static int check_odd_sources(struct checker *ck, const struct dest *dd)
 			continue;
 		ck->rep->c.pairs++;
 		if (p->peer == d->node && p->peer_port == d->port) {
-			uint8_t sl = path_sl(ck, s->lid, dd->lid);
+			uint8_t sl = ck_path_sl(ck, s->lid, dd->lid);
 
 			/* back to back: one link, and nothing to depend on */
 			s->sl_mask |= 1u << sl;
@@ -554,23 +524,4 @@ out:
 	}
 	checker_free(&ck);
 	return error;
-}
-
-bool ot_check_ok(const struct ot_check_report *rep)
-{
-	const struct ot_check_counts *c = &rep->c;
-
-	return !c->unreachable && !c->looping && !c->credit_loops &&
-	       !c->violations;
-}
-
-const struct ot_check_counts *ot_check_counts(const struct ot_check_report *rep)
-{
-	return &rep->c;
-}
-
-const struct ot_balance_report *
-ot_check_balance(const struct ot_check_report *rep)
-{
-	return rep->balance;
 }

@@ -3,9 +3,10 @@
  * The checker's insides, shared by its files (not a public API):
  * check.c walks the forwarding trees and counts pairs, hops and drops;
  * cdg.c builds the channel dependency graph and finds credit loops;
- * promise.c holds each reached path to the engine's promise; report.c
- * prints the report as text or JSON.  fwdtree.c is the forwarding-tree
- * walk they share with the link balance model (traffic.c).
+ * promise.c holds each reached path to the engine's promise; examples.c
+ * keeps the pairs listed as examples; report.c prints the report as text
+ * or JSON (json.c).  fwdtree.c is the forwarding-tree walk they share
+ * with the link balance model (traffic.c, printed by balance_out.c).
  */
 #ifndef OSMTOPO_CHECK_CHECKER_H
 #define OSMTOPO_CHECK_CHECKER_H
@@ -174,7 +175,8 @@ static inline uint8_t vl_of(const struct checker *ck, int32_t n, unsigned int in
 	return vl & (NUM_VLS - 1);
 }
 
-static inline uint8_t path_sl(const struct checker *ck, uint16_t slid, uint16_t dlid)
+static inline uint8_t ck_path_sl(const struct checker *ck, uint16_t slid,
+				 uint16_t dlid)
 {
 	uint8_t sl = ot_routing_path_sl(ck->r, slid, dlid);
 
@@ -201,12 +203,11 @@ static inline uint32_t link_id(const struct checker *ck, int32_t n, unsigned int
 	return ck->cdg.link_base[n] + port - 1;
 }
 
-/* check.c */
+/* examples.c */
 struct example *ck_example_add(struct checker *ck, struct example_list *l,
 			       const struct endpoint *src,
 			       const struct endpoint *dst, uint16_t dlid);
 
-/* report.c */
 void ck_example_free(struct example *e);
 
 /* cdg.c: the channel dependency graph and its credit loops */

@@ -232,7 +232,7 @@ int ck_check_promise(struct checker *ck, const struct dest *dd)
 			if (src == dd->ep)
 				continue;
 			path.slid = e->lid;
-			path.sl = path_sl(ck, e->lid, dd->lid);
+			path.sl = ck_path_sl(ck, e->lid, dd->lid);
 			ck->path[0] = e->node;
 			ck->pport[0] = e->port;
 			ck->pvl[0] = vl_of(ck, e->node, 0, e->port, path.sl);

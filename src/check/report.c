@@ -8,19 +8,6 @@
 #include "check/checker.h"
 #include "check/json.h"
 
-void ck_example_free(struct example *e)
-{
-	unsigned int i;
-
-	free(e->src);
-	free(e->dst);
-	free(e->at);
-	free(e->reason);
-	for (i = 0; i < e->cycle_len; i++)
-		free(e->cycle[i]);
-	free(e->cycle);
-}
-
 static void channel_free(struct channel *ch)
 {
 	free(ch->from);
@@ -52,6 +39,25 @@ void ot_check_report_free(struct ot_check_report *rep)
 	free(rep->promise_rule);
 	ot_balance_report_free(rep->balance);
 	free(rep);
+}
+
+bool ot_check_ok(const struct ot_check_report *rep)
+{
+	const struct ot_check_counts *c = &rep->c;
+
+	return !c->unreachable && !c->looping && !c->credit_loops &&
+	       !c->violations;
+}
+
+const struct ot_check_counts *ot_check_counts(const struct ot_check_report *rep)
+{
+	return &rep->c;
+}
+
+const struct ot_balance_report *
+ot_check_balance(const struct ot_check_report *rep)
+{
+	return rep->balance;
 }
 
 /* ------------------------------------------------------------------ */
