@@ -4,8 +4,9 @@
 # shuffled ports, damage) with every engine osmtopo lists, at LMC 0 and
 # 1, and writes its JSON report, its text report and its SVG plot, or
 # the refusal, one file each, plus a SHA256SUMS over them.  The JSON
-# is also kept normalised (jq -S) so that two builds whose JSON writers
-# differ only in number spelling or key order compare equal:
+# is also kept normalised (keys sorted, numbers as Python spells them)
+# so that two builds whose JSON writers differ only in number spelling
+# or key order compare equal:
 #
 #   scripts/check-snapshot.sh build-old/osmtopo /tmp/chk-old
 #   scripts/check-snapshot.sh build-new/osmtopo /tmp/chk-new
@@ -27,6 +28,11 @@ gen() {
 gen kns-6x2-shuffled kns 6 2 --radix 8 --shuffle-ports 20261121
 gen ff-3x3x3-damaged flatfly 3x3x3 --widths 2,1,1 --cas 2 --drop-links 0.05 --seed 3
 gen ff-4x4-w2-3cas flatfly 4x4 --widths 2,2 --cas 3
+norm() {
+	python3 -c 'import json, sys
+json.dump(json.load(open(sys.argv[1])), sys.stdout, sort_keys=True, indent=1)
+print()' "$1" >"$1.norm"
+}
 engines=$("$osmtopo" --help | awk '/^engines:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')
 
 cd "$out"
@@ -42,7 +48,7 @@ for net in fabrics/*.net; do
 				--lmc "$lmc" "$net" >"$f.txt" 2>>"$f.err" || true
 			[ -s "$f.err" ] || rm -f "$f.err"
 			if [ -s "$f.json" ]; then
-				jq -S . "$f.json" >"$f.json.norm"
+				norm "$f.json"
 			else
 				rm -f "$f.json" "$f.txt" "$f.svg"
 			fi
@@ -63,7 +69,7 @@ for p in "" "--engine ff-dor"; do
 	"$osmtopo" check $p fabrics/ff-4x4x3-cut.net ff-4x4x3.lfts \
 		>"$f.txt" 2>>"$f.err" || true
 	[ -s "$f.err" ] || rm -f "$f.err"
-	jq -S . "$f.json" >"$f.json.norm"
+	norm "$f.json"
 done
 find . -type f ! -name SHA256SUMS | LC_ALL=C sort | xargs sha256sum >SHA256SUMS
 echo "$(grep -c '\.json$' SHA256SUMS) reports ($(ls fabrics | wc -l) fabrics), $(grep -c '\.err$' SHA256SUMS) with messages in $out"
