@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/fwdtree.h"
 #include "check/traffic.h"
 #include "model/prng.h"
 
@@ -39,13 +40,6 @@ enum lid_choice {
 	CHOICE_BASE,
 	CHOICE_SPREAD,
 	CHOICE_BEST,
-};
-
-/* State of a switch toward the current destination LID. */
-enum tree_state {
-	TREE_REACH = 1,
-	TREE_FAIL, /* dropped, or caught in a forwarding loop */
-	TREE_BUSY, /* being resolved: meeting it again means a loop */
 };
 
 /* A CA port with a LID: number i of the patterns is ep[i]. */
@@ -95,15 +89,9 @@ struct balancer {
 	uint32_t *odd;
 	uint32_t nodd;
 
-	/* The forwarding tree toward the current LID; valid where stamp == cur */
-	uint32_t cur;
-	uint32_t *stamp;
-	uint8_t *state;
-	int32_t *next;     /* next switch, -1 when the next hop is the CA */
-	uint32_t *outlink; /* the link the switch forwards on */
+	/* The forwarding tree toward the current LID, and its loads */
+	struct ot_fwdtree tree;
 	double *acc;       /* traffic through the switch toward the LID */
-	int32_t *order;    /* switches in the order they were resolved */
-	uint32_t norder;
 	uint32_t *walk; /* where each resolution walk starts in order */
 	uint32_t nwalk;
 
@@ -226,15 +214,6 @@ static uint32_t link_id(const struct balancer *b, int32_t n,
 	return b->link_base[n] + port - 1;
 }
 
-static uint8_t lft_port(const struct balancer *b, int32_t sw, uint16_t lid)
-{
-	const uint8_t *lft = b->r->lft[sw];
-
-	if (!lft || lid > b->r->max_lid)
-		return OT_NO_PORT;
-	return lft[lid];
-}
-
 static bool is_switch(const struct balancer *b, int32_t n)
 {
 	return ot_is_switch(b->f, n);
@@ -354,12 +333,9 @@ static int alloc_work(struct balancer *b)
 	b->nsrc = calloc(nn, sizeof(*b->nsrc));
 	b->src_switches = calloc(nn, sizeof(*b->src_switches));
 	b->odd = calloc(ne, sizeof(*b->odd));
-	b->stamp = calloc(nn, sizeof(*b->stamp));
-	b->state = calloc(nn, sizeof(*b->state));
-	b->next = calloc(nn, sizeof(*b->next));
-	b->outlink = calloc(nn, sizeof(*b->outlink));
+	if (ot_fwdtree_init(&b->tree, f, b->r))
+		return -1;
 	b->acc = calloc(nn, sizeof(*b->acc));
-	b->order = calloc(nn, sizeof(*b->order));
 	b->walk = calloc(nn + 1, sizeof(*b->walk));
 	b->sw_inj = calloc(nn, sizeof(*b->sw_inj));
 	b->ep_inj = calloc(ne, sizeof(*b->ep_inj));
@@ -367,8 +343,7 @@ static int alloc_work(struct balancer *b)
 	b->trial = calloc(nn + 3, sizeof(*b->trial));
 	b->partner = calloc(ne, sizeof(*b->partner));
 	b->perm = calloc(ne, sizeof(*b->perm));
-	if (!b->nsrc || !b->src_switches || !b->odd || !b->stamp ||
-	    !b->state || !b->next || !b->outlink || !b->acc || !b->order ||
+	if (!b->nsrc || !b->src_switches || !b->odd || !b->acc ||
 	    !b->walk || !b->sw_inj || !b->ep_inj || !b->path || !b->trial ||
 	    !b->partner || !b->perm)
 		return -1;
@@ -392,12 +367,8 @@ static void balancer_free(struct balancer *b)
 	free(b->nsrc);
 	free(b->src_switches);
 	free(b->odd);
-	free(b->stamp);
-	free(b->state);
-	free(b->next);
-	free(b->outlink);
+	ot_fwdtree_free(&b->tree);
 	free(b->acc);
-	free(b->order);
 	free(b->walk);
 	free(b->sw_inj);
 	free(b->ep_inj);
@@ -409,58 +380,6 @@ static void balancer_free(struct balancer *b)
 
 /* ------------------------------------------------------------------ */
 /* Paths.                                                              */
-
-/*
- * Follows the LFTs for dlid from switch s until a switch already resolved
- * for this LID, the destination port, a drop or a switch met twice; every
- * switch on the way gets the outcome.  The switches are appended to
- * b->order as they are met, so a later walk only ever leads into earlier
- * ones: walks taken last to first, each front to back, visit every switch
- * before the switches it forwards to.
- */
-static void resolve(struct balancer *b, int32_t s, const struct endpoint *d,
-		    uint16_t dlid)
-{
-	const struct ot_fabric *f = b->f;
-	uint32_t first = b->norder, i;
-	uint8_t st;
-	int32_t x = s;
-
-	for (;;) {
-		const struct ot_node *n = &f->node[x];
-		const struct ot_port *p;
-		uint8_t out;
-
-		if (b->stamp[x] == b->cur) {
-			st = b->state[x] == TREE_BUSY ? TREE_FAIL : b->state[x];
-			break;
-		}
-		b->stamp[x] = b->cur;
-		b->state[x] = TREE_BUSY;
-		b->acc[x] = 0;
-		b->order[b->norder++] = x;
-		out = lft_port(b, x, dlid);
-		if (out == 0 || out > n->nports || n->port[out].peer < 0) {
-			st = TREE_FAIL;
-			break;
-		}
-		p = &n->port[out];
-		b->outlink[x] = link_id(b, x, out);
-		if (p->peer == d->node && p->peer_port == d->port) {
-			b->next[x] = -1;
-			st = TREE_REACH;
-			break;
-		}
-		if (!is_switch(b, p->peer)) {
-			st = TREE_FAIL;
-			break;
-		}
-		b->next[x] = p->peer;
-		x = p->peer;
-	}
-	for (i = first; i < b->norder; i++)
-		b->state[b->order[i]] = st;
-}
 
 /*
  * The links from switch x to LID dlid of d (the last one into d) in path;
@@ -477,7 +396,7 @@ static unsigned int walk_switch(const struct balancer *b, int32_t x,
 	/* a path through more than every switch has met one twice */
 	for (hops = 0; hops <= f->nswitches; hops++) {
 		const struct ot_node *n = &f->node[x];
-		uint8_t out = lft_port(b, x, dlid);
+		uint8_t out = ot_fwd_lft(b->r, x, dlid);
 		const struct ot_port *p;
 
 		if (out == 0 || out > n->nports || n->port[out].peer < 0)
@@ -581,16 +500,20 @@ static void count_injection(struct balancer *b, int32_t s, uint32_t dep,
 
 /*
  * Every switch's CAs send w per CA to LID dlid of endpoint dep, through
- * the forwarding tree.  pl (base LID only) counts the flows.
+ * the forwarding tree.  pl (base LID only) counts the flows.  A later
+ * resolution walk only ever leads into earlier ones: walks taken last to
+ * first, each front to back, visit every switch before the switches it
+ * forwards to.
  */
 static void tree_loads(struct balancer *b, uint32_t dep, uint16_t dlid,
 		       double w, double *load, struct ot_pattern_load *pl)
 {
 	const struct endpoint *d = &b->ep[dep];
+	struct ot_fwdtree *t = &b->tree;
 	uint32_t k, i, wi;
+	uint8_t st;
 
-	b->cur++;
-	b->norder = 0;
+	ot_fwdtree_begin(&b->tree, d->node, d->port, dlid);
 	b->nwalk = 0;
 	for (k = 0; k < b->nsrc_switches; k++) {
 		int32_t s = b->src_switches[k];
@@ -598,11 +521,13 @@ static void tree_loads(struct balancer *b, uint32_t dep, uint16_t dlid,
 
 		if (!n)
 			continue;
-		b->walk[b->nwalk++] = b->norder;
-		resolve(b, s, d, dlid);
+		b->walk[b->nwalk++] = t->norder;
+		st = ot_fwdtree_resolve(t, s);
+		for (i = b->walk[b->nwalk - 1]; i < t->norder; i++)
+			b->acc[t->order[i]] = 0;
 		if (pl)
 			pl->flows += n;
-		if (b->state[s] != TREE_REACH) {
+		if (st != OT_FWD_REACH) {
 			if (pl)
 				pl->unrouted += n;
 			continue;
@@ -610,16 +535,16 @@ static void tree_loads(struct balancer *b, uint32_t dep, uint16_t dlid,
 		b->acc[s] += n * w;
 		count_injection(b, s, dep, w);
 	}
-	b->walk[b->nwalk] = b->norder;
+	b->walk[b->nwalk] = t->norder;
 	for (wi = b->nwalk; wi > 0; wi--) {
 		for (i = b->walk[wi - 1]; i < b->walk[wi]; i++) {
-			int32_t x = b->order[i];
+			int32_t x = t->order[i];
 
-			if (b->state[x] != TREE_REACH)
+			if (t->state[x] != OT_FWD_REACH)
 				continue;
-			load[b->outlink[x]] += b->acc[x];
-			if (b->next[x] >= 0)
-				b->acc[b->next[x]] += b->acc[x];
+			load[link_id(b, x, t->outp[x])] += b->acc[x];
+			if (t->next[x] >= 0)
+				b->acc[t->next[x]] += b->acc[x];
 		}
 	}
 }
@@ -1012,143 +937,4 @@ out:
 	free(scratch);
 	balancer_free(&b);
 	return error;
-}
-
-/* ------------------------------------------------------------------ */
-/* Output.                                                             */
-
-void ot_json_string(FILE *out, const char *s)
-{
-	const unsigned char *p;
-
-	fputc('"', out);
-	for (p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\t':
-			fputs("\\t", out);
-			break;
-		case '\r':
-			fputs("\\r", out);
-			break;
-		default:
-			if (*p < 0x20)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
-		}
-	}
-	fputc('"', out);
-}
-
-int ot_balance_print_text(FILE *out, const struct ot_balance_report *rep)
-{
-	unsigned int i;
-	bool multi = false;
-
-	fprintf(out,
-		"balance: %" PRIu32 " CAs in %s order, LMC %u; load = rate on a directed link, every CA injecting 1\n",
-		rep->ncas, ot_ca_order_name(rep->order), rep->lmc);
-	fprintf(out,
-		"  pattern          flows  skipped unrouted  max load  net load  avg load  throughput\n");
-	for (i = 0; i < rep->npat; i++) {
-		const struct ot_pattern_load *p = &rep->pat[i];
-
-		fprintf(out,
-			"  %-12s %9" PRIu64 " %8" PRIu64 " %8" PRIu64
-			" %9.4f %9.4f %9.4f %11.4f\n",
-			p->name, p->flows, p->skipped, p->unrouted,
-			p->base.max_load, p->base.max_network_load,
-			p->base.avg_load, p->base.throughput);
-		multi |= p->multipath;
-	}
-	if (multi) {
-		fprintf(out,
-			"  with every LID (LMC %u): spread evenly / best LID per flow\n"
-			"  pattern        max load  throughput   max load  throughput\n",
-			rep->lmc);
-		for (i = 0; i < rep->npat; i++) {
-			const struct ot_pattern_load *p = &rep->pat[i];
-
-			fprintf(out, "  %-12s %10.4f %11.4f %10.4f %11.4f\n",
-				p->name, p->spread.max_load,
-				p->spread.throughput, p->best.max_load,
-				p->best.throughput);
-		}
-	}
-	fprintf(out, "  most loaded switch-to-switch link:\n");
-	for (i = 0; i < rep->npat; i++) {
-		const struct ot_pattern_load *p = &rep->pat[i];
-
-		if (!p->max_from) {
-			fprintf(out, "    %-12s -\n", p->name);
-			continue;
-		}
-		fprintf(out,
-			"    %-12s \"%s\" port %u -> \"%s\" port %u (%.4f)\n",
-			p->name, p->max_from, p->max_from_port, p->max_to,
-			p->max_to_port, p->base.max_network_load);
-	}
-	return ferror(out) ? -1 : 0;
-}
-
-static void json_figure(FILE *out, const struct ot_load_figure *fig)
-{
-	fprintf(out,
-		"\"max_load\":%.6f,\"max_network_load\":%.6f,\"avg_load\":%.6f,\"links_used\":%" PRIu64
-		",\"throughput\":%.6f",
-		fig->max_load, fig->max_network_load, fig->avg_load,
-		fig->links_used, fig->throughput);
-}
-
-int ot_balance_print_json(FILE *out, const struct ot_balance_report *rep)
-{
-	unsigned int i;
-
-	fprintf(out, "\"balance\":{\"cas\":%" PRIu32 ",\"ca_order\":\"%s\",\"lmc\":%u}",
-		rep->ncas, ot_ca_order_name(rep->order), rep->lmc);
-	fprintf(out, ",\"patterns\":[");
-	for (i = 0; i < rep->npat; i++) {
-		const struct ot_pattern_load *p = &rep->pat[i];
-
-		fprintf(out, "%s{\"name\":", i ? "," : "");
-		ot_json_string(out, p->name);
-		if (p->kind == OT_PATTERN_RANDOM)
-			fprintf(out, ",\"seed\":%" PRIu64, p->seed);
-		fprintf(out,
-			",\"flows\":%" PRIu64 ",\"skipped\":%" PRIu64
-			",\"unrouted\":%" PRIu64 ",",
-			p->flows, p->skipped, p->unrouted);
-		json_figure(out, &p->base);
-		fprintf(out, ",\"hot_link\":");
-		if (p->max_from) {
-			fprintf(out, "{\"from\":");
-			ot_json_string(out, p->max_from);
-			fprintf(out, ",\"from_port\":%u,\"to\":",
-				p->max_from_port);
-			ot_json_string(out, p->max_to);
-			fprintf(out, ",\"to_port\":%u,\"load\":%.6f}",
-				p->max_to_port, p->base.max_network_load);
-		} else {
-			fprintf(out, "null");
-		}
-		if (p->multipath) {
-			fprintf(out, ",\"spread\":{");
-			json_figure(out, &p->spread);
-			fprintf(out, "},\"best\":{");
-			json_figure(out, &p->best);
-			fputc('}', out);
-		}
-		fputc('}', out);
-	}
-	fputc(']', out);
-	return ferror(out) ? -1 : 0;
 }

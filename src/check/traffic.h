@@ -162,10 +162,13 @@ const char *ot_ca_order_name(enum ot_ca_order order);
 int ot_balance_print_text(FILE *out, const struct ot_balance_report *rep);
 
 /*
- * JSON members (no braces), for the caller's object:
- * "balance":{"cas":N,"ca_order":...,"lmc":L},"patterns":[{...},...]
+ * Adds the JSON members "balance":{"cas":N,"ca_order":...,"lmc":L} and
+ * "patterns":[{...},...] to the caller's jansson object (a json_t: see
+ * src/check/json.h).  0, or -1 when out of memory.
  */
-int ot_balance_print_json(FILE *out, const struct ot_balance_report *rep);
+struct json_t;
+int ot_balance_json_add(struct json_t *obj,
+			const struct ot_balance_report *rep);
 
 /*
  * An SVG picture (src/check/plot.c): per pattern, the histogram of the
@@ -174,8 +177,5 @@ int ot_balance_print_json(FILE *out, const struct ot_balance_report *rep);
  */
 int ot_balance_plot_svg(FILE *out, const struct ot_balance_report *rep,
 			const char *title);
-
-/* A JSON string, quoted and escaped; shared by the checker's reports. */
-void ot_json_string(FILE *out, const char *s);
 
 #endif

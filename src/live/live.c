@@ -503,6 +503,65 @@ static int read_endport(struct live_reader *lr, int n, struct ot_error *err)
 	return 0;
 }
 
+/* Every node's tables, switch by switch (and CAs' SL2VL tables). */
+static int read_nodes(struct live_reader *lr, struct ot_error *err)
+{
+	const struct ot_fabric *f = lr->f;
+	uint32_t i;
+
+	for (i = 0; i < f->nnodes; i++) {
+		const struct ot_node *nd = &f->node[i];
+		int rc;
+
+		if (!lr->dr[i].reached) {
+			/* Nothing leads there; its LFT stays empty. */
+			if (nd->type == OT_NODE_SWITCH)
+				return ot_error_set(err,
+					"switch \"%s\" (GUID 0x%016" PRIx64 ") is not reachable by directed route",
+					nd->desc, nd->guid);
+			continue;
+		}
+		if (nd->type == OT_NODE_SWITCH)
+			rc = read_switch(lr, i, err);
+		else if (!lr->skip_sl2vl)
+			rc = read_endport(lr, i, err);
+		else
+			rc = 0;
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Path SLs come from the SA (PathRecord), not from any node.  A fabric
+ * without a running SM still has tables worth checking, so a silent SA
+ * is a note, not an error.
+ */
+static int read_path_sls(struct live_reader *lr, const struct ot_live_opts *o,
+			 struct ot_error *err)
+{
+	struct ot_error sa_err = { 0 };
+	int rc;
+
+	lr->r->path_sl_unknown = true;
+	if (o && o->skip_path_sl)
+		return 0;
+	/* The SA port is opened after ours is closed: one at a time. */
+	mad_rpc_close_port(lr->mad);
+	lr->mad = NULL;
+	rc = ot_live_read_path_sls(o, lr->r, &sa_err);
+	if (rc < 0)
+		return ot_error_set(err, "%s", sa_err.msg);
+	if (rc == 0)
+		lr->r->path_sl_unknown = false;
+	if (rc > 0)
+		fprintf(stderr,
+			"osmtopo: note: path SLs not read (%s); every path counts as SL 0\n",
+			sa_err.msg);
+	return 0;
+}
+
 int ot_live_read_routing(const struct ot_live_opts *o,
 			 const struct ot_fabric *f, struct ot_routing **out,
 			 struct ot_error *err)
@@ -516,7 +575,6 @@ int ot_live_read_routing(const struct ot_live_opts *o,
 	char *ca = ca_arg(o, cabuf);
 	int port = o ? o->port : 0;
 	int error = -1;
-	uint32_t i;
 
 	*out = NULL;
 	lr.r = ot_routing_new(f);
@@ -539,55 +597,11 @@ int ot_live_read_routing(const struct ot_live_opts *o,
 	if (find_local(&lr, err))
 		goto out;
 	dr_plan(&lr);
-	for (i = 0; i < f->nnodes; i++) {
-		const struct ot_node *nd = &f->node[i];
-		int rc;
-
-		if (!lr.dr[i].reached) {
-			/* Nothing leads there; its LFT stays empty. */
-			if (nd->type == OT_NODE_SWITCH) {
-				ot_error_set(err,
-					     "switch \"%s\" (GUID 0x%016" PRIx64 ") is not reachable by directed route",
-					     nd->desc, nd->guid);
-				goto out;
-			}
-			continue;
-		}
-		if (nd->type == OT_NODE_SWITCH)
-			rc = read_switch(&lr, i, err);
-		else if (!lr.skip_sl2vl)
-			rc = read_endport(&lr, i, err);
-		else
-			rc = 0;
-		if (rc)
-			goto out;
-	}
+	if (read_nodes(&lr, err))
+		goto out;
 	lr.r->nvls = lr.max_vl + 1;
-	/*
-	 * Path SLs come from the SA (PathRecord), not from any node.  A
-	 * fabric without a running SM still has tables worth checking, so
-	 * a silent SA is a note, not an error.
-	 */
-	lr.r->path_sl_unknown = true;
-	if (!(o && o->skip_path_sl)) {
-		struct ot_error sa_err = { 0 };
-		int rc;
-
-		/* The SA port is opened after ours is closed: one at a time. */
-		mad_rpc_close_port(lr.mad);
-		lr.mad = NULL;
-		rc = ot_live_read_path_sls(o, lr.r, &sa_err);
-		if (rc < 0) {
-			ot_error_set(err, "%s", sa_err.msg);
-			goto out;
-		}
-		if (rc == 0)
-			lr.r->path_sl_unknown = false;
-		if (rc > 0)
-			fprintf(stderr,
-				"osmtopo: note: path SLs not read (%s); every path counts as SL 0\n",
-				sa_err.msg);
-	}
+	if (read_path_sls(&lr, o, err))
+		goto out;
 	*out = lr.r;
 	lr.r = NULL;
 	error = 0;

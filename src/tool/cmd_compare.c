@@ -28,6 +28,7 @@
 
 #include <jansson.h>
 
+#include "check/json.h"
 #include "commands.h"
 #include "io/netfile.h"
 #include "options.h"
@@ -143,7 +144,7 @@ struct cmp_row {
 	double avg_hops;
 	struct cmp_pattern pat[CMP_MAX_PATTERNS];
 	unsigned int npat;
-	char *check_json; /* the checker's report as it printed it */
+	json_t *check; /* the checker's report, as it printed it */
 };
 
 /* What every run shares. */
@@ -184,18 +185,18 @@ static void parse_patterns(struct cmp_row *row, json_t *patterns)
 	}
 }
 
-/* The report `check --json` printed (text, kept by the row). */
-static void parse_check(struct cmp_row *row, char *text)
+/* The report `check --json` printed (kept by the row). */
+static void parse_check(struct cmp_row *row, const char *text)
 {
 	json_t *root, *vls;
 	json_error_t jerr;
 
-	row->check_json = text;
 	root = json_loads(text, 0, &jerr);
 	if (!json_is_object(root)) {
 		json_decref(root);
 		return;
 	}
+	row->check = root;
 	row->checked = true;
 	row->check_ok = json_is_true(json_object_get(root, "ok"));
 	row->pairs = json_u64(root, "pairs");
@@ -207,7 +208,6 @@ static void parse_check(struct cmp_row *row, char *text)
 	vls = json_object_get(root, "vls_used");
 	row->vls = json_is_array(vls) ? (unsigned int)json_array_size(vls) : 0;
 	parse_patterns(row, json_object_get(root, "patterns"));
-	json_decref(root);
 }
 
 /* A whole file, trailing blanks dropped.  0, or -1. */
@@ -389,6 +389,7 @@ static void cmp_check(const struct cmp_ctx *c, const struct sim *s,
 	}
 	if (!read_text(out, &json))
 		parse_check(row, json);
+	free(json);
 	if (!row->checked)
 		snprintf(row->note, sizeof(row->note),
 			 "check printed no report: %s", why);
@@ -418,63 +419,55 @@ static void cmp_run_engine(const struct cmp_ctx *c, unsigned int idx,
 /* Output                                                             */
 /* ------------------------------------------------------------------ */
 
-static void json_text(FILE *out, const char *s)
+/* What the checker said about one row, in the row's object o. */
+static void row_check_json(json_t *o, const struct cmp_row *r)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", *s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-static void print_json(FILE *out, const struct cmp_args *a,
-		       const struct cmp_row *rows)
-{
-	int i;
+	json_t *tp = json_object();
 	unsigned int k;
 
-	fprintf(out, "{\"netfile\":");
-	json_text(out, a->netfile);
-	fprintf(out, ",\"fallback\":%s,\"engines\":[",
-		a->fallback ? "true" : "false");
-	for (i = 0; i < a->nengines; i++) {
-		const struct cmp_row *r = &rows[i];
+	ot_json_set(o, "ok", json_boolean(r->check_ok));
+	ot_json_set(o, "vls_used", json_integer(r->vls));
+	ot_json_set(o, "credit_loops", json_integer(r->credit_loops));
+	ot_json_set(o, "pairs", ot_json_u64(r->pairs));
+	ot_json_set(o, "unreachable", ot_json_u64(r->unreachable));
+	ot_json_set(o, "forwarding_loops", ot_json_u64(r->looping));
+	ot_json_set(o, "avg_hops", ot_json_fixed(r->avg_hops, 3));
+	ot_json_set(o, "max_hops", json_integer(r->max_hops));
+	for (k = 0; k < r->npat; k++)
+		ot_json_set(tp, r->pat[k].name,
+			    ot_json_fixed(r->pat[k].throughput, 6));
+	ot_json_set(o, "throughput", tp);
+	ot_json_set(o, "check", json_incref(r->check));
+}
 
-		fprintf(out, "%s{\"engine\":", i ? "," : "");
-		json_text(out, r->engine);
-		fprintf(out, ",\"status\":\"%s\",\"routed\":%s,\"used\":",
-			cmp_status_name[r->status],
-			r->status == CMP_ROUTED ? "true" : "false");
-		json_text(out, r->used);
-		if (r->have_time)
-			fprintf(out, ",\"routing_ms\":%.3f", r->route_ms);
-		fprintf(out, ",\"note\":");
-		json_text(out, r->note);
-		if (r->checked) {
-			fprintf(out,
-				",\"ok\":%s,\"vls_used\":%u,\"credit_loops\":%u,\"pairs\":%" PRIu64
-				",\"unreachable\":%" PRIu64
-				",\"forwarding_loops\":%" PRIu64
-				",\"avg_hops\":%.3f,\"max_hops\":%u",
-				r->check_ok ? "true" : "false", r->vls,
-				r->credit_loops, r->pairs, r->unreachable,
-				r->looping, r->avg_hops, r->max_hops);
-			fprintf(out, ",\"throughput\":{");
-			for (k = 0; k < r->npat; k++) {
-				fprintf(out, "%s", k ? "," : "");
-				json_text(out, r->pat[k].name);
-				fprintf(out, ":%.6f", r->pat[k].throughput);
-			}
-			fprintf(out, "},\"check\":%s", r->check_json);
-		}
-		fputc('}', out);
-	}
-	fprintf(out, "]}\n");
+static json_t *row_json(const struct cmp_row *r)
+{
+	json_t *o = json_object();
+
+	ot_json_set(o, "engine", ot_json_str(r->engine));
+	ot_json_set(o, "status", ot_json_str(cmp_status_name[r->status]));
+	ot_json_set(o, "routed", json_boolean(r->status == CMP_ROUTED));
+	ot_json_set(o, "used", ot_json_str(r->used));
+	if (r->have_time)
+		ot_json_set(o, "routing_ms", ot_json_fixed(r->route_ms, 3));
+	ot_json_set(o, "note", ot_json_str(r->note));
+	if (r->checked)
+		row_check_json(o, r);
+	return o;
+}
+
+static int print_json(FILE *out, const struct cmp_args *a,
+		      const struct cmp_row *rows)
+{
+	json_t *o = json_object(), *engines = json_array();
+	int i;
+
+	ot_json_set(o, "netfile", ot_json_str(a->netfile));
+	ot_json_set(o, "fallback", json_boolean(a->fallback));
+	for (i = 0; i < a->nengines; i++)
+		json_array_append_new(engines, row_json(&rows[i]));
+	ot_json_set(o, "engines", engines);
+	return ot_json_print(out, o);
 }
 
 /* The pattern columns: those of the checked row with the most. */
@@ -746,7 +739,7 @@ int cmd_compare(int argc, char **argv)
 		sim_remove_tree(c.work);
 out:
 	for (i = 0; rows && i < a.nengines; i++)
-		free(rows[i].check_json);
+		json_decref(rows[i].check);
 	free(rows);
 	free(a.osm_opts);
 	sim_die_of_signal();
