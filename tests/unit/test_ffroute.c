@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "check/traffic.h"
 #include "gen/gen.h"
 #include "model/routing.h"
 #include "route/engine.h"
@@ -1122,6 +1123,184 @@ START_TEST(parallel_cables_even)
 }
 END_TEST
 
+/*
+ * Balance (issue 9).  An LFT entry is per destination LID, so the unit
+ * dealt onto parallel cables is a DLID with all its flows.  Within every
+ * class of DLIDs that share the cables the same way -- path SL (the
+ * dimension order, or the escape layer) and LID offset -- the DLIDs a
+ * switch sends over the parallel cables to one neighbour differ in count
+ * by at most one.  Where every class divides evenly over every bundle, a
+ * minimal engine's uniform load is the same on every cable of a
+ * dimension: none above 1.02 x the dimension's mean.  FlatFlies and
+ * hypercubes, widths 1 to 4, 1 to 8 CAs per switch, ports shuffled.
+ */
+static const struct shape balanced[] = {
+	{ "2x4x4", "2,1,1", 4, 1, 0, 0, 3, 0 },
+	{ "4x2x4", "1,2,1", 4, 1, 0, 0, 5, 0 },
+	{ "2x8x8", "4,1,1", 8, 1, 0, 0, 7, 0 },
+	{ "4x4", "3,2", 6, 1, 0, 0, 11, 0 },
+	{ "3x5", "2,3", 5, 1, 0, 0, 13, 0 },
+	{ "4x4x4", "2,1,1", 7, 1, 0, 0, 17, 0 },
+	{ "3x3", "1,1", 2, 1, 0, 0, 19, 0 },
+	{ "2x2x2", "2,2,2", 1, 1, 0, 0, 23, 0 },
+	{ "2x2x2x2", "4,1,1,1", 8, 1, 0, 0, 29, 0 },
+	{ "2x2x2x2", "2,2,2,2", 3, 1, 0, 0, 31, 0 },
+};
+
+#define NBALANCED (sizeof(balanced) / sizeof(balanced[0]))
+#define BAL_CLASSES (16 * 4) /* path SL x LID offset (LMC <= 2) */
+
+/* Some CA LID other than lid, the source asked for a path SL. */
+static uint16_t other_ca_lid(const struct ot_fabric *f, uint16_t lid)
+{
+	uint32_t l;
+
+	for (l = 1; l <= f->max_lid; l++) {
+		int owner = f->lid_owner[l].node;
+
+		if (l != lid && owner >= 0 && !ot_is_switch(f, owner))
+			return (uint16_t)l;
+	}
+	return 0;
+}
+
+/* Per port of switch s, the CA DLIDs it forwards, by class. */
+static void count_classes(const struct ot_fabric *f,
+			  const struct ot_routing *r, uint32_t s,
+			  unsigned int (*cnt)[BAL_CLASSES])
+{
+	uint32_t lid;
+
+	memset(cnt, 0, sizeof(*cnt) * (OT_MAX_PORTS + 1));
+	for (lid = 1; lid <= f->max_lid; lid++) {
+		int owner = f->lid_owner[lid].node;
+		unsigned int off, sl;
+
+		if (owner < 0 || ot_is_switch(f, owner))
+			continue;
+		off = lid - f->node[owner].port[f->lid_owner[lid].port].lid;
+		sl = ot_routing_path_sl(r, other_ca_lid(f, lid), lid);
+		ck_assert_uint_lt(off, 4);
+		cnt[r->lft[s][lid]][sl * 4 + off]++;
+	}
+}
+
+/*
+ * Checks the counts of every bundle of s (ports to one neighbour);
+ * returns whether every class divides evenly over each bundle.
+ */
+static bool bundles_even(const struct ot_fabric *f, uint32_t s,
+			 unsigned int (*cnt)[BAL_CLASSES], unsigned long *nb)
+{
+	const struct ot_node *nd = &f->node[s];
+	bool even = true;
+	unsigned int p, q, k;
+
+	for (p = 1; p <= nd->nports; p++) {
+		unsigned int lo[BAL_CLASSES], hi[BAL_CLASSES], w = 0;
+		int peer = nd->port[p].peer;
+
+		if (peer < 0 || !ot_is_switch(f, peer))
+			continue;
+		for (q = 1; q < p; q++)
+			if (nd->port[q].peer == peer)
+				break;
+		if (q < p)
+			continue; /* bundle seen from its first port */
+		memcpy(lo, cnt[p], sizeof(lo));
+		memcpy(hi, cnt[p], sizeof(hi));
+		for (q = p; q <= nd->nports; q++) {
+			if (nd->port[q].peer != peer)
+				continue;
+			w++;
+			for (k = 0; k < BAL_CLASSES; k++) {
+				lo[k] = cnt[q][k] < lo[k] ? cnt[q][k] : lo[k];
+				hi[k] = cnt[q][k] > hi[k] ? cnt[q][k] : hi[k];
+			}
+		}
+		if (w < 2)
+			continue;
+		(*nb)++;
+		for (k = 0; k < BAL_CLASSES; k++) {
+			ck_assert_msg(hi[k] <= lo[k] + 1,
+				      "%s to %s (%u cables): SL %u offset %u: "
+				      "%u to %u DLIDs per cable", nd->desc,
+				      f->node[peer].desc, w, k / 4, k % 4,
+				      lo[k], hi[k]);
+			even = even && hi[k] == lo[k];
+		}
+	}
+	return even;
+}
+
+/* No inter-switch cable above 1.02 x its dimension's mean uniform load. */
+static void check_uniform_even(const struct ot_fabric *f,
+			       const struct ot_routing *r, const char *name)
+{
+	struct ot_traffic_opts opts = { .patterns = 1u << OT_PATTERN_UNIFORM };
+	struct ot_balance_report *rep = NULL;
+	struct ot_error err = { 0 };
+	struct ot_ff *ff = map(f);
+	const struct ot_pattern_load *pl;
+	double sum[OT_FF_MAX_DIMS] = { 0 }, max[OT_FF_MAX_DIMS] = { 0 };
+	unsigned long n[OT_FF_MAX_DIMS] = { 0 };
+	uint32_t s, link = 0;
+	unsigned int p, d;
+
+	ck_assert_int_eq(ot_balance_run(f, r, &opts, &rep, &err), 0);
+	pl = ot_balance_pattern(rep, 0);
+	for (s = 0; s < f->nnodes; link += f->node[s].nports, s++) {
+		if (!ot_is_switch(f, s))
+			continue;
+		for (p = 1; p <= f->node[s].nports; p++) {
+			int dim = ff->port_dim[ff->port_dim_base[s] + p];
+			double l = pl->load[link + p - 1];
+
+			if (dim < 0)
+				continue;
+			sum[dim] += l;
+			n[dim]++;
+			max[dim] = l > max[dim] ? l : max[dim];
+		}
+	}
+	for (d = 0; d < ff->ndims; d++)
+		ck_assert_msg(max[d] <= 1.02 * sum[d] / n[d],
+			      "%s: dimension %u: hottest cable %.4f, mean %.4f",
+			      name, d, max[d], sum[d] / n[d]);
+	ot_balance_report_free(rep);
+	ot_ff_free(ff);
+}
+
+START_TEST(balance)
+{
+	unsigned int e = _i % NENGINES;
+	const struct shape *sh = &balanced[_i / NENGINES];
+	struct ot_fabric *f = gen(sh);
+	struct ot_routing *r = route(engines[e].name, f);
+	unsigned int(*cnt)[BAL_CLASSES] = calloc(OT_MAX_PORTS + 1,
+						  sizeof(*cnt));
+	unsigned long nb = 0;
+	bool even = true;
+	uint32_t s;
+
+	ck_assert_ptr_nonnull(cnt);
+	for (s = 0; s < f->nnodes; s++) {
+		if (!ot_is_switch(f, s))
+			continue;
+		count_classes(f, r, s, cnt);
+		even = bundles_even(f, s, cnt, &nb) && even;
+	}
+	ck_assert_msg(nb > 0 || strspn(sh->width, "1,") == strlen(sh->width),
+		      "%s: no bundles",
+		      sh->size);
+	if (even && !(engines[e].variant & (V_TWISTED | V_ADOR)))
+		check_uniform_even(f, r, engines[e].name);
+	free(cnt);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
 static Suite *ffroute_suite(void)
 {
 	Suite *s = suite_create("ffroute");
@@ -1142,6 +1321,7 @@ static Suite *ffroute_suite(void)
 	tcase_add_test(tc, seed_orders);
 	tcase_add_loop_test(tc, deterministic, 0, NENGINES);
 	tcase_add_loop_test(tc, parallel_cables_even, 0, NENGINES);
+	tcase_add_loop_test(tc, balance, 0, NENGINES * NBALANCED);
 	suite_add_tcase(s, tc);
 	return s;
 }
