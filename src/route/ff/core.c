@@ -705,6 +705,136 @@ static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
 }
 
 /*
+ * Parallel cables are dealt per class of destinations that share them:
+ * the dimension order (layer) or the escape layer, and the LID offset.
+ * A round robin shared by the layers deals them in step with the CA
+ * index that also picks the layer (issue 9: with 2 cables and 4 layers,
+ * all of a layer's destinations went on one cable).  And the layers'
+ * destinations do not weigh the same: a layer whose first dimension is
+ * i sends one switch's flows per destination over a cable of i, a
+ * layer whose last is i a whole line's.  So a bundle gives each
+ * destination a cable where its class has the fewest so far (the
+ * class's destinations differ by at most one per cable), among those
+ * the one with the least weight so far, then the first in port order;
+ * the weight of a destination at a switch is the number of CAs whose
+ * packets for it pass there, counted along the hops just chosen.  The
+ * counts start again with each LID offset (contiguous in the dealing
+ * order), the weights do not.
+ */
+#define FF_CLASSES (FF_ESCAPE_SL + 1)
+
+struct ff_dealer {
+	uint16_t *count;  /* per bundle, class and cable */
+	uint64_t *weight; /* per bundle and cable */
+	uint32_t *through; /* per slot: CAs whose packets pass there */
+	uint32_t *cas;     /* per slot: CAs of the switch */
+	int offset;        /* offset (and kind) the counts are for */
+};
+
+static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
+{
+	size_t nb = (size_t)c->ff->nslots * c->sumk + 1;
+	uint32_t s;
+
+	d->count = calloc(nb * FF_CLASSES * c->maxw, sizeof(*d->count));
+	d->weight = calloc(nb * c->maxw, sizeof(*d->weight));
+	d->through = calloc(c->ff->nslots + 1, sizeof(*d->through));
+	d->cas = calloc(c->ff->nslots + 1, sizeof(*d->cas));
+	d->offset = -1;
+	if (!d->count || !d->weight || !d->through || !d->cas)
+		return -1;
+	for (s = 0; s < c->ff->nslots; s++) {
+		int32_t node = c->ff->slot_node[s];
+		unsigned int p;
+
+		for (p = 1; node >= 0 && p <= c->f->node[node].nports; p++) {
+			int32_t x = c->f->node[node].port[p].peer;
+
+			d->cas[s] += x >= 0 && !ot_is_switch(c->f, x);
+		}
+	}
+	return 0;
+}
+
+static void dealer_free(struct ff_dealer *d)
+{
+	free(d->count);
+	free(d->weight);
+	free(d->through);
+	free(d->cas);
+}
+
+/* The weight of t at every switch, along the hops chosen toward it. */
+static void dealer_weigh(const struct ff_ctx *c, struct ff_dealer *d,
+			 const struct ff_hop *hops)
+{
+	unsigned int limit = 4 * c->n + 2 * (unsigned int)c->ff->nslots;
+	uint32_t s, x;
+	unsigned int k;
+
+	memset(d->through, 0, c->ff->nslots * sizeof(*d->through));
+	for (s = 0; s < c->ff->nslots; s++) {
+		if (c->ff->slot_node[s] < 0 || !d->cas[s])
+			continue;
+		for (x = s, k = 0; k < limit; k++) {
+			d->through[x] += d->cas[s];
+			if (hops[x].dim < 0)
+				break;
+			x = ff_move(c, x, hops[x].dim, hops[x].v);
+		}
+	}
+}
+
+/* The cable of bundle b at slot s for t (see above). */
+static unsigned int dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
+				const struct ff_dest *t, size_t b, uint32_t s)
+{
+	unsigned int k = t->escape ? FF_ESCAPE_SL : t->layer, l, best = 0;
+	uint16_t *cnt = d->count + (b * FF_CLASSES + k) * c->maxw;
+	uint64_t *w = d->weight + b * c->maxw;
+
+	for (l = 1; l < c->bcnt[b]; l++)
+		if (cnt[l] < cnt[best] ||
+		    (cnt[l] == cnt[best] && w[l] < w[best]))
+			best = l;
+	cnt[best]++;
+	w[best] += d->through[s];
+	return best;
+}
+
+/* The LFT entries toward lid at every switch, from the hops chosen. */
+static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
+		      const struct ff_hop *hops, uint16_t lid,
+		      struct ot_routing *out)
+{
+	const struct ff_dest *t = &c->dest[lid];
+	int offset = t->offset + (t->kind == FF_DEST_SWITCH ? 256 : 0);
+	uint32_t s;
+
+	if (offset != d->offset) {
+		memset(d->count, 0, ((size_t)c->ff->nslots * c->sumk + 1) *
+					    FF_CLASSES * c->maxw *
+					    sizeof(*d->count));
+		d->offset = offset;
+	}
+	dealer_weigh(c, d, hops);
+	for (s = 0; s < c->ff->nslots; s++) {
+		int32_t node = c->ff->slot_node[s];
+		size_t b;
+
+		if (node < 0)
+			continue;
+		if (hops[s].dim < 0) {
+			out->lft[node][lid] = t->port;
+			continue;
+		}
+		b = (size_t)s * c->sumk + c->koff[hops[s].dim] + hops[s].v;
+		out->lft[node][lid] =
+			c->bport[b * c->maxw + dealer_pick(c, d, t, b, s)];
+	}
+}
+
+/*
  * Destination by destination (in dealing order): the variant's hop at
  * every switch -- for Mixed on the destination's layer d mod m, else on
  * the next layer that reaches it from everywhere (its path SL follows, no
@@ -716,14 +846,13 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 	const struct ot_ff *ff = c->ff;
 	struct ff_dest failed = { .kind = FF_DEST_NONE };
 	struct ff_hop *hops = NULL;
-	uint8_t *lane = NULL;
-	uint32_t s, q;
+	struct ff_dealer d = { 0 };
+	uint32_t q;
 	unsigned int k;
 	int error = 0;
 
-	lane = calloc((size_t)ff->nslots * c->sumk + 1, 1);
 	hops = malloc(((size_t)ff->nslots + 1) * sizeof(*hops));
-	if (!lane || !hops) {
+	if (dealer_init(c, &d) || !hops) {
 		error = ot_error_nomem(c->err, c->name);
 		goto out;
 	}
@@ -755,25 +884,10 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 			t->escape = 1;
 			c->any_escape = true;
 		}
-		for (s = 0; s < ff->nslots; s++) {
-			int32_t node = ff->slot_node[s];
-			size_t b;
-			unsigned int l;
-
-			if (node < 0)
-				continue;
-			if (hops[s].dim < 0) {
-				out->lft[node][lid] = t->port;
-				continue;
-			}
-			b = (size_t)s * c->sumk + c->koff[hops[s].dim] +
-			    hops[s].v;
-			l = ot_deal_next(&lane[b], c->bcnt[b]);
-			out->lft[node][lid] = c->bport[b * c->maxw + l];
-		}
+		deal_dest(c, &d, hops, lid, out);
 	}
 out:
-	free(lane);
+	dealer_free(&d);
 	free(hops);
 	return error;
 }
