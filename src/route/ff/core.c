@@ -21,7 +21,7 @@
  * channel dependency graph is acyclic (Dally and Seitz).
  *
  * Mixed DOR.  The order is picked by the destination's CA index d (d mod
- * m) among m = min(ndims, 4) orders, each on its own SL (= path SL, a
+ * m; with unequal widths, see mixed_layer()) among m = min(ndims, 4) orders, each on its own SL (= path SL, a
  * function of the destination LID) and its own VL (SL2VL: SL l -> VL l).
  * The orders form a Latin rectangle, each dimension at most once in each
  * position: when ndims + 1 is prime, order r is p -> (r + 1)(p + 1) mod
@@ -488,17 +488,73 @@ static void assign_layer(struct ff_ctx *c, struct ff_dest *t,
 	t->tau = tau;
 }
 
-/* Every destination on the layer of its CA index, d mod m. */
-static void assign_layers(struct ff_ctx *c)
+/*
+ * Mixed: the layer of CA index d on a switch with ncas CAs.  A layer
+ * whose last dimension i has w_i parallel cables hands each cable of
+ * the final hop into a switch its CAs of that layer: unless their number
+ * is a multiple of w_i, one cable carries a whole line's flows more than
+ * its twin (issue 9: 4 CAs over 3 orders is 2, 1, 1, and the layer with
+ * a single CA ends on a 2-cable bundle).  So each layer gets a quota of
+ * CAs, multiples of w_i handed out round by round while they fit, what
+ * is left one by one; the indices go round robin over the layers with
+ * quota left.  With equal widths this is d mod m, the seed's rule; the
+ * uniform load of a cable does not depend on how the CAs are split
+ * among the orders, only on its layers dealing evenly.
+ */
+static unsigned int mixed_layer(const struct ff_ctx *c, unsigned int d,
+				unsigned int ncas)
 {
+	unsigned int quota[FF_MAX_ORDERS] = { 0 }, rem = ncas, l, k, g;
+	bool more = true;
+
+	if (d >= ncas)
+		return d % c->norders;
+	while (more) {
+		more = false;
+		for (l = 0; l < c->norders; l++) {
+			g = c->ff->width[c->order[l][c->n - 1]];
+			g = g ? g : 1;
+			if (g <= rem) {
+				quota[l] += g;
+				rem -= g;
+				more = true;
+			}
+		}
+	}
+	for (l = 0; rem; l = (l + 1) % c->norders, rem--)
+		quota[l]++;
+	for (k = 0, l = 0;; l = (l + 1) % c->norders) {
+		if (!quota[l])
+			continue;
+		if (k++ == d)
+			return l;
+		quota[l]--;
+	}
+}
+
+/* Every destination on the layer of its CA index (mixed_layer()). */
+static int assign_layers(struct ff_ctx *c)
+{
+	uint16_t *ncas = calloc(c->nslots + 1, sizeof(*ncas));
 	uint32_t q;
 
+	if (!ncas)
+		return ot_error_nomem(c->err, c->name);
+	for (q = 0; q < c->nlids; q++) {
+		const struct ff_dest *t = &c->dest[c->lids[q]];
+
+		if (t->kind == FF_DEST_CA && t->index >= ncas[t->tslot])
+			ncas[t->tslot] = t->index + 1;
+	}
 	for (q = 0; q < c->nlids; q++) {
 		struct ff_dest *t = &c->dest[c->lids[q]];
 
 		assign_layer(c, t, (c->variant & FF_MIXED) ?
-				   t->index % c->norders : 0);
+				   mixed_layer(c, t->index, ncas[t->tslot]) :
+				   0);
 	}
+	free(ncas);
+	return 0;
 }
 
 /* The hop that corrects dimension i, the first one s differs from t in. */
@@ -715,16 +771,18 @@ static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
  * layer whose last is i a whole line's.  So a bundle gives each
  * destination a cable where its class has the fewest so far (the
  * class's destinations differ by at most one per cable), among those
- * the one with the least weight so far, then the first in port order;
+ * the one with the fewest destinations of any class, then the least
+ * weight so far, then the first in port order;
  * the weight of a destination at a switch is the number of CAs whose
  * packets for it pass there, counted along the hops just chosen.  The
- * counts start again with each LID offset (contiguous in the dealing
- * order), the weights do not.
+ * class counts start again with each LID offset (contiguous in the
+ * dealing order), the totals and weights do not.
  */
 #define FF_CLASSES (FF_ESCAPE_SL + 1)
 
 struct ff_dealer {
 	uint16_t *count;  /* per bundle, class and cable */
+	uint32_t *total;  /* per bundle and cable: destinations */
 	uint64_t *weight; /* per bundle and cable */
 	uint32_t *through; /* per slot: CAs whose packets pass there */
 	uint32_t *cas;     /* per slot: CAs of the switch */
@@ -737,11 +795,12 @@ static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
 	uint32_t s;
 
 	d->count = calloc(nb * FF_CLASSES * c->maxw, sizeof(*d->count));
+	d->total = calloc(nb * c->maxw, sizeof(*d->total));
 	d->weight = calloc(nb * c->maxw, sizeof(*d->weight));
 	d->through = calloc(c->ff->nslots + 1, sizeof(*d->through));
 	d->cas = calloc(c->ff->nslots + 1, sizeof(*d->cas));
 	d->offset = -1;
-	if (!d->count || !d->weight || !d->through || !d->cas)
+	if (!d->count || !d->total || !d->weight || !d->through || !d->cas)
 		return -1;
 	for (s = 0; s < c->ff->nslots; s++) {
 		int32_t node = c->ff->slot_node[s];
@@ -759,6 +818,7 @@ static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
 static void dealer_free(struct ff_dealer *d)
 {
 	free(d->count);
+	free(d->total);
 	free(d->weight);
 	free(d->through);
 	free(d->cas);
@@ -791,13 +851,15 @@ static unsigned int dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
 {
 	unsigned int k = t->escape ? FF_ESCAPE_SL : t->layer, l, best = 0;
 	uint16_t *cnt = d->count + (b * FF_CLASSES + k) * c->maxw;
+	uint32_t *all = d->total + b * c->maxw;
 	uint64_t *w = d->weight + b * c->maxw;
 
 	for (l = 1; l < c->bcnt[b]; l++)
-		if (cnt[l] < cnt[best] ||
-		    (cnt[l] == cnt[best] && w[l] < w[best]))
+		if (cnt[l] != cnt[best] ? cnt[l] < cnt[best] :
+		    all[l] != all[best] ? all[l] < all[best] : w[l] < w[best])
 			best = l;
 	cnt[best]++;
+	all[best]++;
 	w[best] += d->through[s];
 	return best;
 }
@@ -1041,8 +1103,9 @@ int ff_route(const char *name, unsigned int variant,
 				   1;
 	for (;;) {
 		build_orders(&c, m);
-		assign_layers(&c);
-		error = fill_lfts(&c, out);
+		error = assign_layers(&c);
+		if (!error)
+			error = fill_lfts(&c, out);
 		if (error)
 			goto out;
 		v = vlrule(&c);
