@@ -231,6 +231,25 @@ static unsigned int want_layer(const struct ctx *c, int sw, unsigned int d)
 	}
 }
 
+/*
+ * The twist coordinate in L toward CA rank d of switch sw: d mod K_L;
+ * Twisted Mixed: the CA's rank among the CAs of its order on sw, plus
+ * sw's coordinate in L, mod K_L (issue 9: d mod K_L would tie the twist
+ * to the order).
+ */
+static unsigned int twist_tau(const struct ctx *c, int sw, unsigned int d,
+			      unsigned int L)
+{
+	unsigned int l, e, j = 0;
+
+	if (!(c->variant & V_MIXED))
+		return d % c->ff->size[L];
+	l = want_layer(c, sw, d);
+	for (e = 0; e < d; e++)
+		j += want_layer(c, sw, e) == l;
+	return (j + coord(c, sw, L)) % c->ff->size[L];
+}
+
 /* Position of dimension d in order l. */
 static unsigned int pos(const struct ctx *c, unsigned int l, unsigned int d)
 {
@@ -463,7 +482,7 @@ static void check_pair(struct ctx *c, int src, unsigned int sp, uint16_t dlid)
 	}
 	if (c->variant & V_TWISTED) {
 		/* leading hops in L: the twist (1, 2 with a detour) */
-		unsigned int tau = ca_rank(f, tsw, dst) % c->ff->size[L];
+		unsigned int tau = twist_tau(c, tsw, ca_rank(f, tsw, dst), L);
 
 		while (k0 + 1 < len && dims[k0] == L && k0 < 2)
 			k0++;
@@ -799,13 +818,18 @@ END_TEST
 
 /*
  * A hypercube line has no third switch: a lost cable sends the
- * destinations behind it to the escape layer, one VL more.
+ * destinations behind it to the escape layer, one VL more.  (Twisted
+ * Mixed with one CA per switch twists to T's own coordinate, so it is
+ * Mixed DOR with each order's last dimension first; on the first shape
+ * its orders reach every destination without the escape layer.)
  */
 START_TEST(hypercube_lost_cable_escapes)
 {
 	struct shape sh = { "2x2x2x2", NULL, 1, 1, 0.1, 2, -1, 0 };
+	unsigned long escaped = full_check(&sh, _i);
 
-	ck_assert_uint_gt(full_check(&sh, _i), 0);
+	if (strcmp(engines[_i].name, "ff-twisted-mixed-dor"))
+		ck_assert_uint_gt(escaped, 0);
 	sh.size = "2x2x2x2x2x2";
 	sh.drop_links = 0.05;
 	ck_assert_uint_gt(full_check(&sh, _i), 0);

@@ -481,8 +481,8 @@ static void assign_layer(struct ff_ctx *c, struct ff_dest *t,
 	K = c->ff->size[L];
 	tau = ff_coords(c, t->tslot)[L];
 	for (k = 0; k < K; k++)
-		if (twist_works(c, t, L, (t->index + k) % K)) {
-			tau = (t->index + k) % K;
+		if (twist_works(c, t, L, (t->twist0 + k) % K)) {
+			tau = (t->twist0 + k) % K;
 			break;
 		}
 	t->tau = tau;
@@ -502,11 +502,13 @@ static void assign_layer(struct ff_ctx *c, struct ff_dest *t,
  * among the orders, only on its layers dealing evenly.
  */
 static unsigned int mixed_layer(const struct ff_ctx *c, unsigned int d,
-				unsigned int ncas)
+				unsigned int ncas, unsigned int *rank)
 {
-	unsigned int quota[FF_MAX_ORDERS] = { 0 }, rem = ncas, l, k, g;
+	unsigned int quota[FF_MAX_ORDERS] = { 0 }, used[FF_MAX_ORDERS] = { 0 };
+	unsigned int rem = ncas, l, k, g;
 	bool more = true;
 
+	*rank = d / c->norders;
 	if (d >= ncas)
 		return d % c->norders;
 	while (more) {
@@ -526,10 +528,39 @@ static unsigned int mixed_layer(const struct ff_ctx *c, unsigned int d,
 	for (k = 0, l = 0;; l = (l + 1) % c->norders) {
 		if (!quota[l])
 			continue;
-		if (k++ == d)
+		if (k++ == d) {
+			*rank = used[l];
 			return l;
+		}
 		quota[l]--;
+		used[l]++;
 	}
+}
+
+/*
+ * Twisted Mixed: where tau starts.  d mod K_L, as for Twisted DOR, would
+ * tie tau to the layer, also picked by d: with 8 CAs, 4 orders and K_L =
+ * 8, the CAs of layer l twist to coordinates l and l + 4 only, so a
+ * quarter of the switches of each line start the DOR phase of all their
+ * line's packets (issue 9: uniform 0.169 on the reference fabric).  So
+ * the CA's rank j within its layer, plus T's own coordinate in L: the
+ * destinations that share a cable of the DOR phase differ in T_L, so
+ * tau takes every coordinate equally often there, and T's CAs of one
+ * layer take distinct ones.  The CA with j = 0 twists to T_L itself: its
+ * path is minimal, L first (a sum over T's other coordinates instead
+ * stays constant over the destinations of a cable late in the order,
+ * and measured worse: 0.36 on 2x4x4).
+ */
+static unsigned int twist_start(const struct ff_ctx *c,
+				const struct ff_dest *t, unsigned int layer,
+				unsigned int rank)
+{
+	unsigned int L = c->order[layer][c->n - 1];
+
+	if ((c->variant & (FF_MIXED | FF_TWISTED)) !=
+	    (FF_MIXED | FF_TWISTED))
+		return t->index;
+	return (rank + ff_coords(c, t->tslot)[L]) % c->ff->size[L];
 }
 
 /* Every destination on the layer of its CA index (mixed_layer()). */
@@ -549,9 +580,12 @@ static int assign_layers(struct ff_ctx *c)
 	for (q = 0; q < c->nlids; q++) {
 		struct ff_dest *t = &c->dest[c->lids[q]];
 
-		assign_layer(c, t, (c->variant & FF_MIXED) ?
-				   mixed_layer(c, t->index, ncas[t->tslot]) :
-				   0);
+		unsigned int rank = t->index, layer = 0;
+
+		if (c->variant & FF_MIXED)
+			layer = mixed_layer(c, t->index, ncas[t->tslot], &rank);
+		t->twist0 = twist_start(c, t, layer, rank);
+		assign_layer(c, t, layer);
 	}
 	free(ncas);
 	return 0;
@@ -747,7 +781,7 @@ static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
 /*
  * Whether the variant's rules toward a and toward b are the same on
  * every layer fill_lfts() may try (the twist coordinates of the other
- * layers start from the CA index).
+ * layers start from twist0).
  */
 static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
 		      const struct ff_dest *b)
@@ -757,7 +791,7 @@ static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
 	return a->tslot == b->tslot && a->layer == b->layer &&
 	       a->tau == b->tau &&
 	       (!(c->variant & FF_ADOR) || a->offset == b->offset) &&
-	       ((c->variant & both) != both || a->index == b->index);
+	       ((c->variant & both) != both || a->twist0 == b->twist0);
 }
 
 /*
