@@ -21,8 +21,9 @@
  * channel dependency graph is acyclic (Dally and Seitz).
  *
  * Mixed DOR.  The order is picked by the destination's CA index d (d mod
- * m; with unequal widths, see mixed_layer()) among m = min(ndims, 4) orders, each on its own SL (= path SL, a
- * function of the destination LID) and its own VL (SL2VL: SL l -> VL l).
+ * m; with unequal widths, see mixed_layer()) among m = min(ndims, 4)
+ * orders, each on its own SL (= path SL, a function of the destination
+ * LID) and its own VL (SL2VL: SL l -> VL l).
  * The orders form a Latin rectangle, each dimension at most once in each
  * position: when ndims + 1 is prime, order r is p -> (r + 1)(p + 1) mod
  * (ndims + 1) - 1, which for 4 dimensions gives exactly the seed's orders
@@ -116,11 +117,12 @@
  * Every LID is routed: CA ports (each LMC offset), switches (as a CA with
  * index 0, so their paths are covered by the same argument; a switch's
  * own packets enter through port 0, which SL2VL treats like a CA port).
- * Parallel cables are dealt out round-robin, in port order, over the LIDs
- * in a fixed order (LMC offset, destination coordinates, CA index), so the
- * same fabric gets the same tables whatever its node order.  The offset
- * comes first so that each offset's LIDs, the base LIDs above all, are
- * spread over the cables of a bundle on their own.
+ * Parallel cables are dealt out over the LIDs in a fixed order (LMC
+ * offset, destination coordinates, CA index), so the same fabric gets the
+ * same tables whatever its node order: per class of destinations (order
+ * or escape layer, LMC offset) evenly, then by weight (see ff_dealer).
+ * The offset comes first so that each offset's LIDs, the base LIDs above
+ * all, are spread over the cables of a bundle on their own.
  */
 #include <stdio.h>
 #include <stdlib.h>
