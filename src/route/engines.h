@@ -16,5 +16,6 @@ extern const struct ot_engine ot_engine_ff_twisted_mixed_dor;
 extern const struct ot_engine ot_engine_ff_ador;
 extern const struct ot_engine ot_engine_ff_mixed_ador;
 extern const struct ot_engine ot_engine_ff_twisted_ador;
+extern const struct ot_engine ot_engine_ff_twisted_mixed_ador;
 
 #endif

@@ -76,6 +76,7 @@ tests=(
 	"balance-second-opinion|$here/test_balance_second_opinion.sh"
 	"ff-mixed-ador-flatfly|$here/test_ff_engines.sh ff-mixed-ador $topo/flatfly-3x3x3-w2-2cas.net 2"
 	"ff-twisted-ador-flatfly|$here/test_ff_engines.sh ff-twisted-ador $topo/flatfly-3x3x3-w2-2cas.net 2"
+	"ff-twisted-mixed-ador-flatfly|$here/test_ff_engines.sh ff-twisted-mixed-ador $topo/flatfly-3x3x3-w2-2cas.net 2"
 	"ff-dor-flatfly-damaged|$here/test_ff_engines.sh ff-dor gen:flatfly+3x3x3+--widths+2,1,1+--cas+2+--drop-links+0.05+--seed+3"
 	"ff-twisted-mixed-dor-flatfly-damaged|$here/test_ff_engines.sh ff-twisted-mixed-dor gen:flatfly+3x3x3+--widths+2,1,1+--cas+2+--drop-links+0.05+--seed+3"
 	"ff-mixed-ador-flatfly-damaged|$here/test_ff_engines.sh ff-mixed-ador gen:flatfly+4x4x3+--cas+2+--drop-links+0.1+--drop-switches+0.05+--seed+7 1"
