@@ -71,6 +71,6 @@ echo "|---|---|---|---|---|---|---|---|---|---|"
 for e in ff-dor ff-mixed-dor ff-twisted-dor ff-twisted-mixed-dor; do
 	row "$e" 0
 done
-for e in ff-ador ff-mixed-ador ff-twisted-ador; do
+for e in ff-ador ff-mixed-ador ff-twisted-ador ff-twisted-mixed-ador; do
 	row "$e" 1
 done
