@@ -18,5 +18,6 @@ extern const struct ot_engine ot_engine_ff_mixed_ador;
 extern const struct ot_engine ot_engine_ff_twisted_ador;
 extern const struct ot_engine ot_engine_sf_mms;
 extern const struct ot_engine ot_engine_df_static;
+extern const struct ot_engine ot_engine_ff_twisted_mixed_ador;
 
 #endif

@@ -17,6 +17,7 @@ const struct ot_engine *const ot_engines[] = {
 	&ot_engine_ff_ador,
 	&ot_engine_ff_mixed_ador,
 	&ot_engine_ff_twisted_ador,
+	&ot_engine_ff_twisted_mixed_ador,
 	&ot_engine_sf_mms,
 	&ot_engine_df_static,
 	NULL,

@@ -85,6 +85,7 @@ tests=(
 	"qos|$here/test_qos.sh"
 	"ff-mixed-ador-flatfly|$here/test_ff_engines.sh ff-mixed-ador $topo/flatfly-3x3x3-w2-2cas.net 2"
 	"ff-twisted-ador-flatfly|$here/test_ff_engines.sh ff-twisted-ador $topo/flatfly-3x3x3-w2-2cas.net 2"
+	"ff-twisted-mixed-ador-flatfly|$here/test_ff_engines.sh ff-twisted-mixed-ador $topo/flatfly-3x3x3-w2-2cas.net 2"
 	"ff-dor-flatfly-damaged|$here/test_ff_engines.sh ff-dor gen:flatfly+3x3x3+--widths+2,1,1+--cas+2+--drop-links+0.05+--seed+3"
 	"ff-twisted-mixed-dor-flatfly-damaged|$here/test_ff_engines.sh ff-twisted-mixed-dor gen:flatfly+3x3x3+--widths+2,1,1+--cas+2+--drop-links+0.05+--seed+3"
 	"df-static-dragonfly|$here/test_df_static.sh $topo/dragonfly-4x2-9g-2cas-random.net"

@@ -156,7 +156,8 @@ static struct ot_fabric *df_random_damaged(void)
 
 static const char ff_engines[] =
 	"ff-dor ff-mixed-dor ff-twisted-dor ff-twisted-mixed-dor ";
-static const char ador_engines[] = "ff-ador ff-mixed-ador ff-twisted-ador ";
+static const char ador_engines[] =
+	"ff-ador ff-mixed-ador ff-twisted-ador ff-twisted-mixed-ador ";
 
 static const struct family families[] = {
 	{ "hdor ", kns_3x2, 0, false },

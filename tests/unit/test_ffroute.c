@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "check/traffic.h"
 #include "gen/gen.h"
 #include "model/routing.h"
 #include "route/engine.h"
@@ -47,6 +48,7 @@ static const struct {
 	{ "ff-ador", V_ADOR },
 	{ "ff-mixed-ador", V_MIXED | V_ADOR },
 	{ "ff-twisted-ador", V_TWISTED | V_ADOR },
+	{ "ff-twisted-mixed-ador", V_TWISTED | V_MIXED | V_ADOR },
 };
 
 #define NENGINES (sizeof(engines) / sizeof(engines[0]))
@@ -190,6 +192,63 @@ static unsigned int ca_rank(const struct ot_fabric *f, int sw, int ca)
 			rank++;
 	}
 	return rank;
+}
+
+/*
+ * Mixed: the order of CA rank d on switch sw (issue 9).  Each order gets
+ * a quota of the switch's CAs: in rounds, as many CAs as its last
+ * dimension has parallel cables, while they fit; the rest one each,
+ * orders in turn.  Then the ranks take the orders in turn, passing over
+ * those whose quota is used up.  Equal widths: d mod m.
+ */
+static unsigned int want_layer(const struct ctx *c, int sw, unsigned int d)
+{
+	const struct ot_node *nd = &c->f->node[sw];
+	unsigned int quota[4] = { 0 }, ncas = 0, left, p, l, g, round;
+
+	for (p = 1; p <= nd->nports; p++)
+		ncas += nd->port[p].peer >= 0 &&
+			!ot_is_switch(c->f, nd->port[p].peer);
+	left = ncas;
+	do {
+		round = 0;
+		for (l = 0; l < c->norders; l++) {
+			g = c->ff->width[c->ord[l][c->n - 1]];
+			if (g && g <= left) {
+				quota[l] += g;
+				left -= g;
+				round++;
+			}
+		}
+	} while (round);
+	for (l = 0; left; left--, l = (l + 1) % c->norders)
+		quota[l]++;
+	for (l = 0;; l = (l + 1) % c->norders) {
+		if (!quota[l])
+			continue;
+		if (!d--)
+			return l;
+		quota[l]--;
+	}
+}
+
+/*
+ * The twist coordinate in L toward CA rank d of switch sw: d mod K_L;
+ * Twisted Mixed: the CA's rank among the CAs of its order on sw, plus
+ * sw's coordinate in L, mod K_L (issue 9: d mod K_L would tie the twist
+ * to the order).
+ */
+static unsigned int twist_tau(const struct ctx *c, int sw, unsigned int d,
+			      unsigned int L)
+{
+	unsigned int l, e, j = 0;
+
+	if (!(c->variant & V_MIXED))
+		return d % c->ff->size[L];
+	l = want_layer(c, sw, d);
+	for (e = 0; e < d; e++)
+		j += want_layer(c, sw, e) == l;
+	return (j + coord(c, sw, L)) % c->ff->size[L];
 }
 
 /* Position of dimension d in order l. */
@@ -379,7 +438,7 @@ static void check_pair(struct ctx *c, int src, unsigned int sp, uint16_t dlid)
 		return;
 	}
 	if (c->variant & V_MIXED)
-		l = ca_rank(f, tsw, dst) % c->norders;
+		l = want_layer(c, tsw, ca_rank(f, tsw, dst));
 	/*
 	 * Damaged, a Mixed destination moves to another order when its own
 	 * cannot reach it from everywhere: the path SL says which, and the
@@ -424,7 +483,7 @@ static void check_pair(struct ctx *c, int src, unsigned int sp, uint16_t dlid)
 	}
 	if (c->variant & V_TWISTED) {
 		/* leading hops in L: the twist (1, 2 with a detour) */
-		unsigned int tau = ca_rank(f, tsw, dst) % c->ff->size[L];
+		unsigned int tau = twist_tau(c, tsw, ca_rank(f, tsw, dst), L);
 
 		while (k0 + 1 < len && dims[k0] == L && k0 < 2)
 			k0++;
@@ -760,13 +819,20 @@ END_TEST
 
 /*
  * A hypercube line has no third switch: a lost cable sends the
- * destinations behind it to the escape layer, one VL more.
+ * destinations behind it to the escape layer, one VL more.  (Twisted
+ * Mixed (DOR and ADOR) with one CA per switch twists to T's own
+ * coordinate, so it is Mixed with each order's last dimension first; on
+ * the first shape its orders reach every destination without the escape
+ * layer.)
  */
 START_TEST(hypercube_lost_cable_escapes)
 {
 	struct shape sh = { "2x2x2x2", NULL, 1, 1, 0.1, 2, -1, 0 };
+	unsigned long escaped = full_check(&sh, _i);
 
-	ck_assert_uint_gt(full_check(&sh, _i), 0);
+	if ((engines[_i].variant & (V_TWISTED | V_MIXED)) !=
+	    (V_TWISTED | V_MIXED))
+		ck_assert_uint_gt(escaped, 0);
 	sh.size = "2x2x2x2x2x2";
 	sh.drop_links = 0.05;
 	ck_assert_uint_gt(full_check(&sh, _i), 0);
@@ -853,7 +919,8 @@ END_TEST
 START_TEST(ador_needs_lmc)
 {
 	static const char *const names[] = { "ff-ador", "ff-mixed-ador",
-					     "ff-twisted-ador" };
+					     "ff-twisted-ador",
+					     "ff-twisted-mixed-ador" };
 	struct shape sh = { "3x3", NULL, 1, 0, 0, 0, -1, 0 };
 	struct ot_fabric *f = gen(&sh);
 	struct ot_error err = { 0 };
@@ -1071,7 +1138,10 @@ END_TEST
 /*
  * Parallel cables: per bundle the CA LIDs differ by at most one, and so do
  * the base LIDs alone (with LMC > 0 the base LID is the path that traffic
- * to the base LID takes, so it must be spread too).
+ * to the base LID takes, so it must be spread too).  The Mixed variants
+ * deal each of their 3 orders (on 3 dimensions) within one, the balance
+ * test below, and the orders' destinations weigh differently, so their
+ * totals may differ by up to one per order.
  */
 START_TEST(parallel_cables_even)
 {
@@ -1079,6 +1149,7 @@ START_TEST(parallel_cables_even)
 	struct ot_fabric *f = gen(&sh);
 	struct ot_routing *r = route(engines[_i].name, f);
 	unsigned int cnt[OT_MAX_PORTS + 2], base[OT_MAX_PORTS + 2];
+	unsigned int slack = (engines[_i].variant & V_MIXED) ? 3 : 1;
 	unsigned long pairs = 0;
 	uint32_t s, lid;
 	unsigned int p, q;
@@ -1106,17 +1177,195 @@ START_TEST(parallel_cables_even)
 				    !ot_is_switch(f, nd->port[p].peer))
 					continue;
 				pairs++;
-				ck_assert_msg(cnt[p] <= cnt[q] + 1 &&
-					      cnt[q] <= cnt[p] + 1,
+				ck_assert_msg(cnt[p] <= cnt[q] + slack &&
+					      cnt[q] <= cnt[p] + slack,
 					      "%s ports %u, %u: %u and %u LIDs",
 					      nd->desc, p, q, cnt[p], cnt[q]);
-				ck_assert_msg(base[p] <= base[q] + 1 &&
-					      base[q] <= base[p] + 1,
+				ck_assert_msg(base[p] <= base[q] + slack &&
+					      base[q] <= base[p] + slack,
 					      "%s ports %u, %u: %u and %u base LIDs",
 					      nd->desc, p, q, base[p], base[q]);
 			}
 	}
 	ck_assert_uint_gt(pairs, 0);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/*
+ * Balance (issue 9).  An LFT entry is per destination LID, so the unit
+ * dealt onto parallel cables is a DLID with all its flows.  Within every
+ * class of DLIDs that share the cables the same way -- path SL (the
+ * dimension order, or the escape layer) and LID offset -- the DLIDs a
+ * switch sends over the parallel cables to one neighbour differ in count
+ * by at most one.  Where every class divides evenly over every bundle, a
+ * minimal engine's uniform load is the same on every cable of a
+ * dimension: none above 1.02 x the dimension's mean.  FlatFlies and
+ * hypercubes, widths 1 to 4, 1 to 8 CAs per switch, ports shuffled.
+ */
+static const struct shape balanced[] = {
+	{ "2x4x4", "2,1,1", 4, 1, 0, 0, 3, 0 },
+	{ "4x2x4", "1,2,1", 4, 1, 0, 0, 5, 0 },
+	{ "2x8x8", "4,1,1", 8, 1, 0, 0, 7, 0 },
+	{ "4x4", "3,2", 6, 1, 0, 0, 11, 0 },
+	{ "3x5", "2,3", 5, 1, 0, 0, 13, 0 },
+	{ "4x4x4", "2,1,1", 7, 1, 0, 0, 17, 0 },
+	{ "3x3", "1,1", 2, 1, 0, 0, 19, 0 },
+	{ "2x2x2", "2,2,2", 1, 1, 0, 0, 23, 0 },
+	{ "2x2x2x2", "4,1,1,1", 8, 1, 0, 0, 29, 0 },
+	{ "2x2x2x2", "2,2,2,2", 3, 1, 0, 0, 31, 0 },
+};
+
+#define NBALANCED (sizeof(balanced) / sizeof(balanced[0]))
+#define BAL_CLASSES (16 * 4) /* path SL x LID offset (LMC <= 2) */
+
+/* Some CA LID other than lid, the source asked for a path SL. */
+static uint16_t other_ca_lid(const struct ot_fabric *f, uint16_t lid)
+{
+	uint32_t l;
+
+	for (l = 1; l <= f->max_lid; l++) {
+		int owner = f->lid_owner[l].node;
+
+		if (l != lid && owner >= 0 && !ot_is_switch(f, owner))
+			return (uint16_t)l;
+	}
+	return 0;
+}
+
+/* Per port of switch s, the CA DLIDs it forwards, by class. */
+static void count_classes(const struct ot_fabric *f,
+			  const struct ot_routing *r, uint32_t s,
+			  unsigned int (*cnt)[BAL_CLASSES])
+{
+	uint32_t lid;
+
+	memset(cnt, 0, sizeof(*cnt) * (OT_MAX_PORTS + 1));
+	for (lid = 1; lid <= f->max_lid; lid++) {
+		int owner = f->lid_owner[lid].node;
+		unsigned int off, sl;
+
+		if (owner < 0 || ot_is_switch(f, owner))
+			continue;
+		off = lid - f->node[owner].port[f->lid_owner[lid].port].lid;
+		sl = ot_routing_path_sl(r, other_ca_lid(f, lid), lid);
+		ck_assert_uint_lt(off, 4);
+		cnt[r->lft[s][lid]][sl * 4 + off]++;
+	}
+}
+
+/*
+ * Checks the counts of every bundle of s (ports to one neighbour);
+ * returns whether every class divides evenly over each bundle.
+ */
+static bool bundles_even(const struct ot_fabric *f, uint32_t s,
+			 unsigned int (*cnt)[BAL_CLASSES], unsigned long *nb)
+{
+	const struct ot_node *nd = &f->node[s];
+	bool even = true;
+	unsigned int p, q, k;
+
+	for (p = 1; p <= nd->nports; p++) {
+		unsigned int lo[BAL_CLASSES], hi[BAL_CLASSES], w = 0;
+		int peer = nd->port[p].peer;
+
+		if (peer < 0 || !ot_is_switch(f, peer))
+			continue;
+		for (q = 1; q < p; q++)
+			if (nd->port[q].peer == peer)
+				break;
+		if (q < p)
+			continue; /* bundle seen from its first port */
+		memcpy(lo, cnt[p], sizeof(lo));
+		memcpy(hi, cnt[p], sizeof(hi));
+		for (q = p; q <= nd->nports; q++) {
+			if (nd->port[q].peer != peer)
+				continue;
+			w++;
+			for (k = 0; k < BAL_CLASSES; k++) {
+				lo[k] = cnt[q][k] < lo[k] ? cnt[q][k] : lo[k];
+				hi[k] = cnt[q][k] > hi[k] ? cnt[q][k] : hi[k];
+			}
+		}
+		if (w < 2)
+			continue;
+		(*nb)++;
+		for (k = 0; k < BAL_CLASSES; k++) {
+			ck_assert_msg(hi[k] <= lo[k] + 1,
+				      "%s to %s (%u cables): SL %u offset %u: "
+				      "%u to %u DLIDs per cable", nd->desc,
+				      f->node[peer].desc, w, k / 4, k % 4,
+				      lo[k], hi[k]);
+			even = even && hi[k] == lo[k];
+		}
+	}
+	return even;
+}
+
+/* No inter-switch cable above 1.02 x its dimension's mean uniform load. */
+static void check_uniform_even(const struct ot_fabric *f,
+			       const struct ot_routing *r, const char *name)
+{
+	struct ot_traffic_opts opts = { .patterns = 1u << OT_PATTERN_UNIFORM };
+	struct ot_balance_report *rep = NULL;
+	struct ot_error err = { 0 };
+	struct ot_ff *ff = map(f);
+	const struct ot_pattern_load *pl;
+	double sum[OT_FF_MAX_DIMS] = { 0 }, max[OT_FF_MAX_DIMS] = { 0 };
+	unsigned long n[OT_FF_MAX_DIMS] = { 0 };
+	uint32_t s, link = 0;
+	unsigned int p, d;
+
+	ck_assert_int_eq(ot_balance_run(f, r, &opts, &rep, &err), 0);
+	pl = ot_balance_pattern(rep, 0);
+	for (s = 0; s < f->nnodes; link += f->node[s].nports, s++) {
+		if (!ot_is_switch(f, s))
+			continue;
+		for (p = 1; p <= f->node[s].nports; p++) {
+			int dim = ff->port_dim[ff->port_dim_base[s] + p];
+			double l = pl->load[link + p - 1];
+
+			if (dim < 0)
+				continue;
+			sum[dim] += l;
+			n[dim]++;
+			max[dim] = l > max[dim] ? l : max[dim];
+		}
+	}
+	for (d = 0; d < ff->ndims; d++)
+		ck_assert_msg(max[d] <= 1.02 * sum[d] / n[d],
+			      "%s: dimension %u: hottest cable %.4f, mean %.4f",
+			      name, d, max[d], sum[d] / n[d]);
+	ot_balance_report_free(rep);
+	ot_ff_free(ff);
+}
+
+START_TEST(balance)
+{
+	unsigned int e = _i % NENGINES;
+	const struct shape *sh = &balanced[_i / NENGINES];
+	struct ot_fabric *f = gen(sh);
+	struct ot_routing *r = route(engines[e].name, f);
+	unsigned int(*cnt)[BAL_CLASSES] = calloc(OT_MAX_PORTS + 1,
+						  sizeof(*cnt));
+	unsigned long nb = 0;
+	bool even = true;
+	uint32_t s;
+
+	ck_assert_ptr_nonnull(cnt);
+	for (s = 0; s < f->nnodes; s++) {
+		if (!ot_is_switch(f, s))
+			continue;
+		count_classes(f, r, s, cnt);
+		even = bundles_even(f, s, cnt, &nb) && even;
+	}
+	ck_assert_msg(nb > 0 || strspn(sh->width, "1,") == strlen(sh->width),
+		      "%s: no bundles",
+		      sh->size);
+	if (even && !(engines[e].variant & (V_TWISTED | V_ADOR)))
+		check_uniform_even(f, r, engines[e].name);
+	free(cnt);
 	ot_routing_free(r);
 	ot_fabric_free(f);
 }
@@ -1136,12 +1385,13 @@ static Suite *ffroute_suite(void)
 	tcase_add_loop_test(tc, hypercube_lost_cable_escapes, 0, NENGINES);
 	tcase_add_loop_test(tc, cut_fabric_refused, 0, NENGINES);
 	tcase_add_loop_test(tc, refuse_non_flatfly, 0, NENGINES);
-	tcase_add_loop_test(tc, ador_needs_lmc, 0, 3);
+	tcase_add_loop_test(tc, ador_needs_lmc, 0, 4);
 	tcase_add_loop_test(tc, ador_distinct_paths, 0, 3);
 	tcase_add_test(tc, one_vl_has_credit_loops);
 	tcase_add_test(tc, seed_orders);
 	tcase_add_loop_test(tc, deterministic, 0, NENGINES);
 	tcase_add_loop_test(tc, parallel_cables_even, 0, NENGINES);
+	tcase_add_loop_test(tc, balance, 0, NENGINES * NBALANCED);
 	suite_add_tcase(s, tc);
 	return s;
 }

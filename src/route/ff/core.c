@@ -21,8 +21,9 @@
  * channel dependency graph is acyclic (Dally and Seitz).
  *
  * Mixed DOR.  The order is picked by the destination's CA index d (d mod
- * m) among m = min(ndims, 4) orders, each on its own SL (= path SL, a
- * function of the destination LID) and its own VL (SL2VL: SL l -> VL l).
+ * m; with unequal widths, see mixed_layer()) among m = min(ndims, 4)
+ * orders, each on its own SL (= path SL, a function of the destination
+ * LID) and its own VL (SL2VL: SL l -> VL l).
  * The orders form a Latin rectangle, each dimension at most once in each
  * position: when ndims + 1 is prime, order r is p -> (r + 1)(p + 1) mod
  * (ndims + 1) - 1, which for 4 dimensions gives exactly the seed's orders
@@ -116,11 +117,12 @@
  * Every LID is routed: CA ports (each LMC offset), switches (as a CA with
  * index 0, so their paths are covered by the same argument; a switch's
  * own packets enter through port 0, which SL2VL treats like a CA port).
- * Parallel cables are dealt out round-robin, in port order, over the LIDs
- * in a fixed order (LMC offset, destination coordinates, CA index), so the
- * same fabric gets the same tables whatever its node order.  The offset
- * comes first so that each offset's LIDs, the base LIDs above all, are
- * spread over the cables of a bundle on their own.
+ * Parallel cables are dealt out over the LIDs in a fixed order (LMC
+ * offset, destination coordinates, CA index), so the same fabric gets the
+ * same tables whatever its node order: per class of destinations (order
+ * or escape layer, LMC offset) evenly, then by weight (see ff_dealer).
+ * The offset comes first so that each offset's LIDs, the base LIDs above
+ * all, are spread over the cables of a bundle on their own.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -481,24 +483,114 @@ static void assign_layer(struct ff_ctx *c, struct ff_dest *t,
 	K = c->ff->size[L];
 	tau = ff_coords(c, t->tslot)[L];
 	for (k = 0; k < K; k++)
-		if (twist_works(c, t, L, (t->index + k) % K)) {
-			tau = (t->index + k) % K;
+		if (twist_works(c, t, L, (t->twist0 + k) % K)) {
+			tau = (t->twist0 + k) % K;
 			break;
 		}
 	t->tau = tau;
 }
 
-/* Every destination on the layer of its CA index, d mod m. */
-static void assign_layers(struct ff_ctx *c)
+/*
+ * Mixed: the layer of CA index d on a switch with ncas CAs.  A layer
+ * whose last dimension i has w_i parallel cables hands each cable of
+ * the final hop into a switch its CAs of that layer: unless their number
+ * is a multiple of w_i, one cable carries a whole line's flows more than
+ * its twin (issue 9: 4 CAs over 3 orders is 2, 1, 1, and the layer with
+ * a single CA ends on a 2-cable bundle).  So each layer gets a quota of
+ * CAs, multiples of w_i handed out round by round while they fit, what
+ * is left one by one; the indices go round robin over the layers with
+ * quota left.  With equal widths this is d mod m, the seed's rule; the
+ * uniform load of a cable does not depend on how the CAs are split
+ * among the orders, only on its layers dealing evenly.
+ */
+static unsigned int mixed_layer(const struct ff_ctx *c, unsigned int d,
+				unsigned int ncas, unsigned int *rank)
 {
+	unsigned int quota[FF_MAX_ORDERS] = { 0 }, used[FF_MAX_ORDERS] = { 0 };
+	unsigned int rem = ncas, l, k, g;
+	bool more = true;
+
+	*rank = d / c->norders;
+	if (d >= ncas)
+		return d % c->norders;
+	while (more) {
+		more = false;
+		for (l = 0; l < c->norders; l++) {
+			g = c->ff->width[c->order[l][c->n - 1]];
+			g = g ? g : 1;
+			if (g <= rem) {
+				quota[l] += g;
+				rem -= g;
+				more = true;
+			}
+		}
+	}
+	for (l = 0; rem; l = (l + 1) % c->norders, rem--)
+		quota[l]++;
+	for (k = 0, l = 0;; l = (l + 1) % c->norders) {
+		if (!quota[l])
+			continue;
+		if (k++ == d) {
+			*rank = used[l];
+			return l;
+		}
+		quota[l]--;
+		used[l]++;
+	}
+}
+
+/*
+ * Twisted Mixed: where tau starts.  d mod K_L, as for Twisted DOR, would
+ * tie tau to the layer, also picked by d: with 8 CAs, 4 orders and K_L =
+ * 8, the CAs of layer l twist to coordinates l and l + 4 only, so a
+ * quarter of the switches of each line start the DOR phase of all their
+ * line's packets (issue 9: uniform 0.169 on the reference fabric).  So
+ * the CA's rank j within its layer, plus T's own coordinate in L: the
+ * destinations that share a cable of the DOR phase differ in T_L, so
+ * tau takes every coordinate equally often there, and T's CAs of one
+ * layer take distinct ones.  The CA with j = 0 twists to T_L itself: its
+ * path is minimal, L first (a sum over T's other coordinates instead
+ * stays constant over the destinations of a cable late in the order,
+ * and measured worse: 0.36 on 2x4x4).
+ */
+static unsigned int twist_start(const struct ff_ctx *c,
+				const struct ff_dest *t, unsigned int layer,
+				unsigned int rank)
+{
+	unsigned int L = c->order[layer][c->n - 1];
+
+	if ((c->variant & (FF_MIXED | FF_TWISTED)) !=
+	    (FF_MIXED | FF_TWISTED))
+		return t->index;
+	return (rank + ff_coords(c, t->tslot)[L]) % c->ff->size[L];
+}
+
+/* Every destination on the layer of its CA index (mixed_layer()). */
+static int assign_layers(struct ff_ctx *c)
+{
+	uint16_t *ncas = calloc(c->nslots + 1, sizeof(*ncas));
 	uint32_t q;
 
+	if (!ncas)
+		return ot_error_nomem(c->err, c->name);
+	for (q = 0; q < c->nlids; q++) {
+		const struct ff_dest *t = &c->dest[c->lids[q]];
+
+		if (t->kind == FF_DEST_CA && t->index >= ncas[t->tslot])
+			ncas[t->tslot] = t->index + 1;
+	}
 	for (q = 0; q < c->nlids; q++) {
 		struct ff_dest *t = &c->dest[c->lids[q]];
 
-		assign_layer(c, t, (c->variant & FF_MIXED) ?
-				   t->index % c->norders : 0);
+		unsigned int rank = t->index, layer = 0;
+
+		if (c->variant & FF_MIXED)
+			layer = mixed_layer(c, t->index, ncas[t->tslot], &rank);
+		t->twist0 = twist_start(c, t, layer, rank);
+		assign_layer(c, t, layer);
 	}
+	free(ncas);
+	return 0;
 }
 
 /* The hop that corrects dimension i, the first one s differs from t in. */
@@ -691,7 +783,7 @@ static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
 /*
  * Whether the variant's rules toward a and toward b are the same on
  * every layer fill_lfts() may try (the twist coordinates of the other
- * layers start from the CA index).
+ * layers start from twist0).
  */
 static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
 		      const struct ff_dest *b)
@@ -701,7 +793,143 @@ static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
 	return a->tslot == b->tslot && a->layer == b->layer &&
 	       a->tau == b->tau &&
 	       (!(c->variant & FF_ADOR) || a->offset == b->offset) &&
-	       ((c->variant & both) != both || a->index == b->index);
+	       ((c->variant & both) != both || a->twist0 == b->twist0);
+}
+
+/*
+ * Parallel cables are dealt per class of destinations that share them:
+ * the dimension order (layer) or the escape layer, and the LID offset.
+ * A round robin shared by the layers deals them in step with the CA
+ * index that also picks the layer (issue 9: with 2 cables and 4 layers,
+ * all of a layer's destinations went on one cable).  And the layers'
+ * destinations do not weigh the same: a layer whose first dimension is
+ * i sends one switch's flows per destination over a cable of i, a
+ * layer whose last is i a whole line's.  So a bundle gives each
+ * destination a cable where its class has the fewest so far (the
+ * class's destinations differ by at most one per cable), among those
+ * the one with the fewest destinations of any class, then the least
+ * weight so far, then the first in port order;
+ * the weight of a destination at a switch is the number of CAs whose
+ * packets for it pass there, counted along the hops just chosen.  The
+ * class counts start again with each LID offset (contiguous in the
+ * dealing order), the totals and weights do not.
+ */
+#define FF_CLASSES (FF_ESCAPE_SL + 1)
+
+struct ff_dealer {
+	uint16_t *count;  /* per bundle, class and cable */
+	uint32_t *total;  /* per bundle and cable: destinations */
+	uint64_t *weight; /* per bundle and cable */
+	uint32_t *through; /* per slot: CAs whose packets pass there */
+	uint32_t *cas;     /* per slot: CAs of the switch */
+	int offset;        /* offset (and kind) the counts are for */
+};
+
+static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
+{
+	size_t nb = (size_t)c->ff->nslots * c->sumk + 1;
+	uint32_t s;
+
+	d->count = calloc(nb * FF_CLASSES * c->maxw, sizeof(*d->count));
+	d->total = calloc(nb * c->maxw, sizeof(*d->total));
+	d->weight = calloc(nb * c->maxw, sizeof(*d->weight));
+	d->through = calloc(c->ff->nslots + 1, sizeof(*d->through));
+	d->cas = calloc(c->ff->nslots + 1, sizeof(*d->cas));
+	d->offset = -1;
+	if (!d->count || !d->total || !d->weight || !d->through || !d->cas)
+		return -1;
+	for (s = 0; s < c->ff->nslots; s++) {
+		int32_t node = c->ff->slot_node[s];
+		unsigned int p;
+
+		for (p = 1; node >= 0 && p <= c->f->node[node].nports; p++) {
+			int32_t x = c->f->node[node].port[p].peer;
+
+			d->cas[s] += x >= 0 && !ot_is_switch(c->f, x);
+		}
+	}
+	return 0;
+}
+
+static void dealer_free(struct ff_dealer *d)
+{
+	free(d->count);
+	free(d->total);
+	free(d->weight);
+	free(d->through);
+	free(d->cas);
+}
+
+/* The weight of t at every switch, along the hops chosen toward it. */
+static void dealer_weigh(const struct ff_ctx *c, struct ff_dealer *d,
+			 const struct ff_hop *hops)
+{
+	unsigned int limit = 4 * c->n + 2 * (unsigned int)c->ff->nslots;
+	uint32_t s, x;
+	unsigned int k;
+
+	memset(d->through, 0, c->ff->nslots * sizeof(*d->through));
+	for (s = 0; s < c->ff->nslots; s++) {
+		if (c->ff->slot_node[s] < 0 || !d->cas[s])
+			continue;
+		for (x = s, k = 0; k < limit; k++) {
+			d->through[x] += d->cas[s];
+			if (hops[x].dim < 0)
+				break;
+			x = ff_move(c, x, hops[x].dim, hops[x].v);
+		}
+	}
+}
+
+/* The cable of bundle b at slot s for t (see above). */
+static unsigned int dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
+				const struct ff_dest *t, size_t b, uint32_t s)
+{
+	unsigned int k = t->escape ? FF_ESCAPE_SL : t->layer, l, best = 0;
+	uint16_t *cnt = d->count + (b * FF_CLASSES + k) * c->maxw;
+	uint32_t *all = d->total + b * c->maxw;
+	uint64_t *w = d->weight + b * c->maxw;
+
+	for (l = 1; l < c->bcnt[b]; l++)
+		if (cnt[l] != cnt[best] ? cnt[l] < cnt[best] :
+		    all[l] != all[best] ? all[l] < all[best] : w[l] < w[best])
+			best = l;
+	cnt[best]++;
+	all[best]++;
+	w[best] += d->through[s];
+	return best;
+}
+
+/* The LFT entries toward lid at every switch, from the hops chosen. */
+static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
+		      const struct ff_hop *hops, uint16_t lid,
+		      struct ot_routing *out)
+{
+	const struct ff_dest *t = &c->dest[lid];
+	int offset = t->offset + (t->kind == FF_DEST_SWITCH ? 256 : 0);
+	uint32_t s;
+
+	if (offset != d->offset) {
+		memset(d->count, 0, ((size_t)c->ff->nslots * c->sumk + 1) *
+					    FF_CLASSES * c->maxw *
+					    sizeof(*d->count));
+		d->offset = offset;
+	}
+	dealer_weigh(c, d, hops);
+	for (s = 0; s < c->ff->nslots; s++) {
+		int32_t node = c->ff->slot_node[s];
+		size_t b;
+
+		if (node < 0)
+			continue;
+		if (hops[s].dim < 0) {
+			out->lft[node][lid] = t->port;
+			continue;
+		}
+		b = (size_t)s * c->sumk + c->koff[hops[s].dim] + hops[s].v;
+		out->lft[node][lid] =
+			c->bport[b * c->maxw + dealer_pick(c, d, t, b, s)];
+	}
 }
 
 /*
@@ -716,14 +944,13 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 	const struct ot_ff *ff = c->ff;
 	struct ff_dest failed = { .kind = FF_DEST_NONE };
 	struct ff_hop *hops = NULL;
-	uint8_t *lane = NULL;
-	uint32_t s, q;
+	struct ff_dealer d = { 0 };
+	uint32_t q;
 	unsigned int k;
 	int error = 0;
 
-	lane = calloc((size_t)ff->nslots * c->sumk + 1, 1);
 	hops = malloc(((size_t)ff->nslots + 1) * sizeof(*hops));
-	if (!lane || !hops) {
+	if (dealer_init(c, &d) || !hops) {
 		error = ot_error_nomem(c->err, c->name);
 		goto out;
 	}
@@ -755,25 +982,10 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 			t->escape = 1;
 			c->any_escape = true;
 		}
-		for (s = 0; s < ff->nslots; s++) {
-			int32_t node = ff->slot_node[s];
-			size_t b;
-			unsigned int l;
-
-			if (node < 0)
-				continue;
-			if (hops[s].dim < 0) {
-				out->lft[node][lid] = t->port;
-				continue;
-			}
-			b = (size_t)s * c->sumk + c->koff[hops[s].dim] +
-			    hops[s].v;
-			l = ot_deal_next(&lane[b], c->bcnt[b]);
-			out->lft[node][lid] = c->bport[b * c->maxw + l];
-		}
+		deal_dest(c, &d, hops, lid, out);
 	}
 out:
-	free(lane);
+	dealer_free(&d);
 	free(hops);
 	return error;
 }
@@ -927,8 +1139,9 @@ int ff_route(const char *name, unsigned int variant,
 				   1;
 	for (;;) {
 		build_orders(&c, m);
-		assign_layers(&c);
-		error = fill_lfts(&c, out);
+		error = assign_layers(&c);
+		if (!error)
+			error = fill_lfts(&c, out);
 		if (error)
 			goto out;
 		v = vlrule(&c);

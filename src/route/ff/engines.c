@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The seven FlatFly engines (Mixed, Twisted and Adaptive DOR, and their
+ * The eight FlatFly engines (Mixed, Twisted and Adaptive DOR, and their
  * combinations; "Early evaluation of direct large-scale InfiniBand networks
  * with adaptive routing" (seed 001), section 3.3), each the engine core of
  * core.c with a variant's flags.  What each realizes of the seed's
@@ -87,4 +87,19 @@ const struct ot_engine ot_engine_ff_twisted_ador = {
 	.needs = "FlatFly, lmc >= 1, QoS on: the twist, then ff-ador without an extra hop in the last dimension; 3 VLs (up to 5 with damage)",
 	.route = ff_engine_route,
 	.variant = FF_ADOR | FF_TWISTED,
+};
+
+/*
+ * "Twisted Mixed DOR combines Twisted and Mixed DORs, and the same goes
+ * for Twisted Mixed ADOR" (seed 001, 3.3): the twist in the last
+ * dimension of the destination's order, then ADOR in that order.  Budget:
+ * 2 VLs per order plus the first-hop VL, so 3 orders (7 VLs; 8 with a
+ * twist detour) where Mixed ADOR has 4; the core sheds orders until the
+ * VLs fit in 8 and refuses, with the count, when one order does not.
+ */
+const struct ot_engine ot_engine_ff_twisted_mixed_ador = {
+	.name = "ff-twisted-mixed-ador",
+	.needs = "FlatFly, lmc >= 1, QoS on: the twist in the last dimension of the destination's order, then ff-ador in that order; 2 VLs per order + 1 first-hop VL: 3 orders in 7 VLs (fewer orders with damage)",
+	.route = ff_engine_route,
+	.variant = FF_ADOR | FF_TWISTED | FF_MIXED,
 };

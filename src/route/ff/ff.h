@@ -41,6 +41,7 @@ struct ff_dest {
 	uint8_t offset;  /* LID - base LID (LMC offset) */
 	uint8_t escape;  /* routed on the escape layer, not by the variant */
 	uint16_t index;  /* d: rank of the CA port on its switch */
+	uint16_t twist0; /* twisted: first coordinate tau may take */
 	int32_t tslot;   /* position of the destination switch */
 };
 
