@@ -33,7 +33,7 @@
  * round trip waiting on the other process; 64 keep it busy and stay well
  * inside a kernel MAD agent's send queue.
  */
-#define LIVE_WINDOW 64
+#define LIVE_WINDOW 256
 
 /* ------------------------------------------------------------------ */
 /* Discovery                                                          */
