@@ -39,6 +39,7 @@ struct check_args {
 	bool live;
 	struct ot_live_opts live_opts;
 	bool live_opts_given;
+	unsigned int path_bound; /* --path-bound */
 	const char *promise_of; /* --engine */
 	bool no_promise;
 	bool json;
@@ -93,6 +94,14 @@ static const struct tool_option check_options[] = {
 	{ "Port", 'P', "PORT",
 	  "local port for --live (default: the first active)",
 	  TOOL_INT(ARGS, live_opts.port, 1, 254),
+	  TOOL_GIVEN(ARGS, live_opts_given) },
+	{ "all-paths", 'A', NULL,
+	  "with --live: ask the SA for the path SL of every CA pair, however many (default: beyond the bound, a sample)",
+	  TOOL_SET(ARGS, live_opts.all_paths),
+	  TOOL_GIVEN(ARGS, live_opts_given) },
+	{ "path-bound", 'b', "N",
+	  "with --live: ask for every pair up to N pairs (default 1000000), sample beyond",
+	  TOOL_UINT(ARGS, path_bound, 1, 4000000000u),
 	  TOOL_GIVEN(ARGS, live_opts_given) },
 	{ "engine", 'e', "ENGINE",
 	  "hold the tables to what ENGINE promises, routing the fabric with it offline (default with --route: that engine)",
@@ -189,7 +198,7 @@ static int check_combination(const struct check_args *a)
 	else if (a->no_balance && a->plot)
 		why = "--plot needs the balance figures (no --no-balance)";
 	else if (a->live_opts_given && !a->live)
-		why = "-C and -P need --live";
+		why = "-C, -P, --all-paths and --path-bound need --live";
 	if (!why)
 		return OT_EXIT_OK;
 	fprintf(stderr, "osmtopo check: %s\n", why);
@@ -283,8 +292,11 @@ static int route_file(const struct check_args *a, struct ot_fabric **f,
 static int read_live(const struct check_args *a, struct ot_fabric **f,
 		     struct ot_routing **r, struct ot_error *err)
 {
-	if (ot_live_discover(&a->live_opts, f, err) ||
-	    ot_live_read_routing(&a->live_opts, *f, r, err))
+	struct ot_live_opts o = a->live_opts;
+
+	o.path_bound = a->path_bound;
+	if (ot_live_discover(&o, f, err) ||
+	    ot_live_read_routing(&o, *f, r, err))
 		return -1;
 	return 0;
 }
