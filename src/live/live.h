@@ -32,6 +32,13 @@ struct ot_live_opts {
 	bool all_paths;
 	/* Pairs asked whole up to this many, 0 = OT_LIVE_PATH_BOUND. */
 	uint64_t path_bound;
+	/*
+	 * Beyond the bound: an engine's routing of the same fabric, whose
+	 * path SLs are the classes the sample covers (with the LID offset);
+	 * NULL: the LID offset alone, which assumes the SL does not depend
+	 * on the destination (see sa.c).
+	 */
+	const struct ot_routing *sl_model;
 };
 
 /* Pairs whose path SLs are all asked for (about two minutes of SA Gets). */

@@ -162,7 +162,10 @@ struct sa_query {
 	struct sa_port *port; /* nports, in row order */
 	uint32_t nports;
 	unsigned int noffs;   /* LID offsets: the largest LMC range */
-	uint8_t *cls;         /* per (row, offset): SA_CLS_* or the SL seen */
+	unsigned int ncls;    /* classes per row: OT_NUM_SLS * noffs */
+	const struct ot_routing *model; /* the classes' SLs, or NULL */
+	uint8_t *cls;         /* per (row, class): SA_CLS_* or the SL seen */
+	uint8_t *seen;        /* per class of the row sampled: queries */
 	struct ot_error *err;
 	struct ot_progress progress;
 	uint64_t pairs;   /* every (source port, destination LID) */
@@ -179,6 +182,18 @@ struct sa_query {
 #define SA_WINDOW 64
 /* Cookie bit: the answer is part of the sample. */
 #define SA_COOKIE_SAMPLE (1ull << 63)
+
+/* The class of (row, destination port i, offset o): model SL, offset. */
+static unsigned int sa_class(const struct sa_query *q, uint32_t row,
+			     uint32_t i, unsigned int o)
+{
+	uint8_t sl = 0;
+
+	if (q->model && q->model->path_sl)
+		sl = q->model->path_sl(q->model, q->port[row].lid,
+				       (uint16_t)(q->port[i].lid + o)) & 0xf;
+	return sl * q->noffs + o;
+}
 
 /* The window's callback: one PathRecord answer. */
 static int sa_done(void *ctx, uint64_t cookie, uint8_t *mad, int status)
@@ -205,7 +220,7 @@ static int sa_done(void *ctx, uint64_t cookie, uint8_t *mad, int status)
 	}
 	if (!(cookie & SA_COOKIE_SAMPLE))
 		return 0;
-	cls = &q->cls[(size_t)row * q->noffs + (cookie >> 40 & 0xff)];
+	cls = &q->cls[(size_t)row * q->ncls + (cookie >> 40 & 0xffff)];
 	if (*cls == SA_CLS_NONE)
 		*cls = sl;
 	else if (*cls != sl)
@@ -228,30 +243,35 @@ static int sa_ask(struct sa_query *q, uint32_t row, uint16_t dlid,
 }
 
 /*
- * Every destination LID of offset off (all offsets when off < 0) from the
- * source row; with sample, only SA_SAMPLE destination ports, spread over
- * the fabric and shifted by the row so that the samples of all sources
- * together touch every destination.
+ * Every destination LID of class c (all when c < 0) from the source row;
+ * with sample, up to SA_SAMPLE destinations of each class, taken from a
+ * start shifted by the row, so that the samples of all sources together
+ * ask about every destination.
  */
-static int sa_ask_row(struct sa_query *q, uint32_t row, int off, bool sample)
+static int sa_ask_row(struct sa_query *q, uint32_t row, int c, bool sample)
 {
-	uint32_t i, step = q->nports / SA_SAMPLE, k;
-	unsigned int o;
+	uint32_t k, i;
+	unsigned int o, cl = 0;
 
-	if (!sample) {
-		for (i = 0; i < q->nports; i++)
-			for (o = 0; o < q->port[i].nlids; o++)
-				if ((off < 0 || (int)o == off) &&
-				    sa_ask(q, row, q->port[i].lid + o, 0))
-					return -1;
-		return 0;
-	}
-	for (k = 0; k < SA_SAMPLE; k++) {
-		i = (k * step + row % (step ? step : 1)) % q->nports;
-		for (o = 0; o < q->port[i].nlids; o++)
-			if (sa_ask(q, row, q->port[i].lid + o,
-				   SA_COOKIE_SAMPLE | (uint64_t)o << 40))
+	memset(q->seen, 0, q->ncls);
+	for (k = 0; k < q->nports; k++) {
+		i = sample ? (k + row * SA_SAMPLE) % q->nports : k;
+		for (o = 0; o < q->port[i].nlids; o++) {
+			uint64_t flags = 0;
+
+			if (c >= 0 || sample)
+				cl = sa_class(q, row, i, o);
+			if (c >= 0 && (int)cl != c)
+				continue;
+			if (sample) {
+				if (q->seen[cl] >= SA_SAMPLE)
+					continue;
+				q->seen[cl]++;
+				flags = SA_COOKIE_SAMPLE | (uint64_t)cl << 40;
+			}
+			if (sa_ask(q, row, q->port[i].lid + o, flags))
 				return -1;
+		}
 	}
 	return 0;
 }
@@ -263,23 +283,24 @@ static int sa_ask_row(struct sa_query *q, uint32_t row, int off, bool sample)
 static int sa_complete(struct sa_query *q)
 {
 	uint32_t row, i;
-	unsigned int o;
+	unsigned int o, c;
 
 	for (row = 0; row < q->nports; row++)
-		for (o = 0; o < q->noffs; o++)
-			if (q->cls[(size_t)row * q->noffs + o] == SA_CLS_MIXED &&
-			    sa_ask_row(q, row, (int)o, false))
+		for (c = 0; c < q->ncls; c++)
+			if (q->cls[(size_t)row * q->ncls + c] == SA_CLS_MIXED &&
+			    sa_ask_row(q, row, (int)c, false))
 				return -1;
 	if (ot_win_drain(q->win))
 		return -1;
 	for (row = 0; row < q->nports; row++)
 		for (i = 0; i < q->nports; i++)
 			for (o = 0; o < q->port[i].nlids; o++) {
-				uint8_t c = q->cls[(size_t)row * q->noffs + o];
+				uint8_t v = q->cls[(size_t)row * q->ncls +
+						   sa_class(q, row, i, o)];
 
-				if (c >= SA_CLS_MIXED)
-					continue;
-				sa_sl_put(q->t, row, q->port[i].lid + o, c);
+				if (v < SA_CLS_MIXED)
+					sa_sl_put(q->t, row,
+						  q->port[i].lid + o, v);
 			}
 	return 0;
 }
@@ -322,11 +343,15 @@ static int sa_query_all(struct sa_query *q, bool sample)
 {
 	uint32_t row;
 
+	q->ncls = OT_NUM_SLS * q->noffs;
+	q->seen = calloc(q->ncls, 1);
+	if (!q->seen)
+		return ot_error_set(q->err, "out of memory");
 	if (sample) {
-		q->cls = malloc((size_t)q->nports * q->noffs);
+		q->cls = malloc((size_t)q->nports * q->ncls);
 		if (!q->cls)
 			return ot_error_set(q->err, "out of memory");
-		memset(q->cls, SA_CLS_NONE, (size_t)q->nports * q->noffs);
+		memset(q->cls, SA_CLS_NONE, (size_t)q->nports * q->ncls);
 		q->planned = (uint64_t)q->nports * SA_SAMPLE * q->noffs;
 	}
 	ot_progress_start(&q->progress, "path records asked");
@@ -348,6 +373,9 @@ static void sa_note(const struct sa_query *q, bool sample)
 		"osmtopo: path SLs: %" PRIu64 " pairs checked on SLs the SA gave, %" PRIu64 " on sampled ones%s\n",
 		asked, q->pairs - asked,
 		sample ? " (--all-paths asks for every pair)" : "");
+	if (sample && !q->model)
+		fprintf(stderr,
+			"osmtopo: note: the sample assumes a source's SL depends on the LID offset only; --engine ENGINE samples by that engine's SLs\n");
 	if (q->refused)
 		fprintf(stderr,
 			"osmtopo: note: the SA had no PathRecord for %" PRIu64 " of %" PRIu64 " pairs; those are checked on SL 0\n",
@@ -391,7 +419,7 @@ int ot_live_read_path_sls(const struct ot_live_opts *o, struct ot_routing *r,
 {
 	const struct ot_fabric *f = r->fabric;
 	struct ibmad_port *mad = NULL;
-	struct sa_query q = { .err = err };
+	struct sa_query q = { .err = err, .model = o ? o->sl_model : NULL };
 	bool sample;
 	int error = 1;
 
@@ -439,6 +467,7 @@ out:
 	sa_sl_table_free(q.t);
 	free(q.port);
 	free(q.cls);
+	free(q.seen);
 	if (mad)
 		mad_rpc_close_port(mad);
 	return error;

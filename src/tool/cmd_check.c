@@ -289,16 +289,27 @@ static int route_file(const struct check_args *a, struct ot_fabric **f,
 	return OT_EXIT_OK;
 }
 
+/*
+ * The live fabric and its tables.  With --engine E, E routes the
+ * discovered fabric first (*promiser, for find_promise() too): its path
+ * SLs are the classes a sample of path records covers (live.h).
+ */
 static int read_live(const struct check_args *a, struct ot_fabric **f,
-		     struct ot_routing **r, struct ot_error *err)
+		     struct ot_routing **r, struct ot_routing **promiser,
+		     struct ot_error *err)
 {
 	struct ot_live_opts o = a->live_opts;
+	struct ot_error engine_err = { 0 };
 
 	o.path_bound = a->path_bound;
-	if (ot_live_discover(&o, f, err) ||
-	    ot_live_read_routing(&o, *f, r, err))
+	if (ot_live_discover(&o, f, err))
 		return -1;
-	return 0;
+	/* E refusing the fabric is find_promise()'s finding to report */
+	if (a->promise_of && !a->no_promise &&
+	    !ot_engine_run(ot_engine_find(a->promise_of), *f, promiser,
+			   &engine_err))
+		o.sl_model = *promiser;
+	return ot_live_read_routing(&o, *f, r, err);
 }
 
 /*
@@ -314,6 +325,15 @@ static int find_promise(const struct check_args *a, const struct ot_fabric *f,
 	struct ot_error err = { 0 };
 
 	*promise = NULL;
+	if (a->promise_of && *promiser) {
+		/* read_live() ran it already */
+		if ((*promiser)->promise.text)
+			*promise = &(*promiser)->promise;
+		else
+			fprintf(stderr, "osmtopo check: note: %s promises nothing to check\n",
+				a->promise_of);
+		return OT_EXIT_OK;
+	}
 	if (!a->promise_of) {
 		if (a->engine && r->promise.text)
 			*promise = &r->promise;
@@ -390,7 +410,7 @@ int cmd_check(int argc, char **argv)
 		return status;
 
 	if (a.live) {
-		status = read_live(&a, &f, &r, &err) ? OT_EXIT_USAGE :
+		status = read_live(&a, &f, &r, &promiser, &err) ? OT_EXIT_USAGE :
 						       OT_EXIT_OK;
 	} else if (a.engine) {
 		status = route_file(&a, &f, &r, &err);
