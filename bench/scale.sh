@@ -93,7 +93,7 @@ for size in $SIZES; do
 	sw=$(grep -c '^Switch' "$net")
 	cas=$(grep -c -E '^(Ca|Hca)' "$net")
 	echo "== $size: $sw switches, $cas CAs ($args)"
-	echo "  LFT memory: $sw switches x $((sw + cas)) LIDs (lmc 0) = $((sw * (sw + cas) / 1048576)) MB at 1 byte per entry"
+	echo "  LFT memory: $sw switches x $((sw + cas)) LIDs (lmc 0) = $((sw * (sw + cas) / 1024)) KB at 1 byte per entry"
 	for e in $ENGINES; do
 		offline "$e" "$net"
 	done
