@@ -19,6 +19,8 @@
 #include <infiniband/umad.h>
 
 #include "live/live.h"
+#include "live/progress.h"
+#include "live/window.h"
 
 /* PortInfo:CapabilityMask.IsSLMappingSupported (IBA vol. 1, 14.2.5.6). */
 #define LIVE_CAP_SL_MAP (1u << 6)
@@ -26,6 +28,14 @@
 #define LIVE_LFT_BLOCK IB_SMP_DATA_SIZE
 /* A directed route has at most 63 hops (the hop count field is 6 bits). */
 #define LIVE_MAX_HOPS (IB_SUBNET_PATH_HOPS_MAX - 1)
+/*
+ * SMPs in flight at once.  Under ibsim one at a time spends most of each
+ * round trip waiting on the other process; 64 keep it busy and stay well
+ * inside a kernel MAD agent's send queue.  More (256) was no faster at
+ * 4K CAs and, on a loaded machine, let resent requests fill ibsim's
+ * socket until both sides blocked writing to each other.
+ */
+#define LIVE_WINDOW 64
 
 /* ------------------------------------------------------------------ */
 /* Discovery                                                          */
@@ -212,35 +222,41 @@ struct dr_hop {
 
 struct live_reader {
 	struct ibmad_port *mad;
+	struct ot_win *win;
 	const struct ot_fabric *f;
 	struct ot_routing *r;
+	struct ot_error *err;
 	bool skip_sl2vl;
 	int local;         /* node index of the local port's node */
 	uint8_t local_port;
 	struct dr_hop *dr; /* per node */
 	int32_t *queue;    /* BFS queue, nnodes entries */
+	uint32_t *top;     /* per switch: LinearFDBTop */
+	uint8_t *flags;    /* per node: LIVE_F_* */
+	uint32_t *port0;   /* per node: index of its port 0 in portcap */
+	bool *portcap;     /* per (node, port): SL2VL supported */
+	uint32_t *pending; /* per switch: table MADs not yet answered */
+	uint32_t nswitches, switches_done;
+	struct ot_progress progress;
 	unsigned int max_vl;
 };
 
-/*
- * Sends one SubnGet and fails with a message naming the node, the
- * attribute and the MAD status, so a broken port is reported instead of
- * being mistaken for a default value.
- */
-static int live_get(struct live_reader *lr, int node, ib_portid_t *id,
-		    unsigned int attr, unsigned int mod, const char *what,
-		    uint8_t buf[IB_SMP_DATA_SIZE], struct ot_error *err)
-{
-	const struct ot_node *n = &lr->f->node[node];
-	int status = 0;
+/* LIVE_F_*: what a switch's SwitchInfo and PortInfo said. */
+#define LIVE_F_ENH0 1u
+#define LIVE_F_SLMAP 2u
 
-	memset(buf, 0, IB_SMP_DATA_SIZE);
-	if (smp_query_status_via(buf, id, attr, mod, 0, &status, lr->mad))
-		return 0;
-	return ot_error_set(err,
-			    "SubnGet(%s) modifier 0x%x failed on \"%s\" (GUID 0x%016" PRIx64 ", DR path %s): MAD status 0x%x",
-			    what, mod, n->desc, n->guid, portid2str(id),
-			    status);
+/* What a request in the window asked for: the cookie's top byte. */
+enum live_req {
+	LIVE_REQ_SWINFO = 1,
+	LIVE_REQ_PORTINFO,
+	LIVE_REQ_LFT,
+	LIVE_REQ_SL2VL,
+	LIVE_REQ_CA_SL2VL,
+};
+
+static uint64_t live_cookie(enum live_req kind, uint32_t node, uint32_t mod)
+{
+	return (uint64_t)kind << 56 | (uint64_t)(node & 0xffffff) << 32 | mod;
 }
 
 /*
@@ -353,50 +369,102 @@ static int find_local(struct live_reader *lr, struct ot_error *err)
 	return 0;
 }
 
-/* Reads LFT blocks 0..LinearFDBTop/64 (top itself included). */
-static int read_lft(struct live_reader *lr, int n, ib_portid_t *id,
-		    uint32_t top, struct ot_error *err)
+static const char *const live_req_name[] = {
+	[LIVE_REQ_SWINFO] = "SwitchInfo",
+	[LIVE_REQ_PORTINFO] = "PortInfo",
+	[LIVE_REQ_LFT] = "LinearForwardingTable",
+	[LIVE_REQ_SL2VL] = "SLtoVLMappingTable",
+	[LIVE_REQ_CA_SL2VL] = "SLtoVLMappingTable",
+};
+
+/* The LFT block's entries up to min(LinearFDBTop, the fabric's LIDs). */
+static void got_lft(struct live_reader *lr, uint32_t n, uint32_t block,
+		    const uint8_t *data)
 {
-	uint8_t buf[IB_SMP_DATA_SIZE];
-	uint32_t limit, block, i;
-	uint8_t *lft = lr->r->lft[n];
+	uint32_t top = lr->top[n], limit, i;
 
 	/* Entries beyond the fabric's LIDs have no slot in r->lft. */
 	limit = top < lr->r->max_lid ? top : lr->r->max_lid;
-	for (block = 0; block <= limit / LIVE_LFT_BLOCK; block++) {
-		if (live_get(lr, n, id, IB_ATTR_LINEARFORWTBL, block,
-			     "LinearForwardingTable", buf, err))
-			return -1;
-		for (i = 0; i < LIVE_LFT_BLOCK; i++) {
-			uint32_t lid = block * LIVE_LFT_BLOCK + i;
+	for (i = 0; i < LIVE_LFT_BLOCK; i++) {
+		uint32_t lid = block * LIVE_LFT_BLOCK + i;
 
-			if (lid > limit)
-				break;
-			lft[lid] = buf[i];
-		}
+		if (lid > limit)
+			break;
+		lr->r->lft[n][lid] = data[i];
 	}
-	return 0;
 }
 
-/* One SLtoVLMappingTable into sl2vl at (in, out): 16 4-bit VLs, SL 0 high. */
-static int read_sl2vl_one(struct live_reader *lr, int n, ib_portid_t *id,
-			  unsigned int mod, unsigned int in, unsigned int out,
-			  struct ot_error *err)
+/* One SLtoVLMappingTable at (in, out): 16 4-bit VLs, SL 0 high. */
+static void got_sl2vl(struct live_reader *lr, uint32_t n, unsigned int in,
+		      unsigned int out, const uint8_t *data)
 {
 	unsigned int np = lr->f->node[n].nports, sl;
 	uint8_t *tbl = lr->r->sl2vl[n];
-	uint8_t buf[IB_SMP_DATA_SIZE];
 
-	if (live_get(lr, n, id, IB_ATTR_SLVL_TABLE, mod, "SLtoVLMappingTable",
-		     buf, err))
-		return -1;
 	for (sl = 0; sl < OT_NUM_SLS; sl++) {
-		uint8_t vl = sl % 2 ? buf[sl / 2] & 0xf : buf[sl / 2] >> 4;
+		uint8_t vl = sl % 2 ? data[sl / 2] & 0xf : data[sl / 2] >> 4;
 
 		tbl[ot_sl2vl_index(np, in, out, sl)] = vl;
 		/* VL 15 is management: not a data VL a route can use. */
 		if (vl != 15 && vl > lr->max_vl)
 			lr->max_vl = vl;
+	}
+}
+
+static void got_portinfo(struct live_reader *lr, uint32_t n, uint32_t p,
+			 uint8_t *data)
+{
+	bool cap = mad_get_field(data, 0, IB_PORT_CAPMASK_F) & LIVE_CAP_SL_MAP;
+
+	lr->portcap[lr->port0[n] + p] = cap;
+	if (cap && lr->f->node[n].type == OT_NODE_SWITCH)
+		lr->flags[n] |= LIVE_F_SLMAP;
+}
+
+/* A switch's table MAD answered: one step closer to "switch read". */
+static void switch_step(struct live_reader *lr, uint32_t n)
+{
+	if (lr->pending[n] && !--lr->pending[n])
+		lr->switches_done++;
+	ot_progress_show(&lr->progress, lr->switches_done, lr->nswitches);
+}
+
+/* The window's callback: decode an answer into the routing. */
+static int live_done(void *ctx, uint64_t cookie, uint8_t *mad, int status)
+{
+	struct live_reader *lr = ctx;
+	enum live_req kind = (enum live_req)(cookie >> 56);
+	uint32_t n = (uint32_t)(cookie >> 32) & 0xffffff;
+	uint32_t mod = (uint32_t)cookie;
+	const struct ot_node *nd = &lr->f->node[n];
+	uint8_t *data = mad ? mad + IB_SMP_DATA_OFFS : NULL;
+
+	if (!mad || status)
+		return ot_error_set(lr->err,
+				    "SubnGet(%s) modifier 0x%x failed on \"%s\" (GUID 0x%016" PRIx64 "): %s 0x%x",
+				    live_req_name[kind], mod, nd->desc,
+				    nd->guid, mad ? "MAD status" : "no answer",
+				    mad ? status : 0);
+	switch (kind) {
+	case LIVE_REQ_SWINFO:
+		lr->top[n] = mad_get_field(data, 0, IB_SW_LINEAR_FDB_TOP_F);
+		if (mad_get_field(data, 0, IB_SW_ENHANCED_PORT0_F))
+			lr->flags[n] |= LIVE_F_ENH0;
+		break;
+	case LIVE_REQ_PORTINFO:
+		got_portinfo(lr, n, mod, data);
+		break;
+	case LIVE_REQ_LFT:
+		got_lft(lr, n, mod, data);
+		switch_step(lr, n);
+		break;
+	case LIVE_REQ_SL2VL:
+		got_sl2vl(lr, n, mod >> 8, mod & 0xff, data);
+		switch_step(lr, n);
+		break;
+	case LIVE_REQ_CA_SL2VL:
+		got_sl2vl(lr, n, 0, mod, data);
+		break;
 	}
 	return 0;
 }
@@ -414,132 +482,234 @@ static int alloc_sl2vl(struct live_reader *lr, int n, struct ot_error *err)
 }
 
 /*
- * A switch's SL2VL tables, one per (input, output) port.  Only pairs that
- * can carry traffic are read: input port 0 (the switch's own packets) or a
- * cabled port, output to a cabled port (or to port 0 when it is an
- * enhanced port 0).  A port without a cable carries no packet, and every
- * pair costs a MAD: a 36-port switch with 18 cables needs 342 instead of
- * 1332.  The pairs not read stay VL 0 in r->sl2vl.
+ * The (input, output) pairs of a switch that can carry traffic: input
+ * port 0 (the switch's own packets) or a cabled port, output to a cabled
+ * port (or to port 0 when it is an enhanced port 0).  A port without a
+ * cable carries no packet, and every pair costs a MAD: a 36-port switch
+ * with 18 cables needs 342 instead of 1332.  The pairs not read stay VL 0.
  */
-static int read_switch_sl2vl(struct live_reader *lr, int n, ib_portid_t *id,
-			     bool enh0, struct ot_error *err)
+static bool sl2vl_pair(const struct ot_node *nd, bool enh0, unsigned int in,
+		       unsigned int out)
+{
+	if (in && nd->port[in].peer < 0)
+		return false;
+	if (!out)
+		return enh0;
+	return nd->port[out].peer >= 0;
+}
+
+/* Phase 1: every switch's SwitchInfo (and PortInfo of port 0). */
+static int submit_switch_info(struct live_reader *lr)
+{
+	ib_portid_t id;
+	uint32_t n;
+
+	for (n = 0; n < lr->f->nnodes; n++) {
+		if (lr->f->node[n].type != OT_NODE_SWITCH)
+			continue;
+		dr_portid(lr, n, &id);
+		if (ot_win_smp_get(lr->win, &id, IB_ATTR_SWITCH_INFO, 0,
+				   live_cookie(LIVE_REQ_SWINFO, n, 0)))
+			return -1;
+		if (lr->skip_sl2vl)
+			continue;
+		dr_portid(lr, n, &id);
+		if (ot_win_smp_get(lr->win, &id, IB_ATTR_PORT_INFO, 0,
+				   live_cookie(LIVE_REQ_PORTINFO, n, 0)))
+			return -1;
+	}
+	return ot_win_drain(lr->win);
+}
+
+/* How many table MADs switch n costs: LFT blocks and SL2VL pairs. */
+static uint32_t switch_mads(const struct live_reader *lr, uint32_t n)
 {
 	const struct ot_node *nd = &lr->f->node[n];
-	uint8_t buf[IB_SMP_DATA_SIZE];
-	unsigned int in, out;
-	uint32_t cap;
+	uint32_t top = lr->top[n], count, in, out;
 
-	if (live_get(lr, n, id, IB_ATTR_PORT_INFO, 0, "PortInfo", buf, err))
-		return -1;
-	cap = mad_get_field(buf, 0, IB_PORT_CAPMASK_F);
-	/* As OpenSM: a switch without it has no SL2VL tables to read. */
-	if (!(cap & LIVE_CAP_SL_MAP))
+	top = top < lr->r->max_lid ? top : lr->r->max_lid;
+	count = top / LIVE_LFT_BLOCK + 1;
+	if (lr->skip_sl2vl || !(lr->flags[n] & LIVE_F_SLMAP))
+		return count;
+	for (in = 0; in <= nd->nports; in++)
+		for (out = 0; out <= nd->nports; out++)
+			count += sl2vl_pair(nd, lr->flags[n] & LIVE_F_ENH0,
+					    in, out);
+	return count;
+}
+
+/* Phase 2: LFT blocks 0..LinearFDBTop/64 and the SL2VL pairs. */
+static int submit_switch_tables(struct live_reader *lr, uint32_t n)
+{
+	const struct ot_node *nd = &lr->f->node[n];
+	bool enh0 = lr->flags[n] & LIVE_F_ENH0;
+	uint32_t blocks = lr->pending[n], block, in, out;
+	ib_portid_t id;
+
+	if (!lr->skip_sl2vl && (lr->flags[n] & LIVE_F_SLMAP)) {
+		if (alloc_sl2vl(lr, n, lr->err))
+			return -1;
+		for (in = 0; in <= nd->nports; in++)
+			for (out = 0; out <= nd->nports; out++)
+				blocks -= sl2vl_pair(nd, enh0, in, out);
+	}
+	for (block = 0; block < blocks; block++) {
+		dr_portid(lr, n, &id);
+		if (ot_win_smp_get(lr->win, &id, IB_ATTR_LINEARFORWTBL, block,
+				   live_cookie(LIVE_REQ_LFT, n, block)))
+			return -1;
+	}
+	if (!lr->r->sl2vl[n])
 		return 0;
-	if (alloc_sl2vl(lr, n, err))
-		return -1;
-	for (in = 0; in <= nd->nports; in++) {
-		if (in && nd->port[in].peer < 0)
-			continue;
-		for (out = enh0 ? 0 : 1; out <= nd->nports; out++) {
-			if (out && nd->port[out].peer < 0)
+	for (in = 0; in <= nd->nports; in++)
+		for (out = 0; out <= nd->nports; out++) {
+			if (!sl2vl_pair(nd, enh0, in, out))
 				continue;
-			if (read_sl2vl_one(lr, n, id, in << 8 | out, in, out,
-					   err))
+			dr_portid(lr, n, &id);
+			if (ot_win_smp_get(lr->win, &id, IB_ATTR_SLVL_TABLE,
+					   in << 8 | out,
+					   live_cookie(LIVE_REQ_SL2VL, n,
+						       in << 8 | out)))
+				return -1;
+		}
+	return 0;
+}
+
+/*
+ * A CA's (or router's) SL2VL table per port, stored as (in 0, out port):
+ * PortInfo of every cabled port (phase 1), then the table of each port
+ * with the capability (phase 3).  A port without it keeps VL 0 (the
+ * table is NULL when no port of the node has it).
+ */
+static int submit_endports(struct live_reader *lr, bool tables)
+{
+	const struct ot_fabric *f = lr->f;
+	ib_portid_t id;
+	uint32_t n;
+	unsigned int p;
+
+	for (n = 0; n < f->nnodes; n++) {
+		if (f->node[n].type == OT_NODE_SWITCH || !lr->dr[n].reached)
+			continue;
+		for (p = 1; p <= f->node[n].nports; p++) {
+			if (f->node[n].port[p].peer < 0 ||
+			    !dr_portid_to_port(lr, n, p, &id))
+				continue;
+			if (!tables) {
+				if (ot_win_smp_get(lr->win, &id,
+						   IB_ATTR_PORT_INFO, p,
+						   live_cookie(LIVE_REQ_PORTINFO,
+							       n, p)))
+					return -1;
+				continue;
+			}
+			if (!lr->portcap[lr->port0[n] + p])
+				continue;
+			if (alloc_sl2vl(lr, n, lr->err) ||
+			    ot_win_smp_get(lr->win, &id, IB_ATTR_SLVL_TABLE, 0,
+					   live_cookie(LIVE_REQ_CA_SL2VL, n, p)))
 				return -1;
 		}
 	}
 	return 0;
 }
 
-static int read_switch(struct live_reader *lr, int n, struct ot_error *err)
+/* Every switch reachable, else an error naming the first that is not. */
+static int check_reached(struct live_reader *lr)
 {
-	uint8_t swinfo[IB_SMP_DATA_SIZE];
-	ib_portid_t id;
-	uint32_t top;
-	bool enh0;
+	uint32_t i;
 
-	dr_portid(lr, n, &id);
-	if (live_get(lr, n, &id, IB_ATTR_SWITCH_INFO, 0, "SwitchInfo", swinfo,
-		     err))
-		return -1;
-	/* libibmad's decoders take non-const buffers. */
-	top = mad_get_field(swinfo, 0, IB_SW_LINEAR_FDB_TOP_F);
-	enh0 = mad_get_field(swinfo, 0, IB_SW_ENHANCED_PORT0_F);
-	if (read_lft(lr, n, &id, top, err))
-		return -1;
-	if (lr->skip_sl2vl)
-		return 0;
-	return read_switch_sl2vl(lr, n, &id, enh0, err);
-}
+	for (i = 0; i < lr->f->nnodes; i++) {
+		const struct ot_node *nd = &lr->f->node[i];
 
-/*
- * A CA's (or router's) SL2VL table per port, stored as (in 0, out port).
- * A port without the capability keeps VL 0 (the table is NULL when no
- * port of the node has it).
- */
-static int read_endport(struct live_reader *lr, int n, struct ot_error *err)
-{
-	const struct ot_node *nd = &lr->f->node[n];
-	uint8_t buf[IB_SMP_DATA_SIZE];
-	unsigned int p;
-	ib_portid_t id;
-
-	for (p = 1; p <= nd->nports; p++) {
-		if (nd->port[p].peer < 0)
-			continue;
-		if (!dr_portid_to_port(lr, n, p, &id))
-			continue;
-		if (live_get(lr, n, &id, IB_ATTR_PORT_INFO, p, "PortInfo", buf,
-			     err))
-			return -1;
-		if (!(mad_get_field(buf, 0, IB_PORT_CAPMASK_F) &
-		      LIVE_CAP_SL_MAP))
-			continue;
-		if (alloc_sl2vl(lr, n, err))
-			return -1;
-		if (read_sl2vl_one(lr, n, &id, 0, 0, p, err))
-			return -1;
+		if (nd->type == OT_NODE_SWITCH && !lr->dr[i].reached)
+			return ot_error_set(lr->err,
+					    "switch \"%s\" (GUID 0x%016" PRIx64 ") is not reachable by directed route",
+					    nd->desc, nd->guid);
 	}
 	return 0;
 }
 
-/* Every node's tables, switch by switch (and CAs' SL2VL tables). */
-static int read_nodes(struct live_reader *lr, struct ot_error *err)
+static int alloc_reader(struct live_reader *lr)
 {
 	const struct ot_fabric *f = lr->f;
+	size_t nn = f->nnodes ? f->nnodes : 1, nports = 0;
 	uint32_t i;
 
+	lr->port0 = calloc(nn, sizeof(*lr->port0));
+	if (!lr->port0)
+		return -1;
 	for (i = 0; i < f->nnodes; i++) {
-		const struct ot_node *nd = &f->node[i];
-		int rc;
-
-		if (!lr->dr[i].reached) {
-			/* Nothing leads there; its LFT stays empty. */
-			if (nd->type == OT_NODE_SWITCH)
-				return ot_error_set(err,
-					"switch \"%s\" (GUID 0x%016" PRIx64 ") is not reachable by directed route",
-					nd->desc, nd->guid);
-			continue;
-		}
-		if (nd->type == OT_NODE_SWITCH)
-			rc = read_switch(lr, i, err);
-		else if (!lr->skip_sl2vl)
-			rc = read_endport(lr, i, err);
-		else
-			rc = 0;
-		if (rc)
-			return -1;
+		lr->port0[i] = (uint32_t)nports;
+		nports += f->node[i].nports + 1u;
 	}
+	lr->r = ot_routing_new(f);
+	lr->dr = calloc(nn, sizeof(*lr->dr));
+	lr->queue = calloc(nn, sizeof(*lr->queue));
+	lr->top = calloc(nn, sizeof(*lr->top));
+	lr->flags = calloc(nn, sizeof(*lr->flags));
+	lr->pending = calloc(nn, sizeof(*lr->pending));
+	lr->portcap = calloc(nports ? nports : 1, sizeof(*lr->portcap));
+	if (!lr->r || !lr->dr || !lr->queue || !lr->top || !lr->flags ||
+	    !lr->pending || !lr->portcap)
+		return -1;
+	return 0;
+}
+
+static void free_reader(struct live_reader *lr)
+{
+	ot_win_free(lr->win);
+	if (lr->mad)
+		mad_rpc_close_port(lr->mad);
+	if (lr->r)
+		ot_routing_free(lr->r);
+	free(lr->dr);
+	free(lr->queue);
+	free(lr->top);
+	free(lr->flags);
+	free(lr->pending);
+	free(lr->portcap);
+	free(lr->port0);
+}
+
+/*
+ * Reads the tables with the window: switch and port information first
+ * (what to read depends on it), then every table, switch by switch.
+ */
+static int read_tables(struct live_reader *lr)
+{
+	uint32_t n;
+
+	if (check_reached(lr))
+		return -1;
+	if (submit_switch_info(lr) ||
+	    (!lr->skip_sl2vl && (submit_endports(lr, false) ||
+				 ot_win_drain(lr->win))))
+		return -1;
+	for (n = 0; n < lr->f->nnodes; n++)
+		if (lr->f->node[n].type == OT_NODE_SWITCH) {
+			lr->pending[n] = switch_mads(lr, n);
+			lr->nswitches++;
+		}
+	ot_progress_start(&lr->progress, "switches read");
+	for (n = 0; n < lr->f->nnodes; n++)
+		if (lr->f->node[n].type == OT_NODE_SWITCH &&
+		    submit_switch_tables(lr, n))
+			return -1;
+	if (!lr->skip_sl2vl && submit_endports(lr, true))
+		return -1;
+	if (ot_win_drain(lr->win))
+		return -1;
+	ot_progress_end(&lr->progress);
 	return 0;
 }
 
 /*
  * Path SLs come from the SA (PathRecord), not from any node.  A fabric
- * without a running SM still has tables worth checking, so a silent SA
- * is a note, not an error.
+ * without a running SM still has tables worth checking, so a silent SA is
+ * a note, not an error.
  */
-static int read_path_sls(struct live_reader *lr, const struct ot_live_opts *o,
-			 struct ot_error *err)
+static int read_path_sls(const struct ot_live_opts *o, struct live_reader *lr)
 {
 	struct ot_error sa_err = { 0 };
 	int rc;
@@ -548,11 +718,13 @@ static int read_path_sls(struct live_reader *lr, const struct ot_live_opts *o,
 	if (o && o->skip_path_sl)
 		return 0;
 	/* The SA port is opened after ours is closed: one at a time. */
+	ot_win_free(lr->win);
+	lr->win = NULL;
 	mad_rpc_close_port(lr->mad);
 	lr->mad = NULL;
 	rc = ot_live_read_path_sls(o, lr->r, &sa_err);
 	if (rc < 0)
-		return ot_error_set(err, "%s", sa_err.msg);
+		return ot_error_set(lr->err, "%s", sa_err.msg);
 	if (rc == 0)
 		lr->r->path_sl_unknown = false;
 	if (rc > 0)
@@ -569,6 +741,7 @@ int ot_live_read_routing(const struct ot_live_opts *o,
 	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS };
 	struct live_reader lr = {
 		.f = f,
+		.err = err,
 		.skip_sl2vl = o && o->skip_sl2vl,
 	};
 	char cabuf[UMAD_CA_NAME_LEN];
@@ -577,10 +750,7 @@ int ot_live_read_routing(const struct ot_live_opts *o,
 	int error = -1;
 
 	*out = NULL;
-	lr.r = ot_routing_new(f);
-	lr.dr = calloc(f->nnodes ? f->nnodes : 1, sizeof(*lr.dr));
-	lr.queue = calloc(f->nnodes ? f->nnodes : 1, sizeof(*lr.queue));
-	if (!lr.r || !lr.dr || !lr.queue) {
+	if (alloc_reader(&lr)) {
 		ot_error_set(err, "out of memory");
 		goto out;
 	}
@@ -594,23 +764,28 @@ int ot_live_read_routing(const struct ot_live_opts *o,
 	}
 	if (o && o->timeout_ms > 0)
 		mad_rpc_set_timeout(lr.mad, o->timeout_ms);
+	lr.win = ot_win_new(lr.mad, LIVE_WINDOW, o ? o->timeout_ms : 0,
+			    live_done, &lr);
+	if (!lr.win) {
+		ot_error_set(err, "out of memory");
+		goto out;
+	}
 	if (find_local(&lr, err))
 		goto out;
 	dr_plan(&lr);
-	if (read_nodes(&lr, err))
+	if (read_tables(&lr)) {
+		ot_progress_end(&lr.progress);
+		if (err && !err->msg[0])
+			ot_error_set(err, "sending a MAD failed");
 		goto out;
+	}
 	lr.r->nvls = lr.max_vl + 1;
-	if (read_path_sls(&lr, o, err))
+	if (read_path_sls(o, &lr))
 		goto out;
 	*out = lr.r;
 	lr.r = NULL;
 	error = 0;
 out:
-	if (lr.mad)
-		mad_rpc_close_port(lr.mad);
-	if (lr.r)
-		ot_routing_free(lr.r);
-	free(lr.dr);
-	free(lr.queue);
+	free_reader(&lr);
 	return error;
 }

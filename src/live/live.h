@@ -10,6 +10,7 @@
 #define OSMTOPO_LIVE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "model/error.h"
 #include "model/fabric.h"
@@ -27,7 +28,21 @@ struct ot_live_opts {
 	bool skip_sl2vl;
 	/* Do not ask the SA for path SLs (r->path_sl stays NULL). */
 	bool skip_path_sl;
+	/* Ask the SA for every pair, however many (see sa.c). */
+	bool all_paths;
+	/* Pairs asked whole up to this many, 0 = OT_LIVE_PATH_BOUND. */
+	uint64_t path_bound;
+	/*
+	 * Beyond the bound: an engine's routing of the same fabric, whose
+	 * path SLs are the classes the sample covers (with the LID offset);
+	 * NULL: the LID offset alone, which assumes the SL does not depend
+	 * on the destination (see sa.c).
+	 */
+	const struct ot_routing *sl_model;
 };
+
+/* Pairs whose path SLs are all asked for (about two minutes of SA Gets). */
+#define OT_LIVE_PATH_BOUND 1000000u
 
 /* Discovers the fabric; *out is indexed.  0, or -1 with err set. */
 int ot_live_discover(const struct ot_live_opts *o, struct ot_fabric **out,
@@ -50,8 +65,9 @@ int ot_live_read_routing(const struct ot_live_opts *o,
 
 /*
  * Asks the SA for the PathRecord of every pair (CA port, LID of a CA
- * port), sources by their base LID, and makes r->path_sl answer with the
- * SLs it gave (r->priv holds them, freed by r->free_priv).  Pairs the SA
+ * port), sources by their base LID, or beyond o->path_bound pairs a
+ * sample that covers every source port and LID offset (sa.c), and makes
+ * r->path_sl answer with the SLs it gave (r->priv holds them, freed by r->free_priv).  Pairs the SA
  * has no record for keep SL 0 (a note on stderr counts them).  0 when
  * r->path_sl is set; 1 when no SM or SA answered (err says which; r is
  * unchanged); -1 on out of memory.

@@ -11,8 +11,22 @@
  * source: the answer to a Get is one record in one MAD, while a GetTable
  * answer longer than one MAD needs RMPP, which libibmad does not
  * reassemble and ibsim's libumad2sim does not carry (a client sees the
- * first three records and then garbage).  Under ibsim a Get costs about a
- * tenth of a millisecond, so 100 CAs (10,000 pairs) take about a second.
+ * first three records and then garbage).  The Gets go SA_WINDOW at a time
+ * (window.c).
+ *
+ * A 16K-CA fabric has 268 million pairs: more than an SA answers in an
+ * hour.  Beyond a bound (OT_LIVE_PATH_BOUND pairs, unless all_paths), the
+ * SLs are sampled: for every source port and every LID offset of its LMC
+ * range (a class), SA_SAMPLE destination ports spread over the fabric,
+ * shifted by the source so that the sources together ask about every
+ * destination.  When the answers of a class agree, every destination of
+ * that class gets that SL (a "sampled" pair); when they differ, or the SA
+ * had no record, the class is asked whole.  So an engine whose SL depends
+ * on the source and the LID offset only (minhop, ff-dor, hdor without
+ * escape SLs) costs SA_SAMPLE queries per class, and one whose SL depends
+ * on the destination costs what all pairs cost, for the sources where it
+ * does: never a guess where the sample disagreed.  The counts go to
+ * stderr ("N pairs checked on SLs the SA gave, M on sampled ones").
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -24,17 +38,12 @@
 #include <infiniband/umad.h>
 
 #include "live/live.h"
+#include "live/progress.h"
+#include "live/window.h"
 
 /* PathRecord component mask bits (IBA vol. 1, 15.2.5.16). */
 #define SA_PR_COMP_DLID (1ull << 4)
 #define SA_PR_COMP_SLID (1ull << 5)
-
-/*
- * After this many queries in a row that got no answer at all (not even an
- * error status), the SA is taken to be gone: each costs the MAD timeout
- * times the retries, and there may be thousands left.
- */
-#define SA_MAX_SILENT 3
 
 /*
  * The SLs, one 4-bit entry per (source port, destination LID): a row per
@@ -140,90 +149,241 @@ fail:
 	return NULL;
 }
 
+/* A CA port that sends and receives: its base LID and how many it has. */
+struct sa_port {
+	uint16_t lid;
+	uint16_t nlids;
+};
+
 struct sa_query {
-	struct ibmad_port *mad;
+	struct ot_win *win;
 	ib_portid_t sa;
-	unsigned int silent; /* queries in a row without any answer */
+	struct sa_sl_table *t;
+	struct sa_port *port; /* nports, in row order */
+	uint32_t nports;
+	unsigned int noffs;   /* LID offsets: the largest LMC range */
+	unsigned int ncls;    /* classes per row: OT_NUM_SLS * noffs */
+	const struct ot_routing *model; /* the classes' SLs, or NULL */
+	uint8_t *cls;         /* per (row, class): SA_CLS_* or the SL seen */
+	uint8_t *seen;        /* per class of the row sampled: queries */
+	struct ot_error *err;
+	struct ot_progress progress;
+	uint64_t pairs;   /* every (source port, destination LID) */
+	uint64_t planned; /* queries foreseen, for the progress line */
 	uint64_t answered, refused;
 };
 
-/*
- * One PathRecord Get for (slid, dlid).  0 with *sl set; 1 when the SA
- * answered with an error status (no path: the pair keeps SL 0); -1 when
- * nothing answered.
- */
-static int sa_query_pair(struct sa_query *q, uint16_t slid, uint16_t dlid,
-			 uint8_t *sl)
-{
-	uint8_t buf[IB_SA_DATA_SIZE];
-	ib_sa_call_t call;
-	int slid_v = slid, dlid_v = dlid, v = 0;
-	uint8_t *rec;
+/* cls: no answer yet; answers that differ (the class is queried whole). */
+#define SA_CLS_NONE 0xff
+#define SA_CLS_MIXED 0xfe
+/* Destinations asked per (source, LID offset) class in a sample. */
+#define SA_SAMPLE 4
+/* SA Gets in flight at once. */
+#define SA_WINDOW 64
+/* Cookie bit: the answer is part of the sample. */
+#define SA_COOKIE_SAMPLE (1ull << 63)
 
-	memset(&call, 0, sizeof(call));
-	memset(buf, 0, sizeof(buf));
-	call.method = IB_MAD_METHOD_GET;
-	call.attrid = IB_SA_ATTR_PATHRECORD;
-	call.mask = SA_PR_COMP_SLID | SA_PR_COMP_DLID;
-	call.trid = mad_trid();
-	mad_encode_field(buf, IB_SA_PR_SLID_F, &slid_v);
-	mad_encode_field(buf, IB_SA_PR_DLID_F, &dlid_v);
-	errno = 0;
-	rec = sa_rpc_call(q->mad, buf, &q->sa, &call, 0);
-	if (!rec) {
-		/* libibmad says EIO when a reply came with a bad status. */
-		if (errno == EIO) {
-			q->silent = 0;
-			q->refused++;
-			return 1;
-		}
-		q->silent++;
-		return -1;
+/* The class of (row, destination port i, offset o): model SL, offset. */
+static unsigned int sa_class(const struct sa_query *q, uint32_t row,
+			     uint32_t i, unsigned int o)
+{
+	uint8_t sl = 0;
+
+	if (q->model && q->model->path_sl)
+		sl = q->model->path_sl(q->model, q->port[row].lid,
+				       (uint16_t)(q->port[i].lid + o)) & 0xf;
+	return sl * q->noffs + o;
+}
+
+/* The window's callback: one PathRecord answer. */
+static int sa_done(void *ctx, uint64_t cookie, uint8_t *mad, int status)
+{
+	struct sa_query *q = ctx;
+	uint32_t row = (uint32_t)(cookie >> 16) & 0xffffff;
+	uint16_t dlid = (uint16_t)cookie;
+	uint8_t *cls, sl;
+
+	if (!mad)
+		return ot_error_set(q->err,
+				    "the SA (LID %d) stopped answering PathRecord queries (from LID %u to LID %u)",
+				    q->sa.lid, q->port[row].lid, dlid);
+	ot_progress_show(&q->progress, q->answered + q->refused + 1,
+			 q->planned);
+	if (status) {
+		/* no path: the pair keeps SL 0 */
+		q->refused++;
+		sl = SA_CLS_MIXED;
+	} else {
+		q->answered++;
+		sl = mad_get_field(mad + IB_SA_DATA_OFFS, 0, IB_SA_PR_SL_F);
+		sa_sl_put(q->t, row, dlid, sl);
 	}
-	q->silent = 0;
-	q->answered++;
-	mad_decode_field(rec, IB_SA_PR_SL_F, &v);
-	*sl = (uint8_t)(v & 0xf);
+	if (!(cookie & SA_COOKIE_SAMPLE))
+		return 0;
+	cls = &q->cls[(size_t)row * q->ncls + (cookie >> 40 & 0xffff)];
+	if (*cls == SA_CLS_NONE)
+		*cls = sl;
+	else if (*cls != sl)
+		*cls = SA_CLS_MIXED;
 	return 0;
 }
 
-/* Every destination LID of every CA port, from the source row's LID. */
-static int sa_query_source(struct sa_query *q, const struct ot_fabric *f,
-			   struct sa_sl_table *t, uint32_t row, uint16_t slid,
-			   struct ot_error *err)
+static int sa_ask(struct sa_query *q, uint32_t row, uint16_t dlid,
+		  uint64_t flags)
 {
-	uint32_t n, lid;
+	uint8_t rec[IB_SA_DATA_SIZE];
+	int slid_v = q->port[row].lid, dlid_v = dlid;
+
+	memset(rec, 0, sizeof(rec));
+	mad_encode_field(rec, IB_SA_PR_SLID_F, &slid_v);
+	mad_encode_field(rec, IB_SA_PR_DLID_F, &dlid_v);
+	return ot_win_sa_get(q->win, &q->sa, IB_SA_ATTR_PATHRECORD,
+			     SA_PR_COMP_SLID | SA_PR_COMP_DLID, rec,
+			     flags | (uint64_t)row << 16 | dlid);
+}
+
+/*
+ * Every destination LID of class c (all when c < 0) from the source row;
+ * with sample, up to SA_SAMPLE destinations of each class, taken from a
+ * start shifted by the row, so that the samples of all sources together
+ * ask about every destination.
+ */
+static int sa_ask_row(struct sa_query *q, uint32_t row, int c, bool sample)
+{
+	uint32_t k, i;
+	unsigned int o, cl = 0;
+
+	memset(q->seen, 0, q->ncls);
+	for (k = 0; k < q->nports; k++) {
+		i = sample ? (k + row * SA_SAMPLE) % q->nports : k;
+		for (o = 0; o < q->port[i].nlids; o++) {
+			uint64_t flags = 0;
+
+			if (c >= 0 || sample)
+				cl = sa_class(q, row, i, o);
+			if (c >= 0 && (int)cl != c)
+				continue;
+			if (sample) {
+				if (q->seen[cl] >= SA_SAMPLE)
+					continue;
+				q->seen[cl]++;
+				flags = SA_COOKIE_SAMPLE | (uint64_t)cl << 40;
+			}
+			if (sa_ask(q, row, q->port[i].lid + o, flags))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The classes whose sample agreed get its SL for every destination of
+ * that offset ("sampled" pairs); the others are asked whole.
+ */
+static int sa_complete(struct sa_query *q)
+{
+	uint32_t row, i;
+	unsigned int o, c;
+
+	for (row = 0; row < q->nports; row++)
+		for (c = 0; c < q->ncls; c++)
+			if (q->cls[(size_t)row * q->ncls + c] == SA_CLS_MIXED &&
+			    sa_ask_row(q, row, (int)c, false))
+				return -1;
+	if (ot_win_drain(q->win))
+		return -1;
+	for (row = 0; row < q->nports; row++)
+		for (i = 0; i < q->nports; i++)
+			for (o = 0; o < q->port[i].nlids; o++) {
+				uint8_t v = q->cls[(size_t)row * q->ncls +
+						   sa_class(q, row, i, o)];
+
+				if (v < SA_CLS_MIXED)
+					sa_sl_put(q->t, row,
+						  q->port[i].lid + o, v);
+			}
+	return 0;
+}
+
+/* The CA ports in row order, and the pairs all-paths would ask for. */
+static int sa_ports(struct sa_query *q, const struct ot_fabric *f)
+{
+	uint64_t lids = 0;
+	uint32_t n;
 	unsigned int p;
 
-	for (n = 0; n < f->nnodes; n++) {
+	q->port = calloc(q->t->nrows ? q->t->nrows : 1, sizeof(*q->port));
+	if (!q->port)
+		return -1;
+	q->noffs = 1;
+	for (n = 0; n < f->nnodes; n++)
 		for (p = 1; p <= f->node[n].nports; p++) {
 			const struct ot_port *pt = &f->node[n].port[p];
+			struct sa_port *sp = &q->port[q->nports];
 
 			if (!sa_endpoint(f, n, p))
 				continue;
-			for (lid = pt->lid;
-			     lid < pt->lid + ot_port_nlids(pt) &&
-			     lid <= f->max_lid;
-			     lid++) {
-				uint8_t sl = 0;
-				int rc = sa_query_pair(q, slid, (uint16_t)lid,
-						       &sl);
-
-				if (rc == 0)
-					sa_sl_put(t, row, (uint16_t)lid, sl);
-				if (q->silent >= SA_MAX_SILENT)
-					return ot_error_set(err,
-							    "the SA (LID %d) stopped answering PathRecord queries (from LID %u to LID %u)",
-							    q->sa.lid, slid,
-							    lid);
-			}
+			sp->lid = pt->lid;
+			sp->nlids = (uint16_t)ot_port_nlids(pt);
+			if (sp->nlids > q->noffs)
+				q->noffs = sp->nlids;
+			lids += sp->nlids;
+			q->nports++;
 		}
-	}
+	q->pairs = lids * q->nports;
+	q->planned = q->pairs;
 	return 0;
 }
 
-int ot_live_read_path_sls(const struct ot_live_opts *o, struct ot_routing *r,
-			  struct ot_error *err)
+/*
+ * All pairs, or (beyond the bound, without all_paths) the sample and the
+ * classes it could not settle.
+ */
+static int sa_query_all(struct sa_query *q, bool sample)
+{
+	uint32_t row;
+
+	q->ncls = OT_NUM_SLS * q->noffs;
+	q->seen = calloc(q->ncls, 1);
+	if (!q->seen)
+		return ot_error_set(q->err, "out of memory");
+	if (sample) {
+		q->cls = malloc((size_t)q->nports * q->ncls);
+		if (!q->cls)
+			return ot_error_set(q->err, "out of memory");
+		memset(q->cls, SA_CLS_NONE, (size_t)q->nports * q->ncls);
+		q->planned = (uint64_t)q->nports * SA_SAMPLE * q->noffs;
+	}
+	ot_progress_start(&q->progress, "path records asked");
+	for (row = 0; row < q->nports; row++)
+		if (sa_ask_row(q, row, -1, sample))
+			return -1;
+	if (ot_win_drain(q->win) || (sample && sa_complete(q)))
+		return -1;
+	ot_progress_end(&q->progress);
+	return 0;
+}
+
+/* What the SA told, on stderr: how many pairs on SA-given SLs. */
+static void sa_note(const struct sa_query *q, bool sample)
+{
+	uint64_t asked = q->answered + q->refused;
+
+	fprintf(stderr,
+		"osmtopo: path SLs: %" PRIu64 " pairs checked on SLs the SA gave, %" PRIu64 " on sampled ones%s\n",
+		asked, q->pairs - asked,
+		sample ? " (--all-paths asks for every pair)" : "");
+	if (sample && !q->model)
+		fprintf(stderr,
+			"osmtopo: note: the sample assumes a source's SL depends on the LID offset only; --engine ENGINE samples by that engine's SLs\n");
+	if (q->refused)
+		fprintf(stderr,
+			"osmtopo: note: the SA had no PathRecord for %" PRIu64 " of %" PRIu64 " pairs; those are checked on SL 0\n",
+			q->refused, asked);
+}
+
+static int sa_open(const struct ot_live_opts *o, struct sa_query *q,
+		   struct ibmad_port **mad, struct ot_error *err)
 {
 	/*
 	 * The SMI classes are for the local PortInfo (where the SM is).
@@ -232,70 +392,83 @@ int ot_live_read_path_sls(const struct ot_live_opts *o, struct ot_routing *r,
 	 * this process registered must be registered again to be usable.
 	 */
 	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS };
-	const struct ot_fabric *f = r->fabric;
-	struct sa_sl_table *t = NULL;
-	struct sa_query q = { 0 };
 	char cabuf[UMAD_CA_NAME_LEN];
 	char *ca = NULL;
 	int port = o ? o->port : 0;
-	uint32_t n, row = 0;
-	unsigned int p;
-	int error = 1;
 
 	if (o && o->ca && o->ca[0]) {
 		snprintf(cabuf, sizeof(cabuf), "%s", o->ca);
 		ca = cabuf;
 	}
-	q.mad = mad_rpc_open_port(ca, port, classes,
-				  sizeof(classes) / sizeof(classes[0]));
-	if (!q.mad) {
-		ot_error_set(err, "cannot open MAD port %s port %d for SA queries",
-			     ca ? ca : "(first CA)", port);
-		goto out;
-	}
+	*mad = mad_rpc_open_port(ca, port, classes,
+				 sizeof(classes) / sizeof(classes[0]));
+	if (!*mad)
+		return ot_error_set(err,
+				    "cannot open MAD port %s port %d for SA queries",
+				    ca ? ca : "(first CA)", port);
 	if (o && o->timeout_ms > 0)
-		mad_rpc_set_timeout(q.mad, o->timeout_ms);
+		mad_rpc_set_timeout(*mad, o->timeout_ms);
 	/* Where the SA is: the master SM's LID in the local PortInfo. */
-	if (ib_resolve_smlid_via(&q.sa, 0, q.mad) < 0) {
-		ot_error_set(err, "no subnet manager known to the local port");
-		goto out;
-	}
-	t = sa_sl_table_new(f);
-	if (!t) {
-		error = ot_error_set(err, "out of memory");
-		goto out;
-	}
-	for (n = 0; n < f->nnodes; n++) {
-		for (p = 1; p <= f->node[n].nports; p++) {
-			const struct ot_port *pt = &f->node[n].port[p];
+	if (ib_resolve_smlid_via(&q->sa, 0, *mad) < 0)
+		return ot_error_set(err, "no subnet manager known to the local port");
+	return 0;
+}
 
-			if (!sa_endpoint(f, n, p))
-				continue;
-			if (sa_query_source(&q, f, t, row, pt->lid, err))
-				goto out;
-			row++;
-		}
+int ot_live_read_path_sls(const struct ot_live_opts *o, struct ot_routing *r,
+			  struct ot_error *err)
+{
+	const struct ot_fabric *f = r->fabric;
+	struct ibmad_port *mad = NULL;
+	struct sa_query q = { .err = err, .model = o ? o->sl_model : NULL };
+	bool sample;
+	int error = 1;
+
+	if (sa_open(o, &q, &mad, err))
+		goto out;
+	error = -1;
+	q.t = sa_sl_table_new(f);
+	if (!q.t || sa_ports(&q, f)) {
+		ot_error_set(err, "out of memory");
+		goto out;
+	}
+	q.win = ot_win_new(mad, SA_WINDOW, o ? o->timeout_ms : 0, sa_done, &q);
+	if (!q.win) {
+		ot_error_set(err, "out of memory");
+		goto out;
+	}
+	sample = !(o && o->all_paths) &&
+		 q.pairs > (o && o->path_bound ? o->path_bound :
+						   OT_LIVE_PATH_BOUND);
+	if (sa_query_all(&q, sample)) {
+		ot_progress_end(&q.progress);
+		/* the SA going silent is "no SA", not a failure */
+		error = q.answered ? -1 : 1;
+		if (err && !err->msg[0])
+			ot_error_set(err, "sending a PathRecord query failed");
+		goto out;
 	}
 	if (!q.answered) {
+		error = 1;
 		ot_error_set(err,
 			     "the SA (LID %d) answered no PathRecord query (%" PRIu64 " refused)",
 			     q.sa.lid, q.refused);
 		goto out;
 	}
-	if (q.refused)
-		fprintf(stderr,
-			"osmtopo: note: the SA had no PathRecord for %" PRIu64 " of %" PRIu64 " pairs; those are checked on SL 0\n",
-			q.refused, q.refused + q.answered);
+	sa_note(&q, sample);
 	if (r->free_priv)
 		r->free_priv(r->priv);
-	r->priv = t;
+	r->priv = q.t;
 	r->free_priv = sa_sl_table_free;
 	r->path_sl = sa_path_sl;
-	t = NULL;
+	q.t = NULL;
 	error = 0;
 out:
-	sa_sl_table_free(t);
-	if (q.mad)
-		mad_rpc_close_port(q.mad);
+	ot_win_free(q.win);
+	sa_sl_table_free(q.t);
+	free(q.port);
+	free(q.cls);
+	free(q.seen);
+	if (mad)
+		mad_rpc_close_port(mad);
 	return error;
 }

@@ -40,6 +40,7 @@ struct check_args {
 	bool live;
 	struct ot_live_opts live_opts;
 	bool live_opts_given;
+	unsigned int path_bound; /* --path-bound */
 	const char *promise_of; /* --engine */
 	bool no_promise;
 	bool json;
@@ -106,6 +107,14 @@ static const struct tool_option check_options[] = {
 	{ "Port", 'P', "PORT",
 	  "local port for --live (default: the first active)",
 	  TOOL_INT(ARGS, live_opts.port, 1, 254),
+	  TOOL_GIVEN(ARGS, live_opts_given) },
+	{ "all-paths", 'A', NULL,
+	  "with --live: ask the SA for the path SL of every CA pair, however many (default: beyond the bound, a sample)",
+	  TOOL_SET(ARGS, live_opts.all_paths),
+	  TOOL_GIVEN(ARGS, live_opts_given) },
+	{ "path-bound", 'b', "N",
+	  "with --live: ask for every pair up to N pairs (default 1000000), sample beyond",
+	  TOOL_UINT(ARGS, path_bound, 1, 4000000000u),
 	  TOOL_GIVEN(ARGS, live_opts_given) },
 	{ "engine", 'e', "ENGINE",
 	  "hold the tables to what ENGINE promises, routing the fabric with it offline (default with --route: that engine)",
@@ -211,7 +220,7 @@ static int check_combination(const struct check_args *a)
 	else if (a->no_balance && a->plot)
 		why = "--plot needs the balance figures (no --no-balance)";
 	else if (a->live_opts_given && !a->live)
-		why = "-C and -P need --live";
+		why = "-C, -P, --all-paths and --path-bound need --live";
 	else if (a->expect && (a->engine || a->osmdump))
 		why = "--expect reads a net file or the live fabric";
 	if (!why)
@@ -305,13 +314,27 @@ static int route_file(const struct check_args *a, struct ot_fabric **f,
 	return OT_EXIT_OK;
 }
 
+/*
+ * The live fabric and its tables.  With --engine E, E routes the
+ * discovered fabric first (*promiser, for find_promise() too): its path
+ * SLs are the classes a sample of path records covers (live.h).
+ */
 static int read_live(const struct check_args *a, struct ot_fabric **f,
-		     struct ot_routing **r, struct ot_error *err)
+		     struct ot_routing **r, struct ot_routing **promiser,
+		     struct ot_error *err)
 {
-	if (ot_live_discover(&a->live_opts, f, err) ||
-	    ot_live_read_routing(&a->live_opts, *f, r, err))
+	struct ot_live_opts o = a->live_opts;
+	struct ot_error engine_err = { 0 };
+
+	o.path_bound = a->path_bound;
+	if (ot_live_discover(&o, f, err))
 		return -1;
-	return 0;
+	/* E refusing the fabric is find_promise()'s finding to report */
+	if (a->promise_of && !a->no_promise &&
+	    !ot_engine_run(ot_engine_find(a->promise_of), *f, promiser,
+			   &engine_err))
+		o.sl_model = *promiser;
+	return ot_live_read_routing(&o, *f, r, err);
 }
 
 /*
@@ -327,6 +350,15 @@ static int find_promise(const struct check_args *a, const struct ot_fabric *f,
 	struct ot_error err = { 0 };
 
 	*promise = NULL;
+	if (a->promise_of && *promiser) {
+		/* read_live() ran it already */
+		if ((*promiser)->promise.text)
+			*promise = &(*promiser)->promise;
+		else
+			fprintf(stderr, "osmtopo check: note: %s promises nothing to check\n",
+				a->promise_of);
+		return OT_EXIT_OK;
+	}
 	if (!a->promise_of) {
 		if (a->engine && r->promise.text)
 			*promise = &r->promise;
@@ -443,7 +475,7 @@ int cmd_check(int argc, char **argv)
 		return check_expect(&a);
 
 	if (a.live) {
-		status = read_live(&a, &f, &r, &err) ? OT_EXIT_USAGE :
+		status = read_live(&a, &f, &r, &promiser, &err) ? OT_EXIT_USAGE :
 						       OT_EXIT_OK;
 	} else if (a.engine) {
 		status = route_file(&a, &f, &r, &err);

@@ -60,6 +60,8 @@ tests=(
 	"refusal-fattree|$here/test_refusal.sh fattree $topo/fattree-4leaf-2spine.net ft-leaf-0"
 	"refusal-missing-cable|$here/test_refusal.sh missing-cable $gen/cellia-missing-cable.net R[2,3] $missing_peer"
 	"live-read|$here/test_live_read.sh"
+	"live-sample-ff-twisted-mixed-dor|$here/test_live_sample.sh ff-twisted-mixed-dor $topo/hypercube-4d-w2-2cas.net 1"
+	"live-sample-hdor|$here/test_live_sample.sh hdor $topo/kns-8x2-4cas-2links.net 0"
 	"topologies-fresh|$here/test_topologies_fresh.sh"
 	"osm-dump|$here/test_osm_dump.sh $topo/cellia-kns-6x2.net"
 	"miscabling|$here/test_miscabling.sh"

@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# `osmtopo check --live` beyond its bound of path records: the SLs of a
+# sample per (source port, LID offset) class, the classes whose sample
+# disagrees asked whole (src/live/sa.c).  Under ibsim, OpenSM routes a
+# FlatFly with ENGINE (whose SL depends on the destination) and LMC; the
+# check with --path-bound 1 must sample (fewer pairs asked than exist),
+# must hold the tables to the engine's promise (which states each
+# destination's SL: a wrongly filled SL is a path violation), and must
+# print the same report as the check that asks the SA for every pair.
+#
+# Usage: test_live_sample.sh ENGINE NETFILE LMC
+
+. "$(dirname "$0")/lib.sh"
+engine=$1 net=$2 lmc=$3
+e2e_init "live-sample-$engine"
+
+ibsim_start "$net"
+OSM_TIMEOUT=${OSM_TIMEOUT:-300} opensm_start --option qos=TRUE \
+	--option "lmc=$lmc" --option "routing_engine=$engine,no_fallback"
+
+for mode in all-paths path-bound; do
+	opt=--all-paths
+	[ "$mode" = all-paths ] || opt="--path-bound 1"
+	# shellcheck disable=SC2086
+	sim "$OSMTOPO" check --live --json --no-balance --engine "$engine" \
+		$opt >"$WORK/$mode.json" 2>"$WORK/$mode.err" ||
+		e2e_fail "$mode: check failed: $(cat "$WORK/$mode.err")"
+	counts=$(grep -o 'path SLs: [0-9]* pairs checked on SLs the SA gave, [0-9]* on sampled' \
+		"$WORK/$mode.err") || e2e_fail "$mode: no path SL counts"
+	asked=$(echo "$counts" | awk '{ print $3 }')
+	sampled=$(echo "$counts" | awk '{ print $11 }')
+	e2e_log "$mode: $asked pairs on SA-given SLs, $sampled sampled"
+	for key in unreachable credit_loops violations; do
+		v=$(json_field "$WORK/$mode.json" "$key")
+		[ "$v" -eq 0 ] || e2e_fail "$mode: $key = $v"
+	done
+	eval "${mode//-/_}_asked=$asked ${mode//-/_}_sampled=$sampled"
+done
+# shellcheck disable=SC2154
+[ "$all_paths_sampled" -eq 0 ] || e2e_fail "--all-paths sampled"
+# shellcheck disable=SC2154
+if [ "$path_bound_sampled" -eq 0 ] || [ "$path_bound_asked" -ge "$all_paths_asked" ]; then
+	e2e_fail "--path-bound 1 did not sample"
+fi
+cmp -s "$WORK/all-paths.json" "$WORK/path-bound.json" ||
+	e2e_fail "sampled and full reports differ: $(diff "$WORK/all-paths.json" "$WORK/path-bound.json" | head -5)"
+e2e_log "PASS: $engine, lmc $lmc: sample of $path_bound_asked pairs, report equal to all $all_paths_asked"
