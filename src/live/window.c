@@ -124,7 +124,8 @@ static int win_send(struct ot_win *w, unsigned int i)
 	 * machine) is not fed the same requests again faster than it
 	 * answers them.
 	 */
-	s->deadline = now_ms() + ((2 * (uint64_t)w->timeout_ms) << (s->tries - 1));
+	s->deadline = now_ms() +
+		      ((2 * (uint64_t)w->timeout_ms) << (s->tries - 1));
 	w->sent++;
 	if (umad_send(w->portid, s->agent, s->umad, s->len, w->timeout_ms, 0))
 		return -1;
