@@ -24,6 +24,15 @@
 #define WIN_RETRIES 3
 /* The D bit of a directed-route SMP's status word is not status. */
 #define WIN_DR_STATUS_MASK 0x7fff
+/*
+ * Before the port closes, answers still on their way are read and
+ * dropped until none came for WIN_QUIET_MS (WIN_QUIET_MAX_MS at most).
+ * libumad2sim's exit handler cancels its receiving thread while holding
+ * the lock that thread takes after each packet: a packet arriving as the
+ * tool exits hangs it for good (seen with ibsim 0.12).
+ */
+#define WIN_QUIET_MS 50
+#define WIN_QUIET_MAX_MS 2000
 
 struct win_slot {
 	bool busy;
@@ -90,12 +99,16 @@ fail:
 	return NULL;
 }
 
+static void win_settle(struct ot_win *w);
+
 void ot_win_free(struct ot_win *w)
 {
 	unsigned int i;
 
 	if (!w)
 		return;
+	if (w->rbuf)
+		win_settle(w);
 	for (i = 0; i < w->size; i++)
 		free(w->slot[i].umad);
 	free(w->rbuf);
@@ -293,4 +306,22 @@ int ot_win_drain(struct ot_win *w)
 	while (w->busy)
 		win_wait(w);
 	return w->stopped ? -1 : 0;
+}
+
+/*
+ * No callback any more; every request in flight answered or expired
+ * (none resent), then stray answers read until the port is quiet.
+ */
+static void win_settle(struct ot_win *w)
+{
+	uint64_t end = now_ms() + WIN_QUIET_MAX_MS;
+	int len;
+
+	w->stopped = true;
+	while (w->busy && now_ms() < end)
+		win_wait(w);
+	do {
+		len = IB_MAD_SIZE;
+	} while (umad_recv(w->portid, w->rbuf, &len, WIN_QUIET_MS) >= 0 &&
+		 now_ms() < end);
 }
