@@ -69,6 +69,7 @@ tests=(
 	"live-faults|$here/test_live_faults.sh"
 	"valgrind-faults-hdor|$here/test_valgrind_sweeps.sh $gen/kns-4x2-2cas-2links.net 2 hdor faults"
 	"valgrind-faults-ff-twisted-dor|$here/test_valgrind_sweeps.sh $gen/hypercube-3-w2-2cas.net 2 ff-twisted-dor faults"
+	"valgrind-qos-ff-twisted-dor|$here/test_valgrind_sweeps.sh $gen/hypercube-3-w2-2cas.net 6 ff-twisted-dor qos"
 	"compare|$here/test_compare.sh"
 	"compare-ulhpc|$here/test_compare.sh fabric $topo/ulhpc-96.net minhop updn ftree dfsssp nue lash"
 	"check-faults|$here/test_check_faults.sh"

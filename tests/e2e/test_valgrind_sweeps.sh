@@ -7,17 +7,23 @@
 # resweep after each change) and a switch is cut off and comes back, so
 # that the engine refuses (its fallback, dfsssp, routes), routes again,
 # and OpenSM asks for SL2VL and path SLs (QoS on) in every state; a leak
-# per sweep or per refusal would show as blocks lost at exit.
+# per sweep or per refusal would show as blocks lost at exit.  With
+# "qos", QoS is on and the plugin reads the class table of
+# doc/examples/qos-classes.conf (event_plugin_options osmtopo_qos=FILE)
+# again at every sweep, layering the engine's SLs and VLs per class and
+# filling VL arbitration tables.
 #
-# usage: test_valgrind_sweeps.sh NETFILE [SWEEPS [ENGINE [faults]]]
+# usage: test_valgrind_sweeps.sh NETFILE [SWEEPS [ENGINE [faults|qos]]]
 . "$(dirname "$0")/lib.sh"
 
 net=$1
 sweeps=${2:-5}
 engine=${3:-hdor}
-faults=${4:-}
+mode=${4:-}
+faults=
+[ "$mode" = faults ] && faults=faults
 FLAPS=${FLAPS:-4}
-e2e_init "valgrind-$engine${faults:+-faults}"
+e2e_init "valgrind-$engine${mode:+-$mode}"
 command -v valgrind >/dev/null 2>&1 || { e2e_log "SKIP: no valgrind"; exit 77; }
 
 ibsim_start "$net"
@@ -26,13 +32,17 @@ qos=()
 if [ -n "$faults" ]; then
 	engines=$engine,dfsssp
 	qos=(--option qos=TRUE --option max_op_vls=8)
+elif [ "$mode" = qos ]; then
+	classes=${OSMTOPO_SRCDIR:-$(dirname "$0")/../..}/doc/examples/qos-classes.conf
+	qos=(--option qos=TRUE --option max_op_vls=8
+		--option "event_plugin_options=osmtopo_qos=$(realpath "$classes")")
 fi
 # OpenSM under valgrind (words split at blanks: $WORK has none).
 opensm_start --option sweep_interval=1 --option force_heavy_sweep=TRUE \
 	"${qos[@]}" \
 	--wrap "valgrind --leak-check=full --show-leak-kinds=definite,indirect
 	--num-callers=30 --keep-debuginfo=yes --log-file=$WORK/valgrind.log" \
-	-- ${faults:+-Q} -R "$engines"
+	-- ${qos:+-Q} -R "$engines"
 
 sweeps_done() {
 	local n
@@ -69,6 +79,9 @@ while [ "$(sweeps_done)" -lt "$sweeps" ]; do
 	sleep 0.1
 	waited=$((waited + 1))
 done
+if [ "$mode" = qos ] && ! grep -q "$engine: 3 QoS classes from" "$WORK/opensm.log"; then
+	e2e_fail "the class table was not applied: $(grep -E '5E0|QoS' "$WORK/opensm.log" | tail -2)"
+fi
 # SIGTERM, and time for valgrind's leak check before any SIGKILL.
 "$OSMTOPO" sim stop --dir "$WORK" --opensm-only --grace 300
 
@@ -78,7 +91,7 @@ grep -q "ERROR SUMMARY" "$WORK/valgrind.log" || e2e_fail "valgrind did not finis
 # A record is the lines between two empty "==PID== " lines.
 if ! awk '/^==[0-9]+== *$/ {
 		if (rec ~ /Invalid|uninitialised|definitely lost|indirectly lost/ &&
-		    rec ~ /libosmtopo|\((plugin|capture|hops|fabric|routing|hdor|kns)\.c:|by 0x[0-9A-F]+: ot_/) { printf "%s", rec; bad = 1 }
+		    rec ~ /libosmtopo|\((plugin|capture|hops|qos|classes|dtable|layers|fabric|routing|hdor|kns)\.c:|by 0x[0-9A-F]+: ot_/) { printf "%s", rec; bad = 1 }
 		rec = ""; next
 	}
 	{ rec = rec $0 "\n" }
