@@ -166,3 +166,15 @@ int gen_link_cables(struct ot_fabric *f, const struct gen_layout *l,
 	}
 	return 0;
 }
+
+int gen_wire(struct ot_fabric *f, struct gen_layout *l,
+	     const struct gen_wiring *w, bool shuffle, uint64_t seed,
+	     struct ot_error *err)
+{
+	if (shuffle)
+		gen_layout_shuffle(l, seed);
+	if (gen_add_nodes(f, l, w->name, w->ctx, err) ||
+	    gen_link_cas(f, l, w->nsw, w->nsw, w->cas, err))
+		return -1;
+	return gen_link_cables(f, l, w->cable, w->kept, w->ncables, err);
+}

@@ -95,4 +95,26 @@ int gen_link_cables(struct ot_fabric *f, const struct gen_layout *l,
 		    const struct gen_cable *cable, const bool *kept,
 		    uint32_t ncables, struct ot_error *err);
 
+/*
+ * A direct network once its damage is drawn: nsw switches (logical nodes
+ * 0..nsw-1) with cas CAs each, the kept cables of cable[0..ncables-1].
+ */
+struct gen_wiring {
+	gen_name_fn name;
+	const void *ctx;
+	uint32_t nsw;
+	unsigned int cas;
+	const struct gen_cable *cable;
+	const bool *kept;
+	uint32_t ncables;
+};
+
+/*
+ * The layout shuffled from seed (when shuffle), nodes added and named,
+ * CAs and kept cables linked.  0 or -1 with err.
+ */
+int gen_wire(struct ot_fabric *f, struct gen_layout *l,
+	     const struct gen_wiring *w, bool shuffle, uint64_t seed,
+	     struct ot_error *err);
+
 #endif

@@ -198,15 +198,12 @@ struct ot_fabric *ot_gen_dragonfly(const struct ot_dragonfly_params *p,
 	error = damage(p, &s, present, &cable, &ncables, &kept, err);
 	if (error)
 		goto out;
-	if (p->shuffle)
-		gen_layout_shuffle(&l, p->seed);
 	names.s = &s;
 	names.present = present;
-	error = gen_add_nodes(f, &l, node_name, &names, err);
-	if (!error)
-		error = gen_link_cas(f, &l, s.nsw, s.nsw, s.p, err);
-	if (!error)
-		error = gen_link_cables(f, &l, cable, kept, ncables, err);
+	error = gen_wire(f, &l,
+			 &(struct gen_wiring){ node_name, &names, s.nsw, s.p,
+					       cable, kept, ncables },
+			 p->shuffle, p->seed, err);
 out:
 	gen_layout_free(&l);
 	free(s.slot);

@@ -232,15 +232,13 @@ struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 				    &cable_kept, err);
 	if (error)
 		goto out;
-	if (p->shuffle)
-		gen_layout_shuffle(&l, p->seed);
 	names.s = &s;
 	names.present = present;
-	error = gen_add_nodes(f, &l, node_name, &names, err);
-	if (!error)
-		error = gen_link_cas(f, &l, s.nslots, s.nslots, s.cas, err);
-	if (!error)
-		error = gen_link_cables(f, &l, cable, cable_kept, ncables, err);
+	error = gen_wire(f, &l,
+			 &(struct gen_wiring){ node_name, &names, s.nslots,
+					       s.cas, cable, cable_kept,
+					       ncables },
+			 p->shuffle, p->seed, err);
 out:
 	gen_layout_free(&l);
 	free(present);

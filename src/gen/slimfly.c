@@ -146,14 +146,11 @@ static int build(struct ot_fabric *f, const struct ot_slimfly_params *p,
 					&kept, err);
 	if (error)
 		goto out;
-	if (p->shuffle)
-		gen_layout_shuffle(l, p->seed);
 	names.present = present;
-	error = gen_add_nodes(f, l, node_name, &names, err);
-	if (!error)
-		error = gen_link_cas(f, l, m->n, m->n, p->cas, err);
-	if (!error)
-		error = gen_link_cables(f, l, cable, kept, ncables, err);
+	error = gen_wire(f, l,
+			 &(struct gen_wiring){ node_name, &names, m->n, p->cas,
+					       cable, kept, ncables },
+			 p->shuffle, p->seed, err);
 out:
 	free(present);
 	free(cable);
