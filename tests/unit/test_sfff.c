@@ -308,6 +308,205 @@ START_TEST(recognize_refuses)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* The ff-* engines on products.                                        */
+
+static const struct {
+	const char *name;
+	unsigned int lmc;
+	unsigned int vls;  /* on the engine shape below (2 dimensions) */
+	bool twisted;
+} engines[] = {
+	/* 1 order x 2 (first / second hop in a dimension) */
+	{ "ff-dor", 0, 2, false },
+	/* 2 orders x 2 */
+	{ "ff-mixed-dor", 0, 4, false },
+	/* 2 + the first-hop VL (twist in dimension 1, a FlatFly one) */
+	{ "ff-twisted-dor", 0, 3, true },
+	/* 2 x 2 + first hop + second twist hop (order ending in the SF) */
+	{ "ff-twisted-mixed-dor", 0, 6, true },
+	{ "ff-ador", 1, 2, false },
+	{ "ff-mixed-ador", 1, 4, false },
+	{ "ff-twisted-ador", 1, 3, true },
+	{ "ff-twisted-mixed-ador", 1, 6, true },
+};
+
+#define NENGINES (sizeof(engines) / sizeof(engines[0]))
+
+/* q = 4, 2 cables per pair, times FlatFly 3 (2 cables), 4 CAs: Mixed
+ * gives each order 2 (a multiple of the widths, core.c mixed_layer()). */
+static const struct shape eshape = { 4, 2, 1, { 3 }, { 2 }, 4 };
+
+static struct ot_fabric *gen_lmc(const struct shape *s, uint64_t seed,
+				 unsigned int lmc)
+{
+	struct ot_fabric *f = gen(s, true, seed, 0);
+	struct ot_error err = { 0 };
+
+	if (lmc)
+		ck_assert_msg(!ot_fabric_set_ca_lmc(f, lmc, &err), "%s",
+			      err.msg);
+	return f;
+}
+
+/* Links between the positions of two switches in dimension d. */
+static unsigned int dim_dist(const struct ot_sfff *p, int32_t a, int32_t b,
+			     unsigned int d)
+{
+	const struct ot_ff *ff = p->ff;
+	unsigned int x = ot_ff_coord(ff, ff->sw_slot[a], d);
+	unsigned int y = ot_ff_coord(ff, ff->sw_slot[b], d);
+
+	if (x == y)
+		return 0;
+	if (d != OT_SFFF_SF_DIM)
+		return 1;
+	return ot_mms_adjacent(&p->mms, x, y) ? 1 : 2;
+}
+
+/*
+ * Walks every CA pair toward the destination's base LID and counts the
+ * hops in each dimension: the distance in that dimension (1 in a
+ * FlatFly one, 1 or 2 in the Slim Fly's), except, for the twisted
+ * variants, up to 2 in one FlatFly dimension (the twist); the Slim Fly
+ * dimension is always minimal.
+ */
+static void check_minimal_in_dimension(const struct ot_fabric *f,
+				       const struct ot_routing *r,
+				       const struct ot_sfff *p, bool twisted)
+{
+	uint32_t a, b;
+
+	for (a = 0; a < f->nnodes; a++) {
+		int32_t sa = f->node[a].port[1].peer;
+
+		if (ot_is_switch(f, a))
+			continue;
+		for (b = 0; b < f->nnodes; b++) {
+			int32_t sb = f->node[b].port[1].peer, x = sa;
+			uint16_t lid = f->node[b].port[1].lid;
+			unsigned int hops[4] = { 0 }, k, d, extra = 0;
+
+			if (ot_is_switch(f, b) || a == b)
+				continue;
+			for (k = 0; x != sb; k++) {
+				uint8_t out = r->lft[x][lid];
+
+				ck_assert_uint_lt(k, 16);
+				ck_assert_uint_ne(out, OT_NO_PORT);
+				hops[ot_ff_port_dim(p->ff, x, out)]++;
+				x = f->node[x].port[out].peer;
+			}
+			ck_assert_uint_eq(f->node[x].port[r->lft[x][lid]].peer,
+					  b);
+			for (d = 0; d < p->ff->ndims; d++) {
+				unsigned int want = dim_dist(p, sa, sb, d);
+
+				if (hops[d] == want)
+					continue;
+				ck_assert_msg(twisted && d != OT_SFFF_SF_DIM &&
+					      hops[d] <= 2 && !extra++,
+					      "\"%s\" -> \"%s\": %u hops in dimension %u, distance %u",
+					      f->node[a].desc, f->node[b].desc,
+					      hops[d], d, want);
+			}
+		}
+	}
+}
+
+/* The checker with the engine's promise, path SLs and SL2VL. */
+static void check_kept(const struct ot_fabric *f, const struct ot_routing *r,
+		       bool minimal)
+{
+	struct ot_check_opts o = { .promise = &r->promise };
+	struct ot_check_report *rep;
+	const struct ot_check_counts *k;
+	struct ot_error err = { 0 };
+
+	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
+	k = ot_check_counts(rep);
+	ck_assert_uint_gt(k->pairs, 0);
+	ck_assert_uint_eq(k->reached, k->pairs);
+	if (minimal)
+		ck_assert_uint_eq(k->minimal, k->reached);
+	ck_assert_uint_eq(k->credit_loops, 0);
+	ck_assert_uint_eq(k->violations, 0);
+	/* within the budget; VL 1, the Slim Fly's second hop, in use */
+	ck_assert_uint_eq(k->vls_used & ~((1u << r->nvls) - 1), 0);
+	ck_assert(k->vls_used & 2);
+	ck_assert(ot_check_ok(rep));
+	ot_check_report_free(rep);
+}
+
+START_TEST(engines_route_products)
+{
+	struct ot_fabric *f = gen_lmc(&eshape, 5 + _i, engines[_i].lmc);
+	struct ot_error err = { 0 };
+	struct ot_routing *r;
+	struct ot_sfff *p;
+
+	ck_assert_msg(!ot_engine_run(ot_engine_find(engines[_i].name), f,
+				     &r, &err),
+		      "%s: %s", engines[_i].name, err.msg);
+	ck_assert_msg(!ot_sfff_recognize(f, &p, &err), "%s", err.msg);
+	ck_assert_uint_eq(r->nvls, engines[_i].vls);
+	ck_assert(r->needs_qos);
+	check_minimal_in_dimension(f, r, p, engines[_i].twisted);
+	check_kept(f, r, !engines[_i].twisted && !engines[_i].lmc);
+	ot_sfff_free(p);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/*
+ * The VL step is needed: ff-dor's tables with every hop on VL 0 have a
+ * credit loop (2-hop moves inside MMS graphs close cycles), and the
+ * promise's rule names the wrong VL.
+ */
+START_TEST(one_vl_has_credit_loops)
+{
+	struct ot_fabric *f = gen_lmc(&eshape, 3, 0);
+	struct ot_check_opts o = { 0 };
+	struct ot_check_report *rep;
+	struct ot_error err = { 0 };
+	struct ot_routing *r;
+	uint32_t n;
+
+	ck_assert(!ot_engine_run(ot_engine_find("ff-dor"), f, &r, &err));
+	for (n = 0; n < f->nnodes; n++) {
+		unsigned int np = f->node[n].nports;
+
+		if (r->sl2vl[n])
+			memset(r->sl2vl[n], 0,
+			       (size_t)(np + 1) * (np + 1) * OT_NUM_SLS);
+	}
+	o.promise = &r->promise;
+	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
+	ck_assert_uint_gt(ot_check_counts(rep)->credit_loops, 0);
+	ck_assert_uint_gt(ot_check_counts(rep)->rule_broken, 0);
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/* Beyond q = 11 a Slim Fly coordinate does not fit the core's byte. */
+START_TEST(engines_refuse_big_q)
+{
+	const struct shape s = { 13, 1, 1, { 2 }, { 1 }, 1 };
+	struct ot_fabric *f = gen(&s, false, 0, 0);
+	struct ot_error err = { 0 };
+	struct ot_routing *r = NULL;
+
+	ck_assert(ot_engine_run(ot_engine_find("ff-dor"), f, &r, &err));
+	ck_assert_int_eq(err.cls, OT_ERR_TOPOLOGY);
+	ck_assert_msg(strstr(err.msg, "q=13") && strstr(err.msg, "338"),
+		      "%s", err.msg);
+	ot_fabric_free(f);
+}
+END_TEST
+
 static Suite *sfff_suite(void)
 {
 	Suite *s = suite_create("sfff");
@@ -319,6 +518,9 @@ static Suite *sfff_suite(void)
 	tcase_add_loop_test(tc, recognize_shuffled, 0,
 			    sizeof(shapes) / sizeof(shapes[0]));
 	tcase_add_test(tc, recognize_refuses);
+	tcase_add_loop_test(tc, engines_route_products, 0, NENGINES);
+	tcase_add_test(tc, one_vl_has_credit_loops);
+	tcase_add_test(tc, engines_refuse_big_q);
 	suite_add_tcase(s, tc);
 	return s;
 }
