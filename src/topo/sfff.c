@@ -15,7 +15,8 @@
  * the copies).  So:
  *
  *  1. FlatFly dimensions: the classes whose bundles split every switch
- *     into full graphs of one size K >= 2 (the lines of the dimension)
+ *     into full graphs of one size K >= 2 (the lines of the dimension;
+ *     at least two thirds of each line cabled)
  *     and whose removal leaves K hyperplanes of equal size.  A Slim Fly
  *     class can pass the first test (a perfect matching; for q = 2^k
  *     the y-cables hold cliques of the additive subgroups), never the
@@ -111,7 +112,11 @@ static bool is_ff(const struct sp_build *b, uint32_t i, uint32_t unused)
 	return b->cdim[b->lk.cls[i]] >= 0;
 }
 
-/* Whether class c splits every switch into full graphs of one size. */
+/*
+ * Whether class c splits every switch into full graphs of one size K,
+ * at least two thirds of each cabled (cables may be missing, as the
+ * FlatFly recognizer allows): K, or 0.
+ */
 static unsigned int full_graph_size(struct sp_build *b, uint32_t c,
 				    uint32_t nbundles)
 {
@@ -127,7 +132,7 @@ static unsigned int full_graph_size(struct sp_build *b, uint32_t c,
 		if (ot_uf_find(b->uf, r) != r)
 			continue;
 		if (b->cnt_v[r] != K ||
-		    b->cnt_b[r] != (uint64_t)K * (K - 1) / 2)
+		    3 * (uint64_t)b->cnt_b[r] < (uint64_t)K * (K - 1))
 			return 0;
 	}
 	return K;

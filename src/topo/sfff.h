@@ -35,8 +35,9 @@ struct ot_sfff {
 
 /*
  * Recognizes f (indexed) as a Slim Fly times a FlatFly of zero or more
- * dimensions, all switches present, FlatFly cables complete (Slim Fly
- * cables may be missing where the MMS recognizer accepts it).  0 and
+ * dimensions, all switches present; cables may be missing while every
+ * FlatFly line keeps two thirds of its cables, the dimension's removal
+ * still cuts the fabric apart, and the MMS recognizer takes the copy.  0 and
  * *out, or -1 with err naming the first switch or cable that breaks the
  * pattern (OT_ERR_TOPOLOGY).
  */
