@@ -258,10 +258,12 @@ static int find_copies(struct sp_build *b)
 	for (d = 0; d < b->nffd; d++)
 		b->nff *= b->K[d];
 	b->nsf = b->nsw / b->nff;
-	if (!ot_mms_q_for(b->nsf))
-		return ot_refuse(b->err, OT_ERR_TOPOLOGY,
-				 "sfxff: %u switches per FlatFly position (%u over %u positions): a Slim Fly has 2q^2 for a prime power q",
-				 b->nsf, b->nsw, b->nff);
+	if (!ot_mms_q_for(b->nsf) || b->nsf * b->nff != b->nsw) {
+		ot_refuse(b->err, OT_ERR_TOPOLOGY,
+			  "sfxff: %u switches over %u FlatFly positions: a Slim Fly has 2q^2 for a prime power q",
+			  b->nsw, b->nff);
+		return -2;
+	}
 	cnt = calloc(b->nff, sizeof(*cnt));
 	if (!cnt)
 		return ot_error_nomem(b->err, "sfxff");
@@ -574,6 +576,7 @@ int ot_sfff_recognize(const struct ot_fabric *f, struct ot_sfff **out,
 {
 	struct sp_build b = { .f = f, .err = err };
 	struct ot_sfff *p = calloc(1, sizeof(*p));
+	bool none = false;
 	unsigned int d;
 	int error;
 
@@ -581,6 +584,7 @@ int ot_sfff_recognize(const struct ot_fabric *f, struct ot_sfff **out,
 	if (!p)
 		return ot_error_nomem(err, "sfxff");
 	error = ot_ff_link_classes(f, &b.lk, err);
+	none = error && err->cls != OT_ERR_NOMEM;
 	if (!error)
 		error = alloc_build(&b);
 	if (!error)
@@ -589,6 +593,8 @@ int ot_sfff_recognize(const struct ot_fabric *f, struct ot_sfff **out,
 		error = find_values(&b, d);
 	if (!error)
 		error = find_copies(&b);
+	if (error == -2)
+		none = true;
 	if (!error)
 		error = recognize_copy(&b, p);
 	if (!error)
@@ -598,7 +604,7 @@ int ot_sfff_recognize(const struct ot_fabric *f, struct ot_sfff **out,
 	free_build(&b);
 	if (error) {
 		ot_sfff_free(p);
-		return -1;
+		return none ? -2 : -1;
 	}
 	*out = p;
 	return 0;

@@ -37,9 +37,11 @@ struct ot_sfff {
  * Recognizes f (indexed) as a Slim Fly times a FlatFly of zero or more
  * dimensions, all switches present; cables may be missing while every
  * FlatFly line keeps two thirds of its cables, the dimension's removal
- * still cuts the fabric apart, and the MMS recognizer takes the copy.  0 and
- * *out, or -1 with err naming the first switch or cable that breaks the
- * pattern (OT_ERR_TOPOLOGY).
+ * still cuts the fabric apart, and the MMS recognizer takes the copy.  0
+ * and *out, or -1 with err naming the first switch or cable that breaks
+ * the pattern (OT_ERR_TOPOLOGY), or -2 (err set too) when the fabric has
+ * no Slim Fly factor at all: the switches left per FlatFly position are
+ * no 2q^2 (callers trying several recognizers report the others' why).
  */
 int ot_sfff_recognize(const struct ot_fabric *f, struct ot_sfff **out,
 		      struct ot_error *err);

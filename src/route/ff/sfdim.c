@@ -135,7 +135,14 @@ int ff_map_fabric(const struct ot_fabric *f, struct ot_ff **ff,
 	x = calloc(1, sizeof(*x));
 	if (!x)
 		return ot_error_nomem(err, "sfxff");
-	if (ot_sfff_recognize(f, &x->p, &sfwhy)) {
+	switch (ot_sfff_recognize(f, &x->p, &sfwhy)) {
+	case 0:
+		break;
+	case -2: /* no Slim Fly factor: the FlatFly refusal says it all */
+		free(x);
+		*err = ffwhy;
+		return -1;
+	default:
 		free(x);
 		return refuse_both(&ffwhy, &sfwhy, err);
 	}
