@@ -379,10 +379,16 @@ static int recognize_copy(struct sp_build *b, struct ot_sfff *out)
 			break;
 	}
 	free(tried);
-	if (error)
-		ot_error_wrap(b->err, first.msg[0] ? &first : &why,
-			      OT_ERR_TOPOLOGY,
-			      "sfxff: the Slim Fly copy of the lowest GUID");
+	if (error && why.cls == OT_ERR_NOMEM)
+		return ot_error_nomem(b->err, "sfxff");
+	if (error && b->nffd)
+		ot_refuse(b->err, OT_ERR_TOPOLOGY,
+			  "sfxff: the Slim Fly copy of the lowest GUID: %s",
+			  first.msg[0] ? first.msg : why.msg);
+	else if (error)
+		ot_refuse(b->err, OT_ERR_TOPOLOGY,
+			  "sfxff: no FlatFly dimension found, the %u switches as one Slim Fly: %s",
+			  b->nsw, first.msg[0] ? first.msg : why.msg);
 	return error;
 }
 

@@ -252,8 +252,21 @@ static void relink(struct ot_fabric *f, int32_t a, unsigned int pa,
 	f->node[d].port[pd].peer_port = pa;
 }
 
-/* Slim Fly cables a-b, c-d of one copy become a-d, c-b. */
-static void swap_sf_cables(struct ot_fabric *f)
+/* Whether switches a and b share their Slim Fly coordinates (names). */
+static bool same_sf(const struct ot_fabric *f, int32_t a, int32_t b)
+{
+	uint32_t x[8], y[8];
+
+	ot_gen_name_coords(f->node[a].desc, x, 8);
+	ot_gen_name_coords(f->node[b].desc, y, 8);
+	return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
+}
+
+/*
+ * Two cables a-b, c-d that pass keep() become a-d, c-b (a and c in one
+ * copy when sf, at one Slim Fly position otherwise).
+ */
+static void swap_cables(struct ot_fabric *f, bool sf)
 {
 	int32_t a, b, c, d;
 	unsigned int pa, pb, pc, pd;
@@ -261,14 +274,19 @@ static void swap_sf_cables(struct ot_fabric *f)
 	for (a = 0; ot_is_switch(f, a); a++)
 		for (pa = 1; pa <= f->node[a].nports; pa++) {
 			b = f->node[a].port[pa].peer;
-			if (b < 0 || !ot_is_switch(f, b) || !same_copy(f, a, b))
+			if (b < 0 || !ot_is_switch(f, b) ||
+			    same_copy(f, a, b) != sf)
 				continue;
 			for (c = a + 1; ot_is_switch(f, c); c++)
 				for (pc = 1; pc <= f->node[c].nports; pc++) {
 					d = f->node[c].port[pc].peer;
 					if (d < 0 || !ot_is_switch(f, d) ||
-					    !same_copy(f, a, c) ||
-					    !same_copy(f, c, d) || d == a ||
+					    (sf ? !same_copy(f, a, c) ||
+						  !same_copy(f, c, d) :
+						  same_sf(f, a, c) ||
+						  same_copy(f, c, d) ||
+						  !same_copy(f, a, c)) ||
+					    d == a ||
 					    d == b || c == b ||
 					    cabled(f, a, d) || cabled(f, c, b))
 						continue;
@@ -282,7 +300,10 @@ static void swap_sf_cables(struct ot_fabric *f)
 	ck_abort_msg("no two cables to swap");
 }
 
-/* Not a product, or a product with two cables swapped: refused, named. */
+/*
+ * Not a product, or a product with two Slim Fly cables of a copy or two
+ * FlatFly cables swapped: refused, naming a switch.
+ */
 START_TEST(recognize_refuses)
 {
 	struct ot_flatfly_params fp = { .ndims = 2, .size = { 4, 4 },
@@ -291,6 +312,7 @@ START_TEST(recognize_refuses)
 	struct ot_error err = { 0 };
 	struct ot_fabric *f;
 	struct ot_sfff *p;
+	unsigned int k;
 
 	f = ot_gen_flatfly(&fp, &err);
 	ot_fabric_assign_lids(f);
@@ -298,13 +320,16 @@ START_TEST(recognize_refuses)
 	ck_assert(ot_sfff_recognize(f, &p, &err));
 	ck_assert_int_eq(err.cls, OT_ERR_TOPOLOGY);
 	ot_fabric_free(f);
-	f = gen(&s, false, 0, 0);
-	swap_sf_cables(f);
-	ck_assert(!ot_fabric_index(f, &err));
-	ck_assert(ot_sfff_recognize(f, &p, &err));
-	ck_assert_int_eq(err.cls, OT_ERR_TOPOLOGY);
-	ck_assert_msg(strstr(err.msg, "switch \"SFFF["), "%s", err.msg);
-	ot_fabric_free(f);
+	for (k = 0; k < 2; k++) {
+		/* Slim Fly cables inside a copy, then FlatFly ones */
+		f = gen(&s, false, 0, 0);
+		swap_cables(f, !k);
+		ck_assert(!ot_fabric_index(f, &err));
+		ck_assert(ot_sfff_recognize(f, &p, &err));
+		ck_assert_msg(strstr(err.msg, "switch \"SFFF["), "%s", err.msg);
+		ck_assert_msg(err.cls == OT_ERR_TOPOLOGY, "%u: %s", k, err.msg);
+		ot_fabric_free(f);
+	}
 }
 END_TEST
 
@@ -524,6 +549,23 @@ START_TEST(engines_damaged)
 }
 END_TEST
 
+/* A Slim Fly alone is sf-mms's: the ff-* engines refuse it, saying so. */
+START_TEST(engines_leave_slim_fly_alone)
+{
+	const struct shape s = { 5, 1, 0, { 0 }, { 0 }, 2 };
+	struct ot_fabric *f = gen(&s, true, 4, 0);
+	struct ot_error err = { 0 };
+	struct ot_routing *r = NULL;
+
+	ck_assert(ot_engine_run(ot_engine_find("ff-dor"), f, &r, &err));
+	ck_assert_int_eq(err.cls, OT_ERR_TOPOLOGY);
+	ck_assert_msg(strstr(err.msg, "sf-mms routes it"), "%s", err.msg);
+	ck_assert(!ot_engine_run(ot_engine_find("sf-mms"), f, &r, &err));
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
 /* Beyond q = 11 a Slim Fly coordinate does not fit the core's byte. */
 START_TEST(engines_refuse_big_q)
 {
@@ -554,6 +596,7 @@ static Suite *sfff_suite(void)
 	tcase_add_loop_test(tc, engines_route_products, 0, NENGINES);
 	tcase_add_test(tc, one_vl_has_credit_loops);
 	tcase_add_test(tc, engines_damaged);
+	tcase_add_test(tc, engines_leave_slim_fly_alone);
 	tcase_add_test(tc, engines_refuse_big_q);
 	suite_add_tcase(s, tc);
 	return s;

@@ -9,7 +9,9 @@
  *
  * Mapping.  When the FlatFly recognizer refuses a fabric, the product
  * recognizer (topo/sfff.h) is tried; its answer is a FlatFly mapping
- * whose dimension 0 is the Slim Fly, the coordinate an MMS position.
+ * whose dimension 0 is the Slim Fly, the coordinate an MMS position.  A
+ * Slim Fly without a FlatFly factor is refused: it is sf-mms's, and a
+ * routing_engine chain "ff-dor,sf-mms" keeps giving it to sf-mms.
  * To the core that is a dimension whose lines are MMS graphs: full
  * graphs with most cables missing.  Coordinates are bytes in the core,
  * so the Slim Fly factor has at most 256 positions (q <= 11).
@@ -145,6 +147,14 @@ int ff_map_fabric(const struct ot_fabric *f, struct ot_ff **ff,
 	default:
 		free(x);
 		return refuse_both(&ffwhy, &sfwhy, err);
+	}
+	if (x->p->ff->ndims < 2) {
+		/* a Slim Fly alone is sf-mms's (and stays so in a chain) */
+		ot_refuse(err, OT_ERR_TOPOLOGY,
+			  "%.*s; a Slim Fly (q=%u) without a FlatFly factor: sf-mms routes it",
+			  OT_ERROR_LEN / 2, ffwhy.msg, x->p->mms.q);
+		ff_sfdim_free(x);
+		return -1;
 	}
 	if (x->p->mms.n > 256) {
 		ot_refuse(err, OT_ERR_TOPOLOGY,
