@@ -187,7 +187,8 @@ static void judge_class(struct ot_qos_check_report *q,
 			continue;
 		}
 		ideal = (double)served * cnt[c * VLS + v] / row->flows;
-		if (tr->served[v] + mtu + 1e-9 < ideal) {
+		/* one packet a cycle: entries hold whole packets */
+		if (tr->served[v] + (double)mtu * CYCLES + 1e-9 < ideal) {
 			q->c.split_miss++;
 			example(q, Q_SPLIT,
 				"\"%s\" port %u: class %s's VL %u gets %" PRIu64 " of its %" PRIu64 " units, its flows (%u of %" PRIu64 ") ask %.1f",
@@ -645,7 +646,7 @@ int ot_qos_check_print(FILE *out, const struct ot_check_report *rep,
 	json_t *o;
 
 	if (!json) {
-		if (ot_check_print(out, rep, false))
+		if (rep && ot_check_print(out, rep, false))
 			return -1;
 		print_qos_text(out, q);
 		return ferror(out) ? -1 : 0;

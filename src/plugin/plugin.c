@@ -46,6 +46,7 @@ struct ot_plugin {
 static void drop_routing(struct ot_plugin_engine *ctx)
 {
 	/* The routing borrows the fabric: free it first. */
+	ot_plugin_qos_drop(ctx);
 	ot_routing_free(ctx->routing);
 	ot_fabric_free(ctx->fabric);
 	ctx->routing = NULL;

@@ -85,6 +85,14 @@ struct ot_plugin_engine {
 	struct ot_qos_table qos;
 	struct ot_qos_layers qos_layers;
 	char last_qos_error[OT_ERROR_LEN];
+	/*
+	 * The flows of the routing by port, class (as the QoS policy gives
+	 * it) and VL, counted at the first update_vlarb of a sweep (count
+	 * NULL before) and dropped with the routing; qos_flows_none when
+	 * the fabric has too many pairs to count (generic tables then).
+	 */
+	struct ot_qos_flows qos_flows;
+	bool qos_flows_none;
 };
 
 /*
@@ -121,6 +129,9 @@ uint8_t ot_plugin_qos_path_sl(const struct ot_plugin_engine *ctx,
 void ot_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,
 		     ib_vl_arb_table_t *block, unsigned int block_length,
 		     unsigned int block_num);
+
+/* Drops the flows counted for the last routing's VLArb tables. */
+void ot_plugin_qos_drop(struct ot_plugin_engine *ctx);
 
 /* The node with this (host order) node GUID in a captured fabric, or -1. */
 int ot_capture_find_node(const struct ot_fabric *f, uint64_t guid);

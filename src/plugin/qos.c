@@ -16,9 +16,12 @@
 #include "plugin/plugin.h"
 
 #include <opensm/osm_port.h>
+#include <opensm/osm_qos_policy.h>
 #include <opensm/osm_subnet.h>
 
 #define OPTION "osmtopo_qos="
+/* Beyond this many CA pairs, flows are not counted: generic tables. */
+#define FLOW_PAIRS_MAX 1000000ull
 
 /* FILE of "... osmtopo_qos=FILE ..." into path; false when absent. */
 static bool class_file(const osm_subn_t *subn, char *path, size_t size)
@@ -103,6 +106,65 @@ uint8_t ot_plugin_qos_path_sl(const struct ot_plugin_engine *ctx,
 }
 
 /*
+ * The class OpenSM's QoS policy gives a pair, as the SA does for a
+ * PathRecord that names no service, QoS class or P_Key: the qos-level
+ * matched by source and destination port, else the default one, else SL
+ * 0; a policy SL that is no class's is class 0's (ot_qos_path_sl()).
+ */
+static int policy_class(void *arg, int src, unsigned int sport,
+			uint16_t dlid)
+{
+	const struct ot_plugin_engine *ctx = arg;
+	osm_subn_t *subn = &ctx->osm->subn;
+	uint16_t slid = ctx->fabric->node[src].port[sport].lid;
+	osm_port_t *sp = osm_get_port_by_lid_ho(subn, slid);
+	osm_port_t *dp = osm_get_port_by_lid_ho(subn, dlid);
+	osm_qos_level_t *lvl = NULL;
+	ib_path_rec_t pr;
+	int c;
+
+	memset(&pr, 0, sizeof(pr));
+	if (subn->p_qos_policy && sp && dp)
+		lvl = osm_qos_policy_get_qos_level_by_pr(subn->p_qos_policy, &pr,
+							 sp->p_physp,
+							 dp->p_physp, 0);
+	c = ot_qos_class_of_sl(&ctx->qos,
+			       lvl && lvl->sl_set ? lvl->sl : 0);
+	return c < 0 ? 0 : c;
+}
+
+void ot_plugin_qos_drop(struct ot_plugin_engine *ctx)
+{
+	ot_qos_flows_free(&ctx->qos_flows);
+	ctx->qos_flows_none = false;
+}
+
+/* The flows of port p of node n; NULL when not counted (generic table). */
+static const uint32_t *port_flows(struct ot_plugin_engine *ctx, int n,
+				  unsigned int p)
+{
+	const struct ot_fabric *f = ctx->fabric;
+	struct ot_error err = { 0 };
+
+	if (n < 0 || p > f->node[n].nports)
+		return NULL;
+	if (!ctx->qos_flows.count && !ctx->qos_flows_none) {
+		ctx->qos_flows_none = (uint64_t)f->ncas * f->ncas >
+				      FLOW_PAIRS_MAX;
+		if (!ctx->qos_flows_none &&
+		    ot_qos_flows_count(ctx->routing, &ctx->qos,
+				       &ctx->qos_layers, policy_class, ctx,
+				       &ctx->qos_flows, &err)) {
+			log_table_error(ctx, err.msg);
+			ctx->qos_flows_none = true;
+		}
+	}
+	if (ctx->qos_flows_none)
+		return NULL;
+	return ot_qos_port_flows(&ctx->qos_flows, n, p);
+}
+
+/*
  * Blocks 0 and 1 are the low-priority table (32 entries each), 2 and 3
  * the high one.  The DTable entries go to the low table, sized by the
  * port's VLArbLowCap; the high table is emptied (weight 0), so the high
@@ -117,8 +179,8 @@ void ot_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,
 	struct ot_qos_entry e[OT_QOS_MAX_ENTRIES];
 	struct ot_error err = { 0 };
 	unsigned int i, n, first = block_num * IB_NUM_VL_ARB_ELEMENTS_IN_BLOCK;
+	int node;
 
-	(void)port_num;
 	if (!ctx->routing || !ctx->qos_on || !port)
 		return;
 	if (block_num >= 2) {
@@ -126,8 +188,11 @@ void ot_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,
 			block->vl_entry[i].weight = 0;
 		return;
 	}
-	if (ot_qos_ib_vlarb(&ctx->qos, &ctx->qos_layers,
-			    port->port_info.vl_arb_low_cap, e, &n, &err)) {
+	node = ot_capture_find_node(ctx->fabric,
+				    cl_ntoh64(osm_node_get_node_guid(port->p_node)));
+	if (ot_qos_port_vlarb(&ctx->qos, &ctx->qos_layers,
+			      port->port_info.vl_arb_low_cap,
+			      port_flows(ctx, node, port_num), e, &n, &err)) {
 		log_table_error(ctx, err.msg);
 		return;
 	}

@@ -149,8 +149,7 @@ uint64_t ot_arb_served(const struct ot_arb_trace *t, uint16_t mask)
 
 uint64_t ot_arb_worst_gap(const struct ot_arb_trace *t, uint16_t mask)
 {
-	uint64_t gap = 0, lead = 0, worst = 0;
-	bool seen = false;
+	uint64_t gap = 0, lead = 0, worst = 0, seen = 0;
 	size_t i;
 
 	for (i = 0; i < t->n; i++) {
@@ -159,7 +158,7 @@ uint64_t ot_arb_worst_gap(const struct ot_arb_trace *t, uint16_t mask)
 				worst = gap;
 			if (!seen)
 				lead = gap;
-			seen = true;
+			seen++;
 			gap = 0;
 		} else {
 			gap += t->pkt[i].units;
@@ -167,6 +166,9 @@ uint64_t ot_arb_worst_gap(const struct ot_arb_trace *t, uint16_t mask)
 	}
 	if (!seen)
 		return OT_ARB_NEVER;
-	/* periodic: the tail and the lead are one gap */
-	return gap + lead > worst ? gap + lead : worst;
+	/*
+	 * Over several cycles the gaps inside the trace are every gap of
+	 * the schedule; with one service only, the wait is the rest.
+	 */
+	return seen == 1 ? gap + lead : worst;
 }

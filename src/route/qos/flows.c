@@ -44,7 +44,7 @@ static int add_edge(struct ot_qos_flows *fl, uint32_t a, uint32_t b,
 
 	if (fl->nedges == fl->edge_cap) {
 		unique_edges(fl);
-		if (fl->nedges > fl->edge_cap / 2) {
+		if (fl->nedges >= fl->edge_cap / 2) {
 			fl->edge_cap = fl->edge_cap ? fl->edge_cap * 2 : 1024;
 			e = realloc(fl->edge, fl->edge_cap * sizeof(*e));
 			if (!e)
