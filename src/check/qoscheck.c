@@ -31,11 +31,11 @@ struct qrow {
 };
 
 enum qkind { Q_UNREAD, Q_NO_ENTRY, Q_SHARED, Q_SHARE, Q_SPLIT, Q_LOOP,
-	     Q_KINDS };
+	     Q_DIFFERS, Q_KINDS };
 
 static const char *const qkind_name[Q_KINDS] = {
 	"unread", "no_entry", "shared_vl", "share_miss", "split_miss",
-	"credit_loop",
+	"credit_loop", "differs",
 };
 
 struct ot_qos_check_report {
@@ -43,6 +43,7 @@ struct ot_qos_check_report {
 	const struct ot_fabric *f; /* borrowed, for printing */
 	unsigned int classes, sls, max_examples;
 	struct ot_qos_class cls[OT_QOS_MAX_CLASSES];
+	struct ot_qos_layers layers; /* as the check reads the SLs */
 	double target[OT_QOS_MAX_CLASSES];
 	bool loop[OT_QOS_MAX_CLASSES];
 	struct qrow *row;
@@ -211,6 +212,36 @@ static void judge_class(struct ot_qos_check_report *q,
 	}
 }
 
+/* The low table against the one osmtopo computes from these flows. */
+static void compare_table(struct ot_qos_check_report *q,
+			  const struct ot_qos_check_opts *o,
+			  const struct ot_vlarb_port *vp, const uint32_t *cnt,
+			  int n, unsigned int p)
+{
+	struct ot_qos_entry e[OT_QOS_MAX_ENTRIES];
+	struct ot_error err = { 0 };
+	unsigned int j, len, cap = vp->low_cap ? vp->low_cap : OT_VLARB_MAX;
+
+	if (ot_qos_port_vlarb(o->table, &q->layers, cap, cnt, e, &len,
+			      &err)) {
+		q->c.uncomputed++;
+		return;
+	}
+	for (j = 0; j < cap && j < OT_VLARB_MAX; j++) {
+		unsigned int w = j < len ? e[j].weight : 0;
+
+		if (vp->low[j].weight == w &&
+		    (!w || vp->low[j].vl == (unsigned int)e[j].who))
+			continue;
+		q->c.differs++;
+		example(q, Q_DIFFERS,
+			"\"%s\" port %u: low entry %u is VL %u weight %u, computed VL %d weight %u",
+			qdesc(q->f, n), p, j, vp->low[j].vl,
+			vp->low[j].weight, j < len ? e[j].who : 0, w);
+		return;
+	}
+}
+
 static void check_port(struct ot_qos_check_report *q,
 		       const struct ot_qos_check_opts *o,
 		       const struct ot_qos_flows *fl, int n, unsigned int p)
@@ -249,6 +280,7 @@ static void check_port(struct ot_qos_check_report *q,
 		return;
 	}
 	port_vls(q, f, cnt, n, p, &pv);
+	compare_table(q, o, vp, cnt, n, p);
 	if (ot_arb_simulate(vp, pv.mtu, CYCLES, &tr)) {
 		q->oom = true;
 		return;
@@ -358,7 +390,7 @@ static void setup(struct ot_qos_check_report *q, const struct ot_routing *r,
 	memset(l, 0, sizeof(*l));
 	l->classes = t->nclasses;
 	l->sls = q->sls;
-	l->vls = 1;
+	l->vls = r->nvls / t->nclasses ? r->nvls / t->nclasses : 1;
 	for (i = 0; i < OT_NUM_SLS; i++)
 		l->class_of_sl[i] = (int8_t)ot_qos_class_of_sl(t, i);
 }
@@ -378,6 +410,7 @@ int ot_qos_check_run(const struct ot_routing *r,
 	if (!q)
 		return ot_error_nomem(err, "qos check");
 	setup(q, r, o, &l);
+	q->layers = l;
 	q->f = f;
 	if (ot_qos_flows_count(r, o->table, &l, NULL, NULL, &fl, err)) {
 		ot_qos_check_free(q);
@@ -538,10 +571,14 @@ static void print_qos_text(FILE *out, const struct ot_qos_check_report *q)
 		c->share_miss || c->unread ? "NO" : "yes",
 		100 * c->worst_miss);
 	text_rows(out, q);
+	fprintf(out, "  tables as osmtopo computes them from these flows: %" PRIu64 " of %" PRIu64 " ports (%" PRIu64 " not computable)\n",
+		c->ports - c->unread - c->differs - c->uncomputed,
+		c->ports, c->uncomputed);
 	for (k = 0; k < Q_KINDS; k++)
 		for (j = 0; j < q->nex[k]; j++)
-			fprintf(out, "  FAIL %s: %s\n", qkind_name[k],
-				q->ex[k][j]);
+			fprintf(out, "  %s %s: %s\n",
+				k == Q_DIFFERS ? "note" : "FAIL",
+				qkind_name[k], q->ex[k][j]);
 	fprintf(out, "QoS check: %s\n", ot_qos_check_ok(q) ? "ok" : "FAILED");
 }
 
@@ -628,6 +665,8 @@ static json_t *qos_json(const struct ot_qos_check_report *q)
 	ot_json_set(o, "share_miss", ot_json_u64(c->share_miss));
 	ot_json_set(o, "split_miss", ot_json_u64(c->split_miss));
 	ot_json_set(o, "credit_loop_classes", json_integer(c->loop_classes));
+	ot_json_set(o, "tables_not_as_computed", ot_json_u64(c->differs));
+	ot_json_set(o, "tables_not_computed", ot_json_u64(c->uncomputed));
 	ot_json_set(o, "classes", classes_json(q));
 	ot_json_set(o, "ports", rows_json(q));
 	for (k = 0; k < Q_KINDS; k++) {

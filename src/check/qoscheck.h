@@ -57,6 +57,14 @@ struct ot_qos_check_counts {
 	uint64_t split_miss;  /* (port, class VL) short of its flows' part */
 	unsigned int loop_classes; /* classes whose VLs form a credit loop */
 	double worst_miss;    /* largest |share - target| */
+	/*
+	 * Not a failure: ports whose low table is not the one osmtopo
+	 * computes from the flows read here (ot_qos_port_vlarb()), as the
+	 * plugin writes it when its QoS policy gives the pairs the classes
+	 * the SA gave; and ports where that computation refused.
+	 */
+	uint64_t differs;
+	uint64_t uncomputed;
 };
 
 const struct ot_qos_check_counts *

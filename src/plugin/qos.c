@@ -181,6 +181,8 @@ void ot_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,
 	unsigned int i, n, first = block_num * IB_NUM_VL_ARB_ELEMENTS_IN_BLOCK;
 	int node;
 
+	/* OpenSM passes 0 for a CA's port: the physical port says which */
+	(void)port_num;
 	if (!ctx->routing || !ctx->qos_on || !port)
 		return;
 	if (block_num >= 2) {
@@ -192,7 +194,9 @@ void ot_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,
 				    cl_ntoh64(osm_node_get_node_guid(port->p_node)));
 	if (ot_qos_port_vlarb(&ctx->qos, &ctx->qos_layers,
 			      port->port_info.vl_arb_low_cap,
-			      port_flows(ctx, node, port_num), e, &n, &err)) {
+			      port_flows(ctx, node,
+					 osm_physp_get_port_num(port)),
+			      e, &n, &err)) {
 		log_table_error(ctx, err.msg);
 		return;
 	}

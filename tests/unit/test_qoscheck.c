@@ -320,6 +320,8 @@ START_TEST(test_check_ok)
 		      (unsigned long)c->split_miss, c->loop_classes,
 		      c->worst_miss);
 	ck_assert_uint_gt(c->ports, fx.f->nswitches);
+	ck_assert_uint_eq(c->differs, 0);
+	ck_assert_uint_eq(c->uncomputed, 0);
 	ck_assert(c->worst_miss <= OT_QOS_SHARE_TOLERANCE);
 	ot_qos_check_free(q);
 }
@@ -340,6 +342,7 @@ START_TEST(test_check_no_entry)
 	q = run_check();
 	ck_assert(!ot_qos_check_ok(q));
 	ck_assert_uint_eq(ot_qos_check_counts(q)->no_entry, 1);
+	ck_assert_uint_eq(ot_qos_check_counts(q)->differs, 1);
 	ot_qos_check_free(q);
 }
 END_TEST

@@ -17,6 +17,7 @@
 #define OSMTOPO_ROUTE_QOS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/error.h"
