@@ -334,6 +334,8 @@ static int ot_build_fwd_tables(void *context)
 	struct ot_fabric *f = NULL;
 	struct ot_error err = { 0 };
 	struct ot_qos_layers layers;
+	struct ot_engine_budget budget;
+	char why[64];
 	double start, capture_ms, ms;
 	bool qos_on;
 	int error = -1;
@@ -345,7 +347,10 @@ static int ot_build_fwd_tables(void *context)
 		goto refused;
 	}
 	capture_ms = ot_now_ms() - start;
-	if (ot_engine_run(ctx->engine, f, &r, &err) ||
+	if (ot_engine_run_budget(ctx->engine, f,
+				 ot_plugin_qos_budget(ctx, &budget, why,
+						      sizeof(why)),
+				 &r, &err) ||
 	    ot_plugin_qos_apply(ctx, r, &layers, &qos_on, &err) ||
 	    check_vls(ctx, r, &err) || switch_tables(ctx, r, false, &err))
 		goto refused;

@@ -121,6 +121,15 @@ int ot_build_lid_matrices(void *context);
  * when the classes do not fit the VLs or SLs (the engine is refused).
  * The callbacks give the class's path SL and each port's VLArb.
  */
+/*
+ * What the classes of the table named (if any, and readable) leave the
+ * engine: the data VLs and SLs over the classes, so that an engine that
+ * can degrade (the Mixed variants) fits before it is layered.  NULL
+ * without classes; why holds "N QoS classes".
+ */
+const struct ot_engine_budget *
+ot_plugin_qos_budget(struct ot_plugin_engine *ctx, struct ot_engine_budget *b,
+		     char *why, size_t len);
 int ot_plugin_qos_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
 			struct ot_qos_layers *layers, bool *on,
 			struct ot_error *err);

@@ -68,6 +68,26 @@ static void log_table_error(struct ot_plugin_engine *ctx, const char *msg)
 		ctx->engine->name, msg);
 }
 
+const struct ot_engine_budget *
+ot_plugin_qos_budget(struct ot_plugin_engine *ctx, struct ot_engine_budget *b,
+		     char *why, size_t len)
+{
+	osm_subn_t *subn = &ctx->osm->subn;
+	struct ot_error ignored = { 0 };
+	struct ot_qos_table t;
+	char path[4096];
+
+	/* a bad table is reported by ot_plugin_qos_apply() */
+	if (!class_file(subn, path, sizeof(path)) || !subn->opt.qos ||
+	    ot_qos_load(path, &t, &ignored) || !t.nclasses)
+		return NULL;
+	snprintf(why, len, "%u QoS classes", t.nclasses);
+	b->max_vls = max_data_vls(subn) / t.nclasses;
+	b->max_sls = 15 / t.nclasses;
+	b->why = why;
+	return b;
+}
+
 int ot_plugin_qos_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
 			struct ot_qos_layers *layers, bool *on,
 			struct ot_error *err)
