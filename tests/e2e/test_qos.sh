@@ -13,12 +13,25 @@
 # every class's share within 1% of its target on every port.  Then a bad class
 # table: an ERROR naming its line, and OpenSM still routes (no classes).
 #
-# usage: test_qos.sh
+# With ff-mixed-dor (2 dimension orders: 2 SL layers and 2 VLs a class;
+# 4 CAs a switch, parallel cables in both dimensions) the same holds with
+# class c's layer s on SL 2c + s, both layers in use.
+#
+# usage: test_qos.sh [ENGINE]   (ff-twisted-dor, default, or ff-mixed-dor)
 . "$(dirname "$0")/lib.sh"
 
-e2e_init qos
+engine=${1:-ff-twisted-dor}
+# Mixed deals each switch's CAs to the orders in multiples of the last
+# dimension's cable width: 4 CAs over widths 2,2 use both orders.
+case $engine in
+ff-twisted-dor) layers=1 gen="--widths 2,1 --cas 2" ;;
+ff-mixed-dor) layers=2 gen="--widths 2,2 --cas 4" ;;
+*) echo "test_qos.sh: no expectations for $engine" >&2; exit 2 ;;
+esac
+e2e_init "qos-$engine"
 net=$WORK/ff.net
-"$OSMTOPO" gen flatfly 3x3 --widths 2,1 --cas 2 --shuffle-ports 7 -o "$net" ||
+# shellcheck disable=SC2086 # $gen is words
+"$OSMTOPO" gen flatfly 3x3 $gen --shuffle-ports 7 -o "$net" ||
 	e2e_fail "osmtopo gen failed"
 
 cat >"$WORK/classes.conf" <<'END'
@@ -70,17 +83,18 @@ OSM_TIMEOUT=${OSM_TIMEOUT:-120} opensm_start --option qos=TRUE \
 	--option max_op_vls=8 \
 	--option qos_policy_file="$WORK/qos-policy.conf" \
 	--option event_plugin_options="osmtopo_qos=$WORK/classes.conf" \
-	-- -Q -R ff-twisted-dor
-log_has "ff-twisted-dor tables configured on all switches" ||
-	e2e_fail "ff-twisted-dor was not the engine used"
-log_has "ff-twisted-dor: 3 QoS classes from" ||
+	-- -Q -R "$engine"
+log_has "$engine tables configured on all switches" ||
+	e2e_fail "$engine was not the engine used"
+log_has "classes.conf: $layers SLs and 2 VLs each" ||
 	e2e_fail "no classes: $(grep -E 'osmtopo|5E0' "$WORK/opensm.log" | tail -3)"
 
 sim "$OSMTOPO" fabric --live -o "$WORK/live.net"
 sim "$OSMTOPO" lfts --live --all -o "$WORK/live.all"
 
-# Path SLs: class block of the destination (1 SL layer: SL = class).
-python3 - "$WORK/live.net" "$WORK/live.all" <<'END' || e2e_fail "path SLs do not carry the classes"
+# Path SLs: class block of the destination (SL // layers = class), every
+# layer in use.
+python3 - "$WORK/live.net" "$WORK/live.all" "$layers" <<'END' || e2e_fail "path SLs do not carry the classes"
 import re, sys
 lid_of = {}
 for line in open(sys.argv[1]):
@@ -93,7 +107,9 @@ for line in open(sys.argv[1]):
 want = {}
 for ca, lid in lid_of.items():
     want[lid] = 0 if ca in ("FF[0,0]/0", "FF[1,1]/0") else 2 if ca == "FF[2,2]/1" else 1
+S = int(sys.argv[3])
 seen = 0
+layers = set()
 for line in open(sys.argv[2]):
     m = re.match(r'^PathSL (\d+)(?: \d+)?: (\d+)', line)
     if not m:
@@ -101,25 +117,29 @@ for line in open(sys.argv[2]):
     d, sl = int(m.group(1)), int(m.group(2))
     if d in want:
         seen += 1
-        if sl != want[d]:
+        layers.add(sl % S)
+        if sl // S != want[d]:
             sys.exit("PathSL to LID %d: SL %d, want class %d" % (d, sl, want[d]))
 if seen < len(want) or len(set(want.values())) != 3:
     sys.exit("only %d path SLs read for %d CAs" % (seen, len(want)))
-print("path SLs: %d destinations, 3 classes" % seen)
+if len(layers) != S:
+    sys.exit("layers %s used, want %d" % (sorted(layers), S))
+print("path SLs: %d destinations, 3 classes, %d layer(s)" % (seen, S))
 END
 
-# SL2VL: class c's SL on VL 2c or 2c+1, on every node read.
-python3 - "$WORK/live.all" <<'END' || e2e_fail "classes share VLs"
+# SL2VL: class c's SLs (cS .. cS+S-1) on VL 2c or 2c+1, on every node read.
+python3 - "$WORK/live.all" "$layers" <<'END' || e2e_fail "classes share VLs"
 import sys
+S = int(sys.argv[2])
 n = 0
 for line in open(sys.argv[1]):
     if not line.startswith("SL2VL "):
         continue
     vls = line.split(":", 1)[1].split()
     vls = [int(v, 16) for v in (vls if len(vls) > 1 else list(vls[0]))]
-    for c in range(3):
-        if vls[c] // 2 != c:
-            sys.exit("SL %d on VL %d: %s" % (c, vls[c], line.strip()))
+    for sl in range(3 * S):
+        if vls[sl] // 2 != sl // S:
+            sys.exit("SL %d on VL %d: %s" % (sl, vls[sl], line.strip()))
     n += 1
 if not n:
     sys.exit("no SL2VL table read")
@@ -161,7 +181,7 @@ e2e_log "VLArb: switch LID $sw and CA LID $ca: high tables empty, low weights in
 # class's share within 1% on every port, every low table the one osmtopo
 # computes from the flows the SA's path SLs give, no credit loop.
 sim "$OSMTOPO" check --live --qos "$WORK/classes.conf" \
-	>"$WORK/check.out" 2>&1 ||
+	--qos-layers "$layers" >"$WORK/check.out" 2>&1 ||
 	e2e_fail "live check failed: $(grep -E 'FAIL|QoS|shares' "$WORK/check.out" | head -8)"
 grep -q "shares within 1%: yes" "$WORK/check.out" ||
 	e2e_fail "no 'shares within 1%: yes': $(grep -E 'shares|FAIL' "$WORK/check.out" | head -5)"
@@ -193,9 +213,9 @@ ibsim_start "$net"
 OSM_TIMEOUT=${OSM_TIMEOUT:-120} opensm_once --option qos=TRUE \
 	--option max_op_vls=8 \
 	--option event_plugin_options="osmtopo_qos=$WORK/classes.conf" \
-	-- -Q -R ff-twisted-dor
+	-- -Q -R "$engine"
 log_has "classes.conf:2: class 'oops' takes SL 4" ||
 	e2e_fail "no error naming line 2: $(grep -E '5E0|osmtopo' "$WORK/opensm.log" | tail -3)"
-log_has "ff-twisted-dor tables configured on all switches" ||
-	e2e_fail "OpenSM did not route on with ff-twisted-dor"
+log_has "$engine tables configured on all switches" ||
+	e2e_fail "OpenSM did not route on with $engine"
 e2e_log "ok: classes on disjoint VLs, tables as computed, bad table refused with its line"
