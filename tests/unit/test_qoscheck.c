@@ -204,14 +204,40 @@ static uint8_t class_path_sl(const struct ot_routing *r, uint16_t slid,
 	return ot_qos_path_sl(&fx.q, &fx.engine, fx.t.cls[c].sl, slid, dlid);
 }
 
-static void fixture_up(void)
+/* Every cabled port's low table as the plugin writes it for fx.t. */
+static void build_tables(void)
 {
-	struct ot_flatfly_params p = { 0 };
 	struct ot_error err = { 0 };
 	struct ot_qos_entry e[64];
 	unsigned int port, j, n;
 	uint32_t i;
 
+	ot_vlarb_free(fx.vt);
+	fx.vt = ot_vlarb_new(fx.f);
+	for (i = 0; i < fx.f->nnodes; i++)
+		for (port = 1; port <= fx.f->node[i].nports; port++) {
+			struct ot_vlarb_port *vp;
+
+			if (fx.f->node[i].port[port].peer < 0)
+				continue;
+			vp = ot_vlarb_port(fx.vt, (int)i, port);
+			ck_assert(!ot_qos_port_vlarb(&fx.t, &fx.q, 8,
+					ot_qos_port_flows(&fx.fl, (int)i, port),
+					e, &n, &err));
+			vp->read = true;
+			vp->low_cap = vp->high_cap = 8;
+			vp->op_vls = 8;
+			for (j = 0; j < n; j++) {
+				vp->low[j].vl = (uint8_t)e[j].who;
+				vp->low[j].weight = (uint8_t)e[j].weight;
+			}
+		}
+}
+
+static void fixture_up(void)
+{
+	struct ot_flatfly_params p = { 0 };
+	struct ot_error err = { 0 };
 	p.ndims = 2;
 	p.size[0] = 4;
 	p.size[1] = 3;
@@ -234,25 +260,7 @@ static void fixture_up(void)
 	ck_assert(!ot_qos_flows_count(fx.r, &fx.t, &fx.q, class_of_dest, NULL,
 				      &fx.fl, &err));
 	ck_assert_uint_eq(fx.fl.lost, 0);
-	fx.vt = ot_vlarb_new(fx.f);
-	for (i = 0; i < fx.f->nnodes; i++)
-		for (port = 1; port <= fx.f->node[i].nports; port++) {
-			struct ot_vlarb_port *vp;
-
-			if (fx.f->node[i].port[port].peer < 0)
-				continue;
-			vp = ot_vlarb_port(fx.vt, (int)i, port);
-			ck_assert(!ot_qos_port_vlarb(&fx.t, &fx.q, 8,
-					ot_qos_port_flows(&fx.fl, (int)i, port),
-					e, &n, &err));
-			vp->read = true;
-			vp->low_cap = vp->high_cap = 8;
-			vp->op_vls = 8;
-			for (j = 0; j < n; j++) {
-				vp->low[j].vl = (uint8_t)e[j].who;
-				vp->low[j].weight = (uint8_t)e[j].weight;
-			}
-		}
+	build_tables();
 }
 
 static void fixture_down(void)
@@ -323,6 +331,26 @@ START_TEST(test_check_ok)
 	ck_assert_uint_eq(c->differs, 0);
 	ck_assert_uint_eq(c->uncomputed, 0);
 	ck_assert(c->worst_miss <= OT_QOS_SHARE_TOLERANCE);
+	ot_qos_check_free(q);
+}
+END_TEST
+
+/* Shares that are no simple ratio, other MTUs: still within 1%. */
+START_TEST(test_check_ok_other_shares)
+{
+	static const char other[] =
+		"arbiter gmtu 4096 w 4 k 2\n"
+		"class latency sl 4 share 13% distance 2 mtu 512\n"
+		"class compute sl 0 share 47% distance 4 mtu 1024\n"
+		"class bulk    sl 7 share 40% distance 4\n";
+	struct ot_qos_check_report *q;
+
+	parse_ok(other, &fx.t);
+	build_tables();
+	q = run_check();
+	ck_assert(ot_qos_check_ok(q));
+	ck_assert(ot_qos_check_counts(q)->worst_miss <= OT_QOS_SHARE_TOLERANCE);
+	ck_assert_uint_eq(ot_qos_check_counts(q)->differs, 0);
 	ot_qos_check_free(q);
 }
 END_TEST
@@ -474,6 +502,7 @@ static Suite *qoscheck_suite(void)
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(ck, fixture_up, fixture_down);
 	tcase_add_test(ck, test_check_ok);
+	tcase_add_test(ck, test_check_ok_other_shares);
 	tcase_add_test(ck, test_check_no_entry);
 	tcase_add_test(ck, test_check_shared_vl);
 	tcase_add_test(ck, test_check_share_miss);
