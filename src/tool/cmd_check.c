@@ -562,19 +562,15 @@ int cmd_check(int argc, char **argv)
 	}
 	if (a.qos) {
 		status = check_qos(&a, r, rep);
-		goto out;
-	}
-	if (ot_check_print(stdout, rep, a.json) || fflush(stdout)) {
+	} else if (ot_check_print(stdout, rep, a.json) || fflush(stdout)) {
 		fprintf(stderr, "osmtopo check: writing the report: %s\n",
 			strerror(errno));
 		status = OT_EXIT_USAGE;
-		goto out;
+	} else {
+		status = ot_check_ok(rep) ? OT_EXIT_OK : OT_EXIT_FAIL;
 	}
-	if (a.plot && write_plot(&a, rep)) {
+	if (status != OT_EXIT_USAGE && a.plot && write_plot(&a, rep))
 		status = OT_EXIT_USAGE;
-		goto out;
-	}
-	status = ot_check_ok(rep) ? OT_EXIT_OK : OT_EXIT_FAIL;
 out:
 	ot_check_report_free(rep);
 	ot_vlarb_free(a.vlarb);
