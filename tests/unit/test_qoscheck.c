@@ -8,6 +8,8 @@
  * it by that rule.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check/qoscheck.h"
@@ -184,14 +186,23 @@ static struct fixture {
 	struct ot_vlarb_tables *vt;
 } fx;
 
-/* The class of a pair: the destination node's index mod 3. */
+/*
+ * The class of a pair: from the destination CA's name (its coordinates
+ * and rank on its switch), as a QoS policy names ports; not from node
+ * indices or port numbers, which a shuffle changes.
+ */
 static int class_of_dest(void *ctx, int src, unsigned int sport,
 			 uint16_t dlid)
 {
+	const char *d = fx.f->node[ot_fabric_lid_node(fx.f, dlid)].desc;
+	unsigned int h = 0;
+
 	(void)ctx;
 	(void)src;
 	(void)sport;
-	return ot_fabric_lid_node(fx.f, dlid) % 3;
+	while (*d)
+		h = h * 31 + (unsigned char)*d++;
+	return (int)(h % 3);
 }
 
 /* The path SL the SA would hand out: the class's block. */
@@ -234,22 +245,12 @@ static void build_tables(void)
 		}
 }
 
-static void fixture_up(void)
+static void fixture_on(struct ot_fabric *f)
 {
-	struct ot_flatfly_params p = { 0 };
 	struct ot_error err = { 0 };
-	p.ndims = 2;
-	p.size[0] = 4;
-	p.size[1] = 3;
-	p.width[0] = 2;
-	p.width[1] = 1;
-	p.cas = 2;
-	p.shuffle = true;
-	p.seed = 5;
+
 	memset(&fx, 0, sizeof(fx));
-	fx.f = ot_gen_flatfly(&p, &err);
-	ck_assert_msg(fx.f, "%s", err.msg);
-	ck_assert(!ot_fabric_set_ca_lmc(fx.f, 0, &err));
+	fx.f = f;
 	parse_ok(classes, &fx.t);
 	ck_assert(!ot_engine_run(ot_engine_find("ff-twisted-dor"), fx.f,
 				 &fx.r, &err));
@@ -261,6 +262,33 @@ static void fixture_up(void)
 				      &fx.fl, &err));
 	ck_assert_uint_eq(fx.fl.lost, 0);
 	build_tables();
+}
+
+static void fixture_seed(uint64_t seed)
+{
+	struct ot_flatfly_params p = { 0 };
+	struct ot_error err = { 0 };
+	struct ot_fabric *f;
+	uint32_t i;
+	p.ndims = 2;
+	p.size[0] = 4;
+	p.size[1] = 3;
+	p.width[0] = 2;
+	p.width[1] = 1;
+	p.cas = 2;
+	p.shuffle = true;
+	p.seed = seed;
+	f = ot_gen_flatfly(&p, &err);
+	ck_assert_msg(f, "%s", err.msg);
+	for (i = 0; i < f->nnodes; i++)
+		f->node[i].guid = 0x1000 + i * 7919;
+	ck_assert(!ot_fabric_set_ca_lmc(f, 0, &err));
+	fixture_on(f);
+}
+
+static void fixture_up(void)
+{
+	fixture_seed(5);
 }
 
 static void fixture_down(void)
@@ -352,6 +380,107 @@ START_TEST(test_check_ok_other_shares)
 	ck_assert(ot_qos_check_counts(q)->worst_miss <= OT_QOS_SHARE_TOLERANCE);
 	ck_assert_uint_eq(ot_qos_check_counts(q)->differs, 0);
 	ot_qos_check_free(q);
+}
+END_TEST
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Each switch's tables and shares as text, by node description, its
+ * ports in sorted order: what must not depend on port numbering.
+ */
+static char *fabric_text(void)
+{
+	struct ot_qos_check_report *q = run_check();
+	char *line[4096], *out, buf[256];
+	unsigned int p, c, j, n = 0;
+	size_t len = 1;
+	uint32_t i;
+
+	for (i = 0; i < fx.f->nnodes; i++)
+		for (p = 1; p <= fx.f->node[i].nports; p++) {
+			const struct ot_vlarb_port *vp =
+				ot_vlarb_get(fx.vt, (int)i, p);
+			int k;
+
+			if (!vp)
+				continue;
+			k = snprintf(buf, sizeof(buf), "%s/%u:",
+				     fx.f->node[i].desc, p);
+			for (j = 0; j < 8; j++)
+				k += snprintf(buf + k, sizeof(buf) - k, " %u/%u",
+					      vp->low[j].vl, vp->low[j].weight);
+			for (c = 0; c < 3; c++)
+				k += snprintf(buf + k, sizeof(buf) - k, " %.4f",
+					      ot_qos_check_share(q, (int)i, p, c));
+			ck_assert_uint_lt(n, 4096);
+			line[n] = strdup(buf);
+			len += strlen(buf) + 1;
+			n++;
+		}
+	ot_qos_check_free(q);
+	qsort(line, n, sizeof(*line), cmp_str);
+	out = calloc(1, len);
+	for (j = 0; j < n; j++) {
+		strcat(out, line[j]);
+		strcat(out, "\n");
+		free(line[j]);
+	}
+	return out;
+}
+
+/* fx.f with its nodes listed backwards (so other LIDs), same cables. */
+static struct ot_fabric *reversed(void)
+{
+	struct ot_fabric *g = ot_fabric_new();
+	struct ot_error err = { 0 };
+	uint32_t n = fx.f->nnodes, i;
+	unsigned int p;
+
+	for (i = 0; i < n; i++) {
+		const struct ot_node *nd = &fx.f->node[n - 1 - i];
+
+		ck_assert_int_eq(ot_fabric_add_node(g, nd->type, nd->nports,
+						    nd->guid, nd->desc, &err),
+				 (int)i);
+	}
+	for (i = 0; i < n; i++)
+		for (p = 1; p <= g->node[i].nports; p++) {
+			const struct ot_port *pt = &fx.f->node[n - 1 - i].port[p];
+
+			if (pt->peer >= 0)
+				ck_assert(!ot_fabric_link(g, (int)i, p,
+						(int)(n - 1 - (uint32_t)pt->peer),
+						pt->peer_port, &err));
+		}
+	ot_fabric_assign_lids(g);
+	ck_assert_msg(!ot_fabric_index(g, &err), "%s", err.msg);
+	return g;
+}
+
+/* Listed in another order, with other LIDs: the same tables and shares. */
+START_TEST(test_tables_node_order_free)
+{
+	char *a = fabric_text(), *b;
+	struct ot_fabric *g = reversed();
+
+	fixture_down();
+	fixture_on(g);
+	b = fabric_text();
+	if (strcmp(a, b)) {
+		FILE *fa = fopen("qoscheck-a.txt", "w"), *fb = fopen("qoscheck-b.txt", "w");
+
+		fputs(a, fa);
+		fputs(b, fb);
+		fclose(fa);
+		fclose(fb);
+	}
+	ck_assert_msg(!strcmp(a, b), "tables differ: see qoscheck-[ab].txt");
+	free(a);
+	free(b);
 }
 END_TEST
 
@@ -503,6 +632,7 @@ static Suite *qoscheck_suite(void)
 	tcase_add_checked_fixture(ck, fixture_up, fixture_down);
 	tcase_add_test(ck, test_check_ok);
 	tcase_add_test(ck, test_check_ok_other_shares);
+	tcase_add_test(ck, test_tables_node_order_free);
 	tcase_add_test(ck, test_check_no_entry);
 	tcase_add_test(ck, test_check_shared_vl);
 	tcase_add_test(ck, test_check_share_miss);
