@@ -504,6 +504,23 @@ START_TEST(test_check_no_entry)
 }
 END_TEST
 
+/* A port whose tables were not read cannot be vouched for. */
+START_TEST(test_check_unread)
+{
+	struct ot_qos_check_report *q;
+	unsigned int port, va, vb;
+	int node;
+
+	ck_assert(find_port(1, &node, &port, &va, &vb));
+	ot_vlarb_port(fx.vt, node, port)->read = false;
+	q = run_check();
+	ck_assert(!ot_qos_check_ok(q));
+	ck_assert_uint_eq(ot_qos_check_counts(q)->unread, 1);
+	ck_assert_uint_eq(ot_qos_check_counts(q)->share_miss, 0);
+	ot_qos_check_free(q);
+}
+END_TEST
+
 START_TEST(test_check_shared_vl)
 {
 	struct ot_qos_check_report *q;
@@ -634,6 +651,7 @@ static Suite *qoscheck_suite(void)
 	tcase_add_test(ck, test_check_ok_other_shares);
 	tcase_add_test(ck, test_tables_node_order_free);
 	tcase_add_test(ck, test_check_no_entry);
+	tcase_add_test(ck, test_check_unread);
 	tcase_add_test(ck, test_check_shared_vl);
 	tcase_add_test(ck, test_check_share_miss);
 	tcase_add_test(ck, test_check_split);
