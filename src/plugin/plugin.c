@@ -75,6 +75,29 @@ static unsigned int link_data_vls(const osm_subn_t *subn,
 	return cap >= 5 ? 15 : 1u << (cap - 1);
 }
 
+unsigned int ot_plugin_data_vls(osm_subn_t *subn)
+{
+	unsigned int min = 15, p, nports, vls;
+	cl_map_item_t *item;
+
+	for (item = cl_qmap_head(&subn->node_guid_tbl);
+	     item != cl_qmap_end(&subn->node_guid_tbl);
+	     item = cl_qmap_next(item)) {
+		osm_node_t *node = (osm_node_t *)item;
+
+		nports = osm_node_get_num_physp(node);
+		for (p = 1; p < nports; p++) {
+			osm_physp_t *physp = osm_node_get_physp_ptr(node, p);
+
+			if (!physp || !osm_physp_get_remote(physp))
+				continue;
+			vls = link_data_vls(subn, physp);
+			min = vls < min ? vls : min;
+		}
+	}
+	return min;
+}
+
 /* Highest VL the routing sends out of port out of node n, over every input
  * port and SL. */
 static unsigned int highest_vl_out(const struct ot_routing *r, int n,

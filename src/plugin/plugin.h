@@ -139,6 +139,12 @@ void ot_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,
 		     ib_vl_arb_table_t *block, unsigned int block_length,
 		     unsigned int block_num);
 
+/*
+ * The data VLs every cabled link will run with: the least over links of
+ * the smaller VLCap of its two ends, capped by max_op_vls (plugin.c).
+ */
+unsigned int ot_plugin_data_vls(osm_subn_t *subn);
+
 /* Drops the flows counted for the last routing's VLArb tables. */
 void ot_plugin_qos_drop(struct ot_plugin_engine *ctx);
 

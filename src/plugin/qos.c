@@ -43,14 +43,18 @@ static bool class_file(const osm_subn_t *subn, char *path, size_t size)
 	return true;
 }
 
-/* Data VLs max_op_vls allows (1: VL0, 2: VL0-1, 3: VL0-3, 4: VL0-7). */
-static unsigned int max_data_vls(const osm_subn_t *subn)
+/*
+ * Data VLs the classes can share: what max_op_vls allows (1: VL0, 2:
+ * VL0-1, 3: VL0-3, 4: VL0-7, 5 and above: VL0-14) and every cabled link
+ * can run (VLCap of its ends).
+ */
+static unsigned int max_data_vls(osm_subn_t *subn)
 {
-	unsigned int v = subn->opt.max_op_vls;
+	unsigned int v = subn->opt.max_op_vls, links;
 
-	if (v == 0)
-		return 1;
-	return v >= 5 ? 15 : 1u << (v - 1);
+	v = v == 0 ? 1 : v >= 5 ? 15 : 1u << (v - 1);
+	links = ot_plugin_data_vls(subn);
+	return links < v ? links : v;
 }
 
 static void log_table_error(struct ot_plugin_engine *ctx, const char *msg)

@@ -207,6 +207,29 @@ END
 e2e_log "QoS check: $(grep 'shares within' "$WORK/check.out" | sed 's/^ *//')"
 sim_stop
 
+# ff-mixed-dor on 3 dimensions takes 3 orders (3 SLs, 3 VLs); 3 classes
+# in 8 VLs leave it 2 VLs a class: it sheds an order instead of being
+# refused, and the live QoS check still passes (every pair on SL 0's
+# class here: no QoS policy file).
+if [ "$engine" = ff-mixed-dor ]; then
+	"$OSMTOPO" gen flatfly 3x3x2 --widths 2,2,2 --cas 4 --shuffle-ports 7 \
+		-o "$WORK/ff3.net" || e2e_fail "osmtopo gen 3x3x2 failed"
+	ibsim_start "$WORK/ff3.net"
+	OSM_TIMEOUT=${OSM_TIMEOUT:-120} opensm_start --option qos=TRUE \
+		--option max_op_vls=8 \
+		--option event_plugin_options="osmtopo_qos=$WORK/classes.conf" \
+		-- -Q -R "$engine"
+	log_has "classes.conf: 2 SLs and 2 VLs each" ||
+		e2e_fail "3 orders not shed to 2: $(grep -E 'QoS classes|5E0' "$WORK/opensm.log" | tail -3)"
+	sim "$OSMTOPO" check --live --qos "$WORK/classes.conf" --qos-layers 2 \
+		>"$WORK/check3.out" 2>&1 ||
+		e2e_fail "live check on 3x3x2 failed: $(grep -E 'FAIL|QoS|shares' "$WORK/check3.out" | head -8)"
+	grep -q "shares within 1%: yes" "$WORK/check3.out" ||
+		e2e_fail "3x3x2: $(grep -E 'shares|FAIL' "$WORK/check3.out" | head -5)"
+	sim_stop
+	e2e_log "3x3x2: ff-mixed-dor shed to 2 orders for 3 classes; QoS check ok"
+fi
+
 # A bad class table: ERROR with its line; OpenSM routes without classes.
 printf 'class latency sl 4 share 20%% distance 2\nclass oops sl 4 share 10%% distance 2\n' >"$WORK/classes.conf"
 ibsim_start "$net"
