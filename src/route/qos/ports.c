@@ -187,6 +187,8 @@ static void place_class(const struct ot_qos_arb *a, unsigned int ci,
 			     (double)used[v] / e[v] <
 				     (double)used[best] / e[best]))
 				best = v;
+		if (best == VLS)
+			break; /* more VLs than entries: refused before */
 		slot = used[best]++;
 		entry[j].who = (int16_t)best;
 		/* the VL's packets over its entries, the first ones +1 */
