@@ -515,6 +515,56 @@ START_TEST(test_layers_mixed_degrade)
 }
 END_TEST
 
+/*
+ * The other Mixed variants shed orders too: 3 classes in 8 VLs fit
+ * ff-twisted-mixed-dor and ff-mixed-ador (2 VLs a class); one order of
+ * ff-twisted-mixed-ador takes 3 VLs, so 3 classes are refused with the
+ * numbers and 2 classes (4 VLs each) fit.
+ */
+START_TEST(test_layers_mixed_variants_degrade)
+{
+	static const char *const names[] = {
+		"ff-twisted-mixed-dor", "ff-mixed-ador",
+	};
+	const struct ot_engine *tma = ot_engine_find("ff-twisted-mixed-ador");
+	struct ot_engine_budget b2 = { 8 / 2, 15 / 2, "2 QoS classes" };
+	struct ot_engine_budget b = { 8 / 3, 15 / 3, "3 QoS classes" };
+	struct ot_error err = { 0 };
+	struct ot_routing *r = NULL;
+	struct ot_fabric *f = flatfly3();
+	struct ot_qos_layers q;
+	struct ot_qos_table t;
+	unsigned int i;
+
+	parse_ok(three_classes, &t);
+	ck_assert(!ot_fabric_set_ca_lmc(f, 1, &err));
+	for (i = 0; i < 2; i++) {
+		const struct ot_engine *e = ot_engine_find(names[i]);
+
+		ck_assert(!ot_engine_run(e, f, &r, &err));
+		ck_assert_msg(r->nvls > 2, "%s: %u VLs", names[i], r->nvls);
+		ot_routing_free(r);
+		ck_assert_msg(!ot_engine_run_budget(e, f, &b, &r, &err),
+			      "%s: %s", names[i], err.msg);
+		ck_assert_uint_le(r->nvls, 2);
+		ck_assert_msg(!ot_qos_layer(r, &t, 8, &q, &err), "%s: %s",
+			      names[i], err.msg);
+		ck_assert_uint_eq(q.classes, 3);
+		ot_routing_free(r);
+	}
+	ck_assert(!ot_engine_run(tma, f, &r, &err));
+	ck_assert_uint_gt(r->nvls, 4);
+	ot_routing_free(r);
+	ck_assert_int_eq(ot_engine_run_budget(tma, f, &b, &r, &err), -1);
+	ck_assert_msg(strstr(err.msg, "1 dimension order needs 3 VLs, 3 QoS classes leave 2"),
+		      "%s", err.msg);
+	ck_assert(!ot_engine_run_budget(tma, f, &b2, &r, &err));
+	ck_assert_uint_le(r->nvls, 4);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
 /* Classes that do not fit are refused with the numbers, never merged. */
 START_TEST(test_layers_refused)
 {
@@ -586,6 +636,7 @@ static Suite *qos_suite(void)
 	tcase_add_test(tc, test_layers_twisted);
 	tcase_add_test(tc, test_layers_mixed);
 	tcase_add_test(tc, test_layers_mixed_degrade);
+	tcase_add_test(tc, test_layers_mixed_variants_degrade);
 	tcase_add_test(tc, test_layers_refused);
 	tcase_add_test(tc, test_ib_vlarb);
 	suite_add_tcase(s, tc);
