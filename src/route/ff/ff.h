@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "model/routing.h"
+#include "route/engine.h"
 #include "route/escape.h"
 #include "topo/flatfly.h"
 
@@ -169,10 +170,13 @@ bool ff_sfdim_minimal(const struct ff_ctx *c, unsigned int i);
 int ff_sfdim_detour(const struct ff_ctx *c, uint32_t s, unsigned int v,
 		    unsigned int skip, uint32_t seq);
 
-/* Routes f with the FlatFly engine core (core.c). */
+/*
+ * Routes f with the FlatFly engine core (core.c); the Mixed variants shed
+ * orders to fit budget b (NULL: 8 VLs).
+ */
 int ff_route(const char *name, unsigned int variant,
-	     const struct ot_fabric *f, struct ot_routing *out,
-	     struct ot_error *err);
+	     const struct ot_fabric *f, const struct ot_engine_budget *b,
+	     struct ot_routing *out, struct ot_error *err);
 
 /*
  * ADOR (ador.c): the coordinate of dimension i that packets for t cross
