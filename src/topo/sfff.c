@@ -18,9 +18,10 @@
  *     into full graphs of one size K >= 2 (the lines of the dimension;
  *     at least two thirds of each line cabled)
  *     and whose removal leaves K hyperplanes of equal size.  A Slim Fly
- *     class can pass the first test (a perfect matching; for q = 2^k
- *     the y-cables hold cliques of the additive subgroups), never the
- *     second: an MMS graph is no product, so no class cuts it apart.
+ *     class can pass the first test (perfect matchings for q = 4,
+ *     triangles for q = 3, 4-cliques among the y-cables for q = 8),
+ *     never the second: an MMS graph is no product, so no class cuts it
+ *     apart.
  *  2. Values: coordinate d of a switch is its component once the
  *     dimension's cables are removed (a hyperplane), numbered in GUID
  *     order of the lowest switch; there must be K of equal size.
@@ -141,8 +142,8 @@ static unsigned int full_graph_size(struct sp_build *b, uint32_t c,
 /*
  * Whether removing class c leaves K hyperplanes of equal size: a real
  * dimension is the only way to change its coordinate.  Slim Fly classes
- * whose parts happen to be equal full graphs (perfect matchings, or the
- * cliques of GF(2^k)'s subgroups among the y-cables) fail here.
+ * whose parts happen to be equal full graphs (perfect matchings, the
+ * triangles of q = 3, the 4-cliques of q = 8) fail here.
  */
 static bool separates(struct sp_build *b, uint32_t c, unsigned int K)
 {
