@@ -20,8 +20,10 @@
  *     and whose removal leaves K hyperplanes of equal size.  A Slim Fly
  *     class can pass the first test (perfect matchings for q = 4,
  *     triangles for q = 3, 4-cliques among the y-cables for q = 8),
- *     never the second: an MMS graph is no product, so no class cuts it
- *     apart.
+ *     none passed the second in the tests (an MMS graph has no
+ *     Cartesian factor to cut along); one that did would leave copies
+ *     that are no MMS graphs, refused in steps 3 and 4, never a wrong
+ *     mapping.
  *  2. Values: coordinate d of a switch is its component once the
  *     dimension's cables are removed (a hyperplane), numbered in GUID
  *     order of the lowest switch; there must be K of equal size.
