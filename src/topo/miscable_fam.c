@@ -236,6 +236,7 @@ struct fm_pair {
 	uint64_t *key;
 	uint32_t *used, nkeys;
 	bool *sus; /* per cable: a suspect */
+	unsigned int moves, limit; /* new cables paired, and at most */
 };
 
 static unsigned int ca_count(const struct ot_fabric *f, int32_t n)
@@ -321,9 +322,10 @@ static int pair_from(struct fm_pair *s, uint32_t i);
 /* Pairs ends i and j, then the rest; 1 done, 0 not so, -1 budget. */
 static int pair_with(struct fm_pair *s, uint32_t i, uint32_t j)
 {
+	bool moved = j != s->e[i].now;
 	int r;
 
-	if (s->e[j].should >= 0 || j == i)
+	if (s->e[j].should >= 0 || j == i || (moved && s->moves == s->limit))
 		return 0;
 	if (++s->steps > FM_MATCH_BUDGET)
 		return -1;
@@ -331,9 +333,11 @@ static int pair_with(struct fm_pair *s, uint32_t i, uint32_t j)
 		return 0;
 	s->e[i].should = (int32_t)j;
 	s->e[j].should = (int32_t)i;
+	s->moves += moved;
 	r = pair_from(s, i + 1);
 	if (r)
 		return r;
+	s->moves -= moved;
 	s->e[i].should = s->e[j].should = -1;
 	give_back(s, i, j);
 	return 0;
@@ -508,6 +512,8 @@ static void pair_free(struct fm_pair *s)
 
 /* Ends to pair again beyond which a repair is not "a few cables". */
 #define FM_MAX_ENDS 64
+/* New cables a repair of kept suspects makes at most. */
+#define FM_MAX_MOVES 12
 
 /*
  * Pairs the suspects' ends again on st's map (the recognizer's map of
@@ -536,17 +542,26 @@ static int pair_again(struct fm *m, const struct ot_fam *fam, const void *st,
 	for (i = 0; i < m->nc; i++)
 		sus[i] = m->c[i].suspect;
 	moved_ends(s, m->c, m->nc, true);
-	r = s->ne <= FM_MAX_ENDS ? pair_from(s, 0) : 0;
+	s->limit = FM_MAX_ENDS;
+	if (s->ne / 2 > FM_MAX_MOVES) /* the map is not the fabric's */
+		return ot_refuse(err, OT_ERR_TOPOLOGY,
+				 "%u cables do not fit %s's map of the others: more than a few cables wrong",
+				 s->ne / 2, fam->name);
+	r = pair_from(s, 0);
 	if (r <= 0) { /* a kept suspect may have to move: all of them */
 		for (i = 0; i < m->nc; i++)
 			m->c[i].suspect = sus[i];
-		s->steps = 0;
 		moved_ends(s, m->c, m->nc, false);
 		if (s->ne > FM_MAX_ENDS)
 			return ot_refuse(err, OT_ERR_TOPOLOGY,
 					 "%u cables do not fit %s's map: more than a few cables wrong",
 					 s->ne / 2, fam->name);
-		r = pair_from(s, 0);
+		/* the fewest new cables first */
+		for (s->limit = 1, r = 0; !r && s->limit <= FM_MAX_MOVES;
+		     s->limit++) {
+			s->steps = 0;
+			r = pair_from(s, 0);
+		}
 	}
 	if (r <= 0)
 		return ot_refuse(err, OT_ERR_TOPOLOGY,
@@ -654,20 +669,29 @@ int ot_fam_miscabling(const struct ot_fam *fam, const struct ot_fabric *f,
 	out->n = 0;
 	out->cable = NULL;
 	ok = !fam->recognize(f, &st, &why);
-	if (st)
-		fam->release(st);
-	if (!ok && why.cls == OT_ERR_NOMEM)
+	if (!ok && why.cls == OT_ERR_NOMEM) {
+		if (st)
+			fam->release(st);
 		return ot_refuse(err, OT_ERR_NOMEM, "%s", why.msg);
+	}
 	if (fm_read(&m, err))
 		goto out;
-	if (!over_full(&m) && ok) {
-		rc = 0;
-		goto out;
+	over_full(&m);
+	if (ok) { /* over-full pairs, for the map */
+		for (i = 0; i < m.nc; i++)
+			m.c[i].suspect = false;
+		over_map(&m, fam, st);
+		for (i = 0; i < m.nc; i++)
+			nsus += m.c[i].suspect;
+		if (!nsus) {
+			rc = 0;
+			goto out;
+		}
+		nsus = 0;
 	}
 	if (ok)
 		snprintf(why.msg, sizeof(why.msg),
-			 "some switch pairs have more than %u cables",
-			 m.width);
+			 "switch pairs with more parallel cables than the others of their kind");
 	else if (fam->suspects(&m, err))
 		goto out;
 	for (i = 0; i < m.nc; i++) {
@@ -685,6 +709,8 @@ int ot_fam_miscabling(const struct ot_fam *fam, const struct ot_fabric *f,
 	else
 		rc = repair(&m, fam, out, why.msg, err);
 out:
+	if (st)
+		fam->release(st);
 	fm_free(&m);
 	return rc;
 }

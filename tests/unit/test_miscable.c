@@ -190,6 +190,222 @@ START_TEST(fat_tree_is_no_kns)
 }
 END_TEST
 
+/* ---- FlatFly, hypercube, Slim Fly ---- */
+
+typedef int (*report_fn)(const struct ot_fabric *f, struct ot_miscabling *out,
+			 struct ot_error *err);
+typedef struct ot_fabric *(*make_fn)(uint64_t seed);
+
+static struct ot_fabric *indexed(struct ot_fabric *f, struct ot_error *err)
+{
+	ck_assert_msg(f, "gen: %s", err->msg);
+	ot_fabric_assign_lids(f);
+	ck_assert_msg(!ot_fabric_index(f, err), "index: %s", err->msg);
+	return f;
+}
+
+/* 4x3x3, 2 cables per pair in dimension 0, 1 elsewhere, 2 CAs a switch. */
+static struct ot_fabric *ff433(uint64_t seed)
+{
+	struct ot_flatfly_params p = {
+		.ndims = 3, .size = { 4, 3, 3 }, .width = { 2, 1, 1 },
+		.cas = 2, .shuffle = true, .seed = seed,
+	};
+	struct ot_error err = { 0 };
+
+	return indexed(ot_gen_flatfly(&p, &err), &err);
+}
+
+/* 6-D hypercube, 2 cables per pair, 2 CAs a switch. */
+static struct ot_fabric *hc6(uint64_t seed)
+{
+	struct ot_flatfly_params p = {
+		.ndims = 6, .size = { 2, 2, 2, 2, 2, 2 },
+		.width = { 2, 2, 2, 2, 2, 2 }, .cas = 2,
+		.shuffle = true, .seed = seed,
+	};
+	struct ot_error err = { 0 };
+
+	return indexed(ot_gen_flatfly(&p, &err), &err);
+}
+
+/* Slim Fly q = 5, 2 cables per pair, 3 CAs a switch. */
+static struct ot_fabric *sf5(uint64_t seed)
+{
+	struct ot_slimfly_params p = {
+		.q = 5, .width = 2, .cas = 3, .shuffle = true, .seed = seed,
+	};
+	struct ot_error err = { 0 };
+
+	return indexed(ot_gen_slimfly(&p, &err), &err);
+}
+
+/* Whether the report moves exactly the moved ends back. */
+static bool exact(const struct ot_miscabling *m,
+		  const struct ot_gen_swap *mv, unsigned int n)
+{
+	unsigned int i, j;
+
+	if (m->n != n)
+		return false;
+	for (i = 0; i < n; i++) {
+		bool found = false;
+
+		for (j = 0; j < n; j++)
+			found = found || (m->cable[j].node == mv[i].node &&
+					  m->cable[j].should == mv[i].was);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* Does what m says to f; then fn must find nothing to move. */
+static void assert_repairs(report_fn fn, struct ot_fabric *f,
+			   const struct ot_miscabling *m)
+{
+	struct ot_miscabling again;
+	struct ot_error err = { 0 };
+	struct ot_port *a, *b, *old;
+	unsigned int i;
+
+	for (i = 0; i < m->n; i++) {
+		a = &f->node[m->cable[i].node].port[m->cable[i].port];
+		ck_assert_int_eq(a->peer, m->cable[i].now);
+		ck_assert_int_eq(a->peer_port, m->cable[i].now_port);
+	}
+	for (i = 0; i < m->n; i++) {
+		a = &f->node[m->cable[i].node].port[m->cable[i].port];
+		b = &f->node[m->cable[i].should].port[m->cable[i].should_port];
+		old = &f->node[a->peer].port[a->peer_port];
+		if (old->peer == m->cable[i].node &&
+		    old->peer_port == m->cable[i].port)
+			old->peer = -1; /* freed, until a move takes it */
+		a->peer = m->cable[i].should;
+		a->peer_port = m->cable[i].should_port;
+		b->peer = m->cable[i].node;
+		b->peer_port = m->cable[i].port;
+	}
+	ck_assert_msg(!fn(f, &again, &err), "re-cabled: %s", err.msg);
+	ck_assert_uint_eq(again.n, 0);
+	ot_miscabling_free(&again);
+}
+
+/*
+ * 16 seeds of nswaps swaps (0: a 3-cycle): every fabric is broken and
+ * repaired, the report sound, and at least min_exact% name exactly the
+ * moved ends and where they came from.
+ */
+static void family_moves(report_fn fn, make_fn make, unsigned int nswaps,
+			 unsigned int min_repaired, unsigned int min_exact)
+{
+	unsigned int seed, broken = 0, repaired = 0, nexact = 0;
+	unsigned int n = nswaps ? 2 * nswaps : 3;
+
+	for (seed = 1; seed <= 16; seed++) {
+		struct ot_fabric *f = make(seed);
+		struct ot_gen_swap mv[8];
+		struct ot_miscabling m;
+		struct ot_error err = { 0 };
+		char line[1024];
+
+		ck_assert_msg(!(nswaps ? ot_gen_swap_cables(f, nswaps, seed, mv, &err) :
+				 ot_gen_cycle_cables(f, seed, mv, &err)),
+			      "%s", err.msg);
+		if (!fn(f, &m, &err) && !m.n) {
+			/* moves the family's map cannot tell (FlatFly: within
+			 * a line, whose pairs are all neighbours) */
+		} else if (!err.msg[0]) {
+			broken++;
+			ck_assert_uint_le(m.n, n);
+			repaired++;
+			nexact += exact(&m, mv, n);
+			ot_miscable_format(f, &m.cable[0], line, sizeof(line));
+			ck_assert_ptr_nonnull(strstr(line, f->node[m.cable[0].should].desc));
+			assert_repairs(fn, f, &m);
+		} else {
+			broken++;
+			ck_assert_int_eq(err.cls, OT_ERR_TOPOLOGY);
+		}
+		ot_miscabling_free(&m);
+		ot_fabric_free(f);
+	}
+	fprintf(stderr, "%u moves: %u broken, %u repaired, %u exact\n",
+		nswaps, broken, repaired, nexact);
+	ck_assert_uint_ge(broken, 12);
+	ck_assert_msg(repaired * 100 >= broken * min_repaired,
+		      "%u of %u repaired", repaired, broken);
+	ck_assert_msg(nexact * 100 >= repaired * min_exact,
+		      "%u of %u exact", nexact, repaired);
+}
+
+static void sound_reports_nothing(report_fn fn, make_fn make)
+{
+	struct ot_fabric *f = make(3);
+	struct ot_miscabling m;
+	struct ot_error err = { 0 };
+
+	ck_assert_msg(!fn(f, &m, &err), "%s", err.msg);
+	ck_assert_uint_eq(m.n, 0);
+	ot_miscabling_free(&m);
+	ot_fabric_free(f);
+}
+
+static void refused(report_fn fn, struct ot_fabric *f)
+{
+	struct ot_miscabling m;
+	struct ot_error err = { 0 };
+
+	ck_assert_int_eq(fn(f, &m, &err), -1);
+	ck_assert_int_eq(err.cls, OT_ERR_TOPOLOGY);
+	ck_assert_ptr_nonnull(strstr(err.msg, "not a"));
+	ck_assert_uint_eq(m.n, 0);
+	ot_fabric_free(f);
+}
+
+START_TEST(sound_direct_report_nothing)
+{
+	sound_reports_nothing(ot_ff_miscabling, ff433);
+	sound_reports_nothing(ot_hc_miscabling, hc6);
+	sound_reports_nothing(ot_ff_miscabling, hc6);
+	sound_reports_nothing(ot_sf_miscabling, sf5);
+}
+END_TEST
+
+START_TEST(ff_moves)
+{
+	family_moves(ot_ff_miscabling, ff433, 1, 100, 90);
+	family_moves(ot_ff_miscabling, ff433, 2, 80, 80);
+	family_moves(ot_ff_miscabling, ff433, 0, 80, 80);
+}
+END_TEST
+
+START_TEST(hc_moves)
+{
+	family_moves(ot_hc_miscabling, hc6, 1, 90, 90);
+	family_moves(ot_hc_miscabling, hc6, 2, 80, 80);
+	family_moves(ot_hc_miscabling, hc6, 0, 80, 80);
+}
+END_TEST
+
+START_TEST(sf_moves)
+{
+	family_moves(ot_sf_miscabling, sf5, 1, 90, 90);
+	family_moves(ot_sf_miscabling, sf5, 2, 80, 80);
+	family_moves(ot_sf_miscabling, sf5, 0, 80, 80);
+}
+END_TEST
+
+START_TEST(other_families_refused)
+{
+	refused(ot_ff_miscabling, kns(4, 2, 2, 1, 3));
+	refused(ot_hc_miscabling, ff433(2));
+	refused(ot_sf_miscabling, ff433(2));
+	refused(ot_sf_miscabling, hc6(2));
+	refused(ot_ff_miscabling, sf5(2));
+}
+END_TEST
+
 static Suite *miscable_suite(void)
 {
 	Suite *s = suite_create("miscable");
@@ -201,6 +417,14 @@ static Suite *miscable_suite(void)
 	tcase_add_test(tc, one_swap_3d_parallel);
 	tcase_add_test(tc, two_swaps_2d);
 	tcase_add_test(tc, fat_tree_is_no_kns);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("direct");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, sound_direct_report_nothing);
+	tcase_add_test(tc, ff_moves);
+	tcase_add_test(tc, hc_moves);
+	tcase_add_test(tc, sf_moves);
+	tcase_add_test(tc, other_families_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
