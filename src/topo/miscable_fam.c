@@ -694,14 +694,8 @@ int ot_fam_miscabling(const struct ot_fam *fam, const struct ot_fabric *f,
 			 "switch pairs with more parallel cables than the others of their kind");
 	else if (fam->suspects(&m, err))
 		goto out;
-	for (i = 0; i < m.nc; i++) {
+	for (i = 0; i < m.nc; i++)
 		nsus += m.c[i].suspect;
-		if (m.c[i].suspect && getenv("FM_DEBUG"))
-			fprintf(stderr, "suspect %s:%u -- %s:%u (%u)\n",
-				f->node[m.c[i].a].desc, m.c[i].pa,
-				f->node[m.c[i].b].desc, m.c[i].pb,
-				ot_fm_cables(&m, m.c[i].a, m.c[i].b));
-	}
 	if (!nsus || nsus > FM_MAX_SUSPECTS)
 		rc = ot_refuse(err, OT_ERR_TOPOLOGY,
 			       "not %s with a few cables wrong (%u cables break its pattern): %s",

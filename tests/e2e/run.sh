@@ -65,6 +65,8 @@ tests=(
 	"topologies-fresh|$here/test_topologies_fresh.sh"
 	"osm-dump|$here/test_osm_dump.sh $topo/cellia-kns-6x2.net"
 	"miscabling|$here/test_miscabling.sh"
+	"miscabling-flatfly|$here/test_miscabling.sh flatfly ff-dor $topo/flatfly-3x3x3-w2-2cas.net FF[0,0,0] 9 FF[1,2,2] 5"
+	"miscabling-slimfly|$here/test_miscabling.sh slimfly sf-mms $topo/slimfly-q5-3cas.net SF[0,0,0] 4 SF[1,2,3] 6"
 	"valgrind-sweeps|$here/test_valgrind_sweeps.sh $topo/cellia-kns-6x2.net 4"
 	"live-faults|$here/test_live_faults.sh"
 	"valgrind-faults-hdor|$here/test_valgrind_sweeps.sh $gen/kns-4x2-2cas-2links.net 2 hdor faults"
