@@ -296,6 +296,8 @@ static bool take_nodes(struct fm_pair *s, int32_t x, int32_t y)
 
 	if (x == y)
 		return false;
+	if (s->fam->take)
+		return s->fam->take((void *)s->st, x, y, 1);
 	allowed = s->fam->allowed(s->st, x, y);
 	if (!allowed)
 		return false;
@@ -311,9 +313,17 @@ static bool take(struct fm_pair *s, uint32_t i, uint32_t j)
 	return take_nodes(s, s->e[i].node, s->e[j].node);
 }
 
+static void give_nodes(struct fm_pair *s, int32_t x, int32_t y)
+{
+	if (s->fam->take)
+		s->fam->take((void *)s->st, x, y, -1);
+	else
+		(*pair_used(s, x, y))--;
+}
+
 static void give_back(struct fm_pair *s, uint32_t i, uint32_t j)
 {
-	(*pair_used(s, s->e[i].node, s->e[j].node))--;
+	give_nodes(s, s->e[i].node, s->e[j].node);
 }
 
 /* Pairs the ends from the first unpaired; 1 done, 0 none, -1 budget. */
@@ -397,7 +407,7 @@ static void moved_ends(struct fm_pair *s, struct fm_cable *c, uint32_t nc,
 	uint32_t i, k;
 
 	s->ne = s->nkeys = 0;
-	for (i = 0; i < nc; i++) /* room left by the suspects */
+	for (i = 0; i < nc && !s->fam->take; i++) /* room the suspects leave */
 		if (c[i].suspect)
 			(*pair_used(s, c[i].a, c[i].b))--;
 	for (i = 0; i < nc; i++) {
@@ -549,8 +559,11 @@ static int pair_again(struct fm *m, const struct ot_fam *fam, const void *st,
 				 s->ne / 2, fam->name);
 	r = pair_from(s, 0);
 	if (r <= 0) { /* a kept suspect may have to move: all of them */
-		for (i = 0; i < m->nc; i++)
+		for (i = 0; i < m->nc; i++) {
+			if (sus[i] && !m->c[i].suspect && fam->take)
+				give_nodes(s, m->c[i].a, m->c[i].b);
 			m->c[i].suspect = sus[i];
+		}
 		moved_ends(s, m->c, m->nc, false);
 		if (s->ne > FM_MAX_ENDS)
 			return ot_refuse(err, OT_ERR_TOPOLOGY,
@@ -583,19 +596,46 @@ static void over_map(struct fm *m, const struct ot_fam *fam, const void *st)
 			m->c[i].suspect = true;
 }
 
-/* Whether fam's recognizer accepts f with the cables of m->c. */
+/* Marks the cables that are too many on the map; how many. */
+static uint32_t mark_odd(struct fm *m, const struct ot_fam *fam,
+			 const void *st)
+{
+	uint32_t i, n = 0;
+
+	if (fam->odd)
+		fam->odd(m, st);
+	else
+		over_map(m, fam, st);
+	for (i = 0; i < m->nc; i++)
+		n += m->c[i].suspect;
+	return n;
+}
+
+static void fm_free(struct fm *m);
+static int fm_read(struct fm *m, struct ot_error *err);
+
+/*
+ * Whether fam's recognizer accepts f with the cables of m->c, and finds
+ * no cable too many there.
+ */
 static int accepted(const struct fm *m, const struct ot_fam *fam,
 		    struct ot_error *err)
 {
 	struct ot_fabric *h = recabled(m->f, m->c, m->nc, false, err);
+	struct fm hm = { 0 };
 	void *st = NULL;
 	int rc;
 
 	if (!h)
 		return -1;
+	hm.f = h;
 	rc = fam->recognize(h, &st, err);
+	if (!rc && !fm_read(&hm, err) && mark_odd(&hm, fam, st))
+		rc = ot_refuse(err, OT_ERR_TOPOLOGY,
+			       "cables too many between some switches");
 	if (st)
 		fam->release(st);
+	fm_free(&hm);
 	ot_fabric_free(h);
 	return rc;
 }
@@ -620,7 +660,7 @@ static int repair(struct fm *m, const struct ot_fam *fam,
 			       why);
 		goto out;
 	}
-	over_map(m, fam, st);
+	mark_odd(m, fam, st);
 	if (pair_again(m, fam, st, &s, err))
 		goto out;
 	if (accepted(m, fam, &e2)) {
@@ -677,23 +717,21 @@ int ot_fam_miscabling(const struct ot_fam *fam, const struct ot_fabric *f,
 	if (fm_read(&m, err))
 		goto out;
 	over_full(&m);
-	if (ok) { /* over-full pairs, for the map */
+	if (ok) { /* cables too many, for the map */
 		for (i = 0; i < m.nc; i++)
 			m.c[i].suspect = false;
-		over_map(&m, fam, st);
-		for (i = 0; i < m.nc; i++)
-			nsus += m.c[i].suspect;
-		if (!nsus) {
+		if (!mark_odd(&m, fam, st)) {
 			rc = 0;
 			goto out;
 		}
-		nsus = 0;
-	}
-	if (ok)
 		snprintf(why.msg, sizeof(why.msg),
-			 "switch pairs with more parallel cables than the others of their kind");
-	else if (fam->suspects(&m, err))
+			 "more cables between some switches than the others of their kind have");
+	} else if (!fam->suspects) {
+		rc = ot_refuse(err, OT_ERR_TOPOLOGY, "%s", why.msg);
 		goto out;
+	} else if (fam->suspects(&m, err)) {
+		goto out;
+	}
 	for (i = 0; i < m.nc; i++)
 		nsus += m.c[i].suspect;
 	if (!nsus || nsus > FM_MAX_SUSPECTS)

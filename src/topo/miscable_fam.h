@@ -48,8 +48,24 @@ struct ot_fam {
 	void (*release)(void *st);
 	/* Cables the map st wants between switches x and y (0: none). */
 	uint32_t (*allowed)(const void *st, int32_t x, int32_t y);
-	/* Marks the cables whose neighbourhood breaks the pattern. */
+	/*
+	 * Marks the cables whose neighbourhood breaks the pattern, when the
+	 * recognizer refuses the fabric; NULL: no diagnosis then.
+	 */
 	int (*suspects)(struct fm *m, struct ot_error *err);
+	/*
+	 * Marks the cables the map st (of m->f, or of m->f less some
+	 * cables) says are too many; NULL: those of switch pairs with more
+	 * cables than allowed() says.
+	 */
+	void (*odd)(struct fm *m, const void *st);
+	/*
+	 * Room for one more cable between x and y on the map (dir 1: takes
+	 * it, false when there is none), or gives it back (dir -1); st counts
+	 * the cables of the fabric it was recognized on.  NULL: allowed()
+	 * per switch pair.
+	 */
+	bool (*take)(void *st, int32_t x, int32_t y, int dir);
 };
 
 /* The diagnosis for family fam (see ot_kns_miscabling() for the rest). */
