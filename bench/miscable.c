@@ -8,7 +8,7 @@
  * those the report repairs (its moves give the family: the report
  * checks that itself), those where it names exactly the switches whose
  * cables moved, and exactly the ports and the ports they came from.
- * FAMILY: kns (the default), flatfly, hypercube, slimfly.  Prints
+ * FAMILY: kns (the default), flatfly, hypercube, slimfly, dragonfly.  Prints
  * figures and the time of the reports, asserts nothing.
  */
 #include <stdbool.h>
@@ -34,6 +34,7 @@ static const struct {
 	{ "flatfly", ot_ff_miscabling },
 	{ "hypercube", ot_hc_miscabling },
 	{ "slimfly", ot_sf_miscabling },
+	{ "dragonfly", ot_df_miscabling },
 };
 
 /* 1 when every moved end is reported (ports: also where it came from). */
@@ -102,6 +103,8 @@ static void run(report_fn fn, const char *path, unsigned int nswaps,
 		t = now_ms() - t;
 		ms += t;
 		worst = t > worst ? t : worst;
+		if (getenv("MISCABLE_WHY"))
+			fprintf(stderr, "seed %u: rc %d, %u moves\n", seed, rc, m.n);
 		if (rc || m.n) {
 			broken++;
 			if (rc && getenv("MISCABLE_WHY"))

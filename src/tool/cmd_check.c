@@ -88,6 +88,7 @@ static const struct expect_family expect_families[] = {
 	{ "flatfly", "a FlatFly", ot_ff_miscabling },
 	{ "hypercube", "a hypercube", ot_hc_miscabling },
 	{ "slimfly", "a Slim Fly", ot_sf_miscabling },
+	{ "dragonfly", "a Dragonfly", ot_df_miscabling },
 	{ NULL, NULL, NULL },
 };
 
@@ -102,7 +103,7 @@ static int set_expect(void *args, const char *arg, struct ot_error *err)
 			return 0;
 		}
 	return ot_error_set(err,
-			    "families with a mis-cabling report: kns, flatfly, hypercube, slimfly");
+			    "families with a mis-cabling report: kns, flatfly, hypercube, slimfly, dragonfly");
 }
 
 #define ARGS struct check_args
@@ -162,7 +163,7 @@ static const struct tool_option check_options[] = {
 	  "skip the link balance figures",
 	  TOOL_SET(ARGS, no_balance) },
 	{ "expect", 'x', "FAMILY",
-	  "only say whether the cabling is FAMILY's (kns, flatfly, hypercube, slimfly), and which cables to move if a few break it",
+	  "only say whether the cabling is FAMILY's (kns, flatfly, hypercube, slimfly, dragonfly), and which cables to move if a few break it",
 	  TOOL_CALL(set_expect) },
 	{ "plot", 'g', "FILE",
 	  "write an SVG picture of the link loads per pattern to FILE",
@@ -201,14 +202,16 @@ static void check_usage(FILE *out, const struct tool_command *c)
 		"  random      seeded permutations (--random N --seed S)\n"
 		"Paths go to the base LID; with LMC > 0 also spread evenly over\n"
 		"the LIDs, and the best LID per flow, chosen greedily.\n\n"
-		"--expect FAMILY (kns, flatfly, hypercube, slimfly) checks the\n"
-		"cabling alone: when a few cables break the family's pattern\n"
-		"(far ends swapped, or moved round a cycle), it names each cable\n"
-		"and the port it should go to, a fix the family's recognizer\n"
-		"accepts (when several fixes fit equally, one of them); KNS:\n"
-		"router-switch cables, the others: any switch-to-switch cable.\n"
-		"Missing cables are damage, not mis-cabling: a fabric the\n"
-		"recognizer accepts with cables missing passes.\n\n"
+		"--expect FAMILY (kns, flatfly, hypercube, slimfly, dragonfly)\n"
+		"checks the cabling alone: when a few cables break the family's\n"
+		"pattern (far ends swapped, or moved round a cycle), it names\n"
+		"each cable and the port it should go to, a fix the family's\n"
+		"recognizer accepts (when several fixes fit equally, one of\n"
+		"them); KNS: router-switch cables, the others: any switch-to-\n"
+		"switch cable.  Missing cables are damage, not mis-cabling: a\n"
+		"fabric the recognizer accepts with cables missing passes, unless\n"
+		"some switch pair (Dragonfly: switch, group pair) has more cables\n"
+		"than the others of its kind.\n\n"
 		"options:\n");
 	tool_print_options(out, c);
 	fprintf(out, "\nengines for --route and --engine:\n");

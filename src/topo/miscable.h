@@ -58,6 +58,13 @@ int ot_hc_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
 		     struct ot_error *err);
 int ot_sf_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
 		     struct ot_error *err);
+/*
+ * Dragonfly (topo/dragonfly.h, topo/miscable_df.c): cables too many
+ * between two switches of a group, at a switch (global cables) or
+ * between two groups, on the recognizer's map; nothing when it refuses.
+ */
+int ot_df_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
+		     struct ot_error *err);
 
 void ot_miscabling_free(struct ot_miscabling *m);
 

@@ -144,7 +144,7 @@ uint32_t ot_fm_common(const struct fm *m, int32_t u, int32_t v)
 
 /*
  * The width: the most parallel cables a switch pair has, among the
- * counts that at least 1 pair in 20 has (a cable moved onto a pair of
+ * counts that at least 1 pair in 5 has (a cable moved onto a pair of
  * neighbours makes a rare count above it).  Cables of pairs above it are
  * suspects; their number.
  */
@@ -159,7 +159,7 @@ static uint32_t over_full(struct fm *m)
 	}
 	m->width = 1;
 	for (w = 1; w <= OT_MAX_PORTS; w++)
-		if (hist[w] && hist[w] * 20 >= pairs)
+		if (hist[w] && hist[w] * 5 >= pairs)
 			m->width = w;
 	for (i = 0; i < m->nc; i++)
 		if (ot_fm_cables(m, m->c[i].a, m->c[i].b) > m->width) {

@@ -71,7 +71,7 @@ struct ffm {
 
 /*
  * Per dimension, the most parallel cables among the counts that at
- * least 1 switch pair in 20 of the dimension has (the recognizer's
+ * least 1 switch pair in 5 of the dimension has (the recognizer's
  * width is the most seen, a cable moved onto neighbours included).
  */
 static int mode_widths(struct ffm *x, const struct ot_fabric *f)
@@ -104,7 +104,7 @@ static int mode_widths(struct ffm *x, const struct ot_fabric *f)
 	for (d = 0; d < x->ff->ndims; d++) {
 		x->width[d] = 1;
 		for (w = 1; w <= OT_MAX_PORTS; w++)
-			if (hist[d][w] && hist[d][w] * 20 >= pairs[d])
+			if (hist[d][w] && hist[d][w] * 5 >= pairs[d])
 				x->width[d] = w;
 	}
 	return 0;
