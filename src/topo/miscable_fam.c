@@ -45,7 +45,7 @@
 /* Suspect cables beyond which the fabric is not "almost" the family. */
 #define FM_MAX_SUSPECTS 512
 /* Steps of the pairing search. */
-#define FM_MATCH_BUDGET 200000ul
+#define FM_MATCH_BUDGET 2000000ul
 
 static int cmp_i32(const void *x, const void *y)
 {
@@ -236,6 +236,7 @@ struct fm_pair {
 	uint64_t *key;
 	uint32_t *used, nkeys;
 	bool *sus; /* per cable: a suspect */
+	uint32_t *at, *order; /* per node: suspects there; suspects */
 	unsigned int moves, limit; /* new cables paired, and at most */
 };
 
@@ -396,6 +397,42 @@ static void sort_ends(const struct ot_fabric *f, struct fm_end *e,
 	}
 }
 
+/* Suspect cables at the ends of cable c (itself twice). */
+static uint32_t suspicion(const struct fm_pair *s, const struct fm_cable *c)
+{
+	return s->at[c->a] + s->at[c->b];
+}
+
+/*
+ * Keeps the suspects the map allows (marked not suspect), those whose
+ * ends have the fewest other suspects first: a moved cable joins two
+ * switches with too many, a right one of them often only one.
+ */
+static void keep_likely(struct fm_pair *s, struct fm_cable *c, uint32_t nc)
+{
+	uint32_t i, j, n = 0, *order = s->order;
+
+	for (i = 0; i < nc; i++)
+		if (c[i].suspect) {
+			s->at[c[i].a]++;
+			s->at[c[i].b]++;
+		}
+	for (i = 0; i < nc; i++) {
+		if (!c[i].suspect)
+			continue;
+		for (j = n++; j > 0 && suspicion(s, &c[order[j - 1]]) >
+					       suspicion(s, &c[i]); j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	for (i = 0; i < nc; i++)
+		if (c[i].suspect)
+			s->at[c[i].a] = s->at[c[i].b] = 0;
+	for (j = 0; j < n; j++)
+		if (take_nodes(s, c[order[j]].a, c[order[j]].b))
+			c[order[j]].suspect = false;
+}
+
 /*
  * With keep, the suspects the map allows stay (marked not suspect); the
  * ends of the others go to s->e, sorted, with their cable partners.
@@ -410,13 +447,11 @@ static void moved_ends(struct fm_pair *s, struct fm_cable *c, uint32_t nc,
 	for (i = 0; i < nc && !s->fam->take; i++) /* room the suspects leave */
 		if (c[i].suspect)
 			(*pair_used(s, c[i].a, c[i].b))--;
+	if (keep)
+		keep_likely(s, c, nc);
 	for (i = 0; i < nc; i++) {
 		if (!c[i].suspect)
 			continue;
-		if (keep && take_nodes(s, c[i].a, c[i].b)) {
-			c[i].suspect = false;
-			continue;
-		}
 		s->e[s->ne++] = (struct fm_end){ c[i].a, c[i].pa, 0, -1,
 						 ca_count(f, c[i].a) };
 		s->e[s->ne++] = (struct fm_end){ c[i].b, c[i].pb, 0, -1,
@@ -518,6 +553,8 @@ static void pair_free(struct fm_pair *s)
 	free(s->key);
 	free(s->used);
 	free(s->sus);
+	free(s->at);
+	free(s->order);
 }
 
 /* Ends to pair again beyond which a repair is not "a few cables". */
@@ -526,13 +563,35 @@ static void pair_free(struct fm_pair *s)
 #define FM_MAX_MOVES 12
 
 /*
+ * Gives back the room the kept suspects and the pairs took (the map's
+ * counts are those of the fabric without the suspects again), and makes
+ * every suspect one again.
+ */
+static void release(struct fm_pair *s, struct fm *m)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->ne; i++)
+		if (s->e[i].should > (int32_t)i)
+			give_back(s, i, (uint32_t)s->e[i].should);
+	for (i = 0; i < m->nc; i++) {
+		if (s->sus[i] && !m->c[i].suspect)
+			give_nodes(s, m->c[i].a, m->c[i].b);
+		m->c[i].suspect = s->sus[i];
+	}
+	for (i = 0; i < s->ne; i++)
+		s->e[i].should = -1;
+	s->moves = 0;
+}
+
+/*
  * Pairs the suspects' ends again on st's map (the recognizer's map of
  * the fabric without them), into m->c.  0, or -1 with err.
  */
 static int pair_again(struct fm *m, const struct ot_fam *fam, const void *st,
 		      struct fm_pair *s, struct ot_error *err)
 {
-	uint32_t nsus = 0, i;
+	uint32_t nsus = 0, i, first;
 	bool *sus = s->sus;
 	int r;
 
@@ -543,11 +602,13 @@ static int pair_again(struct fm *m, const struct ot_fam *fam, const void *st,
 	s->st = st;
 	s->e = calloc(2 * (size_t)nsus + 1, sizeof(*s->e));
 	s->sus = sus = calloc(m->nc + 1, sizeof(*s->sus));
+	s->at = calloc(m->f->nnodes + 1, sizeof(*s->at));
+	s->order = calloc(nsus + 1, sizeof(*s->order));
 	s->key = calloc(nsus + FM_MAX_ENDS * FM_MAX_ENDS / 2 + 4,
 			sizeof(*s->key));
 	s->used = calloc(nsus + FM_MAX_ENDS * FM_MAX_ENDS / 2 + 4,
 			 sizeof(*s->used));
-	if (!s->e || !s->key || !s->used || !sus)
+	if (!s->e || !s->key || !s->used || !sus || !s->at || !s->order)
 		return ot_error_nomem(err, "mis-cabling report");
 	for (i = 0; i < m->nc; i++)
 		sus[i] = m->c[i].suspect;
@@ -558,23 +619,25 @@ static int pair_again(struct fm *m, const struct ot_fam *fam, const void *st,
 				 "%u cables do not fit %s's map of the others: more than a few cables wrong",
 				 s->ne / 2, fam->name);
 	r = pair_from(s, 0);
-	if (r <= 0) { /* a kept suspect may have to move: all of them */
-		for (i = 0; i < m->nc; i++) {
-			if (sus[i] && !m->c[i].suspect && fam->take)
-				give_nodes(s, m->c[i].a, m->c[i].b);
-			m->c[i].suspect = sus[i];
-		}
-		moved_ends(s, m->c, m->nc, false);
-		if (s->ne > FM_MAX_ENDS)
-			return ot_refuse(err, OT_ERR_TOPOLOGY,
-					 "%u cables do not fit %s's map: more than a few cables wrong",
-					 s->ne / 2, fam->name);
-		/* the fewest new cables first */
-		for (s->limit = 1, r = 0; !r && s->limit <= FM_MAX_MOVES;
-		     s->limit++) {
-			s->steps = 0;
-			r = pair_from(s, 0);
-		}
+	first = r > 0 ? s->ne / 2 : FM_MAX_MOVES + 1;
+	/* fewer new cables, if kept suspects move too */
+	release(s, m);
+	moved_ends(s, m->c, m->nc, false);
+	if (s->ne > FM_MAX_ENDS && first > FM_MAX_MOVES)
+		return ot_refuse(err, OT_ERR_TOPOLOGY,
+				 "%u cables do not fit %s's map: more than a few cables wrong",
+				 s->ne / 2, fam->name);
+	for (s->limit = 1, r = 0; !r && s->limit < first && s->ne <= FM_MAX_ENDS;
+	     s->limit++) {
+		s->steps = 0;
+		r = pair_from(s, 0);
+	}
+	if (r <= 0 && first <= FM_MAX_MOVES) { /* the first pairing again */
+		release(s, m);
+		moved_ends(s, m->c, m->nc, true);
+		s->limit = FM_MAX_ENDS;
+		s->steps = 0;
+		r = pair_from(s, 0);
 	}
 	if (r <= 0)
 		return ot_refuse(err, OT_ERR_TOPOLOGY,
@@ -727,7 +790,9 @@ int ot_fam_miscabling(const struct ot_fam *fam, const struct ot_fabric *f,
 		snprintf(why.msg, sizeof(why.msg),
 			 "more cables between some switches than the others of their kind have");
 	} else if (!fam->suspects) {
-		rc = ot_refuse(err, OT_ERR_TOPOLOGY, "%s", why.msg);
+		rc = ot_refuse(err, OT_ERR_TOPOLOGY,
+			       "not %s with a few cables wrong: %s", fam->name,
+			       why.msg);
 		goto out;
 	} else if (fam->suspects(&m, err)) {
 		goto out;

@@ -240,6 +240,17 @@ static struct ot_fabric *sf5(uint64_t seed)
 	return indexed(ot_gen_slimfly(&p, &err), &err);
 }
 
+/* Dragonfly 8 x 4 (33 groups), 2 CAs a switch. */
+static struct ot_fabric *df84(uint64_t seed)
+{
+	struct ot_dragonfly_params p = {
+		.a = 8, .h = 4, .p = 2, .shuffle = true, .seed = seed,
+	};
+	struct ot_error err = { 0 };
+
+	return indexed(ot_gen_dragonfly(&p, &err), &err);
+}
+
 /* Whether the report moves exactly the moved ends back. */
 static bool exact(const struct ot_miscabling *m,
 		  const struct ot_gen_swap *mv, unsigned int n)
@@ -369,6 +380,7 @@ START_TEST(sound_direct_report_nothing)
 	sound_reports_nothing(ot_hc_miscabling, hc6);
 	sound_reports_nothing(ot_ff_miscabling, hc6);
 	sound_reports_nothing(ot_sf_miscabling, sf5);
+	sound_reports_nothing(ot_df_miscabling, df84);
 }
 END_TEST
 
@@ -396,6 +408,19 @@ START_TEST(sf_moves)
 }
 END_TEST
 
+/*
+ * Dragonfly: most moved cables are global, and two global cables
+ * between one pair of groups are alike to the topology: the report is
+ * sound, and exact for most.
+ */
+START_TEST(df_moves)
+{
+	family_moves(ot_df_miscabling, df84, 1, 100, 75);
+	family_moves(ot_df_miscabling, df84, 2, 100, 40);
+	family_moves(ot_df_miscabling, df84, 0, 100, 60);
+}
+END_TEST
+
 START_TEST(other_families_refused)
 {
 	refused(ot_ff_miscabling, kns(4, 2, 2, 1, 3));
@@ -403,6 +428,9 @@ START_TEST(other_families_refused)
 	refused(ot_sf_miscabling, ff433(2));
 	refused(ot_sf_miscabling, hc6(2));
 	refused(ot_ff_miscabling, sf5(2));
+	refused(ot_df_miscabling, kns(4, 2, 2, 1, 3));
+	refused(ot_df_miscabling, hc6(2));
+	refused(ot_sf_miscabling, df84(2));
 }
 END_TEST
 
@@ -424,6 +452,7 @@ static Suite *miscable_suite(void)
 	tcase_add_test(tc, ff_moves);
 	tcase_add_test(tc, hc_moves);
 	tcase_add_test(tc, sf_moves);
+	tcase_add_test(tc, df_moves);
 	tcase_add_test(tc, other_families_refused);
 	suite_add_tcase(s, tc);
 	return s;
