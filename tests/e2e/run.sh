@@ -67,6 +67,7 @@ tests=(
 	"miscabling|$here/test_miscabling.sh"
 	"miscabling-flatfly|$here/test_miscabling.sh flatfly ff-dor $topo/flatfly-3x3x3-w2-2cas.net FF[0,0,0] 9 FF[1,2,2] 5"
 	"miscabling-slimfly|$here/test_miscabling.sh slimfly sf-mms $topo/slimfly-q5-3cas.net SF[0,0,0] 4 SF[1,2,3] 6"
+	"miscabling-dragonfly|$here/test_miscabling.sh dragonfly df-static $topo/dragonfly-4x2-9g-2cas-random.net DF[0,0] 5 DF[5,1] 7 routes"
 	"valgrind-sweeps|$here/test_valgrind_sweeps.sh $topo/cellia-kns-6x2.net 4"
 	"live-faults|$here/test_live_faults.sh"
 	"valgrind-faults-hdor|$here/test_valgrind_sweeps.sh $gen/kns-4x2-2cas-2links.net 2 hdor faults"
