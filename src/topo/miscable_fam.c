@@ -54,6 +54,45 @@ static int cmp_i32(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/* Cables by the GUID and port of their first end (a's, the lower). */
+static int cmp_cable(const void *x, const void *y)
+{
+	const struct fm_cable *a = x, *b = y;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	if (a->pa != b->pa)
+		return (int)a->pa - (int)b->pa;
+	return (a->a > b->a) - (a->a < b->a);
+}
+
+static bool end_lower(const struct ot_fabric *f, int32_t x, uint8_t px,
+		      int32_t y, uint8_t py)
+{
+	if (f->node[x].guid != f->node[y].guid)
+		return f->node[x].guid < f->node[y].guid;
+	return x != y ? x < y : px < py;
+}
+
+/*
+ * The cables in an order of GUIDs and ports (not of node indices: the
+ * report must not depend on the order the fabric was discovered in).
+ */
+static void order_cables(struct fm *m)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->nc; i++) {
+		struct fm_cable *c = &m->c[i];
+
+		if (!end_lower(m->f, c->a, c->pa, c->b, c->pb))
+			*c = (struct fm_cable){ .a = c->b, .pa = c->pb,
+						.b = c->a, .pb = c->pa };
+		c->key = m->f->node[c->a].guid;
+	}
+	qsort(m->c, m->nc, sizeof(*m->c), cmp_cable);
+}
+
 /* The switch-to-switch cables, each once, and the neighbour lists. */
 static int fm_read(struct fm *m, struct ot_error *err)
 {
@@ -104,6 +143,7 @@ static int fm_read(struct fm *m, struct ot_error *err)
 		k = w;
 	}
 	m->start[f->nnodes] = k;
+	order_cables(m);
 	return 0;
 }
 

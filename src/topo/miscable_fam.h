@@ -16,8 +16,9 @@
 #include "model/error.h"
 #include "model/fabric.h"
 
-/* A switch-to-switch cable, a's end first (a <= b). */
+/* A switch-to-switch cable, the end with the lower GUID (a) first. */
 struct fm_cable {
+	uint64_t key; /* a's GUID */
 	int32_t a, b;
 	uint8_t pa, pb;
 	bool suspect;
