@@ -29,15 +29,23 @@ static bool has_lmc(const struct ot_fabric *f)
 	return false;
 }
 
-static int ff_engine_route(const struct ot_engine *self,
-			   const struct ot_fabric *f, struct ot_routing *out,
-			   struct ot_error *err)
+static int ff_engine_budget(const struct ot_engine *self,
+			    const struct ot_fabric *f,
+			    const struct ot_engine_budget *b,
+			    struct ot_routing *out, struct ot_error *err)
 {
 	if ((self->variant & FF_ADOR) && !has_lmc(f))
 		return ot_refuse(err, OT_ERR_CONFIG,
 			"%s: needs lmc >= 1 (LID offsets carry its non-minimal paths); every CA port has a single LID",
 			self->name);
-	return ff_route(self->name, self->variant, f, out, err);
+	return ff_route(self->name, self->variant, f, b, out, err);
+}
+
+static int ff_engine_route(const struct ot_engine *self,
+			   const struct ot_fabric *f, struct ot_routing *out,
+			   struct ot_error *err)
+{
+	return ff_engine_budget(self, f, NULL, out, err);
 }
 
 const struct ot_engine ot_engine_ff_dor = {
@@ -54,6 +62,7 @@ const struct ot_engine ot_engine_ff_mixed_dor = {
 	.route = ff_engine_route,
 	.miscabling = ot_ff_miscabling,
 	.variant = FF_MIXED,
+	.route_budget = ff_engine_budget,
 };
 
 const struct ot_engine ot_engine_ff_twisted_dor = {
@@ -70,6 +79,7 @@ const struct ot_engine ot_engine_ff_twisted_mixed_dor = {
 	.route = ff_engine_route,
 	.miscabling = ot_ff_miscabling,
 	.variant = FF_TWISTED | FF_MIXED,
+	.route_budget = ff_engine_budget,
 };
 
 const struct ot_engine ot_engine_ff_ador = {
@@ -86,6 +96,7 @@ const struct ot_engine ot_engine_ff_mixed_ador = {
 	.route = ff_engine_route,
 	.miscabling = ot_ff_miscabling,
 	.variant = FF_ADOR | FF_MIXED,
+	.route_budget = ff_engine_budget,
 };
 
 const struct ot_engine ot_engine_ff_twisted_ador = {
@@ -110,4 +121,5 @@ const struct ot_engine ot_engine_ff_twisted_mixed_ador = {
 	.route = ff_engine_route,
 	.miscabling = ot_ff_miscabling,
 	.variant = FF_ADOR | FF_TWISTED | FF_MIXED,
+	.route_budget = ff_engine_budget,
 };
