@@ -603,6 +603,22 @@ static void pair_free(struct fm_pair *s)
 #define FM_MAX_MOVES 12
 
 /*
+ * New cables a pairing makes at least: one per suspect between switches
+ * the map wants no cable between (both its ends get a new partner); 1 at
+ * least.
+ */
+static unsigned int must_move(const struct fm_pair *s, const struct fm *m)
+{
+	unsigned int n = 0;
+	uint32_t i;
+
+	for (i = 0; i < m->nc; i++)
+		n += m->c[i].suspect &&
+		     !s->fam->allowed(s->st, m->c[i].a, m->c[i].b);
+	return n ? n : 1;
+}
+
+/*
  * Gives back the room the kept suspects and the pairs took (the map's
  * counts are those of the fabric without the suspects again), and makes
  * every suspect one again.
@@ -667,8 +683,8 @@ static int pair_again(struct fm *m, const struct ot_fam *fam, const void *st,
 		return ot_refuse(err, OT_ERR_TOPOLOGY,
 				 "%u cables do not fit %s's map: more than a few cables wrong",
 				 s->ne / 2, fam->name);
-	for (s->limit = 1, r = 0; !r && s->limit < first && s->ne <= FM_MAX_ENDS;
-	     s->limit++) {
+	for (s->limit = must_move(s, m), r = 0;
+	     !r && s->limit < first && s->ne <= FM_MAX_ENDS; s->limit++) {
 		s->steps = 0;
 		r = pair_from(s, 0);
 	}
