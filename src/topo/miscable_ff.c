@@ -174,15 +174,24 @@ static uint32_t ff_allowed(const void *st, int32_t x, int32_t y)
 	return diff < 0 ? 0 : m->width[diff];
 }
 
-/* A hypercube's cables are in no triangle; FlatFly suspects too. */
+/*
+ * The FlatFly suspects; when there are none (a swap that made a K4 of
+ * two squares' switches fits a FlatFly line), the cables in a triangle:
+ * a hypercube has none.
+ */
 static int hc_suspects(struct fm *m, struct ot_error *err)
 {
 	uint32_t i;
+	bool any = false;
 
+	if (ff_suspects(m, err))
+		return -1;
 	for (i = 0; i < m->nc; i++)
+		any = any || m->c[i].suspect;
+	for (i = 0; i < m->nc && !any; i++)
 		if (ot_fm_common(m, m->c[i].a, m->c[i].b))
 			m->c[i].suspect = true;
-	return ff_suspects(m, err);
+	return 0;
 }
 
 static const struct ot_fam ff_fam = {
