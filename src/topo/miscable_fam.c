@@ -1,37 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Mis-cabling reports for the direct families (see miscable.h): FlatFly
- * and hypercube (topo/flatfly.h) and Slim Fly (topo/slimfly.h).  Their
- * recognizers tolerate missing cables, so the diagnosis leaves out the
- * cables that look wrong and lets the recognizer place the switches from
- * the rest:
- *  1. suspects: switch-to-switch cables whose neighbourhood breaks the
- *     family's local pattern (fam_*.c says how, per family), and every
+ * Mis-cabling reports for FlatFly and hypercube (topo/flatfly.h), Slim
+ * Fly (topo/slimfly.h) and Dragonfly (topo/dragonfly.h), see miscable.h.
+ * Their recognizers tolerate missing cables, so the diagnosis leaves out
+ * the cables that look wrong and lets the recognizer place the switches
+ * from the rest:
+ *  1. suspects: when the recognizer refuses the fabric, the
+ *     switch-to-switch cables whose neighbourhood breaks the family's
+ *     local pattern (miscable_ff.c, miscable_sf.c say how), and every
  *     cable of a switch pair with more parallel cables than the fabric
- *     has elsewhere;
+ *     has elsewhere; when it accepts it, the cables too many on its map
+ *     (more parallel cables than the pairs of their kind have; Dragonfly:
+ *     miscable_df.c);
  *  2. the recognizer maps the fabric without the suspects (as damage);
- *  3. the suspects it allows (they join switches it says are neighbours,
- *     within the width) stay; the ends of the others are paired again,
- *     each pair a cable the recognizer's map wants (a bounded
- *     depth-first search, ends in GUID and port order);
- *  4. the recognizer must accept the fabric so re-cabled (every cable
- *     fits the family's rule), or nothing is reported.
+ *  3. the suspects its map allows stay (those with the fewest other
+ *     suspects at their ends first); the ends of the others are paired
+ *     again, each pair a cable the map wants (a bounded depth-first
+ *     search, ends in CA count, GUID and port order); then, all suspects
+ *     free, a pairing with fewer new cables is looked for (iterative
+ *     deepening from the cables the map wants nowhere);
+ *  4. the recognizer must accept the fabric so re-cabled, with no cable
+ *     too many on its map, or nothing is reported.
  * What counts as mis-cabled: a switch-to-switch cable that joins two
  * switches the family's map says are not neighbours (a FlatFly cable
  * whose ends differ in two or more coordinates, a Slim Fly cable off
- * the MMS graph), or one too many between neighbours.  A fabric the
- * recognizer accepts with no over-full pair needs no move (n = 0), also
- * when cables are missing: damage is not mis-cabling.
+ * the MMS graph), or one too many (between neighbours; Dragonfly: at a
+ * switch or between two groups too).  A fabric the recognizer accepts
+ * with none too many needs no move (n = 0), also when cables are
+ * missing: damage is not mis-cabling.
  *
  * The report pairs each moved cable end with where it should go: the
  * current and the wanted cables over the moved ends form cycles; in each
  * the end that stays first is the one with the most CAs, then the lowest
  * GUID and port (as ot_gen_swap_cables() picks the end that stays), and
- * every other end of the cycle stays with it.
+ * every other end of the cycle stays with it.  Cables are taken in GUID
+ * and port order, so the report does not depend on discovery order.
  *
  * Cost: the suspects take sum over cables of deg^2 merges of neighbour
- * lists (deg: switch neighbours), the recognizer runs at most three
- * times, and the pairing is bounded by FM_MATCH_BUDGET steps.
+ * lists (deg: switch neighbours), the recognizer runs at most four times,
+ * and each pairing search is bounded by FM_MATCH_BUDGET steps (at most
+ * FM_MAX_MOVES + 2 searches).
  */
 #include <inttypes.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The mis-cabling diagnosis shared by the direct families (FlatFly,
- * hypercube, Slim Fly; topo/miscable_fam.c): leave out the cables that
+ * The mis-cabling diagnosis shared by FlatFly, hypercube, Slim Fly and
+ * Dragonfly (topo/miscable_fam.c): leave out the cables that
  * look wrong, let the family's recognizer map the rest (it tolerates
  * missing cables), pair the left-out ends again as its map wants, and
  * keep the repair only if the recognizer accepts it.  Internal to
