@@ -7,9 +7,11 @@
  * graph itself), and another, or the same with other counts, on the
  * switch pairs that are not neighbours; a cable whose signature no MMS
  * cable has is a suspect; but when some cables have more common
- * neighbours than any MMS cable, only those are.  (For some q a few pairs of non-neighbours
- * share a signature with a cable, q = 7 for one: a cable moved there
- * is missed, and then the report refuses rather than guess.)
+ * neighbours than any MMS cable, only those are (q = 4, 5: MMS cables
+ * are in no triangle, a cable between non-neighbours is).  For some q a
+ * few pairs of non-neighbours share a signature with a cable, q = 7 for
+ * one: a cable moved there is missed, and then the report refuses
+ * rather than guess.
  */
 #include <stdlib.h>
 
