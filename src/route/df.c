@@ -55,6 +55,9 @@ struct df_ctx {
 	int32_t *tsw;      /* per LID: the switch it sits on, -1 none */
 	uint8_t *tport;    /* per LID: that switch's port to it, 0 itself */
 	uint8_t *escape;   /* per LID: 1 on the escape layer */
+	uint8_t *voff;     /* per LID: 1 at an LMC offset above 0 */
+	bool valiant;      /* some LID has an offset above 0 */
+	uint32_t vbase;    /* Valiant bundles: vbase + group */
 	bool any_escape;
 	uint16_t *nglob;   /* [node * ngroups + H]: global cables to H */
 	/* [node * ngroups + H]: global cables to switches with one to H */
@@ -102,7 +105,9 @@ static int prepare_dests(struct df_ctx *c)
 	c->tsw = malloc(n * sizeof(*c->tsw));
 	c->tport = calloc(n, 1);
 	c->escape = calloc(n, 1);
-	if (!keys || !c->order || !c->tsw || !c->tport || !c->escape) {
+	c->voff = calloc(n, 1);
+	if (!keys || !c->order || !c->tsw || !c->tport || !c->escape ||
+	    !c->voff) {
 		free(keys);
 		return ot_error_nomem(c->err, "df-static");
 	}
@@ -126,6 +131,8 @@ static int prepare_dests(struct df_ctx *c)
 		if (sw < 0 || c->df->group[sw] < 0)
 			continue;
 		c->tsw[lid] = sw;
+		c->voff[lid] = lid > f->node[o->node].port[o->port].lid;
+		c->valiant |= c->voff[lid];
 		keys[c->norder].key = lid_key(c, lid, sw);
 		keys[c->norder++].lid = lid;
 	}
@@ -173,7 +180,8 @@ static int prepare_ports(struct df_ctx *c)
 	const struct ot_df *df = c->df;
 	uint32_t ng = df->ngroups;
 
-	c->nlanes = ng + df->max_size;
+	c->vbase = ng + df->max_size;
+	c->nlanes = c->vbase + (c->valiant ? ng : 0);
 	c->nglob = calloc((size_t)f->nnodes * ng + 1, sizeof(*c->nglob));
 	c->ndet = calloc((size_t)f->nnodes * ng + 1, sizeof(*c->ndet));
 	c->gglob = calloc((size_t)ng * ng + 1, 1);
@@ -185,63 +193,175 @@ static int prepare_ports(struct df_ctx *c)
 	return 0;
 }
 
-/* Whether port p of s leads where the rule wants a packet of bundle b. */
-static bool candidate(const struct df_ctx *c, int32_t s, unsigned int p,
-		      uint32_t b)
+/*
+ * Whether switch s takes the next global hop itself toward group H: at
+ * offset 0 when it has a cable to H (its group has one), or where its
+ * group has none, a cable to a switch that has one; on the Valiant layer
+ * either (dragonfly valiant: local-global-global-local).
+ */
+static bool takes_global(const struct df_ctx *c, int32_t s, uint32_t H,
+			 bool valiant)
 {
-	const struct ot_df *df = c->df;
-	int32_t x = c->f->node[s].port[p].peer;
-	uint32_t ng = df->ngroups;
-	enum ot_df_port cls = ot_df_port_class(df, s, p);
+	uint32_t ng = c->df->ngroups;
+	size_t at = (size_t)s * ng + H;
 
-	if (b >= ng)
-		return cls == OT_DF_PORT_LOCAL && df->index[x] == (int32_t)(b - ng);
-	if ((int32_t)b == df->group[s])
-		return false;
-	if (!c->gglob[(size_t)df->group[s] * ng + b]) {
-		/* no cable to b from the group: through a third group */
-		if (c->ndet[(size_t)s * ng + b])
-			return cls == OT_DF_PORT_GLOBAL &&
-			       c->nglob[(size_t)x * ng + b];
-		return cls == OT_DF_PORT_LOCAL && c->ndet[(size_t)x * ng + b];
-	}
-	if (c->nglob[(size_t)s * ng + b])
-		return cls == OT_DF_PORT_GLOBAL && df->group[x] == (int32_t)b;
-	return cls == OT_DF_PORT_LOCAL && c->nglob[(size_t)x * ng + b];
+	if (valiant)
+		return c->nglob[at] || c->ndet[at];
+	if (c->gglob[(size_t)c->df->group[s] * ng + H])
+		return c->nglob[at];
+	return c->ndet[at];
 }
 
-static int cmp_u32(const void *a, const void *b)
+/* The far end of port p of s and whether it is a local cable of dim d. */
+static bool local_dim(const struct df_ctx *c, int32_t s, unsigned int p,
+		      unsigned int d)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return ot_df_port_class(c->df, s, p) == OT_DF_PORT_LOCAL &&
+	       ot_df_port_dim(c->df, s, p) == d;
+}
+
+/* Whether switch x has a dim-1 cable to a switch that takes the hop. */
+static bool column_takes(const struct df_ctx *c, int32_t x, uint32_t H,
+			 bool valiant)
+{
+	const struct ot_node *nd = &c->f->node[x];
+	unsigned int q;
+
+	for (q = 1; q <= nd->nports; q++)
+		if (local_dim(c, x, q, 1) &&
+		    takes_global(c, nd->port[q].peer, H, valiant))
+			return true;
+	return false;
+}
+
+/*
+ * Candidates of a switch s that takes the global hop toward H itself:
+ * its cables to H, else its cables to switches with one to H.
+ */
+static bool global_candidate(const struct df_ctx *c, int32_t s,
+			     unsigned int p, uint32_t H)
+{
+	uint32_t ng = c->df->ngroups;
+	int32_t x = c->f->node[s].port[p].peer;
+
+	if (ot_df_port_class(c->df, s, p) != OT_DF_PORT_GLOBAL)
+		return false;
+	if (c->nglob[(size_t)s * ng + H])
+		return c->df->group[x] == (int32_t)H;
+	return c->nglob[(size_t)x * ng + H] > 0;
+}
+
+/*
+ * Local candidates toward the switches that take the global hop, in
+ * steps tried in turn: 0, a local cable to one (full-graph groups); in
+ * FlatFly groups 0, a dim-1 cable to one, 1, a dim-0 cable to one, 2, a
+ * dim-0 cable to a switch with a dim-1 cable to one (dim 0 before dim 1).
+ */
+static bool local_candidate(const struct df_ctx *c, int32_t s,
+			    unsigned int p, uint32_t H, bool valiant,
+			    unsigned int step)
+{
+	int32_t x = c->f->node[s].port[p].peer;
+
+	if (c->df->gdims[c->df->group[s]] == 1)
+		return step == 0 && local_dim(c, s, p, 0) &&
+		       takes_global(c, x, H, valiant);
+	if (step == 0)
+		return local_dim(c, s, p, 1) && takes_global(c, x, H, valiant);
+	if (step == 1)
+		return local_dim(c, s, p, 0) && takes_global(c, x, H, valiant);
+	return local_dim(c, s, p, 0) && column_takes(c, x, H, valiant);
+}
+
+/*
+ * Within the group toward switch t: full graphs, the cable to t; FlatFly
+ * groups dim 1 first (to the switch of t's y), then dim 0 (to t).
+ */
+static bool group_candidate(const struct df_ctx *c, int32_t s,
+			    unsigned int p, int32_t t)
+{
+	const int32_t *xy = c->df->coord;
+	int32_t x = c->f->node[s].port[p].peer;
+
+	if (ot_df_port_class(c->df, s, p) != OT_DF_PORT_LOCAL)
+		return false;
+	if (c->df->gdims[c->df->group[s]] == 1 || xy[2 * s + 1] == xy[2 * t + 1])
+		return x == t;
+	return local_dim(c, s, p, 1) && xy[2 * x + 1] == xy[2 * t + 1];
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return (x > y) - (x < y);
 }
 
-/* Every switch's candidates per bundle, once (see struct df_ctx). */
+/* A candidate's sorting key: far end's group, switch in group, port. */
+static uint64_t cand_key(const struct df_ctx *c, int32_t s, unsigned int p)
+{
+	int32_t x = c->f->node[s].port[p].peer;
+
+	return ((uint64_t)c->df->group[x] << 40) |
+	       ((uint64_t)c->df->index[x] << 8) | p;
+}
+
+/* Candidates toward group H (offset 0 or Valiant) into key[]; how many. */
+static uint32_t toward_group(struct df_ctx *c, int32_t n, uint32_t H,
+			     bool valiant, uint64_t *key)
+{
+	const struct ot_node *nd = &c->f->node[n];
+	uint32_t m = 0;
+	unsigned int p, step;
+
+	if ((int32_t)H == c->df->group[n])
+		return 0;
+	if (takes_global(c, n, H, valiant)) {
+		for (p = 1; p <= nd->nports; p++)
+			if (global_candidate(c, n, p, H))
+				key[m++] = cand_key(c, n, p);
+		return m;
+	}
+	for (step = 0; step < 3 && !m; step++)
+		for (p = 1; p <= nd->nports; p++)
+			if (local_candidate(c, n, p, H, valiant, step))
+				key[m++] = cand_key(c, n, p);
+	return m;
+}
+
 /*
  * A switch's candidates for bundle b into key[] (unsorted): the rule's;
- * failing those, toward another group, its own global cables to switches
- * with a cable to b (a detour that serves only its own CAs: no other
- * switch sends packets for b through it).  How many.
+ * failing those at offset 0, toward another group, its own global cables
+ * to switches with a cable to b (a detour that serves only its own CAs:
+ * no other switch sends packets for b through it).  How many.
  */
 static uint32_t bundle_candidates(struct df_ctx *c, uint32_t n, uint32_t b,
-				  uint32_t *key)
+				  uint64_t *key)
 {
 	const struct ot_node *nd = &c->f->node[n];
 	const struct ot_df *df = c->df;
 	uint32_t m = 0, ng = df->ngroups;
 	unsigned int p;
 
-	for (p = 1; p <= nd->nports; p++)
-		if (ot_df_port_class(df, n, p) > OT_DF_PORT_CA &&
-		    candidate(c, n, p, b))
-			key[m++] = ((uint32_t)df->index[nd->port[p].peer] << 8) | p;
-	if (m || b >= ng || (int32_t)b == df->group[n])
+	if (b >= c->vbase)
+		return toward_group(c, n, b - c->vbase, true, key);
+	if (b >= ng) {
+		uint32_t at = df->gstart[df->group[n]] + b - ng;
+		int32_t t = at < df->gstart[df->group[n] + 1] ? df->member[at] :
+								-1;
+
+		for (p = 1; p <= nd->nports && t >= 0; p++)
+			if (group_candidate(c, n, p, t))
+				key[m++] = cand_key(c, n, p);
+		return m;
+	}
+	m = toward_group(c, n, b, false, key);
+	if (m || (int32_t)b == df->group[n])
 		return m;
 	for (p = 1; p <= nd->nports; p++)
 		if (ot_df_port_class(df, n, p) == OT_DF_PORT_GLOBAL &&
 		    c->nglob[(size_t)nd->port[p].peer * ng + b])
-			key[m++] = ((uint32_t)df->index[nd->port[p].peer] << 8) | p;
+			key[m++] = cand_key(c, n, p);
 	c->any_detour |= m > 0;
 	return m;
 }
@@ -250,7 +370,8 @@ static int prepare_candidates(struct df_ctx *c)
 {
 	const struct ot_fabric *f = c->f;
 	size_t nb = (size_t)f->nnodes * c->nlanes, k = 0, cap = 0;
-	uint32_t n, b, key[OT_MAX_PORTS + 1], m, i;
+	uint32_t n, b, m, i;
+	uint64_t key[OT_MAX_PORTS + 1];
 
 	for (n = 0; n < f->nnodes; n++)
 		if (c->df->group[n] >= 0 && ot_is_switch(f, n))
@@ -265,7 +386,7 @@ static int prepare_candidates(struct df_ctx *c)
 		for (b = 0; b < c->nlanes; b++) {
 			c->cstart[(size_t)n * c->nlanes + b] = k;
 			m = sw ? bundle_candidates(c, n, b, key) : 0;
-			qsort(key, m, sizeof(*key), cmp_u32);
+			qsort(key, m, sizeof(*key), cmp_u64);
 			for (i = 0; i < m; i++)
 				c->cport[k++] = key[i] & 0xff;
 		}
@@ -274,28 +395,56 @@ static int prepare_candidates(struct df_ctx *c)
 	return 0;
 }
 
+static uint32_t ncand(const struct df_ctx *c, int32_t s, uint32_t b)
+{
+	size_t at = (size_t)s * c->nlanes + b;
+
+	return c->cstart[at + 1] - c->cstart[at];
+}
+
+/*
+ * The bundle switch s (not t) deals LID lid (on switch t) from: within
+ * t's group the member's; at offset 0 t's group's; above, its Valiant
+ * bundle, or where s has no candidate there, the offset-0 one.
+ */
+static uint32_t bundle_of(const struct df_ctx *c, int32_t s, uint32_t lid)
+{
+	const struct ot_df *df = c->df;
+	int32_t t = c->tsw[lid];
+	uint32_t H = (uint32_t)df->group[t];
+
+	if (df->group[s] == df->group[t])
+		return df->ngroups + df->index[t];
+	if (c->voff[lid] && ncand(c, s, c->vbase + H))
+		return c->vbase + H;
+	return H;
+}
+
 /*
  * The rule's port at switch s toward LID lid (on switch t), dealt over
- * the candidates in (far end's switch in group, port) order; 0 for the
- * switch itself, OT_NO_PORT when there is none.
+ * the candidates in (far end's group, switch in group, port) order; 0
+ * for the switch itself, OT_NO_PORT when there is none.
  */
 static unsigned int rule_port(struct df_ctx *c, int32_t s, uint32_t lid)
 {
 	int32_t t = c->tsw[lid];
-	uint32_t bundle;
 	size_t at;
 	unsigned int k;
 
 	if (s == t)
 		return c->tport[lid];
-	bundle = c->df->group[s] == c->df->group[t] ?
-			 c->df->ngroups + c->df->index[t] :
-			 (uint32_t)c->df->group[t];
-	at = (size_t)s * c->nlanes + bundle;
+	at = (size_t)s * c->nlanes + bundle_of(c, s, lid);
 	k = c->cstart[at + 1] - c->cstart[at];
 	if (!k)
 		return OT_NO_PORT;
 	return c->cport[c->cstart[at] + ot_deal_next(&c->lane[at], k)];
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
 }
 
 /*
@@ -397,20 +546,16 @@ static int escape_hops(struct df_ctx *c, uint32_t lid, uint32_t seq)
 	return 0;
 }
 
-/* Whether every switch has a candidate toward switch t. */
-static bool rule_reaches(const struct df_ctx *c, int32_t t)
+/* Whether every switch has a candidate toward LID lid. */
+static bool rule_reaches(const struct df_ctx *c, uint32_t lid)
 {
 	const struct ot_df *df = c->df;
 	uint32_t k;
 
 	for (k = 0; k < df->gstart[df->ngroups]; k++) {
 		int32_t s = df->member[k];
-		uint32_t bundle = df->group[s] == df->group[t] ?
-					  df->ngroups + df->index[t] :
-					  (uint32_t)df->group[t];
-		size_t at = (size_t)s * c->nlanes + bundle;
 
-		if (s != t && c->cstart[at + 1] == c->cstart[at])
+		if (s != c->tsw[lid] && !ncand(c, s, bundle_of(c, s, lid)))
 			return false;
 	}
 	return true;
@@ -437,20 +582,22 @@ static int fill_lfts(struct df_ctx *c, struct ot_routing *out)
 {
 	const struct ot_fabric *f = c->f;
 	const struct ot_df *df = c->df;
-	uint8_t *ok = malloc((size_t)f->nnodes + 1);
+	uint8_t *ok = malloc(2 * ((size_t)f->nnodes + 1));
 	uint32_t i, k, s;
 
 	if (!ok)
 		return ot_error_nomem(c->err, "df-static");
-	memset(ok, 2, (size_t)f->nnodes + 1);
+	memset(ok, 2, 2 * ((size_t)f->nnodes + 1));
 	for (i = 0; i < c->norder; i++) {
-		int32_t t = c->tsw[c->order[i]];
+		uint16_t lid = c->order[i];
+		int32_t t = c->tsw[lid];
+		uint8_t *o = &ok[2 * t + c->voff[lid]];
 
-		if (ok[t] == 2)
-			ok[t] = rule_reaches(c, t);
-		c->escape[c->order[i]] = !ok[t];
-		c->any_escape |= !ok[t];
-		if (ok[t] && !c->any_detour)
+		if (*o == 2)
+			*o = rule_reaches(c, lid);
+		c->escape[lid] = !*o;
+		c->any_escape |= !*o;
+		if (*o && !c->any_detour)
 			c->any_detour = detoured(c, t);
 	}
 	free(ok);
@@ -476,12 +623,33 @@ static int fill_lfts(struct df_ctx *c, struct ot_routing *out)
 	return 0;
 }
 
-/* The VL of a hop: the escape SL's own VL, else 1 after a global cable. */
-static uint8_t df_vl(bool any_escape, unsigned int sl, enum ot_df_port in)
+/* A port as the VL rule sees it: class and, for local cables, dim. */
+struct df_pc {
+	enum ot_df_port cls;
+	unsigned int dim;
+};
+
+static struct df_pc port_pc(const struct ot_df *df, uint32_t n,
+			    unsigned int p)
+{
+	return (struct df_pc){ ot_df_port_class(df, n, p),
+			       ot_df_port_dim(df, n, p) };
+}
+
+/*
+ * The VL of a hop (the proof at the top): the escape SL's own VL; VL 1
+ * after a global cable, and from a dim-1 to a dim-0 local cable (the
+ * destination group's order in a FlatFly group); VL 0 else.
+ */
+static uint8_t df_vl(bool any_escape, unsigned int sl, struct df_pc in,
+		     struct df_pc out)
 {
 	if (any_escape && sl == DF_ESCAPE_SL)
 		return DF_ESCAPE_VL;
-	return in == OT_DF_PORT_GLOBAL;
+	if (in.cls == OT_DF_PORT_GLOBAL)
+		return 1;
+	return in.cls == OT_DF_PORT_LOCAL && out.cls == OT_DF_PORT_LOCAL &&
+	       in.dim == 1 && out.dim == 0;
 }
 
 static int fill_sl2vl(struct df_ctx *c, struct ot_routing *out)
@@ -498,14 +666,13 @@ static int fill_sl2vl(struct df_ctx *c, struct ot_routing *out)
 		if (!t)
 			return ot_error_nomem(c->err, "df-static");
 		out->sl2vl[n] = t;
-		for (in = 0; in <= np; in++) {
-			enum ot_df_port cls = ot_df_port_class(c->df, n, in);
-
+		for (in = 0; in <= np; in++)
 			for (o = 0; o <= np; o++)
 				for (sl = 0; sl < OT_NUM_SLS; sl++)
 					t[ot_sl2vl_index(np, in, o, sl)] =
-						df_vl(c->any_escape, sl, cls);
-		}
+						df_vl(c->any_escape, sl,
+						      port_pc(c->df, n, in),
+						      port_pc(c->df, n, o));
 	}
 	return 0;
 }
@@ -522,7 +689,9 @@ static uint8_t df_path_sl(const struct ot_routing *r, uint16_t slid,
 /* The promise's context: owns the recognizer's answer the rule reads. */
 struct df_promise {
 	struct ot_df *df;
-	uint8_t *routed; /* per LID: 1 by the rule, 2 on the escape layer */
+	/* per LID: 1 by the rule, 2 on the escape layer, 3 by the rule
+	 * on the Valiant layer (two global hops) */
+	uint8_t *routed;
 	uint16_t max_lid;
 	bool any_escape;
 	unsigned int max_global; /* 2 with detours through a third group */
@@ -539,60 +708,63 @@ static void df_promise_free(void *ctx)
 	free(pr);
 }
 
-/* Class of the port node[i] of the path receives on (NONE at the CA). */
-static enum ot_df_port in_class(const struct ot_df *df,
-				const struct ot_path *p, unsigned int i)
+/* The port node[i] of the path receives on (NONE at the CA). */
+static struct df_pc in_pc(const struct ot_df *df, const struct ot_path *p,
+			  unsigned int i)
 {
 	const struct ot_fabric *f = df->fabric;
 	const struct ot_port *pt;
 
 	if (!i)
-		return OT_DF_PORT_NONE;
+		return (struct df_pc){ OT_DF_PORT_NONE, 0 };
 	pt = &f->node[p->node[i - 1]].port[p->port[i - 1]];
-	return ot_df_port_class(df, p->node[i], pt->peer_port);
+	return port_pc(df, p->node[i], pt->peer_port);
 }
 
 /*
- * local, global, local: at most one local hop before and after the
- * global hops, which are one, or two in a row (max_global) where a group
- * reaches another only through a third.
+ * local, global, local: at most one local hop (two in FlatFly groups, dim
+ * 0 first in the source group, dim 1 first in the destination's) before
+ * and after the global hops, which are one, or two in a row (max_global)
+ * on a detour or the Valiant layer.
  */
-static int check_shape(const struct ot_df *df, const struct ot_path *p,
-		       unsigned int max_global, struct ot_error *why)
+static const char *shape_error(const struct ot_df *df, const struct ot_path *p,
+			       unsigned int max_global, unsigned int *at)
 {
-	unsigned int i, before = 0, after = 0, global = 0;
+	unsigned int i, before = 0, after = 0, global = 0, last = 2, all = 0;
+	unsigned int src = df->gdims[df->group[p->node[1]]];
+	unsigned int dst = df->gdims[df->group[p->node[p->len - 2]]];
 
+	for (i = 1; i + 2 < p->len; i++)
+		all += ot_df_port_class(df, p->node[i], p->port[i]) ==
+		       OT_DF_PORT_GLOBAL;
+	global = !all; /* within a group: the destination group's order */
 	for (i = 1; i + 2 < p->len; i++) {
-		enum ot_df_port cls = ot_df_port_class(df, p->node[i],
-						       p->port[i]);
-		const char *bad = NULL;
+		struct df_pc pc = port_pc(df, p->node[i], p->port[i]);
 
-		if (cls == OT_DF_PORT_GLOBAL)
-			global++;
-		else if (global)
-			after++;
-		else
-			before++;
-		if (global > max_global)
-			bad = "one global hop too many";
-		else if (before > 1 || after > 1)
-			bad = "a second local hop";
-		else if (cls == OT_DF_PORT_GLOBAL && after)
-			bad = "a global hop after a local one";
-		if (bad)
-			return ot_error_set(why,
-					    "hop %u from switch \"%s\": %s, not local-global-local",
-					    i, df->fabric->node[p->node[i]].desc,
-					    bad);
+		*at = i;
+		if (pc.cls == OT_DF_PORT_GLOBAL) {
+			if (after)
+				return "a global hop after a local one";
+			if (++global > max_global + !all)
+				return "one global hop too many";
+			last = 2;
+			continue;
+		}
+		if (global ? ++after > dst : ++before > src)
+			return "a local hop too many";
+		if (last != 2 && (global ? pc.dim >= last : pc.dim <= last))
+			return "local hops out of dimension order";
+		last = pc.dim;
 	}
-	return 0;
+	return NULL;
 }
 
 static int df_rule(const void *ctx, const struct ot_path *p,
 		   struct ot_error *why)
 {
 	const struct df_promise *pr = ctx;
-	unsigned int i, sl;
+	unsigned int i, sl, at = 0;
+	const char *bad;
 	bool esc;
 
 	if (p->dlid > pr->max_lid || !pr->routed[p->dlid])
@@ -604,8 +776,8 @@ static int df_rule(const void *ctx, const struct ot_path *p,
 		return ot_error_set(why, "path SL %u, the engine gives SL %u toward LID %u",
 				    p->sl, sl, p->dlid);
 	for (i = 0; i + 1 < p->len; i++) {
-		uint8_t want = df_vl(pr->any_escape, sl,
-				     in_class(pr->df, p, i));
+		uint8_t want = df_vl(pr->any_escape, sl, in_pc(pr->df, p, i),
+				     port_pc(pr->df, p->node[i], p->port[i]));
 
 		if (p->vl[i] != want)
 			return ot_error_set(why,
@@ -613,7 +785,14 @@ static int df_rule(const void *ctx, const struct ot_path *p,
 					    i, pr->df->fabric->node[p->node[i]].desc,
 					    p->vl[i], want);
 	}
-	return esc ? 0 : check_shape(pr->df, p, pr->max_global, why);
+	if (esc)
+		return 0;
+	bad = shape_error(pr->df, p, pr->routed[p->dlid] == 3 ? 2 :
+				     pr->max_global, &at);
+	if (!bad)
+		return 0;
+	return ot_error_set(why, "hop %u from switch \"%s\": %s, not local-global-local",
+			    at, pr->df->fabric->node[p->node[at]].desc, bad);
 }
 
 static int set_promise(struct df_ctx *c, struct ot_routing *out,
@@ -635,18 +814,23 @@ static int set_promise(struct df_ctx *c, struct ot_routing *out,
 	pr->any_escape = c->any_escape;
 	pr->max_global = c->any_detour ? 2 : 1;
 	for (i = 0; i < c->norder; i++)
-		pr->routed[c->order[i]] = c->escape[c->order[i]] ? 2 : 1;
+		pr->routed[c->order[i]] = c->escape[c->order[i]] ? 2 :
+					  c->voff[c->order[i]] ? 3 : 1;
 	p->text = c->any_escape ?
 		"Dragonfly local-global-local (damaged: some destinations on the escape layer, SL 1, VL 2)" :
+		c->valiant ?
+		"Dragonfly local-global-local at LMC offset 0, local-global-global-local (Valiant through the landing switch's group) above" :
 		c->any_detour ?
-		"Dragonfly local-global-local, or local-global-global-local where a group pair lost its cables: at most four switch hops" :
-		"Dragonfly local-global-local: at most one global hop and three switch hops";
+		"Dragonfly local-global-local, or local-global-global-local where a group pair lost its cables" :
+		"Dragonfly local-global-local: at most one global hop";
 	p->minimal = OT_MINIMAL_NONE;
-	p->max_switch_hops = c->any_escape ? 0 : 2 + pr->max_global;
+	p->max_switch_hops = c->any_escape ? 0 :
+			     2 * df->max_dims +
+				     (c->valiant ? 2 : pr->max_global);
 	p->nvls = out->nvls;
 	p->sls = c->any_escape ? 1u | 1u << DF_ESCAPE_SL : 1u;
 	p->rule = df_rule;
-	p->rule_text = "at most one local hop, one global hop (two in a row on a detour), one local hop; VL 1 after a global cable, VL 0 else (escape: SL 1 on VL 2)";
+	p->rule_text = "local hops (one, or two in FlatFly groups: dim 0 then 1 at the source, 1 then 0 at the destination), one global hop (two in a row on a detour or an LMC offset above 0), local hops; VL 1 after a global cable and from dim 1 to dim 0, VL 0 else (escape: SL 1 on VL 2)";
 	p->source_free = true;
 	p->ctx = pr;
 	p->free_ctx = df_promise_free;
@@ -670,9 +854,15 @@ static int set_labels(const struct df_ctx *c, struct ot_routing *out)
 			if (sw < 0 || !ot_is_switch(f, sw))
 				continue;
 		}
-		rc = ot_routing_set_label(out, n, "%s [%d,%d]",
-					  sw == (int32_t)n ? "switch" : "CA",
-					  df->group[sw], df->index[sw]);
+		if (df->gdims[df->group[sw]] == 2)
+			rc = ot_routing_set_label(out, n, "%s [%d,%d,%d]",
+						  sw == (int32_t)n ? "switch" : "CA",
+						  df->group[sw], df->coord[2 * sw],
+						  df->coord[2 * sw + 1]);
+		else
+			rc = ot_routing_set_label(out, n, "%s [%d,%d]",
+						  sw == (int32_t)n ? "switch" : "CA",
+						  df->group[sw], df->index[sw]);
 	}
 	return rc ? ot_error_nomem(c->err, "df-static") : 0;
 }
@@ -683,6 +873,7 @@ static void ctx_free(struct df_ctx *c)
 	free(c->tsw);
 	free(c->tport);
 	free(c->escape);
+	free(c->voff);
 	free(c->nglob);
 	free(c->ndet);
 	free(c->gglob);

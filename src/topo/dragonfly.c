@@ -182,6 +182,72 @@ static int merge_dense(const struct ot_fabric *f, const struct df_adj *g,
 	return error;
 }
 
+/*
+ * Whether every switch of part A (list[a0 .. a1)) has exactly one switch
+ * neighbour in part B, on a cable that closes a triangle.
+ */
+static bool matched(const struct df_adj *g, const uint32_t *list,
+		    uint32_t a0, uint32_t a1, const uint32_t *root, uint32_t B)
+{
+	uint32_t i, k;
+
+	for (i = a0; i < a1; i++) {
+		unsigned int in = 0;
+
+		for (k = g->start[list[i]]; k < g->start[list[i] + 1]; k++)
+			if (root[g->adj[k]] == B) {
+				in++;
+				if (!g->common[k])
+					return false;
+			}
+		if (in != 1)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * FlatFly groups (dragonfly.h): parts of the same size matched one to
+ * one by triangle-closing cables are one group.  One round, every pair
+ * judged on the parts as they were before it.
+ */
+static int merge_matched(const struct ot_fabric *f, const struct df_adj *g,
+			 struct ot_uf *uf)
+{
+	size_t N = f->nnodes;
+	uint32_t *first = malloc((N + 2) * sizeof(*first));
+	uint32_t *list = malloc((N + 1) * sizeof(*list));
+	uint32_t *root = malloc((N + 1) * sizeof(*root));
+	uint32_t A, B, k;
+
+	if (!first || !list || !root) {
+		free(first);
+		free(list);
+		free(root);
+		return -1;
+	}
+	list_parts(f, uf, first, list, root);
+	for (A = 0; A < N; A++) {
+		uint32_t sa = first[A + 1] - first[A];
+
+		if (sa < 2)
+			continue;
+		for (k = g->start[list[first[A]]];
+		     k < g->start[list[first[A]] + 1]; k++) {
+			B = root[g->adj[k]];
+			if (B <= A || first[B + 1] - first[B] != sa)
+				continue;
+			if (matched(g, list, first[A], first[A + 1], root, B) &&
+			    matched(g, list, first[B], first[B + 1], root, A))
+				ot_uf_union(uf, A, B);
+		}
+	}
+	free(first);
+	free(list);
+	free(root);
+	return 0;
+}
+
 /* A group before numbering: its root, size and smallest (GUID, node). */
 struct df_class {
 	uint32_t root, size;
@@ -289,30 +355,322 @@ static int list_members(struct ot_df *df, struct ot_error *err)
 	return 0;
 }
 
+static bool is_adj(const struct df_adj *g, int32_t u, int32_t v)
+{
+	uint32_t lo = g->start[u], hi = g->start[u + 1];
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (g->adj[mid] == v)
+			return true;
+		if (g->adj[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* The first switch of group G (member order) cabled to too few others. */
+static int32_t not_full(const struct ot_df *df, const struct df_adj *g,
+			uint32_t G, uint32_t *in_out)
+{
+	uint32_t size = df->gstart[G + 1] - df->gstart[G], i, k;
+
+	for (i = df->gstart[G]; i < df->gstart[G + 1]; i++) {
+		int32_t u = df->member[i];
+		uint32_t in = 0;
+
+		for (k = g->start[u]; k < g->start[u + 1]; k++)
+			in += df->group[g->adj[k]] == (int32_t)G;
+		if (size > 1 && 2 * in <= size - 1) {
+			*in_out = in;
+			return u;
+		}
+	}
+	return -1;
+}
+
+/* A FlatFly group's work space, by member slot (index in the group). */
+struct df_flat {
+	const struct ot_df *df;
+	const struct df_adj *g;
+	uint32_t G, base, size;
+	int32_t *xy;   /* 2 per slot: x, y; -1 unknown */
+	uint32_t *line; /* 2 * size: the seed's row, then its column */
+	uint32_t len[2];
+};
+
+static uint32_t slot_of(const struct df_flat *w, int32_t n)
+{
+	return (uint32_t)w->df->index[n];
+}
+
+static bool in_group(const struct df_flat *w, int32_t n)
+{
+	return w->df->group[n] == (int32_t)w->G;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 /*
- * Each group close to a full graph: every switch cabled to more than half
- * of the others; two groups of at least three switches.
+ * The seed switch's cables in the group as two cliques: its row (the
+ * longer, or the one with the smaller slot first) and its column, each
+ * with the seed, in slot order.  -1 when they are not two cliques.
  */
-static int check_groups(const struct ot_df *df, const struct df_adj *g,
+static int seed_lines(struct df_flat *w, int32_t s0)
+{
+	const struct df_adj *g = w->g;
+	uint32_t n = 0, i, j, k, cn[2] = { 0, 0 };
+	uint32_t *comp[2] = { w->line + 1, w->line + w->size + 1 };
+	int32_t nb[OT_MAX_PORTS + 1];
+	unsigned int c;
+
+	for (k = g->start[s0]; k < g->start[s0 + 1] && n <= OT_MAX_PORTS; k++)
+		if (in_group(w, g->adj[k]))
+			nb[n++] = g->adj[k];
+	for (i = 0; i < n; i++) {
+		for (c = 0; c < 2 && cn[c]; c++)
+			if (is_adj(g, nb[i], w->df->member[w->base + comp[c][0]]))
+				break;
+		if (c == 2 || 1 + cn[0] + cn[1] >= w->size)
+			return -1;
+		for (j = 0; j < cn[c]; j++)
+			if (!is_adj(g, nb[i], w->df->member[w->base + comp[c][j]]))
+				return -1;
+		comp[c][cn[c]++] = slot_of(w, nb[i]);
+	}
+	if (!cn[1])
+		return -1;
+	for (c = 0; c < 2; c++) {
+		comp[c][-1] = slot_of(w, s0);
+		w->len[c] = cn[c] + 1;
+		qsort(comp[c] - 1, w->len[c], sizeof(uint32_t), cmp_u32);
+	}
+	for (i = 0; i + 1 < w->len[0] && w->len[0] == w->len[1]; i++)
+		if (w->line[i] != w->line[w->size + i])
+			break;
+	if (w->len[1] > w->len[0] ||
+	    (w->len[1] == w->len[0] && w->line[w->size + i] < w->line[i])) {
+		for (i = 0; i < w->size; i++) { /* swap row and column */
+			uint32_t t = w->line[i];
+
+			w->line[i] = w->line[w->size + i];
+			w->line[w->size + i] = t;
+		}
+		k = w->len[0];
+		w->len[0] = w->len[1];
+		w->len[1] = k;
+	}
+	return 0;
+}
+
+static uint32_t rank_in(const struct df_flat *w, unsigned int d, uint32_t sl)
+{
+	uint32_t i;
+
+	for (i = 0; i < w->len[d]; i++)
+		if (w->line[d * w->size + i] == sl)
+			return i;
+	return UINT32_MAX;
+}
+
+/*
+ * The seed's row holds x = its rank there, the seed's y; its column y =
+ * the rank, the seed's x.  Any other switch's x is that of its cable's
+ * far end in the row, its y that of its cable's far end in the column.
+ */
+static void from_lines(struct df_flat *w, int32_t s0)
+{
+	uint32_t s = slot_of(w, s0), r[2] = { rank_in(w, 0, s),
+					      rank_in(w, 1, s) };
+	uint32_t d, i, k, m;
+
+	for (d = 0; d < 2; d++)
+		for (i = 0; i < w->len[d]; i++) {
+			uint32_t sl = w->line[d * w->size + i];
+
+			w->xy[2 * sl + d] = i;
+			w->xy[2 * sl + !d] = r[!d];
+		}
+	for (m = 0; m < w->size; m++) {
+		int32_t t = w->df->member[w->base + m];
+
+		for (k = w->g->start[t]; k < w->g->start[t + 1]; k++) {
+			int32_t x = w->g->adj[k];
+
+			if (!in_group(w, x))
+				continue;
+			for (d = 0; d < 2; d++)
+				if (w->xy[2 * m + d] < 0 &&
+				    rank_in(w, d, slot_of(w, x)) != UINT32_MAX)
+					w->xy[2 * m + d] =
+						w->xy[2 * slot_of(w, x) + d];
+		}
+	}
+}
+/* The value of coordinate d that two of m's neighbours share, or -1. */
+static int32_t shared_value(const struct df_flat *w, int32_t m,
+			    unsigned int d)
+{
+	const struct df_adj *g = w->g;
+	uint32_t k, j;
+	int32_t best = -1;
+
+	for (k = g->start[m]; k < g->start[m + 1]; k++) {
+		int32_t v;
+
+		if (!in_group(w, g->adj[k]))
+			continue;
+		v = w->xy[2 * slot_of(w, g->adj[k]) + d];
+		for (j = k + 1; v >= 0 && j < g->start[m + 1]; j++)
+			if (in_group(w, g->adj[j]) &&
+			    w->xy[2 * slot_of(w, g->adj[j]) + d] == v) {
+				if (best >= 0 && best != v)
+					return -1;
+				best = v;
+			}
+	}
+	return best;
+}
+
+/* Where damage took the cables into the seed's lines: rounds. */
+static void propagate(struct df_flat *w)
+{
+	bool more = true;
+	uint32_t m, d;
+
+	while (more) {
+		more = false;
+		for (m = 0; m < w->size; m++)
+			for (d = 0; d < 2; d++) {
+				int32_t v;
+
+				if (w->xy[2 * m + d] >= 0)
+					continue;
+				v = shared_value(w, w->df->member[w->base + m], d);
+				if (v >= 0) {
+					w->xy[2 * m + d] = v;
+					more = true;
+				}
+			}
+	}
+}
+
+/* Every switch placed, once, inside the sizes; cables along x or y. */
+static int32_t flat_verify(const struct df_flat *w, uint8_t *taken)
+{
+	uint32_t m, k;
+
+	for (m = 0; m < w->size; m++) {
+		int32_t t = w->df->member[w->base + m];
+		int32_t x = w->xy[2 * m], y = w->xy[2 * m + 1];
+
+		if (x < 0 || y < 0 || (uint32_t)x >= w->len[0] ||
+		    (uint32_t)y >= w->len[1] || taken[y * w->len[0] + x]++)
+			return t;
+		for (k = w->g->start[t]; k < w->g->start[t + 1]; k++) {
+			uint32_t o = slot_of(w, w->g->adj[k]);
+
+			if (in_group(w, w->g->adj[k]) &&
+			    (w->xy[2 * o] == x) == (w->xy[2 * o + 1] == y))
+				return t;
+		}
+	}
+	return -1;
+}
+
+/* Group G as a 2-D FlatFly (dragonfly.h): coordinates, or a refusal. */
+static int flat_group(struct ot_df *df, const struct df_adj *g, uint32_t G,
+		      struct ot_error *err)
+{
+	struct df_flat w = { .df = df, .g = g, .G = G, .base = df->gstart[G],
+			     .size = df->gstart[G + 1] - df->gstart[G] };
+	uint32_t m, k, best = 0, deg;
+	int32_t s0 = df->member[w.base], bad = s0;
+	uint8_t *taken = NULL;
+
+	w.xy = malloc(2 * (size_t)w.size * sizeof(*w.xy));
+	w.line = malloc(2 * (size_t)w.size * sizeof(*w.line));
+	if (!w.xy || !w.line)
+		goto nomem;
+	memset(w.xy, -1, 2 * (size_t)w.size * sizeof(*w.xy));
+	for (m = 0; m < w.size; m++) {
+		int32_t t = df->member[w.base + m];
+
+		for (k = g->start[t], deg = 0; k < g->start[t + 1]; k++)
+			deg += in_group(&w, g->adj[k]);
+		if (deg > best) {
+			best = deg;
+			s0 = t;
+		}
+	}
+	if (!seed_lines(&w, s0)) {
+		from_lines(&w, s0);
+		propagate(&w);
+		taken = calloc((size_t)w.len[0] * w.len[1], 1);
+		if (!taken)
+			goto nomem;
+		bad = flat_verify(&w, taken);
+	}
+	for (m = 0; bad < 0 && m < w.size; m++) {
+		df->coord[2 * df->member[w.base + m]] = w.xy[2 * m];
+		df->coord[2 * df->member[w.base + m] + 1] = w.xy[2 * m + 1];
+	}
+	df->gdims[G] = 2;
+	df->gsize[2 * G] = w.len[0];
+	df->gsize[2 * G + 1] = w.len[1];
+	free(w.xy);
+	free(w.line);
+	free(taken);
+	if (bad < 0)
+		return 0;
+	return ot_refuse(err, OT_ERR_TOPOLOGY,
+			 "dragonfly: switch \"%s\": its group of %u switches is neither a full graph nor a 2-D FlatFly (rows and columns of full graphs)",
+			 df->fabric->node[bad].desc, w.size);
+nomem:
+	free(w.xy);
+	free(w.line);
+	return ot_error_nomem(err, "dragonfly");
+}
+
+/*
+ * Each group close to a full graph (every switch cabled to more than half
+ * of the others), or with flat, else a 2-D FlatFly; two groups of at
+ * least three switches.
+ */
+static int check_groups(struct ot_df *df, const struct df_adj *g, bool flat,
 			struct ot_error *err)
 {
 	const struct ot_fabric *f = df->fabric;
-	uint32_t G, i, k;
+	uint32_t G, k, in = 0;
 
+	df->max_dims = 1;
 	for (G = 0; G < df->ngroups; G++) {
-		uint32_t size = df->gstart[G + 1] - df->gstart[G];
+		uint32_t size = df->gstart[G + 1] - df->gstart[G], i;
+		int32_t u = not_full(df, g, G, &in);
 
-		for (i = df->gstart[G]; i < df->gstart[G + 1]; i++) {
-			int32_t u = df->member[i];
-			uint32_t in = 0;
-
-			for (k = g->start[u]; k < g->start[u + 1]; k++)
-				in += df->group[g->adj[k]] == (int32_t)G;
-			if (size > 1 && 2 * in <= size - 1)
-				return ot_refuse(err, OT_ERR_TOPOLOGY,
-						 "dragonfly: switch \"%s\": cabled to %u of the %u other switches of its group: no full graph",
-						 f->node[u].desc, in, size - 1);
+		df->gdims[G] = 1;
+		df->gsize[2 * G] = size;
+		df->gsize[2 * G + 1] = 1;
+		for (i = df->gstart[G]; u < 0 && i < df->gstart[G + 1]; i++) {
+			df->coord[2 * df->member[i]] = df->index[df->member[i]];
+			df->coord[2 * df->member[i] + 1] = 0;
 		}
+		if (u >= 0 && !flat)
+			return ot_refuse(err, OT_ERR_TOPOLOGY,
+					 "dragonfly: switch \"%s\": cabled to %u of the %u other switches of its group: no full graph",
+					 f->node[u].desc, in, size - 1);
+		if (u >= 0 && flat_group(df, g, G, err))
+			return -1;
+		if (df->gdims[G] > df->max_dims)
+			df->max_dims = df->gdims[G];
 	}
 	if (df->ngroups >= 2 && df->gstart[2] - df->gstart[1] >= 3)
 		return 0;
@@ -321,7 +679,7 @@ static int check_groups(const struct ot_df *df, const struct df_adj *g,
 		if (df->group[k] > 0 || (df->group[k] == 0 && df->ngroups == 1))
 			break;
 	return ot_refuse(err, OT_ERR_TOPOLOGY,
-			 "dragonfly: switch \"%s\": %u group(s) of full graphs, the largest of %u switches: two of at least 3 needed",
+			 "dragonfly: switch \"%s\": %u group(s) of full graphs or 2-D FlatFlies, the largest of %u switches: two of at least 3 needed",
 			 k < f->nnodes ? f->node[k].desc : "?", df->ngroups,
 			 df->max_size);
 }
@@ -348,10 +706,13 @@ static void classify_ports(struct ot_df *df)
 				*c = OT_DF_PORT_CA;
 			} else if (!ot_is_switch(f, x)) {
 				*c = OT_DF_PORT_CA;
+			} else if (df->group[x] == df->group[n]) {
+				*c = OT_DF_PORT_LOCAL;
+				df->ldim[df->pstart[n] + p] =
+					df->gdims[df->group[n]] == 2 &&
+					df->coord[2 * n] == df->coord[2 * x];
 			} else {
-				*c = df->group[x] == df->group[n] ?
-					     OT_DF_PORT_LOCAL :
-					     OT_DF_PORT_GLOBAL;
+				*c = OT_DF_PORT_GLOBAL;
 			}
 		}
 	}
@@ -367,50 +728,85 @@ static int df_alloc(const struct ot_fabric *f, struct ot_df *df)
 	df->gstart = calloc((size_t)f->nnodes + 2, sizeof(*df->gstart));
 	df->member = malloc(((size_t)f->nnodes + 1) * sizeof(*df->member));
 	df->pstart = malloc(((size_t)f->nnodes + 1) * sizeof(*df->pstart));
+	df->coord = malloc(((size_t)f->nnodes + 1) * 2 * sizeof(*df->coord));
+	df->gdims = calloc((size_t)f->nnodes + 1, 1);
+	df->gsize = calloc(((size_t)f->nnodes + 1) * 2, sizeof(*df->gsize));
 	if (!df->group || !df->index || !df->gstart || !df->member ||
-	    !df->pstart)
+	    !df->pstart || !df->coord || !df->gdims || !df->gsize)
 		return -1;
 	for (n = 0; n < f->nnodes; n++) {
 		df->group[n] = -1;
 		df->index[n] = -1;
+		df->coord[2 * n] = df->coord[2 * n + 1] = -1;
 		df->pstart[n] = ports;
 		ports += f->node[n].nports + 1u;
 	}
 	df->cls = calloc((size_t)ports + 1, 1);
-	return df->cls ? 0 : -1;
+	df->ldim = calloc((size_t)ports + 1, 1);
+	return df->cls && df->ldim ? 0 : -1;
 }
 
+/*
+ * Groups: strong cables, dense pieces merged, with flat also matched
+ * parts (FlatFly groups); numbered, listed and checked.
+ */
+static int find_groups(struct ot_df *df, const struct df_adj *g, bool flat,
+		       struct ot_error *err)
+{
+	const struct ot_fabric *f = df->fabric;
+	struct ot_uf *uf = ot_uf_new(f->nnodes);
+	int error = 0;
+
+	if (!uf)
+		return ot_error_nomem(err, "dragonfly");
+	join_strong(f, g, uf);
+	if (merge_dense(f, g, uf) || (flat && merge_matched(f, g, uf)))
+		error = ot_error_nomem(err, "dragonfly");
+	if (!error)
+		error = number_groups(df, uf, err);
+	if (!error)
+		error = list_members(df, err);
+	if (!error)
+		error = check_groups(df, g, flat, err);
+	ot_uf_free(uf);
+	return error;
+}
+
+/*
+ * Groups with FlatFly groups allowed first: where no parts match, the
+ * same as full graphs alone.  Failing those, full graphs alone (a fabric
+ * where whole groups match, dragonfly.h), whose refusal is the answer
+ * unless it found a group too sparse.
+ */
 int ot_df_recognize(const struct ot_fabric *f, struct ot_df **out,
 		    struct ot_error *err)
 {
 	struct ot_df *df = calloc(1, sizeof(*df));
 	struct df_adj g = { 0 };
-	struct ot_uf *uf = ot_uf_new(f->nnodes);
+	struct ot_error first = { 0 };
 	int error = 0;
 
 	*out = NULL;
-	if (!df || !uf || df_alloc(f, df) || build_adj(f, &g)) {
+	if (!df || df_alloc(f, df) || build_adj(f, &g)) {
 		error = ot_error_nomem(err, "dragonfly");
 		goto out;
 	}
 	count_triangles(f, &g);
-	join_strong(f, &g, uf);
-	if (merge_dense(f, &g, uf)) {
-		error = ot_error_nomem(err, "dragonfly");
-		goto out;
+	error = find_groups(df, &g, true, &first);
+	if (error && first.cls == OT_ERR_TOPOLOGY) {
+		error = find_groups(df, &g, false, err);
+		if (error && err->cls == OT_ERR_TOPOLOGY &&
+		    strstr(err->msg, "no full graph"))
+			*err = first;
+	} else if (error) {
+		*err = first;
 	}
-	error = number_groups(df, uf, err);
-	if (!error)
-		error = list_members(df, err);
-	if (!error)
-		error = check_groups(df, &g, err);
 	if (error)
 		goto out;
 	classify_ports(df);
 	*out = df;
 	df = NULL;
 out:
-	ot_uf_free(uf);
 	free(g.start);
 	free(g.adj);
 	free(g.common);
@@ -429,5 +825,9 @@ void ot_df_free(struct ot_df *df)
 	free(df->member);
 	free(df->pstart);
 	free(df->cls);
+	free(df->ldim);
+	free(df->gdims);
+	free(df->gsize);
+	free(df->coord);
 	free(df);
 }

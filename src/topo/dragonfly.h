@@ -22,6 +22,24 @@
  * a full graph (each switch cabled to more than half of the others), and
  * there must be two groups of at least three switches, or the fabric is
  * refused: a FlatFly or KNS, a fat tree, a hypercube.
+ *
+ * Groups as 2-D FlatFlies (rows and columns full graphs), tried when some
+ * group is no full graph: a row of a x b group has c = a - 2 on its
+ * cables, a column b - 2, so with rows much shorter than columns only the
+ * columns come out strong; two parts of the same size (>= 2) whose
+ * switches are matched one to one by cables that each close a triangle
+ * are then one group (the rows of a FlatFly group match its columns).  A
+ * group that is no full graph must then be a 2-D FlatFly: at its switch
+ * with the most cables inside the group, those cables form two cliques,
+ * a row and a column (the longer one is dimension 0, x; equal lengths:
+ * the one with the smaller switch number in the group); every other
+ * switch takes x from its cable into that row and y from its cable into
+ * that column, or where damage took those, the value that two of its
+ * neighbours in the group share; every cable in the group joins two
+ * switches that differ in x or in y alone.  Else the fabric is refused,
+ * the switch named.  Limit: where every switch of a group has a cable to
+ * each of the g - 1 other groups (g - 1 <= h), two full-graph groups are
+ * matched like two rows; the first pass (full graphs) keeps those.
  */
 #ifndef OSMTOPO_DRAGONFLY_H
 #define OSMTOPO_DRAGONFLY_H
@@ -52,11 +70,21 @@ struct ot_df {
 	/* Port classes: cls[pstart[n] + p] for p = 0..nports of node n. */
 	uint32_t *pstart;
 	uint8_t *cls; /* enum ot_df_port */
+	/* Per port, like cls: a local cable's dimension in a FlatFly group
+	 * (0: x differs, 1: y differs); 0 in full-graph groups. */
+	uint8_t *ldim;
+	/* Per group: 1 (full graph) or 2 (2-D FlatFly), and its sizes in x
+	 * and y (full graphs: size, 1). */
+	uint8_t *gdims;
+	uint32_t *gsize; /* 2 per group */
+	unsigned int max_dims; /* the largest gdims */
+	/* Per switch: x, y in its group (full graphs: index, 0); -1 others. */
+	int32_t *coord; /* 2 per node */
 };
 
 /*
- * Recognizes f as a Dragonfly with groups as full graphs (damaged ones
- * too: missing switches and cables).  Refuses anything else with class
+ * Recognizes f as a Dragonfly with groups as full graphs or 2-D FlatFlies
+ * (damaged ones too: missing switches and cables).  Refuses anything else with class
  * OT_ERR_TOPOLOGY and one line naming the first switch that breaks it.
  * f must be indexed.
  */
@@ -68,6 +96,12 @@ static inline enum ot_df_port ot_df_port_class(const struct ot_df *df,
 					       uint32_t node, unsigned int port)
 {
 	return (enum ot_df_port)df->cls[df->pstart[node] + port];
+}
+
+static inline unsigned int ot_df_port_dim(const struct ot_df *df,
+					  uint32_t node, unsigned int port)
+{
+	return df->ldim[df->pstart[node] + port];
 }
 
 #endif
