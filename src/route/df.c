@@ -44,6 +44,10 @@
 
 #define DF_ESCAPE_SL 1
 #define DF_ESCAPE_VL 2
+/* Which switches take the global hop (takes_global) */
+#define DF_VALIANT_GATEWAY 1 /* Valiant: a cable to one with a cable to H,
+				none to H */
+#define DF_VALIANT_ANY 2     /* Valiant: either */
 
 struct df_ctx {
 	const struct ot_fabric *f;
@@ -63,6 +67,10 @@ struct df_ctx {
 	/* [node * ngroups + H]: global cables to switches with one to H */
 	uint16_t *ndet;
 	uint8_t *gglob;    /* [G * ngroups + H]: group G has a cable to H */
+	/* [G * ngroups + H]: some switch of G has a DF_VALIANT_GATEWAY */
+	uint8_t *vgw;
+	/* [G * ngroups + H]: every switch of G has Valiant candidates */
+	uint8_t *vok;
 	bool any_detour;   /* some group reaches another through a third */
 	uint8_t *lane;     /* [node * nlanes + bundle] */
 	uint8_t *hop;      /* per node: port toward the current LID */
@@ -143,6 +151,9 @@ static int prepare_dests(struct df_ctx *c)
 	return 0;
 }
 
+static bool takes_global(const struct df_ctx *c, int32_t s, uint32_t H,
+			 unsigned int mode);
+
 /* Per switch and group: global cables there, and detour cables. */
 static void count_globals(struct df_ctx *c)
 {
@@ -172,6 +183,11 @@ static void count_globals(struct df_ctx *c)
 					c->ndet[(size_t)n * ng + H]++;
 		}
 	}
+	for (n = 0; n < f->nnodes; n++)
+		for (H = 0; df->group[n] >= 0 && ot_is_switch(f, n) && H < ng;
+		     H++)
+			if (takes_global(c, n, H, DF_VALIANT_GATEWAY))
+				c->vgw[(size_t)df->group[n] * ng + H] = 1;
 }
 
 static int prepare_ports(struct df_ctx *c)
@@ -185,9 +201,12 @@ static int prepare_ports(struct df_ctx *c)
 	c->nglob = calloc((size_t)f->nnodes * ng + 1, sizeof(*c->nglob));
 	c->ndet = calloc((size_t)f->nnodes * ng + 1, sizeof(*c->ndet));
 	c->gglob = calloc((size_t)ng * ng + 1, 1);
+	c->vgw = calloc((size_t)ng * ng + 1, 1);
+	c->vok = calloc((size_t)ng * ng + 1, 1);
 	c->lane = calloc((size_t)f->nnodes * c->nlanes + 1, 1);
 	c->hop = calloc((size_t)f->nnodes + 1, 1);
-	if (!c->nglob || !c->ndet || !c->gglob || !c->lane || !c->hop)
+	if (!c->nglob || !c->ndet || !c->gglob || !c->lane || !c->hop ||
+	    !c->vgw || !c->vok)
 		return ot_error_nomem(c->err, "df-static");
 	count_globals(c);
 	return 0;
@@ -200,12 +219,14 @@ static int prepare_ports(struct df_ctx *c)
  * either (dragonfly valiant: local-global-global-local).
  */
 static bool takes_global(const struct df_ctx *c, int32_t s, uint32_t H,
-			 bool valiant)
+			 unsigned int mode)
 {
 	uint32_t ng = c->df->ngroups;
 	size_t at = (size_t)s * ng + H;
 
-	if (valiant)
+	if (mode == DF_VALIANT_GATEWAY)
+		return c->ndet[at] && !c->nglob[at];
+	if (mode == DF_VALIANT_ANY)
 		return c->nglob[at] || c->ndet[at];
 	if (c->gglob[(size_t)c->df->group[s] * ng + H])
 		return c->nglob[at];
@@ -222,7 +243,7 @@ static bool local_dim(const struct df_ctx *c, int32_t s, unsigned int p,
 
 /* Whether switch x has a dim-1 cable to a switch that takes the hop. */
 static bool column_takes(const struct df_ctx *c, int32_t x, uint32_t H,
-			 bool valiant)
+			 unsigned int valiant)
 {
 	const struct ot_node *nd = &c->f->node[x];
 	unsigned int q;
@@ -258,7 +279,7 @@ static bool global_candidate(const struct df_ctx *c, int32_t s,
  * dim-0 cable to a switch with a dim-1 cable to one (dim 0 before dim 1).
  */
 static bool local_candidate(const struct df_ctx *c, int32_t s,
-			    unsigned int p, uint32_t H, bool valiant,
+			    unsigned int p, uint32_t H, unsigned int valiant,
 			    unsigned int step)
 {
 	int32_t x = c->f->node[s].port[p].peer;
@@ -308,7 +329,7 @@ static uint64_t cand_key(const struct df_ctx *c, int32_t s, unsigned int p)
 
 /* Candidates toward group H (offset 0 or Valiant) into key[]; how many. */
 static uint32_t toward_group(struct df_ctx *c, int32_t n, uint32_t H,
-			     bool valiant, uint64_t *key)
+			     unsigned int valiant, uint64_t *key)
 {
 	const struct ot_node *nd = &c->f->node[n];
 	uint32_t m = 0;
@@ -316,12 +337,16 @@ static uint32_t toward_group(struct df_ctx *c, int32_t n, uint32_t H,
 
 	if ((int32_t)H == c->df->group[n])
 		return 0;
-	if (takes_global(c, n, H, valiant)) {
+	if (takes_global(c, n, H, valiant ? DF_VALIANT_ANY : 0)) {
 		for (p = 1; p <= nd->nports; p++)
 			if (global_candidate(c, n, p, H))
 				key[m++] = cand_key(c, n, p);
 		return m;
 	}
+	/* Valiant: toward switches without a cable to H, where there are */
+	if (valiant)
+		valiant = c->vgw[(size_t)c->df->group[n] * c->df->ngroups + H] ?
+				  DF_VALIANT_GATEWAY : DF_VALIANT_ANY;
 	for (step = 0; step < 3 && !m; step++)
 		for (p = 1; p <= nd->nports; p++)
 			if (local_candidate(c, n, p, H, valiant, step))
@@ -366,6 +391,29 @@ static uint32_t bundle_candidates(struct df_ctx *c, uint32_t n, uint32_t b,
 	return m;
 }
 
+static uint32_t ncand(const struct df_ctx *c, int32_t s, uint32_t b)
+{
+	size_t at = (size_t)s * c->nlanes + b;
+
+	return c->cstart[at + 1] - c->cstart[at];
+}
+
+/* Which groups take the Valiant layer toward which (vok). */
+static void valiant_groups(struct df_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	uint32_t ng = c->df->ngroups, n, H;
+
+	for (H = 0; c->valiant && H < ng; H++)
+		memset(c->vok + (size_t)H * ng, 1, ng);
+	for (n = 0; c->valiant && n < f->nnodes; n++)
+		for (H = 0; c->df->group[n] >= 0 && ot_is_switch(f, n) &&
+			    H < ng; H++)
+			if (!ncand(c, n, c->vbase + H) &&
+			    H != (uint32_t)c->df->group[n])
+				c->vok[(size_t)c->df->group[n] * ng + H] = 0;
+}
+
 static int prepare_candidates(struct df_ctx *c)
 {
 	const struct ot_fabric *f = c->f;
@@ -392,20 +440,15 @@ static int prepare_candidates(struct df_ctx *c)
 		}
 	}
 	c->cstart[nb] = k;
+	valiant_groups(c);
 	return 0;
-}
-
-static uint32_t ncand(const struct df_ctx *c, int32_t s, uint32_t b)
-{
-	size_t at = (size_t)s * c->nlanes + b;
-
-	return c->cstart[at + 1] - c->cstart[at];
 }
 
 /*
  * The bundle switch s (not t) deals LID lid (on switch t) from: within
  * t's group the member's; at offset 0 t's group's; above, its Valiant
- * bundle, or where s has no candidate there, the offset-0 one.
+ * bundle, or where some switch of its group has no candidate there (the
+ * whole group, so that no packet changes layers), the offset-0 one.
  */
 static uint32_t bundle_of(const struct df_ctx *c, int32_t s, uint32_t lid)
 {
@@ -415,7 +458,7 @@ static uint32_t bundle_of(const struct df_ctx *c, int32_t s, uint32_t lid)
 
 	if (df->group[s] == df->group[t])
 		return df->ngroups + df->index[t];
-	if (c->voff[lid] && ncand(c, s, c->vbase + H))
+	if (c->voff[lid] && c->vok[(size_t)df->group[s] * df->ngroups + H])
 		return c->vbase + H;
 	return H;
 }
@@ -877,6 +920,8 @@ static void ctx_free(struct df_ctx *c)
 	free(c->nglob);
 	free(c->ndet);
 	free(c->gglob);
+	free(c->vgw);
+	free(c->vok);
 	free(c->lane);
 	free(c->hop);
 	free(c->cstart);
