@@ -154,6 +154,23 @@ static struct ot_fabric *df_random_damaged(void)
 	return dragonfly(OT_DF_RANDOM, 5, 0.1);
 }
 
+/* Groups as 3 x 4 FlatFlies, 2 global cables per switch, palm-tree
+ * (a random arrangement is no symmetry the GUIDs may relabel: with
+ * Valiant paths, other GUIDs give other intermediate groups). */
+static struct ot_fabric *df_flat(void)
+{
+	struct ot_dragonfly_params p = { .a = 12, .h = 2, .p = 2,
+					 .flat = { 3, 4 },
+					 .arrangement = OT_DF_PALMTREE,
+					 .arrange_seed = 7, .shuffle = true,
+					 .seed = 13 };
+	struct ot_error err = { 0 };
+	struct ot_fabric *f = ot_gen_dragonfly(&p, &err);
+
+	ck_assert_msg(f, "%s", err.msg);
+	return f;
+}
+
 static const char ff_engines[] =
 	"ff-dor ff-mixed-dor ff-twisted-dor ff-twisted-mixed-dor ";
 static const char ador_engines[] =
@@ -173,6 +190,8 @@ static const struct family families[] = {
 	{ "df-static ", df_palm, 0, false },
 	{ "df-static ", df_palm, 1, false },
 	{ "df-static ", df_random_damaged, 0, true },
+	{ "df-static ", df_flat, 0, false },
+	{ "df-static ", df_flat, 1, false },
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
