@@ -14,17 +14,43 @@
  * (LMC offset, group, switch in group, CA rank); where a switch has
  * several global cables to the destination's group, or several local
  * neighbours that do (gateways), it hands them out round-robin in the
- * order (switch in group of the far end, port), so each carries the same
+ * order (far end's group, its switch in group, port), so each carries the same
  * number of destinations within one.
  *
  * Deadlock freedom on 2 VLs with one SL, by SL2VL keyed on the input
- * port's class: a hop that enters a switch on a global cable leaves on
- * VL 1, every other on VL 0.  So VL 0 carries CA -> switch, the first
- * local hop, the global hop and the last hop of a path within a group;
- * VL 1 the local hop after the global one and the hop to the CA.  On VL 0
- * a local hop is followed only by a global hop or a CA, a global hop
- * leaves VL 0; on VL 1 a local hop is followed by a CA: no cycle in the
- * channel dependencies (Dally and Seitz), so no credit loop.
+ * and output ports' classes: a hop that enters a switch on a global cable
+ * leaves on VL 1, every other on VL 0.  So VL 0 carries CA -> switch, the
+ * first local hop, the global hop and the last hop of a path within a
+ * group; VL 1 the local hop after the global one and the hop to the CA.
+ * On VL 0 a local hop is followed only by a global hop or a CA, a global
+ * hop leaves VL 0; on VL 1 a local hop is followed by a CA: no cycle in
+ * the channel dependencies (Dally and Seitz), so no credit loop.
+ *
+ * Groups as 2-D FlatFlies: a local move takes up to two hops, dimension
+ * order inside the group, dim 0 then dim 1 toward the gateway in the
+ * source group, dim 1 then dim 0 in the destination group (and within a
+ * group: the LFT cannot tell a packet from its own group from one that
+ * came over a global cable).  A local -> local hop in the source group
+ * then goes dim 0 -> dim 1 and one in the destination group dim 1 ->
+ * dim 0, which SL2VL tells apart by the output port: VL 1 after a global
+ * cable and on a dim 1 -> dim 0 hop, VL 0 else.  VL 0 channels are then
+ * ordered CA -> switch < dim 0 < dim 1 < global, VL 1 channels global <
+ * dim 1 < dim 0, every other hop from one VL to the other goes from 0
+ * to 1, and a hop to a CA ends the path (no dependency leaves it):
+ * still acyclic on 2 VLs and one SL.
+ *
+ * Valiant (LMC offsets above 0; offset 0 keeps the route above): toward
+ * group H a switch with a cable to H takes it (the landing switch of a
+ * Valiant path must: an LFT entry serves every packet), one with a cable
+ * to a switch of another group that has a cable to H takes that (dealt
+ * round-robin: the intermediate group changes from LID to LID, offset to
+ * offset), the others make their local moves toward the latter (or where
+ * the group has none, toward the former).  Paths are restricted to
+ * local-global-global-local (no local hop in the intermediate group): the
+ * shape of a detour below, on the same 2 VLs and one SL (the second
+ * global hop enters on a global port: VL 1, as every hop after it).  A
+ * group where some switch has no Valiant candidate toward H routes H's
+ * LIDs at every offset as at offset 0.
  *
  * Damage: a destination the rule above cannot reach from every switch (a
  * missing local cable to its switch, a group with no global cable to its
