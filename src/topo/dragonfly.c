@@ -182,34 +182,79 @@ static int merge_dense(const struct ot_fabric *f, const struct df_adj *g,
 	return error;
 }
 
-/*
- * Whether every switch of part A (list[a0 .. a1)) has exactly one switch
- * neighbour in part B, on a cable that closes a triangle.
- */
-static bool matched(const struct df_adj *g, const uint32_t *list,
-		    uint32_t a0, uint32_t a1, const uint32_t *root, uint32_t B)
+/* The cables from part A (list[a0 .. a1)) to part B that close a triangle. */
+static uint32_t tri_cables(const struct df_adj *g, const uint32_t *list,
+			   uint32_t a0, uint32_t a1, const uint32_t *root,
+			   uint32_t B)
 {
-	uint32_t i, k;
+	uint32_t i, k, tri = 0;
 
-	for (i = a0; i < a1; i++) {
-		unsigned int in = 0;
-
+	for (i = a0; i < a1; i++)
 		for (k = g->start[list[i]]; k < g->start[list[i] + 1]; k++)
-			if (root[g->adj[k]] == B) {
-				in++;
-				if (!g->common[k])
-					return false;
-			}
-		if (in != 1)
-			return false;
-	}
-	return true;
+			tri += root[g->adj[k]] == B && g->common[k] > 0;
+	return tri;
 }
 
 /*
- * FlatFly groups (dragonfly.h): parts of the same size matched one to
- * one by triangle-closing cables are one group.  One round, every pair
- * judged on the parts as they were before it.
+ * Parts A and B (as listed) are pieces of one FlatFly group: at least as
+ * many triangle-closing cables between them as the smaller has switches,
+ * one fewer for damage, and two (rows matched to rows, or two halves of
+ * a group; two groups share far fewer cables, and those rarely close a
+ * triangle).
+ */
+static bool lines_match(const struct df_adj *g, const uint32_t *first,
+			const uint32_t *list, const uint32_t *root,
+			uint32_t A, uint32_t B)
+{
+	uint32_t sa = first[A + 1] - first[A], sb = first[B + 1] - first[B];
+	uint32_t need = (sa < sb ? sa : sb) - 1, m;
+
+	if (sa < 2 || sb < 2)
+		return false;
+	m = tri_cables(g, list, first[A], first[A + 1], root, B);
+	return m >= 2 && m >= need;
+}
+
+/*
+ * A piece of one or two switches (damage took their triangles) joins the
+ * part it has the most cables to, two at least, and more than to any
+ * other (its global cables go to as many groups, one or two each).
+ */
+static void attach_piece(const struct df_adj *g, const uint32_t *first,
+			 const uint32_t *list, const uint32_t *root,
+			 uint32_t A, uint32_t *cnt, struct ot_uf *uf)
+{
+	uint32_t i, k, best = A, top = 0, second = 0;
+
+	for (i = first[A]; i < first[A + 1]; i++)
+		for (k = g->start[list[i]]; k < g->start[list[i] + 1]; k++)
+			if (root[g->adj[k]] != A)
+				cnt[root[g->adj[k]]]++;
+	for (i = first[A]; i < first[A + 1]; i++)
+		for (k = g->start[list[i]]; k < g->start[list[i] + 1]; k++) {
+			uint32_t B = root[g->adj[k]];
+
+			if (B == A || !cnt[B])
+				continue;
+			if (cnt[B] > top) {
+				second = B == best ? second : top;
+				top = cnt[B];
+				best = B;
+			} else if (B != best && cnt[B] > second) {
+				second = cnt[B];
+			}
+			cnt[B] = 0;
+		}
+	if (top >= 2 && top > second)
+		ot_uf_union(uf, A, best);
+}
+
+/*
+ * FlatFly groups (dragonfly.h): parts matched by triangle-closing cables
+ * (no switch with two cables into the other part, as many such cables
+ * as the smaller part has switches, one fewer for damage) are one group;
+ * then pieces of one or two switches join their part.  One round each,
+ * every pair judged on the parts as they were before it.
  */
 static int merge_matched(const struct ot_fabric *f, const struct df_adj *g,
 			 struct ot_uf *uf)
@@ -218,34 +263,37 @@ static int merge_matched(const struct ot_fabric *f, const struct df_adj *g,
 	uint32_t *first = malloc((N + 2) * sizeof(*first));
 	uint32_t *list = malloc((N + 1) * sizeof(*list));
 	uint32_t *root = malloc((N + 1) * sizeof(*root));
-	uint32_t A, B, k;
+	uint32_t *seen = calloc(N + 1, sizeof(*seen));
+	uint32_t A, i, k;
+	int error = -1;
 
-	if (!first || !list || !root) {
-		free(first);
-		free(list);
-		free(root);
-		return -1;
-	}
+	if (!first || !list || !root || !seen)
+		goto out;
 	list_parts(f, uf, first, list, root);
-	for (A = 0; A < N; A++) {
-		uint32_t sa = first[A + 1] - first[A];
+	for (A = 0; A < N; A++)
+		for (i = first[A]; i < first[A + 1]; i++)
+			for (k = g->start[list[i]]; k < g->start[list[i] + 1];
+			     k++) {
+				uint32_t B = root[g->adj[k]];
 
-		if (sa < 2)
-			continue;
-		for (k = g->start[list[first[A]]];
-		     k < g->start[list[first[A]] + 1]; k++) {
-			B = root[g->adj[k]];
-			if (B <= A || first[B + 1] - first[B] != sa)
-				continue;
-			if (matched(g, list, first[A], first[A + 1], root, B) &&
-			    matched(g, list, first[B], first[B + 1], root, A))
-				ot_uf_union(uf, A, B);
-		}
-	}
+				if (B > A && seen[B] != A + 1) {
+					seen[B] = A + 1;
+					if (lines_match(g, first, list, root, A, B))
+						ot_uf_union(uf, A, B);
+				}
+			}
+	list_parts(f, uf, first, list, root);
+	memset(seen, 0, (N + 1) * sizeof(*seen));
+	for (A = 0; A < N; A++)
+		if (first[A + 1] > first[A] && first[A + 1] - first[A] <= 2)
+			attach_piece(g, first, list, root, A, seen, uf);
+	error = 0;
+out:
 	free(first);
 	free(list);
 	free(root);
-	return 0;
+	free(seen);
+	return error;
 }
 
 /* A group before numbering: its root, size and smallest (GUID, node). */
@@ -424,26 +472,42 @@ static int cmp_u32(const void *a, const void *b)
  * longer, or the one with the smaller slot first) and its column, each
  * with the seed, in slot order.  -1 when they are not two cliques.
  */
+static uint32_t lab_find(uint32_t *lab, uint32_t i)
+{
+	while (lab[i] != i)
+		i = lab[i] = lab[lab[i]];
+	return i;
+}
+
 static int seed_lines(struct df_flat *w, int32_t s0)
 {
 	const struct df_adj *g = w->g;
-	uint32_t n = 0, i, j, k, cn[2] = { 0, 0 };
+	uint32_t n = 0, i, j, k, cn[2] = { 0, 0 }, root[2];
 	uint32_t *comp[2] = { w->line + 1, w->line + w->size + 1 };
+	uint32_t lab[OT_MAX_PORTS + 1];
 	int32_t nb[OT_MAX_PORTS + 1];
 	unsigned int c;
 
 	for (k = g->start[s0]; k < g->start[s0 + 1] && n <= OT_MAX_PORTS; k++)
 		if (in_group(w, g->adj[k]))
 			nb[n++] = g->adj[k];
+	if (n + 1 >= w->size)
+		return -1;
+	/* connected parts (a damaged line may miss a cable or two) */
+	for (i = 0; i < n; i++)
+		lab[i] = i;
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (is_adj(g, nb[i], nb[j]))
+				lab[lab_find(lab, i)] = lab_find(lab, j);
 	for (i = 0; i < n; i++) {
-		for (c = 0; c < 2 && cn[c]; c++)
-			if (is_adj(g, nb[i], w->df->member[w->base + comp[c][0]]))
-				break;
-		if (c == 2 || 1 + cn[0] + cn[1] >= w->size)
+		uint32_t r = lab_find(lab, i);
+
+		for (c = 0; c < 2 && cn[c] && root[c] != r; c++)
+			;
+		if (c == 2)
 			return -1;
-		for (j = 0; j < cn[c]; j++)
-			if (!is_adj(g, nb[i], w->df->member[w->base + comp[c][j]]))
-				return -1;
+		root[c] = r;
 		comp[c][cn[c]++] = slot_of(w, nb[i]);
 	}
 	if (!cn[1])
@@ -540,26 +604,73 @@ static int32_t shared_value(const struct df_flat *w, int32_t m,
 	return best;
 }
 
-/* Where damage took the cables into the seed's lines: rounds. */
-static void propagate(struct df_flat *w)
+/*
+ * Coordinate d of m from a neighbour whose other coordinate is known and
+ * differs from m's (a cable changes one coordinate only), or -1.
+ */
+static int32_t cross_value(const struct df_flat *w, int32_t m, unsigned int d)
 {
-	bool more = true;
+	const int32_t *me = &w->xy[2 * slot_of(w, m)];
+	uint32_t k;
+
+	if (me[!d] < 0)
+		return -1;
+	for (k = w->g->start[m]; k < w->g->start[m + 1]; k++) {
+		const int32_t *r;
+
+		if (!in_group(w, w->g->adj[k]))
+			continue;
+		r = &w->xy[2 * slot_of(w, w->g->adj[k])];
+		if (r[!d] >= 0 && r[!d] != me[!d] && r[d] >= 0)
+			return r[d];
+	}
+	return -1;
+}
+
+/* Rounds of shared and cross values until nothing more is found. */
+static bool settle(struct df_flat *w)
+{
+	bool more = true, any = false;
 	uint32_t m, d;
 
 	while (more) {
 		more = false;
 		for (m = 0; m < w->size; m++)
 			for (d = 0; d < 2; d++) {
-				int32_t v;
+				int32_t t = w->df->member[w->base + m], v;
 
 				if (w->xy[2 * m + d] >= 0)
 					continue;
-				v = shared_value(w, w->df->member[w->base + m], d);
+				v = shared_value(w, t, d);
+				if (v < 0)
+					v = cross_value(w, t, d);
 				if (v >= 0) {
 					w->xy[2 * m + d] = v;
-					more = true;
+					more = any = true;
 				}
 			}
+	}
+	return any;
+}
+
+/*
+ * Where damage took the cables into the seed's lines (or the seed's line
+ * lost a switch): settle, then give the first switch still without a
+ * coordinate a new value (a line the seed's does not reach), and again.
+ */
+static void propagate(struct df_flat *w)
+{
+	uint32_t m, d;
+
+	for (;;) {
+		settle(w);
+		for (m = 0; m < w->size; m++)
+			for (d = 0; d < 2; d++)
+				if (w->xy[2 * m + d] < 0 && w->xy[2 * m + !d] >= 0)
+					goto fresh;
+		return;
+fresh:
+		w->xy[2 * m + d] = w->len[d]++;
 	}
 }
 
@@ -586,40 +697,66 @@ static int32_t flat_verify(const struct df_flat *w, uint8_t *taken)
 	return -1;
 }
 
-/* Group G as a 2-D FlatFly (dragonfly.h): coordinates, or a refusal. */
+/*
+ * Coordinates from seed switch s0: the first switch that breaks the
+ * FlatFly pattern, -1 when none does, -2 out of memory.
+ */
+static int32_t try_seed(struct df_flat *w, int32_t s0)
+{
+	uint8_t *taken;
+	int32_t bad;
+
+	memset(w->xy, -1, 2 * (size_t)w->size * sizeof(*w->xy));
+	if (seed_lines(w, s0))
+		return s0;
+	from_lines(w, s0);
+	propagate(w);
+	taken = calloc((size_t)w->len[0] * w->len[1], 1);
+	if (!taken)
+		return -2;
+	bad = flat_verify(w, taken);
+	free(taken);
+	return bad;
+}
+
+/*
+ * Group G as a 2-D FlatFly (dragonfly.h): coordinates, or a refusal
+ * naming the switch that breaks the pattern from the best seed.  Seeds
+ * in order of cables in the group (most first), then switch in group: a
+ * damaged seed's lines may fall apart where another's hold.
+ */
 static int flat_group(struct ot_df *df, const struct df_adj *g, uint32_t G,
 		      struct ot_error *err)
 {
 	struct df_flat w = { .df = df, .g = g, .G = G, .base = df->gstart[G],
 			     .size = df->gstart[G + 1] - df->gstart[G] };
-	uint32_t m, k, best = 0, deg;
-	int32_t s0 = df->member[w.base], bad = s0;
-	uint8_t *taken = NULL;
+	uint32_t *deg = calloc((size_t)w.size + 1, sizeof(*deg));
+	uint32_t m, k, tries;
+	int32_t bad = -2, first = -1;
 
 	w.xy = malloc(2 * (size_t)w.size * sizeof(*w.xy));
 	w.line = malloc(2 * (size_t)w.size * sizeof(*w.line));
-	if (!w.xy || !w.line)
-		goto nomem;
-	memset(w.xy, -1, 2 * (size_t)w.size * sizeof(*w.xy));
-	for (m = 0; m < w.size; m++) {
+	for (m = 0; deg && m < w.size; m++) {
 		int32_t t = df->member[w.base + m];
 
-		for (k = g->start[t], deg = 0; k < g->start[t + 1]; k++)
-			deg += in_group(&w, g->adj[k]);
-		if (deg > best) {
-			best = deg;
-			s0 = t;
-		}
+		for (k = g->start[t]; k < g->start[t + 1]; k++)
+			deg[m] += in_group(&w, g->adj[k]) ? 1 : 0;
+		deg[m] += 1; /* 0: tried */
 	}
-	if (!seed_lines(&w, s0)) {
-		from_lines(&w, s0);
-		propagate(&w);
-		taken = calloc((size_t)w.len[0] * w.len[1], 1);
-		if (!taken)
-			goto nomem;
-		bad = flat_verify(&w, taken);
+	for (tries = 0; deg && w.xy && w.line && tries < w.size; tries++) {
+		uint32_t best = 0;
+
+		for (m = 1; m < w.size; m++)
+			if (deg[m] > deg[best])
+				best = m;
+		deg[best] = 0;
+		bad = try_seed(&w, df->member[w.base + best]);
+		if (first == -1)
+			first = bad;
+		if (bad < 0)
+			break;
 	}
-	for (m = 0; bad < 0 && m < w.size; m++) {
+	for (m = 0; bad == -1 && m < w.size; m++) {
 		df->coord[2 * df->member[w.base + m]] = w.xy[2 * m];
 		df->coord[2 * df->member[w.base + m] + 1] = w.xy[2 * m + 1];
 	}
@@ -628,16 +765,14 @@ static int flat_group(struct ot_df *df, const struct df_adj *g, uint32_t G,
 	df->gsize[2 * G + 1] = w.len[1];
 	free(w.xy);
 	free(w.line);
-	free(taken);
-	if (bad < 0)
+	free(deg);
+	if (bad == -2)
+		return ot_error_nomem(err, "dragonfly");
+	if (bad == -1)
 		return 0;
 	return ot_refuse(err, OT_ERR_TOPOLOGY,
 			 "dragonfly: switch \"%s\": its group of %u switches is neither a full graph nor a 2-D FlatFly (rows and columns of full graphs)",
-			 df->fabric->node[bad].desc, w.size);
-nomem:
-	free(w.xy);
-	free(w.line);
-	return ot_error_nomem(err, "dragonfly");
+			 df->fabric->node[first].desc, w.size);
 }
 
 /*

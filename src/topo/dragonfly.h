@@ -23,23 +23,30 @@
  * there must be two groups of at least three switches, or the fabric is
  * refused: a FlatFly or KNS, a fat tree, a hypercube.
  *
- * Groups as 2-D FlatFlies (rows and columns full graphs), tried when some
- * group is no full graph: a row of a x b group has c = a - 2 on its
- * cables, a column b - 2, so with rows much shorter than columns only the
- * columns come out strong; two parts of the same size (>= 2) whose
- * switches are matched one to one by cables that each close a triangle
- * are then one group (the rows of a FlatFly group match its columns).  A
- * group that is no full graph must then be a 2-D FlatFly: at its switch
- * with the most cables inside the group, those cables form two cliques,
- * a row and a column (the longer one is dimension 0, x; equal lengths:
- * the one with the smaller switch number in the group); every other
- * switch takes x from its cable into that row and y from its cable into
- * that column, or where damage took those, the value that two of its
- * neighbours in the group share; every cable in the group joins two
- * switches that differ in x or in y alone.  Else the fabric is refused,
- * the switch named.  Limit: where every switch of a group has a cable to
- * each of the g - 1 other groups (g - 1 <= h), two full-graph groups are
- * matched like two rows; the first pass (full graphs) keeps those.
+ * Groups as 2-D FlatFlies (rows and columns full graphs), tried first:
+ * a row of an a x b group has c = a - 2 on its cables, a column b - 2,
+ * so with rows much shorter than columns only the columns come out
+ * strong, and damage splits groups further.  Two parts with at least as
+ * many triangle-closing cables between them as the smaller has switches
+ * (one fewer for damage, two at least) are one group: rows matched to
+ * rows, halves of a group; two groups share far fewer cables, and those
+ * rarely close a triangle.  A piece of one or two switches then joins the
+ * part it has the most cables to (two at least, more than to any other).
+ * A group that is no full graph must be a 2-D FlatFly: at a seed switch
+ * (the most cables inside the group first, then the next while one
+ * fails) those cables form two connected parts, a row and a column (the
+ * longer is dimension 0, x; equal lengths: the one with the smaller
+ * switch number in the group); every other switch takes x from its cable
+ * into that row and y from its cable into that column, or where damage
+ * took those, the value two of its neighbours in the group share, or the
+ * one a neighbour that differs in the other coordinate has, or a new one;
+ * every cable in the group must join two switches that differ in x or in
+ * y alone.  Else the fabric is refused, the switch named.  Where that
+ * fails, full graphs alone are tried (the answer where no part matched).
+ * Limits: sides of at least 3 (a side of 2 closes no triangle); where
+ * every switch of a group has a cable to each of the g - 1 other groups
+ * (g - 1 <= h), whole groups may match like rows, and full graphs alone
+ * keep them.
  */
 #ifndef OSMTOPO_DRAGONFLY_H
 #define OSMTOPO_DRAGONFLY_H
