@@ -70,6 +70,13 @@
 
 #define DF_ESCAPE_SL 1
 #define DF_ESCAPE_VL 2
+/* The Valiant layers of full-graph groups (up/down, see the top) */
+#define DF_SL_UPDOWN 1 /* first global hop up, second down: VLs 0, 1 */
+#define DF_SL_DOWNUP 2 /* first down, second up: VLs 0, 2 */
+#define DF_UPDOWN_ESCAPE 3 /* the escape layer's SL and VL beside them */
+#define DF_DIRECT_EVERY 4 /* one group in 4 routes a LID directly */
+/* via[] beyond this many entries: the restricted layer instead */
+#define DF_MAX_VIA (1u << 26)
 /* Which switches take the global hop (takes_global) */
 #define DF_VALIANT_GATEWAY 1 /* Valiant: a cable to one with a cable to H,
 				none to H */
@@ -88,6 +95,16 @@ struct df_ctx {
 	uint8_t *voff;     /* per LID: 1 at an LMC offset above 0 */
 	bool valiant;      /* some LID has an offset above 0 */
 	uint32_t vbase;    /* Valiant bundles: vbase + group */
+	/*
+	 * The up/down Valiant layer (full-graph groups): per LID and source
+	 * group, the intermediate group + 1 (0: routed as at offset 0) and
+	 * the path SL.
+	 */
+	bool updown;
+	uint16_t *via;      /* [lid * ngroups + G] */
+	uint8_t *vsl;       /* [lid * ngroups + G] */
+	uint8_t sls_used;   /* bit per SL of the up/down layer taken */
+	uint8_t esc_sl, esc_vl;
 	bool any_escape;
 	uint16_t *nglob;   /* [node * ngroups + H]: global cables to H */
 	/* [node * ngroups + H]: global cables to switches with one to H */
@@ -223,7 +240,7 @@ static int prepare_ports(struct df_ctx *c)
 	uint32_t ng = df->ngroups;
 
 	c->vbase = ng + df->max_size;
-	c->nlanes = c->vbase + (c->valiant ? ng : 0);
+	c->nlanes = c->vbase + (c->valiant && !c->updown ? ng : 0);
 	c->nglob = calloc((size_t)f->nnodes * ng + 1, sizeof(*c->nglob));
 	c->ndet = calloc((size_t)f->nnodes * ng + 1, sizeof(*c->ndet));
 	c->gglob = calloc((size_t)ng * ng + 1, 1);
@@ -430,9 +447,11 @@ static void valiant_groups(struct df_ctx *c)
 	const struct ot_fabric *f = c->f;
 	uint32_t ng = c->df->ngroups, n, H;
 
-	for (H = 0; c->valiant && H < ng; H++)
+	if (!c->valiant || c->updown)
+		return;
+	for (H = 0; H < ng; H++)
 		memset(c->vok + (size_t)H * ng, 1, ng);
-	for (n = 0; c->valiant && n < f->nnodes; n++)
+	for (n = 0; n < f->nnodes; n++)
 		for (H = 0; c->df->group[n] >= 0 && ot_is_switch(f, n) &&
 			    H < ng; H++)
 			if (!ncand(c, n, c->vbase + H) &&
@@ -484,6 +503,11 @@ static uint32_t bundle_of(const struct df_ctx *c, int32_t s, uint32_t lid)
 
 	if (df->group[s] == df->group[t])
 		return df->ngroups + df->index[t];
+	if (c->updown && c->voff[lid]) {
+		uint16_t v = c->via[(size_t)lid * df->ngroups + df->group[s]];
+
+		return v ? v - 1u : H;
+	}
 	if (c->voff[lid] && c->vok[(size_t)df->group[s] * df->ngroups + H])
 		return c->vbase + H;
 	return H;
@@ -643,6 +667,96 @@ static bool detoured(const struct df_ctx *c, int32_t t)
 }
 
 /*
+ * The up/down layer's intermediate group for group G toward group H, the
+ * seq-th LID of H at its offset, where the groups r mod DF_DIRECT_EVERY
+ * route it directly: one of those above both G and H (path SL 1) or below
+ * both (SL 2), with cables G -> I and I -> H, dealt by seq and G; -1 for
+ * none (G among the direct ones, or no such group).
+ */
+static int32_t pick_via(const struct df_ctx *c, uint32_t G, uint32_t H,
+			uint32_t seq, uint32_t r)
+{
+	uint32_t ng = c->df->ngroups, I, n = 0, want;
+	uint32_t hi = G > H ? G : H, lo = G < H ? G : H;
+
+	if (G % DF_DIRECT_EVERY == r)
+		return -1;
+	for (I = r; I < ng; I += DF_DIRECT_EVERY)
+		n += (I > hi || I < lo) && c->gglob[(size_t)G * ng + I] &&
+		     c->gglob[(size_t)I * ng + H];
+	if (!n)
+		return -1;
+	want = (seq / DF_DIRECT_EVERY + G) % n;
+	for (I = r; I < ng; I += DF_DIRECT_EVERY)
+		if ((I > hi || I < lo) && c->gglob[(size_t)G * ng + I] &&
+		    c->gglob[(size_t)I * ng + H] && !want--)
+			return (int32_t)I;
+	return -1;
+}
+
+/*
+ * Every LID above offset 0, in dealing order (seq counts the LIDs of a
+ * group at one offset): each source group's intermediate and path SL.
+ */
+static int assign_via(struct df_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	uint32_t ng = c->df->ngroups, i, seq = 0, G;
+	size_t n = ((size_t)f->max_lid + 1) * ng;
+	uint64_t prev = UINT64_MAX;
+
+	c->via = calloc(n + 1, sizeof(*c->via));
+	c->vsl = calloc(n + 1, 1);
+	if (!c->via || !c->vsl)
+		return ot_error_nomem(c->err, "df-static");
+	for (i = 0; i < c->norder; i++) {
+		uint16_t lid = c->order[i];
+		const struct ot_lid_owner *o = &f->lid_owner[lid];
+		uint32_t H = (uint32_t)c->df->group[c->tsw[lid]];
+		uint32_t off = lid - f->node[o->node].port[o->port].lid;
+		uint64_t cls = ((uint64_t)off << 32) | H;
+
+		if (!c->voff[lid])
+			continue;
+		seq = cls == prev ? seq + 1 : 0;
+		prev = cls;
+		for (G = 0; G < ng; G++) {
+			int32_t I = G == H ? -1 :
+				    pick_via(c, G, H, seq,
+					     (seq + off) % DF_DIRECT_EVERY);
+
+			if (I < 0)
+				continue;
+			c->via[(size_t)lid * ng + G] = (uint16_t)(I + 1);
+			c->vsl[(size_t)lid * ng + G] = (uint32_t)I > G ?
+				DF_SL_UPDOWN : DF_SL_DOWNUP;
+		}
+	}
+	return 0;
+}
+
+/* Escaped LIDs leave the up/down layer; which of its SLs are taken. */
+static void updown_sls(struct df_ctx *c)
+{
+	uint32_t ng = c->df->ngroups, i, G;
+
+	for (i = 0; i < c->norder; i++) {
+		uint16_t lid = c->order[i];
+		uint8_t *v = c->vsl + (size_t)lid * ng;
+
+		if (!c->voff[lid])
+			continue;
+		if (c->escape[lid]) {
+			memset(v, 0, ng);
+			continue;
+		}
+		for (G = 0; G < ng; G++)
+			if (v[G])
+				c->sls_used |= 1u << v[G];
+	}
+}
+
+/*
  * Destinations some switch cannot reach by the rule go to the escape
  * layer; the others are dealt switch by switch in dealing order (each
  * switch's lanes see the same sequence whatever the node order).
@@ -660,8 +774,10 @@ static int fill_lfts(struct df_ctx *c, struct ot_routing *out)
 	for (i = 0; i < c->norder; i++) {
 		uint16_t lid = c->order[i];
 		int32_t t = c->tsw[lid];
-		uint8_t *o = &ok[2 * t + c->voff[lid]];
+		uint8_t *o = &ok[2 * t + c->voff[lid]], up = 2;
 
+		if (c->updown && c->voff[lid])
+			o = &up; /* the intermediates change from LID to LID */
 		if (*o == 2)
 			*o = rule_reaches(c, lid);
 		c->escape[lid] = !*o;
@@ -670,6 +786,8 @@ static int fill_lfts(struct df_ctx *c, struct ot_routing *out)
 			c->any_detour = detoured(c, t);
 	}
 	free(ok);
+	if (c->updown)
+		updown_sls(c);
 	for (k = 0; k < df->gstart[df->ngroups]; k++) {
 		int32_t sw = df->member[k];
 
@@ -692,38 +810,71 @@ static int fill_lfts(struct df_ctx *c, struct ot_routing *out)
 	return 0;
 }
 
-/* A port as the VL rule sees it: class and, for local cables, dim. */
+/*
+ * A port as the VL rule sees it: class, for local cables the dim, for
+ * global cables whether the far group's number is higher (+1) or lower.
+ */
 struct df_pc {
 	enum ot_df_port cls;
 	unsigned int dim;
+	int dir;
 };
 
 static struct df_pc port_pc(const struct ot_df *df, uint32_t n,
 			    unsigned int p)
 {
-	return (struct df_pc){ ot_df_port_class(df, n, p),
-			       ot_df_port_dim(df, n, p) };
+	struct df_pc pc = { ot_df_port_class(df, n, p),
+			    ot_df_port_dim(df, n, p), 0 };
+
+	if (pc.cls == OT_DF_PORT_GLOBAL)
+		pc.dir = df->group[df->fabric->node[n].port[p].peer] >
+				 df->group[n] ? 1 : -1;
+	return pc;
 }
 
+/* What the VL rule depends on beyond the hop. */
+struct df_vlrule {
+	bool any_escape, updown;
+	uint8_t esc_sl, esc_vl;
+};
+
 /*
- * The VL of a hop (the proof at the top): the escape SL's own VL; VL 1
- * after a global cable, and from a dim-1 to a dim-0 local cable (the
- * destination group's order in a FlatFly group); VL 0 else.
+ * The VL of a hop (the proof at the top): the escape SL's own VL; on the
+ * up/down layer's SLs VL 1 (SL 1) or 2 (SL 2) after a global cable and on
+ * the second global hop (down on SL 1, up on SL 2), VL 0 else; on SL 0
+ * VL 1 after a global cable, and from a dim-1 to a dim-0 local cable (the
+ * destination group's order in a FlatFly group), VL 0 else.
  */
-static uint8_t df_vl(bool any_escape, unsigned int sl, struct df_pc in,
-		     struct df_pc out)
+static uint8_t df_vl(const struct df_vlrule *v, unsigned int sl,
+		     struct df_pc in, struct df_pc out)
 {
-	if (any_escape && sl == DF_ESCAPE_SL)
-		return DF_ESCAPE_VL;
+	if (v->any_escape && sl == v->esc_sl)
+		return v->esc_vl;
+	if (v->updown && (sl == DF_SL_UPDOWN || sl == DF_SL_DOWNUP)) {
+		uint8_t vl = sl == DF_SL_UPDOWN ? 1 : 2;
+		int second = sl == DF_SL_UPDOWN ? -1 : 1;
+
+		if (in.cls == OT_DF_PORT_GLOBAL)
+			return vl;
+		return out.cls == OT_DF_PORT_GLOBAL && out.dir == second ?
+			       vl : 0;
+	}
 	if (in.cls == OT_DF_PORT_GLOBAL)
 		return 1;
 	return in.cls == OT_DF_PORT_LOCAL && out.cls == OT_DF_PORT_LOCAL &&
 	       in.dim == 1 && out.dim == 0;
 }
 
+static struct df_vlrule ctx_vlrule(const struct df_ctx *c)
+{
+	return (struct df_vlrule){ c->any_escape, c->updown, c->esc_sl,
+				   c->esc_vl };
+}
+
 static int fill_sl2vl(struct df_ctx *c, struct ot_routing *out)
 {
 	const struct ot_fabric *f = c->f;
+	struct df_vlrule v = ctx_vlrule(c);
 	unsigned int in, o, sl, np;
 	uint32_t n;
 
@@ -739,20 +890,46 @@ static int fill_sl2vl(struct df_ctx *c, struct ot_routing *out)
 			for (o = 0; o <= np; o++)
 				for (sl = 0; sl < OT_NUM_SLS; sl++)
 					t[ot_sl2vl_index(np, in, o, sl)] =
-						df_vl(c->any_escape, sl,
+						df_vl(&v, sl,
 						      port_pc(c->df, n, in),
 						      port_pc(c->df, n, o));
 	}
 	return 0;
 }
 
+/* What path_sl reads: the escaped LIDs, the up/down layer's SLs. */
+struct df_priv {
+	uint8_t *escape; /* per LID */
+	uint8_t *vsl;    /* [dlid * ng + source group], or NULL */
+	int32_t *lgroup; /* per LID: its switch's group, -1 */
+	uint32_t ng;
+	uint8_t esc_sl;
+};
+
+static void df_priv_free(void *ctx)
+{
+	struct df_priv *pv = ctx;
+
+	if (!pv)
+		return;
+	free(pv->escape);
+	free(pv->vsl);
+	free(pv->lgroup);
+	free(pv);
+}
+
 static uint8_t df_path_sl(const struct ot_routing *r, uint16_t slid,
 			  uint16_t dlid)
 {
-	const uint8_t *esc = r->priv;
+	const struct df_priv *pv = r->priv;
 
-	(void)slid;
-	return dlid <= r->max_lid && esc[dlid] ? DF_ESCAPE_SL : 0;
+	if (dlid > r->max_lid || slid > r->max_lid)
+		return 0;
+	if (pv->escape[dlid])
+		return pv->esc_sl;
+	if (pv->vsl && pv->lgroup[slid] >= 0)
+		return pv->vsl[(size_t)dlid * pv->ng + pv->lgroup[slid]];
+	return 0;
 }
 
 /* The promise's context: owns the recognizer's answer the rule reads. */
@@ -762,8 +939,10 @@ struct df_promise {
 	 * on the Valiant layer (two global hops) */
 	uint8_t *routed;
 	uint16_t max_lid;
-	bool any_escape;
+	struct df_vlrule vr;
 	unsigned int max_global; /* 2 with detours through a third group */
+	uint8_t *vsl; /* the up/down layer's path SLs (struct df_ctx), or NULL */
+	uint32_t ng;
 };
 
 static void df_promise_free(void *ctx)
@@ -774,6 +953,7 @@ static void df_promise_free(void *ctx)
 		return;
 	ot_df_free(pr->df);
 	free(pr->routed);
+	free(pr->vsl);
 	free(pr);
 }
 
@@ -785,7 +965,7 @@ static struct df_pc in_pc(const struct ot_df *df, const struct ot_path *p,
 	const struct ot_port *pt;
 
 	if (!i)
-		return (struct df_pc){ OT_DF_PORT_NONE, 0 };
+		return (struct df_pc){ OT_DF_PORT_NONE, 0, 0 };
 	pt = &f->node[p->node[i - 1]].port[p->port[i - 1]];
 	return port_pc(df, p->node[i], pt->peer_port);
 }
@@ -828,24 +1008,66 @@ static const char *shape_error(const struct ot_df *df, const struct ot_path *p,
 	return NULL;
 }
 
+/*
+ * The up/down layer (full-graph groups): local? global local? global
+ * local?, the first global hop up and the second down on SL 1, down then
+ * up on SL 2.
+ */
+static const char *updown_error(const struct ot_df *df, const struct ot_path *p,
+				unsigned int sl, unsigned int *at)
+{
+	int first = sl == DF_SL_UPDOWN ? 1 : -1;
+	unsigned int i, global = 0, local = 0;
+
+	for (i = 1; i + 2 < p->len; i++) {
+		struct df_pc pc = port_pc(df, p->node[i], p->port[i]);
+
+		*at = i;
+		if (pc.cls != OT_DF_PORT_GLOBAL) {
+			if (++local > 1)
+				return "a local hop too many";
+			continue;
+		}
+		local = 0;
+		if (++global > 2)
+			return "a third global hop";
+		if (pc.dir != (global == 1 ? first : -first))
+			return sl == DF_SL_UPDOWN ?
+				"global hops not up, then down (SL 1)" :
+				"global hops not down, then up (SL 2)";
+	}
+	return global == 2 ? NULL : "one global hop on the Valiant layer";
+}
+
+/* The path SL the engine gives: escape, the up/down layer's, or 0. */
+static unsigned int want_sl(const struct df_promise *pr,
+			    const struct ot_path *p)
+{
+	int32_t G = pr->df->group[p->node[0]];
+
+	if (pr->routed[p->dlid] == 2)
+		return pr->vr.esc_sl;
+	if (pr->vsl && G >= 0)
+		return pr->vsl[(size_t)p->dlid * pr->ng + G];
+	return 0;
+}
+
 static int df_rule(const void *ctx, const struct ot_path *p,
 		   struct ot_error *why)
 {
 	const struct df_promise *pr = ctx;
 	unsigned int i, sl, at = 0;
 	const char *bad;
-	bool esc;
 
 	if (p->dlid > pr->max_lid || !pr->routed[p->dlid])
 		return ot_error_set(why, "LID %u is no destination the engine routed",
 				    p->dlid);
-	esc = pr->routed[p->dlid] == 2;
-	sl = esc ? DF_ESCAPE_SL : 0;
+	sl = want_sl(pr, p);
 	if (p->sl != sl)
 		return ot_error_set(why, "path SL %u, the engine gives SL %u toward LID %u",
 				    p->sl, sl, p->dlid);
 	for (i = 0; i + 1 < p->len; i++) {
-		uint8_t want = df_vl(pr->any_escape, sl, in_pc(pr->df, p, i),
+		uint8_t want = df_vl(&pr->vr, sl, in_pc(pr->df, p, i),
 				     port_pc(pr->df, p->node[i], p->port[i]));
 
 		if (p->vl[i] != want)
@@ -854,14 +1076,29 @@ static int df_rule(const void *ctx, const struct ot_path *p,
 					    i, pr->df->fabric->node[p->node[i]].desc,
 					    p->vl[i], want);
 	}
-	if (esc)
+	if (pr->routed[p->dlid] == 2)
 		return 0;
-	bad = shape_error(pr->df, p, pr->routed[p->dlid] == 3 ? 2 :
-				     pr->max_global, &at);
+	if (pr->vr.updown && (sl == DF_SL_UPDOWN || sl == DF_SL_DOWNUP))
+		bad = updown_error(pr->df, p, sl, &at);
+	else
+		bad = shape_error(pr->df, p, pr->routed[p->dlid] == 3 ? 2 :
+					     pr->max_global, &at);
 	if (!bad)
 		return 0;
 	return ot_error_set(why, "hop %u from switch \"%s\": %s, not local-global-local",
 			    at, pr->df->fabric->node[p->node[at]].desc, bad);
+}
+
+/* The promise's own copy of the up/down layer's path SLs. */
+static int promise_vsl(const struct df_ctx *c, struct df_promise *pr)
+{
+	size_t n = ((size_t)c->f->max_lid + 1) * c->df->ngroups;
+
+	pr->vsl = malloc(n + 1);
+	if (!pr->vsl)
+		return -1;
+	memcpy(pr->vsl, c->vsl, n);
+	return 0;
 }
 
 static int set_promise(struct df_ctx *c, struct ot_routing *out,
@@ -880,13 +1117,21 @@ static int set_promise(struct df_ctx *c, struct ot_routing *out,
 	}
 	pr->df = df;
 	pr->max_lid = c->f->max_lid;
-	pr->any_escape = c->any_escape;
+	pr->vr = ctx_vlrule(c);
 	pr->max_global = c->any_detour ? 2 : 1;
+	pr->ng = df->ngroups;
 	for (i = 0; i < c->norder; i++)
 		pr->routed[c->order[i]] = c->escape[c->order[i]] ? 2 :
-					  c->voff[c->order[i]] ? 3 : 1;
+					  c->voff[c->order[i]] && !c->updown ?
+					  3 : 1;
+	if (c->updown && promise_vsl(c, pr)) {
+		df_promise_free(pr);
+		return ot_error_nomem(c->err, "df-static");
+	}
 	p->text = c->any_escape ?
-		"Dragonfly local-global-local (damaged: some destinations on the escape layer, SL 1, VL 2)" :
+		"Dragonfly local-global-local (damaged: some destinations on the escape layer, on their own SL and VL)" :
+		c->updown ?
+		"Dragonfly local-global-local at LMC offset 0 and where a group routes a LID directly, local-global-local-global-local (Valiant: up, then down on SL 1; down, then up on SL 2) above" :
 		c->valiant ?
 		"Dragonfly local-global-local at LMC offset 0, local-global-global-local (Valiant through the landing switch's group) above" :
 		c->any_detour ?
@@ -894,12 +1139,16 @@ static int set_promise(struct df_ctx *c, struct ot_routing *out,
 		"Dragonfly local-global-local: at most one global hop";
 	p->minimal = OT_MINIMAL_NONE;
 	p->max_switch_hops = c->any_escape ? 0 :
+			     c->updown ? 5 :
 			     2 * df->max_dims +
 				     (c->valiant ? 2 : pr->max_global);
 	p->nvls = out->nvls;
-	p->sls = c->any_escape ? 1u | 1u << DF_ESCAPE_SL : 1u;
+	p->sls = 1u | c->sls_used |
+		 (c->any_escape ? 1u << c->esc_sl : 0);
 	p->rule = df_rule;
-	p->rule_text = "local hops (one, or two in FlatFly groups: dim 0 then 1 at the source, 1 then 0 at the destination), one global hop (two in a row on a detour or an LMC offset above 0), local hops; VL 1 after a global cable and from dim 1 to dim 0, VL 0 else (escape: SL 1 on VL 2)";
+	p->rule_text = c->updown ?
+		"SL 0: local, global (two in a row on a detour), local; VL 1 after a global cable. SL 1/2 (Valiant): local, global up/down, local, global down/up, local; VL 1/2 after a global cable and on the second global hop, VL 0 else (escape: SL 3 on VL 3)" :
+		"local hops (one, or two in FlatFly groups: dim 0 then 1 at the source, 1 then 0 at the destination), one global hop (two in a row on a detour or an LMC offset above 0), local hops; VL 1 after a global cable and from dim 1 to dim 0, VL 0 else (escape: SL 1 on VL 2)";
 	p->source_free = true;
 	p->ctx = pr;
 	p->free_ctx = df_promise_free;
@@ -952,6 +1201,8 @@ static void ctx_free(struct df_ctx *c)
 	free(c->hop);
 	free(c->cstart);
 	free(c->cport);
+	free(c->via);
+	free(c->vsl);
 	if (c->esc_ready)
 		ot_escape_free(&c->esc);
 	free(c->present);
@@ -959,14 +1210,69 @@ static void ctx_free(struct df_ctx *c)
 	free(c->eadj);
 }
 
-/* SL2VL always (path SLs, when the escape layer is used: df_route). */
+/* SL2VL always (path SLs: set_path_sls). */
 static int set_vls(struct df_ctx *c, struct ot_routing *out)
 {
-	out->nvls = c->any_escape ? 3 : 2;
+	if (c->updown)
+		out->nvls = c->any_escape ? 4 :
+			    c->sls_used & 1u << DF_SL_DOWNUP ? 3 : 2;
+	else
+		out->nvls = c->any_escape ? 3 : 2;
 	out->needs_qos = true;
 	if (fill_sl2vl(c, out))
 		return -1;
 	return 0;
+}
+
+/*
+ * Path SLs where some path takes another SL than 0: the escape layer,
+ * the up/down layer (its SLs move over to the routing).
+ */
+static int set_path_sls(struct df_ctx *c, struct ot_routing *out)
+{
+	struct df_priv *pv;
+	uint32_t lid;
+
+	if (!c->any_escape && !c->sls_used)
+		return 0;
+	pv = calloc(1, sizeof(*pv));
+	if (!pv)
+		return ot_error_nomem(c->err, "df-static");
+	pv->escape = c->escape;
+	c->escape = NULL;
+	pv->esc_sl = c->esc_sl;
+	pv->ng = c->df->ngroups;
+	if (c->sls_used) {
+		pv->vsl = c->vsl;
+		c->vsl = NULL;
+		pv->lgroup = malloc(((size_t)c->f->max_lid + 1) *
+				    sizeof(*pv->lgroup));
+		if (!pv->lgroup) {
+			df_priv_free(pv);
+			return ot_error_nomem(c->err, "df-static");
+		}
+		for (lid = 0; lid <= c->f->max_lid; lid++)
+			pv->lgroup[lid] = c->tsw[lid] >= 0 ?
+				c->df->group[c->tsw[lid]] : -1;
+	}
+	out->priv = pv;
+	out->free_priv = df_priv_free;
+	out->path_sl = df_path_sl;
+	return 0;
+}
+
+/*
+ * The up/down Valiant layer where LMC offsets above 0 exist and every
+ * group is a full graph (else the restricted one), within DF_MAX_VIA.
+ */
+static void choose_layers(struct df_ctx *c)
+{
+	uint64_t n = ((uint64_t)c->f->max_lid + 1) * c->df->ngroups;
+
+	c->updown = c->valiant && c->df->max_dims == 1 &&
+		    c->df->ngroups < UINT16_MAX && n <= DF_MAX_VIA;
+	c->esc_sl = c->updown ? DF_UPDOWN_ESCAPE : DF_ESCAPE_SL;
+	c->esc_vl = c->updown ? DF_UPDOWN_ESCAPE : DF_ESCAPE_VL;
 }
 
 static int df_route(const struct ot_engine *self, const struct ot_fabric *f,
@@ -985,8 +1291,12 @@ static int df_route(const struct ot_engine *self, const struct ot_fabric *f,
 	ot_routing_phase(out, "recognize", t);
 	t = ot_now_ms();
 	error = prepare_dests(&c);
-	if (!error)
+	if (!error) {
+		choose_layers(&c);
 		error = prepare_ports(&c);
+	}
+	if (!error && c.updown)
+		error = assign_via(&c);
 	if (!error)
 		error = prepare_candidates(&c);
 	if (!error)
@@ -1001,12 +1311,8 @@ static int df_route(const struct ot_engine *self, const struct ot_fabric *f,
 		error = set_promise(&c, out, df);
 		df = NULL; /* the promise owns it now (or freed it) */
 	}
-	if (!error && c.any_escape) {
-		out->priv = c.escape;
-		out->free_priv = free;
-		out->path_sl = df_path_sl;
-		c.escape = NULL;
-	}
+	if (!error)
+		error = set_path_sls(&c, out);
 	ctx_free(&c);
 	ot_df_free(df);
 	return error;
