@@ -70,10 +70,14 @@
 
 #define DF_ESCAPE_SL 1
 #define DF_ESCAPE_VL 2
-/* The Valiant layers of full-graph groups (up/down, see the top) */
-#define DF_SL_UPDOWN 1 /* first global hop up, second down: VLs 0, 1 */
-#define DF_SL_DOWNUP 2 /* first down, second up: VLs 0, 2 */
-#define DF_UPDOWN_ESCAPE 3 /* the escape layer's SL and VL beside them */
+/*
+ * The Valiant layers of full-graph groups (see the top): SL l = 1..3 on
+ * VLs 0 and l, the intermediate group above both ends in the layer's
+ * order of groups (df_rank): 1 by number, 2 by number reversed, 3 by
+ * number rotated by half the groups.
+ */
+#define DF_LAYERS 3
+#define DF_UPDOWN_ESCAPE 4 /* the escape layer's SL and VL beside them */
 #define DF_DIRECT_EVERY 4 /* one group in 4 routes a LID directly */
 /* via[] beyond this many entries: the restricted layer instead */
 #define DF_MAX_VIA (1u << 26)
@@ -666,29 +670,51 @@ static bool detoured(const struct df_ctx *c, int32_t t)
 	return false;
 }
 
+/* Group X's place in Valiant layer l's order (1..DF_LAYERS). */
+static uint32_t df_rank(uint32_t ng, unsigned int l, uint32_t X)
+{
+	if (l == 2)
+		return ng - 1 - X;
+	if (l == 3)
+		return (X + ng / 2) % ng;
+	return X;
+}
+
+/* The first layer where I lies above both G and H, 0 for none. */
+static unsigned int via_layer(uint32_t ng, uint32_t G, uint32_t H,
+			      uint32_t I)
+{
+	unsigned int l;
+
+	for (l = 1; l <= DF_LAYERS && I != G && I != H; l++)
+		if (df_rank(ng, l, I) > df_rank(ng, l, G) &&
+		    df_rank(ng, l, I) > df_rank(ng, l, H))
+			return l;
+	return 0;
+}
+
 /*
- * The up/down layer's intermediate group for group G toward group H, the
+ * The up/down layers' intermediate group for group G toward group H, the
  * seq-th LID of H at its offset, where the groups r mod DF_DIRECT_EVERY
- * route it directly: one of those above both G and H (path SL 1) or below
- * both (SL 2), with cables G -> I and I -> H, dealt by seq and G; -1 for
- * none (G among the direct ones, or no such group).
+ * route it directly: one of those that lies above both G and H in some
+ * layer's order, with cables G -> I and I -> H, dealt by seq and G; -1
+ * for none (G among the direct ones, or no such group).
  */
 static int32_t pick_via(const struct df_ctx *c, uint32_t G, uint32_t H,
 			uint32_t seq, uint32_t r)
 {
 	uint32_t ng = c->df->ngroups, I, n = 0, want;
-	uint32_t hi = G > H ? G : H, lo = G < H ? G : H;
 
 	if (G % DF_DIRECT_EVERY == r)
 		return -1;
 	for (I = r; I < ng; I += DF_DIRECT_EVERY)
-		n += (I > hi || I < lo) && c->gglob[(size_t)G * ng + I] &&
+		n += via_layer(ng, G, H, I) && c->gglob[(size_t)G * ng + I] &&
 		     c->gglob[(size_t)I * ng + H];
 	if (!n)
 		return -1;
 	want = (seq / DF_DIRECT_EVERY + G) % n;
 	for (I = r; I < ng; I += DF_DIRECT_EVERY)
-		if ((I > hi || I < lo) && c->gglob[(size_t)G * ng + I] &&
+		if (via_layer(ng, G, H, I) && c->gglob[(size_t)G * ng + I] &&
 		    c->gglob[(size_t)I * ng + H] && !want--)
 			return (int32_t)I;
 	return -1;
@@ -728,8 +754,8 @@ static int assign_via(struct df_ctx *c)
 			if (I < 0)
 				continue;
 			c->via[(size_t)lid * ng + G] = (uint16_t)(I + 1);
-			c->vsl[(size_t)lid * ng + G] = (uint32_t)I > G ?
-				DF_SL_UPDOWN : DF_SL_DOWNUP;
+			c->vsl[(size_t)lid * ng + G] =
+				(uint8_t)via_layer(ng, G, H, (uint32_t)I);
 		}
 	}
 	return 0;
@@ -812,23 +838,24 @@ static int fill_lfts(struct df_ctx *c, struct ot_routing *out)
 
 /*
  * A port as the VL rule sees it: class, for local cables the dim, for
- * global cables whether the far group's number is higher (+1) or lower.
+ * global cables the groups at its ends.
  */
 struct df_pc {
 	enum ot_df_port cls;
 	unsigned int dim;
-	int dir;
+	int32_t own, far;
 };
 
 static struct df_pc port_pc(const struct ot_df *df, uint32_t n,
 			    unsigned int p)
 {
 	struct df_pc pc = { ot_df_port_class(df, n, p),
-			    ot_df_port_dim(df, n, p), 0 };
+			    ot_df_port_dim(df, n, p), -1, -1 };
 
-	if (pc.cls == OT_DF_PORT_GLOBAL)
-		pc.dir = df->group[df->fabric->node[n].port[p].peer] >
-				 df->group[n] ? 1 : -1;
+	if (pc.cls == OT_DF_PORT_GLOBAL) {
+		pc.own = df->group[n];
+		pc.far = df->group[df->fabric->node[n].port[p].peer];
+	}
 	return pc;
 }
 
@@ -836,13 +863,23 @@ static struct df_pc port_pc(const struct ot_df *df, uint32_t n,
 struct df_vlrule {
 	bool any_escape, updown;
 	uint8_t esc_sl, esc_vl;
+	uint32_t ng;
 };
+
+/* Whether a global cable goes down in Valiant layer l's order. */
+static bool goes_down(const struct df_vlrule *v, unsigned int l,
+		      struct df_pc pc)
+{
+	return pc.cls == OT_DF_PORT_GLOBAL &&
+	       df_rank(v->ng, l, (uint32_t)pc.far) <
+		       df_rank(v->ng, l, (uint32_t)pc.own);
+}
 
 /*
  * The VL of a hop (the proof at the top): the escape SL's own VL; on the
- * up/down layer's SLs VL 1 (SL 1) or 2 (SL 2) after a global cable and on
- * the second global hop (down on SL 1, up on SL 2), VL 0 else; on SL 0
- * VL 1 after a global cable, and from a dim-1 to a dim-0 local cable (the
+ * Valiant layer l's SL (1..3) VL l after a global cable and on a global
+ * hop down in the layer's order (the second), VL 0 else; on SL 0 VL 1
+ * after a global cable, and from a dim-1 to a dim-0 local cable (the
  * destination group's order in a FlatFly group), VL 0 else.
  */
 static uint8_t df_vl(const struct df_vlrule *v, unsigned int sl,
@@ -850,14 +887,10 @@ static uint8_t df_vl(const struct df_vlrule *v, unsigned int sl,
 {
 	if (v->any_escape && sl == v->esc_sl)
 		return v->esc_vl;
-	if (v->updown && (sl == DF_SL_UPDOWN || sl == DF_SL_DOWNUP)) {
-		uint8_t vl = sl == DF_SL_UPDOWN ? 1 : 2;
-		int second = sl == DF_SL_UPDOWN ? -1 : 1;
-
-		if (in.cls == OT_DF_PORT_GLOBAL)
-			return vl;
-		return out.cls == OT_DF_PORT_GLOBAL && out.dir == second ?
-			       vl : 0;
+	if (v->updown && sl >= 1 && sl <= DF_LAYERS) {
+		if (in.cls == OT_DF_PORT_GLOBAL || goes_down(v, sl, out))
+			return (uint8_t)sl;
+		return 0;
 	}
 	if (in.cls == OT_DF_PORT_GLOBAL)
 		return 1;
@@ -868,7 +901,7 @@ static uint8_t df_vl(const struct df_vlrule *v, unsigned int sl,
 static struct df_vlrule ctx_vlrule(const struct df_ctx *c)
 {
 	return (struct df_vlrule){ c->any_escape, c->updown, c->esc_sl,
-				   c->esc_vl };
+				   c->esc_vl, c->df->ngroups };
 }
 
 static int fill_sl2vl(struct df_ctx *c, struct ot_routing *out)
@@ -965,7 +998,7 @@ static struct df_pc in_pc(const struct ot_df *df, const struct ot_path *p,
 	const struct ot_port *pt;
 
 	if (!i)
-		return (struct df_pc){ OT_DF_PORT_NONE, 0, 0 };
+		return (struct df_pc){ OT_DF_PORT_NONE, 0, -1, -1 };
 	pt = &f->node[p->node[i - 1]].port[p->port[i - 1]];
 	return port_pc(df, p->node[i], pt->peer_port);
 }
@@ -1009,14 +1042,15 @@ static const char *shape_error(const struct ot_df *df, const struct ot_path *p,
 }
 
 /*
- * The up/down layer (full-graph groups): local? global local? global
- * local?, the first global hop up and the second down on SL 1, down then
- * up on SL 2.
+ * A Valiant layer (full-graph groups): local? global local? global
+ * local?, the first global hop up and the second down in the order of
+ * layer sl (df_rank).
  */
-static const char *updown_error(const struct ot_df *df, const struct ot_path *p,
-				unsigned int sl, unsigned int *at)
+static const char *updown_error(const struct df_promise *pr,
+				const struct ot_path *p, unsigned int sl,
+				unsigned int *at)
 {
-	int first = sl == DF_SL_UPDOWN ? 1 : -1;
+	const struct ot_df *df = pr->df;
 	unsigned int i, global = 0, local = 0;
 
 	for (i = 1; i + 2 < p->len; i++) {
@@ -1031,12 +1065,10 @@ static const char *updown_error(const struct ot_df *df, const struct ot_path *p,
 		local = 0;
 		if (++global > 2)
 			return "a third global hop";
-		if (pc.dir != (global == 1 ? first : -first))
-			return sl == DF_SL_UPDOWN ?
-				"global hops not up, then down (SL 1)" :
-				"global hops not down, then up (SL 2)";
+		if (goes_down(&pr->vr, sl, pc) != (global == 2))
+			return "global hops not up, then down in the layer's order of groups";
 	}
-	return global == 2 ? NULL : "one global hop on the Valiant layer";
+	return global == 2 ? NULL : "one global hop on a Valiant layer";
 }
 
 /* The path SL the engine gives: escape, the up/down layer's, or 0. */
@@ -1078,8 +1110,8 @@ static int df_rule(const void *ctx, const struct ot_path *p,
 	}
 	if (pr->routed[p->dlid] == 2)
 		return 0;
-	if (pr->vr.updown && (sl == DF_SL_UPDOWN || sl == DF_SL_DOWNUP))
-		bad = updown_error(pr->df, p, sl, &at);
+	if (pr->vr.updown && sl >= 1 && sl <= DF_LAYERS)
+		bad = updown_error(pr, p, sl, &at);
 	else
 		bad = shape_error(pr->df, p, pr->routed[p->dlid] == 3 ? 2 :
 					     pr->max_global, &at);
@@ -1131,7 +1163,7 @@ static int set_promise(struct df_ctx *c, struct ot_routing *out,
 	p->text = c->any_escape ?
 		"Dragonfly local-global-local (damaged: some destinations on the escape layer, on their own SL and VL)" :
 		c->updown ?
-		"Dragonfly local-global-local at LMC offset 0 and where a group routes a LID directly, local-global-local-global-local (Valiant: up, then down on SL 1; down, then up on SL 2) above" :
+		"Dragonfly local-global-local at LMC offset 0 and where a group routes a LID directly, local-global-local-global-local above (Valiant, on SL 1, 2 or 3)" :
 		c->valiant ?
 		"Dragonfly local-global-local at LMC offset 0, local-global-global-local (Valiant through the landing switch's group) above" :
 		c->any_detour ?
@@ -1147,7 +1179,7 @@ static int set_promise(struct df_ctx *c, struct ot_routing *out,
 		 (c->any_escape ? 1u << c->esc_sl : 0);
 	p->rule = df_rule;
 	p->rule_text = c->updown ?
-		"SL 0: local, global (two in a row on a detour), local; VL 1 after a global cable. SL 1/2 (Valiant): local, global up/down, local, global down/up, local; VL 1/2 after a global cable and on the second global hop, VL 0 else (escape: SL 3 on VL 3)" :
+		"SL 0: local, global (two in a row on a detour), local; VL 1 after a global cable. SL l = 1..3 (Valiant): local, global up, local, global down (in the layer's order of groups), local; VL l after a global cable and on a global hop down, VL 0 else (escape: SL 4 on VL 4)" :
 		"local hops (one, or two in FlatFly groups: dim 0 then 1 at the source, 1 then 0 at the destination), one global hop (two in a row on a detour or an LMC offset above 0), local hops; VL 1 after a global cable and from dim 1 to dim 0, VL 0 else (escape: SL 1 on VL 2)";
 	p->source_free = true;
 	p->ctx = pr;
@@ -1213,11 +1245,18 @@ static void ctx_free(struct df_ctx *c)
 /* SL2VL always (path SLs: set_path_sls). */
 static int set_vls(struct df_ctx *c, struct ot_routing *out)
 {
-	if (c->updown)
-		out->nvls = c->any_escape ? 4 :
-			    c->sls_used & 1u << DF_SL_DOWNUP ? 3 : 2;
-	else
+	unsigned int l;
+
+	if (c->updown) {
+		out->nvls = 2;
+		for (l = 1; l <= DF_LAYERS; l++)
+			if (c->sls_used & 1u << l && l + 1 > out->nvls)
+				out->nvls = l + 1;
+		if (c->any_escape)
+			out->nvls = DF_UPDOWN_ESCAPE + 1;
+	} else {
 		out->nvls = c->any_escape ? 3 : 2;
+	}
 	out->needs_qos = true;
 	if (fill_sl2vl(c, out))
 		return -1;

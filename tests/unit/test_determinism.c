@@ -14,7 +14,9 @@
  *   hops, VLs used, no credit loop, the promise kept, and the uniform
  *   traffic's loads (largest, average, links used).  Other GUIDs on a
  *   damaged fabric are the exception: GUIDs break the ties of coordinate
- *   numbering, which on a damaged fabric is no symmetry of it (README,
+ *   numbering, which on a damaged fabric is no symmetry of it; so are
+ *   df-static's Valiant layers on a Dragonfly with LMC > 0, whose orders
+ *   of groups are the group numbers GUIDs give (README,
  *   "Determinism").
  */
 #include <stdlib.h>
@@ -188,10 +190,10 @@ static const struct family families[] = {
 	{ "sf-mms ", sf_q4, 1, false },
 	{ "sf-mms ", sf_q5_damaged, 0, true },
 	{ "df-static ", df_palm, 0, false },
-	{ "df-static ", df_palm, 1, false },
+	{ "df-static ", df_palm, 1, true }, /* Valiant: group numbers */
 	{ "df-static ", df_random_damaged, 0, true },
 	{ "df-static ", df_flat, 0, false },
-	{ "df-static ", df_flat, 1, false },
+	{ "df-static ", df_flat, 1, true }, /* Valiant: group numbers */
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))

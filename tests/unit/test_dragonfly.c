@@ -506,10 +506,34 @@ START_TEST(flat_damaged)
 END_TEST
 
 /*
- * Valiant on LMC offsets above 0: every LID of every pair reached on
- * the same 2 VLs and one SL, no credit loop, the rule held (offset 0 at
- * most one global hop, above it two), and two global hops seen.
+ * Valiant on LMC offsets above 0, full-graph groups: every LID of every
+ * pair reached, no credit loop, the rule held (offset 0 and directly
+ * routed LIDs at most one global hop, the Valiant layers two, up then
+ * down in their order of groups, each on its SL and VL), five switch
+ * hops promised and seen, the Valiant SLs (1..3) and their VLs used.
  */
+static void updown_ok(struct ot_fabric *f)
+{
+	struct ot_routing *r;
+	struct ot_check_report *rep;
+	const struct ot_check_counts *k = route_and_check(f, &r, &rep);
+
+	ck_assert_msg(ot_check_ok(rep), "violations %llu unreachable %llu loops %u",
+		      (unsigned long long)k->violations,
+		      (unsigned long long)k->unreachable, k->credit_loops);
+	ck_assert_uint_eq(k->reached, k->pairs);
+	ck_assert_ptr_nonnull(r->path_sl);
+	ck_assert_uint_le(r->nvls, 4);
+	ck_assert_uint_eq(k->vls_used & ~((1u << r->nvls) - 1), 0);
+	ck_assert_uint_gt(k->vls_used & 0xc, 0); /* a layer's own VL */
+	ck_assert_uint_eq(r->promise.sls & ~0xfu, 0);
+	ck_assert_uint_gt(r->promise.sls & 0xe, 0);
+	ck_assert_uint_eq(r->promise.max_switch_hops, 5);
+	ck_assert_uint_gt(k->hops[7], 0); /* CA, 5 switch hops, CA */
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+}
+
 START_TEST(valiant_offsets)
 {
 	unsigned int lmc;
@@ -520,16 +544,64 @@ START_TEST(valiant_offsets)
 		struct ot_error err = { 0 };
 
 		ck_assert(!ot_fabric_set_ca_lmc(f, (uint8_t)lmc, &err));
-		flat_ok(f, 4, true); /* local, global, global, local */
+		updown_ok(f);
 		ot_fabric_free(f);
 		f = dragonfly(6, 2, 3, 7, OT_DF_CONSECUTIVE, true, 0, 0, 12);
 		ck_assert(!ot_fabric_set_ca_lmc(f, (uint8_t)lmc, &err));
-		flat_ok(f, 4, false);
+		updown_ok(f);
 		ot_fabric_free(f);
+		/* FlatFly groups: the restricted layer on 2 VLs, 1 SL */
 		f = flat_dragonfly(3, 3, 2, 2, 0, OT_DF_PALMTREE, 13, lmc);
 		flat_ok(f, 6, false); /* 2 local, 2 global, 2 local */
 		ot_fabric_free(f);
 	}
+}
+END_TEST
+
+/*
+ * The checker catches a Valiant layer's VL rule broken: the second
+ * global hop on VL 0 (every layer SL mapped to VL 0 where the input is
+ * local).
+ */
+START_TEST(broken_valiant_vl_caught)
+{
+	struct ot_fabric *f = dragonfly(4, 2, 2, 0, OT_DF_CONSECUTIVE, true, 0,
+					0, 6);
+	struct ot_check_opts opts = { 0 };
+	struct ot_error err = { 0 };
+	struct ot_check_report *rep;
+	struct ot_routing *r;
+	struct ot_df *df;
+	unsigned int in, o, sl, np, changed = 0;
+	uint32_t n;
+
+	ck_assert(!ot_fabric_set_ca_lmc(f, 1, &err));
+	ck_assert(!ot_df_recognize(f, &df, &err));
+	route_and_check(f, &r, &rep);
+	ot_check_report_free(rep);
+	for (n = 0; n < f->nnodes; n++) {
+		np = f->node[n].nports;
+		for (in = 0; ot_is_switch(f, n) && in <= np; in++)
+			for (o = 1; o <= np; o++)
+				for (sl = 1; sl <= 3; sl++) {
+					uint8_t *v = &r->sl2vl[n][ot_sl2vl_index(np, in, o, sl)];
+
+					if (ot_df_port_class(df, n, in) != OT_DF_PORT_GLOBAL &&
+					    *v) {
+						*v = 0;
+						changed++;
+					}
+				}
+	}
+	ck_assert_uint_gt(changed, 0);
+	opts.promise = &r->promise;
+	ck_assert_int_eq(ot_check_run(f, r, &opts, &rep, &err), 0);
+	ck_assert(!ot_check_ok(rep));
+	ck_assert_uint_gt(ot_check_counts(rep)->violations, 0);
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_df_free(df);
+	ot_fabric_free(f);
 }
 END_TEST
 
@@ -629,6 +701,7 @@ static Suite *dragonfly_suite(void)
 	tcase_add_test(tc, flat_groups);
 	tcase_add_test(tc, flat_damaged);
 	tcase_add_test(tc, valiant_offsets);
+	tcase_add_test(tc, broken_valiant_vl_caught);
 	tcase_add_test(tc, valiant_keeps_offset_zero);
 	tcase_add_test(tc, broken_flat_vl_caught);
 	suite_add_tcase(s, tc);
