@@ -39,18 +39,36 @@
  * to 1, and a hop to a CA ends the path (no dependency leaves it):
  * still acyclic on 2 VLs and one SL.
  *
- * Valiant (LMC offsets above 0; offset 0 keeps the route above): toward
- * group H a switch with a cable to H takes it (the landing switch of a
- * Valiant path must: an LFT entry serves every packet), one with a cable
- * to a switch of another group that has a cable to H takes that (dealt
- * round-robin: the intermediate group changes from LID to LID, offset to
- * offset), the others make their local moves toward the latter (or where
- * the group has none, toward the former).  Paths are restricted to
- * local-global-global-local (no local hop in the intermediate group): the
- * shape of a detour below, on the same 2 VLs and one SL (the second
- * global hop enters on a global port: VL 1, as every hop after it).  A
- * group where some switch has no Valiant candidate toward H routes H's
- * LIDs at every offset as at offset 0.
+ * Valiant (LMC offsets above 0; offset 0 keeps the route above), groups
+ * as full graphs: local-global-local-global-local through an
+ * intermediate group I.  An LFT entry serves every packet toward a LID,
+ * so a group that is some path's intermediate for a LID must route that
+ * LID directly: for the seq-th LID of group H at offset k, the groups X
+ * with X = seq + k mod 4 do (DF_DIRECT_EVERY), and every other group G
+ * takes one of them as I (dealt by seq and G) that lies above both G and
+ * H in the order of groups of some layer l (df_rank: 1 by number, 2 by
+ * number reversed, 3 rotated by half the groups, so every pair has
+ * some), with cables G -> I and I -> H; none: offset 0's route.  The
+ * path SL is l (path_sl by source group and LID).  Both global hops of
+ * such a path enter from a local port or a CA, so SL2VL cannot tell them
+ * apart by ports alone; by the layer's order it can: the first goes up,
+ * the second down.  On SL l a hop after a global cable or onto a global
+ * cable going down takes VL l, every other VL 0.  VL 0 then carries the
+ * source group's local hop and the first global hop (local < global, as
+ * on SL 0); on VL l (l = 2, 3: this layer alone; l = 1: shared with SL
+ * 0's VL 1) a global hop entered from a VL l local hop goes down in the
+ * layer's order (SL 0 enters VL 1's global hops from VL 0 only), and
+ * every other hop there leads to a local hop or a CA: a cycle would pass
+ * global hops that all go down, so there is none.  4 VLs (0 to 3) and 4
+ * SLs, 5 and 5 with the escape layer (SL 4, VL 4).  Groups as FlatFlies
+ * (the local hops of an intermediate group would look like a source
+ * group's): the restricted layer instead, local-global-global-local on
+ * SL 0: toward group H a switch with a cable to H takes it (a landing
+ * switch must), one with a cable to a switch of another group that has
+ * a cable to H takes that (dealt round-robin), the others move locally
+ * toward the latter (or where the group has none, the former): the
+ * detour's shape below, on the same 2 VLs; a group where some switch has
+ * no such candidate routes H at every offset as at offset 0.
  *
  * Damage: a destination the rule above cannot reach from every switch (a
  * missing local cable to its switch, a group with no global cable to its
