@@ -712,35 +712,36 @@ static unsigned int via_layer(uint32_t ng, uint32_t G, uint32_t H,
 }
 
 /*
- * The up/down layers' intermediate group for group G toward group H, the
- * seq-th LID of H at its offset, where the groups r mod DF_DIRECT_EVERY
- * route it directly: one of those that lies above both G and H in some
- * layer's order, with cables G -> I and I -> H, dealt by seq and G; -1
- * for none (G among the direct ones, or no such group).
+ * The up/down layers' candidates for every source group G toward group
+ * H, per r: the groups I = r mod DF_DIRECT_EVERY (those route a LID
+ * directly) that lie above both G and H in some layer's order, with
+ * cables G -> I and I -> H, into list; start[r * ng + G] .. +1 (none
+ * where G itself is among the direct ones).
  */
-static int32_t pick_via(const struct df_ctx *c, uint32_t G, uint32_t H,
-			uint32_t seq, uint32_t r)
+static void via_lists(const struct df_ctx *c, uint32_t H, uint32_t *start,
+		      uint16_t *list)
 {
-	uint32_t ng = c->df->ngroups, I, n = 0, want;
+	uint32_t ng = c->df->ngroups, r, G, I, k = 0;
 
-	if (G % DF_DIRECT_EVERY == r)
-		return -1;
-	for (I = r; I < ng; I += DF_DIRECT_EVERY)
-		n += via_layer(ng, G, H, I) && c->gglob[(size_t)G * ng + I] &&
-		     c->gglob[(size_t)I * ng + H];
-	if (!n)
-		return -1;
-	want = (seq / DF_DIRECT_EVERY + G) % n;
-	for (I = r; I < ng; I += DF_DIRECT_EVERY)
-		if (via_layer(ng, G, H, I) && c->gglob[(size_t)G * ng + I] &&
-		    c->gglob[(size_t)I * ng + H] && !want--)
-			return (int32_t)I;
-	return -1;
+	for (r = 0; r < DF_DIRECT_EVERY; r++)
+		for (G = 0; G < ng; G++) {
+			start[r * ng + G] = k;
+			if (G == H || G % DF_DIRECT_EVERY == r)
+				continue;
+			for (I = r; I < ng; I += DF_DIRECT_EVERY)
+				if (via_layer(ng, G, H, I) &&
+				    c->gglob[(size_t)G * ng + I] &&
+				    c->gglob[(size_t)I * ng + H])
+					list[k++] = (uint16_t)I;
+		}
+	start[DF_DIRECT_EVERY * ng] = k;
 }
 
 /*
  * Every LID above offset 0, in dealing order (seq counts the LIDs of a
- * group at one offset): each source group's intermediate and path SL.
+ * group at one offset; the groups seq + offset mod DF_DIRECT_EVERY route
+ * it directly): each other source group's intermediate, dealt by seq and
+ * G over its candidates, and path SL.
  */
 static int assign_via(struct df_ctx *c)
 {
@@ -748,34 +749,47 @@ static int assign_via(struct df_ctx *c)
 	uint32_t ng = c->df->ngroups, i, seq = 0, G;
 	size_t n = ((size_t)f->max_lid + 1) * ng;
 	uint64_t prev = UINT64_MAX;
+	uint32_t *start = malloc(((size_t)DF_DIRECT_EVERY * ng + 1) *
+				 sizeof(*start));
+	uint16_t *list = malloc(((size_t)DF_DIRECT_EVERY * ng *
+				 (ng / DF_DIRECT_EVERY + 1) + 1) *
+				sizeof(*list));
 
 	c->via = calloc(n + 1, sizeof(*c->via));
 	c->vsl = calloc(n + 1, 1);
-	if (!c->via || !c->vsl)
+	if (!c->via || !c->vsl || !start || !list) {
+		free(start);
+		free(list);
 		return ot_error_nomem(c->err, "df-static");
+	}
 	for (i = 0; i < c->norder; i++) {
 		uint16_t lid = c->order[i];
 		const struct ot_lid_owner *o = &f->lid_owner[lid];
 		uint32_t H = (uint32_t)c->df->group[c->tsw[lid]];
-		uint32_t off = lid - f->node[o->node].port[o->port].lid;
+		uint32_t off = lid - f->node[o->node].port[o->port].lid, r;
 		uint64_t cls = ((uint64_t)off << 32) | H;
 
 		if (!c->voff[lid])
 			continue;
+		if (cls != prev)
+			via_lists(c, H, start, list);
 		seq = cls == prev ? seq + 1 : 0;
 		prev = cls;
+		r = (seq + off) % DF_DIRECT_EVERY;
 		for (G = 0; G < ng; G++) {
-			int32_t I = G == H ? -1 :
-				    pick_via(c, G, H, seq,
-					     (seq + off) % DF_DIRECT_EVERY);
+			uint32_t at = start[r * ng + G];
+			uint32_t k = start[r * ng + G + 1] - at, I;
 
-			if (I < 0)
+			if (!k)
 				continue;
+			I = list[at + (seq / DF_DIRECT_EVERY + G) % k];
 			c->via[(size_t)lid * ng + G] = (uint16_t)(I + 1);
 			c->vsl[(size_t)lid * ng + G] =
-				(uint8_t)via_layer(ng, G, H, (uint32_t)I);
+				(uint8_t)via_layer(ng, G, H, I);
 		}
 	}
+	free(start);
+	free(list);
 	return 0;
 }
 
@@ -926,6 +940,7 @@ static int fill_sl2vl(struct df_ctx *c, struct ot_routing *out)
 {
 	const struct ot_fabric *f = c->f;
 	struct df_vlrule v = ctx_vlrule(c);
+	struct df_pc pc[OT_MAX_PORTS + 1];
 	unsigned int in, o, sl, np;
 	uint32_t n;
 
@@ -937,13 +952,13 @@ static int fill_sl2vl(struct df_ctx *c, struct ot_routing *out)
 		if (!t)
 			return ot_error_nomem(c->err, "df-static");
 		out->sl2vl[n] = t;
+		for (o = 0; o <= np; o++)
+			pc[o] = port_pc(c->df, n, o);
 		for (in = 0; in <= np; in++)
 			for (o = 0; o <= np; o++)
 				for (sl = 0; sl < OT_NUM_SLS; sl++)
 					t[ot_sl2vl_index(np, in, o, sl)] =
-						df_vl(&v, sl,
-						      port_pc(c->df, n, in),
-						      port_pc(c->df, n, o));
+						df_vl(&v, sl, pc[in], pc[o]);
 	}
 	return 0;
 }
