@@ -14,8 +14,8 @@
  * (LMC offset, group, switch in group, CA rank); where a switch has
  * several global cables to the destination's group, or several local
  * neighbours that do (gateways), it hands them out round-robin in the
- * order (far end's group, its switch in group, port), so each carries the same
- * number of destinations within one.
+ * order (far end's group, its switch in group, port), so each carries
+ * the same number of destinations within one.
  *
  * Deadlock freedom on 2 VLs with one SL, by SL2VL keyed on the input
  * and output ports' classes: a hop that enters a switch on a global cable
@@ -99,10 +99,10 @@
 #define DF_DIRECT_EVERY 4 /* one group in 4 routes a LID directly */
 /* via[] beyond this many entries: the restricted layer instead */
 #define DF_MAX_VIA (1u << 26)
-/* Which switches take the global hop (takes_global) */
-#define DF_VALIANT_GATEWAY 1 /* Valiant: a cable to one with a cable to H,
-				none to H */
-#define DF_VALIANT_ANY 2     /* Valiant: either */
+/* Which switches take the global hop on the restricted Valiant layer
+ * (takes_global) */
+#define DF_VALIANT_GATEWAY 1 /* a cable to one with a cable to H, none to H */
+#define DF_VALIANT_ANY 2     /* either */
 
 struct df_ctx {
 	const struct ot_fabric *f;
@@ -141,7 +141,8 @@ struct df_ctx {
 	uint8_t *hop;      /* per node: port toward the current LID */
 	/*
 	 * The rule's candidates of switch s for bundle b (a group, or
-	 * ngroups + a member of its own group), sorted by (far end's switch
+	 * ngroups + a member of its own group, or vbase + a group on the
+	 * restricted Valiant layer), sorted by (far end's group, its switch
 	 * in group, port): cport[cstart[s * nlanes + b] ...].
 	 */
 	uint32_t *cstart;
