@@ -22,6 +22,7 @@
 struct df_shape {
 	unsigned int a, h, p, g, radix;
 	unsigned int f0, f1; /* FlatFly groups' rows and columns; 0 none */
+	unsigned int w;      /* cables per local switch pair */
 	unsigned int nloc;   /* local ports per switch */
 	uint32_t nsw;
 	uint32_t *slot; /* per group, a*h: global cable j -> a*h port slot */
@@ -31,8 +32,9 @@ static int check_params(const struct ot_dragonfly_params *p,
 			struct df_shape *s, struct ot_error *err)
 {
 	bool flat = p->flat[0] || p->flat[1];
-	uint64_t nloc = flat ? (uint64_t)p->flat[0] + p->flat[1] - 2 :
-			       p->a - 1u;
+	unsigned int w = p->width ? p->width : 1;
+	uint64_t nloc = (flat ? (uint64_t)p->flat[0] + p->flat[1] - 2 :
+				p->a - 1u) * w;
 	uint64_t ports = (uint64_t)p->p + nloc + p->h;
 	uint64_t maxg = (uint64_t)p->a * p->h + 1;
 
@@ -65,6 +67,7 @@ static int check_params(const struct ot_dragonfly_params *p,
 	s->p = p->p;
 	s->f0 = flat ? p->flat[0] : 0;
 	s->f1 = flat ? p->flat[1] : 0;
+	s->w = w;
 	s->nloc = (unsigned int)nloc;
 	s->radix = p->radix ? p->radix : (unsigned int)ports;
 	s->nsw = s->g * s->a;
@@ -103,32 +106,34 @@ static uint16_t global_port(const struct df_shape *s, uint32_t G,
 }
 
 /*
- * The local cable between switches i < k of group G, if any: full
- * graphs, every pair (ports in increasing order of the other switch);
- * FlatFly groups, the pairs of a row (ports after the CAs) or of a
- * column (after the row's).  false when i and k are not cabled.
+ * The local cables between switches i < k of group G into c (width of
+ * them, on consecutive ports), how many: full graphs, every pair (ports
+ * in increasing order of the other switch); FlatFly groups, the pairs of
+ * a row (ports after the CAs) or of a column (after the row's); 0 when i
+ * and k are not cabled.
  */
-static bool local_cable(const struct df_shape *s, uint32_t G, uint32_t i,
-			uint32_t k, struct gen_cable *c)
+static uint32_t local_cables(const struct df_shape *s, uint32_t G,
+			     uint32_t i, uint32_t k, struct gen_cable *c)
 {
-	uint32_t base = G * s->a;
+	uint32_t base = G * s->a, qi, qk, t;
 
-	if (!s->f0) {
-		*c = (struct gen_cable){ base + i, base + k, s->p + k,
-					 s->p + 1 + i };
-		return true;
+	if (!s->f0) { /* k's place among i's neighbours, and i's among k's */
+		qi = k - 1;
+		qk = i;
+	} else if (i / s->f0 == k / s->f0) { /* a row: x differs */
+		qi = k % s->f0 - 1;
+		qk = i % s->f0;
+	} else if (i % s->f0 == k % s->f0) { /* a column: y differs */
+		qi = s->f0 - 1 + k / s->f0 - 1;
+		qk = s->f0 - 1 + i / s->f0;
+	} else {
+		return 0;
 	}
-	if (i / s->f0 == k / s->f0) /* a row: x differs */
-		*c = (struct gen_cable){ base + i, base + k,
-					 s->p + k % s->f0,
-					 s->p + 1 + i % s->f0 };
-	else if (i % s->f0 == k % s->f0) /* a column: y differs */
-		*c = (struct gen_cable){ base + i, base + k,
-					 s->p + s->f0 - 1 + k / s->f0,
-					 s->p + s->f0 + i / s->f0 };
-	else
-		return false;
-	return true;
+	for (t = 0; t < s->w; t++)
+		c[t] = (struct gen_cable){ base + i, base + k,
+					   s->p + 1 + qi * s->w + t,
+					   s->p + 1 + qk * s->w + t };
+	return s->w;
 }
 
 /* Global cable j of group G: the other group and its cable index there. */
@@ -147,7 +152,8 @@ static int collect_cables(const struct ot_dragonfly_params *p,
 			  struct ot_error *err)
 {
 	uint32_t per = s->a * s->h, G, H, i, k, j, jp, n = 0;
-	uint64_t max = (uint64_t)s->g * (s->a * (s->a - 1) / 2 + per);
+	uint64_t max = (uint64_t)s->g *
+		       ((uint64_t)s->a * (s->a - 1) / 2 * s->w + per);
 	bool palm = p->arrangement == OT_DF_PALMTREE;
 	struct gen_cable *c = malloc(max * sizeof(*c));
 
@@ -156,7 +162,7 @@ static int collect_cables(const struct ot_dragonfly_params *p,
 	for (G = 0; G < s->g; G++) {
 		for (i = 0; i < s->a; i++)
 			for (k = i + 1; k < s->a; k++)
-				n += local_cable(s, G, i, k, &c[n]);
+				n += local_cables(s, G, i, k, &c[n]);
 		for (j = 0; j < per; j++) {
 			partner(s, palm, G, j, &H, &jp);
 			if (jp >= per || H < G)

@@ -184,6 +184,7 @@ struct ot_dragonfly_params {
 	 * row and of its column only.  0, 0: groups as full graphs.
 	 */
 	unsigned int flat[2];
+	unsigned int width; /* cables per local switch pair; 0 = 1 */
 	enum ot_df_arrangement arrangement;
 	uint64_t arrange_seed; /* OT_DF_RANDOM's draws */
 	unsigned int radix; /* ports per switch; 0 = the fewest (p+a-1+h) */
@@ -198,9 +199,10 @@ struct ot_dragonfly_params {
 /*
  * Switches "DF[G,i]" (group, switch in group), CAs "DF[G,i]/c"; with
  * FlatFly groups "DF[G,x,y]" (i = x + flat[0] * y).  Without shuffle a
- * switch's ports are its CAs, its a - 1 local cables (other switches in
- * increasing order; FlatFly groups: its row's flat[0] - 1, then its
- * column's flat[1] - 1), then its h global ports; node order:
+ * switch's ports are its CAs, its a - 1 local neighbours (other switches
+ * in increasing order; FlatFly groups: its row's flat[0] - 1, then its
+ * column's flat[1] - 1), width cables each, then its h global ports;
+ * node order:
  * switches group by group, then the CAs.  A global port whose partner
  * would lie beyond a group's a * h (when g - 1 does not divide a * h)
  * stays uncabled, as do ports of dropped cables.  Not indexed.  NULL with

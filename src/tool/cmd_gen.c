@@ -75,7 +75,8 @@ static const struct tool_option gen_options[] = {
 	  TOOL_LIST(ARGS, ft_par, ft_npar, LEVELS, 1, OT_MAX_PORTS) },
 	{ "widths", 'W', "W0,W1,..",
 	  "flatfly: parallel cables per switch pair, per dimension (default 1);\n"
-	  "      slimfly: one value, per adjacent switch pair",
+	  "      slimfly: one value, per adjacent switch pair; dragonfly: one\n"
+	  "      value, per local switch pair",
 	  TOOL_LIST(ARGS, ff_width, ff_nwidth, OT_GEN_FF_MAX_DIMS, 1,
 		    OT_MAX_PORTS) },
 	{ "width", 'w', "W",
@@ -421,6 +422,7 @@ static struct ot_fabric *build_dragonfly(const unsigned int *args,
 	struct ot_dragonfly_params p = {
 		.a = args[0], .h = args[1], .p = s->cas, .g = s->df_groups,
 		.flat = { s->df_flat[0], s->df_flat[1] },
+		.width = s->ff_nwidth ? s->ff_width[0] : 1,
 		.arrangement = (enum ot_df_arrangement)s->df_arrangement,
 		.arrange_seed = s->drop_seed, .radix = s->radix,
 		.drop_switches = s->drop_switches, .drop_links = s->drop_links,
@@ -430,7 +432,8 @@ static struct ot_fabric *build_dragonfly(const unsigned int *args,
 	struct ot_fabric *f = ot_gen_dragonfly(&p, err);
 	char extra[160], shape[48] = "";
 	unsigned int g = p.g ? p.g : p.a * p.h + 1;
-	unsigned int nloc = s->df_nflat ? p.flat[0] + p.flat[1] - 2 : p.a - 1;
+	unsigned int nloc = (s->df_nflat ? p.flat[0] + p.flat[1] - 2 : p.a - 1) *
+			    p.width;
 	unsigned int radix = p.radix ? p.radix : p.p + nloc + p.h;
 
 	if (!f)
@@ -447,6 +450,9 @@ static struct ot_fabric *build_dragonfly(const unsigned int *args,
 	if (s->df_nflat)
 		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 			 " --flat-groups %u,%u", p.flat[0], p.flat[1]);
+	if (p.width > 1)
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+			 " --widths %u", p.width);
 	if (p.arrangement == OT_DF_RANDOM && !strstr(extra, "--seed"))
 		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 			 " --seed %" PRIu64, s->drop_seed);
@@ -489,7 +495,7 @@ static const struct gen_family gen_families[] = {
 	  "Dragonfly (seed 001): groups of A switches as full graphs (or\n"
 	  "      2-D FlatFlies, --flat-groups), H global cables and --cas CAs\n"
 	  "      per switch, --groups groups",
-	  "crGALSesoF", build_dragonfly },
+	  "crGALSesoFW", build_dragonfly },
 };
 
 #define NFAMILIES (sizeof(gen_families) / sizeof(gen_families[0]))

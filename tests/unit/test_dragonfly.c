@@ -340,14 +340,18 @@ START_TEST(refuse_sparse_group)
 }
 END_TEST
 
+/* f0 x f1 FlatFly groups (f1 = 0: full graphs of f0), width cables per
+ * local switch pair, shuffled. */
 static struct ot_fabric *flat_dragonfly(unsigned int f0, unsigned int f1,
 					unsigned int h, unsigned int p,
 					unsigned int g,
 					enum ot_df_arrangement arr,
-					uint64_t seed, unsigned int lmc)
+					uint64_t seed, unsigned int lmc,
+					unsigned int width)
 {
 	struct ot_dragonfly_params prm = {
-		.a = f0 * f1, .h = h, .p = p, .g = g, .flat = { f0, f1 },
+		.a = f1 ? f0 * f1 : f0, .h = h, .p = p, .g = g,
+		.flat = { f1 ? f0 : 0, f1 }, .width = width,
 		.arrangement = arr, .arrange_seed = seed, .shuffle = true,
 		.seed = seed + 1,
 	};
@@ -456,12 +460,29 @@ START_TEST(flat_groups)
 		for (arr = OT_DF_CONSECUTIVE; arr <= OT_DF_RANDOM; arr++) {
 			struct ot_fabric *f = flat_dragonfly(
 				shape[i][0], shape[i][1], shape[i][2],
-				shape[i][3], shape[i][4], arr, 5 + i, 0);
+				shape[i][3], shape[i][4], arr, 5 + i, 0,
+				1 + (i + arr) % 2); /* parallel local cables */
 
 			flat_as_built(f, shape[i][0], shape[i][1], true);
 			flat_ok(f, 5, true); /* 2 local, 1 global, 2 local */
 			ot_fabric_free(f);
 		}
+}
+END_TEST
+
+/* Full-graph groups with 2 or 3 cables per local switch pair. */
+START_TEST(parallel_local_cables)
+{
+	enum ot_df_arrangement arr;
+
+	for (arr = OT_DF_CONSECUTIVE; arr <= OT_DF_RANDOM; arr++) {
+		struct ot_fabric *f = flat_dragonfly(4, 0, 2, 2, 0, arr, 21,
+						     0, 2 + arr % 2);
+
+		groups_as_built(f, 9);
+		intact_ok(f);
+		ot_fabric_free(f);
+	}
 }
 END_TEST
 
@@ -550,8 +571,11 @@ START_TEST(valiant_offsets)
 		ck_assert(!ot_fabric_set_ca_lmc(f, (uint8_t)lmc, &err));
 		updown_ok(f);
 		ot_fabric_free(f);
+		f = flat_dragonfly(5, 0, 2, 2, 0, OT_DF_RANDOM, 14, lmc, 2);
+		updown_ok(f); /* 2 parallel cables per local pair */
+		ot_fabric_free(f);
 		/* FlatFly groups: the restricted layer on 2 VLs, 1 SL */
-		f = flat_dragonfly(3, 3, 2, 2, 0, OT_DF_PALMTREE, 13, lmc);
+		f = flat_dragonfly(3, 3, 2, 2, 0, OT_DF_PALMTREE, 13, lmc, 2);
 		flat_ok(f, 6, false); /* 2 local, 2 global, 2 local */
 		ot_fabric_free(f);
 	}
@@ -646,7 +670,8 @@ END_TEST
 /* The checker catches the FlatFly VL rule broken: dim 1 to dim 0 on VL 0. */
 START_TEST(broken_flat_vl_caught)
 {
-	struct ot_fabric *f = flat_dragonfly(3, 3, 2, 1, 0, OT_DF_RANDOM, 3, 0);
+	struct ot_fabric *f = flat_dragonfly(3, 3, 2, 1, 0, OT_DF_RANDOM, 3, 0,
+					     1);
 	struct ot_check_opts opts = { 0 };
 	struct ot_error err = { 0 };
 	struct ot_check_report *rep;
@@ -699,6 +724,7 @@ static Suite *dragonfly_suite(void)
 	tcase_add_test(tc, refuse_others);
 	tcase_add_test(tc, refuse_sparse_group);
 	tcase_add_test(tc, flat_groups);
+	tcase_add_test(tc, parallel_local_cables);
 	tcase_add_test(tc, flat_damaged);
 	tcase_add_test(tc, valiant_offsets);
 	tcase_add_test(tc, broken_valiant_vl_caught);
