@@ -44,7 +44,8 @@
  * intermediate group I.  An LFT entry serves every packet toward a LID,
  * so a group that is some path's intermediate for a LID must route that
  * LID directly: for the seq-th LID of group H at offset k, the groups X
- * with X = seq + k mod 4 do (DF_DIRECT_EVERY), and every other group G
+ * with X = seq + k mod E do (E = ngroups / 8 within 4 to 16: the more
+ * groups, the fewer routes direct), and every other group G
  * takes one of them as I (dealt by seq and G) that lies above both G and
  * H in the order of groups of some layer l (df_rank: 1 by number, 2 by
  * number reversed, 3 rotated by half the groups, so every pair has
@@ -96,7 +97,10 @@
  */
 #define DF_LAYERS 3
 #define DF_UPDOWN_ESCAPE 4 /* the escape layer's SL and VL beside them */
-#define DF_DIRECT_EVERY 4 /* one group in 4 routes a LID directly */
+/* One group in every (ngroups / 8, at least 4, at most 16) routes a
+ * LID directly (df_every) */
+#define DF_EVERY_MIN 4
+#define DF_EVERY_MAX 16
 /* via[] beyond this many entries: the restricted layer instead */
 #define DF_MAX_VIA (1u << 26)
 /* Which switches take the global hop on the restricted Valiant layer
@@ -123,6 +127,7 @@ struct df_ctx {
 	 * the path SL.
 	 */
 	bool updown;
+	uint32_t every;     /* one group in every routes a LID directly */
 	uint16_t *via;      /* [lid * ngroups + G] */
 	uint8_t *vsl;       /* [lid * ngroups + G] */
 	uint8_t sls_used;   /* bit per SL of the up/down layer taken */
@@ -714,7 +719,7 @@ static unsigned int via_layer(uint32_t ng, uint32_t G, uint32_t H,
 
 /*
  * The up/down layers' candidates for every source group G toward group
- * H, per r: the groups I = r mod DF_DIRECT_EVERY (those route a LID
+ * H, per r: the groups I = r mod c->every (those route a LID
  * directly) that lie above both G and H in some layer's order, with
  * cables G -> I and I -> H, into list; start[r * ng + G] .. +1 (none
  * where G itself is among the direct ones).
@@ -724,23 +729,23 @@ static void via_lists(const struct df_ctx *c, uint32_t H, uint32_t *start,
 {
 	uint32_t ng = c->df->ngroups, r, G, I, k = 0;
 
-	for (r = 0; r < DF_DIRECT_EVERY; r++)
+	for (r = 0; r < c->every; r++)
 		for (G = 0; G < ng; G++) {
 			start[r * ng + G] = k;
-			if (G == H || G % DF_DIRECT_EVERY == r)
+			if (G == H || G % c->every == r)
 				continue;
-			for (I = r; I < ng; I += DF_DIRECT_EVERY)
+			for (I = r; I < ng; I += c->every)
 				if (via_layer(ng, G, H, I) &&
 				    c->gglob[(size_t)G * ng + I] &&
 				    c->gglob[(size_t)I * ng + H])
 					list[k++] = (uint16_t)I;
 		}
-	start[DF_DIRECT_EVERY * ng] = k;
+	start[c->every * ng] = k;
 }
 
 /*
  * Every LID above offset 0, in dealing order (seq counts the LIDs of a
- * group at one offset; the groups seq + offset mod DF_DIRECT_EVERY route
+ * group at one offset; the groups seq + offset mod c->every route
  * it directly): each other source group's intermediate, dealt by seq and
  * G over its candidates, and path SL.
  */
@@ -750,10 +755,10 @@ static int assign_via(struct df_ctx *c)
 	uint32_t ng = c->df->ngroups, i, seq = 0, G;
 	size_t n = ((size_t)f->max_lid + 1) * ng;
 	uint64_t prev = UINT64_MAX;
-	uint32_t *start = malloc(((size_t)DF_DIRECT_EVERY * ng + 1) *
+	uint32_t *start = malloc(((size_t)c->every * ng + 1) *
 				 sizeof(*start));
-	uint16_t *list = malloc(((size_t)DF_DIRECT_EVERY * ng *
-				 (ng / DF_DIRECT_EVERY + 1) + 1) *
+	uint16_t *list = malloc(((size_t)c->every * ng *
+				 (ng / c->every + 1) + 1) *
 				sizeof(*list));
 
 	c->via = calloc(n + 1, sizeof(*c->via));
@@ -776,14 +781,14 @@ static int assign_via(struct df_ctx *c)
 			via_lists(c, H, start, list);
 		seq = cls == prev ? seq + 1 : 0;
 		prev = cls;
-		r = (seq + off) % DF_DIRECT_EVERY;
+		r = (seq + off) % c->every;
 		for (G = 0; G < ng; G++) {
 			uint32_t at = start[r * ng + G];
 			uint32_t k = start[r * ng + G + 1] - at, I;
 
 			if (!k)
 				continue;
-			I = list[at + (seq / DF_DIRECT_EVERY + G) % k];
+			I = list[at + (seq / c->every + G) % k];
 			c->via[(size_t)lid * ng + G] = (uint16_t)(I + 1);
 			c->vsl[(size_t)lid * ng + G] =
 				(uint8_t)via_layer(ng, G, H, I);
@@ -1344,6 +1349,11 @@ static void choose_layers(struct df_ctx *c)
 
 	c->updown = c->valiant && c->df->max_dims == 1 &&
 		    c->df->ngroups < UINT16_MAX && n <= DF_MAX_VIA;
+	c->every = c->df->ngroups / 8;
+	if (c->every < DF_EVERY_MIN)
+		c->every = DF_EVERY_MIN;
+	if (c->every > DF_EVERY_MAX)
+		c->every = DF_EVERY_MAX;
 	c->esc_sl = c->updown ? DF_UPDOWN_ESCAPE : DF_ESCAPE_SL;
 	c->esc_vl = c->updown ? DF_UPDOWN_ESCAPE : DF_ESCAPE_VL;
 }
