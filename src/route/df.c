@@ -102,7 +102,7 @@
 #define DF_EVERY_MIN 4
 #define DF_EVERY_MAX 16
 /* via[] beyond this many entries: the restricted layer instead */
-#define DF_MAX_VIA (1u << 26)
+#define DF_MAX_VIA (1u << 25)
 /* Which switches take the global hop on the restricted Valiant layer
  * (takes_global) */
 #define DF_VALIANT_GATEWAY 1 /* a cable to one with a cable to H, none to H */
