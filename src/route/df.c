@@ -1403,6 +1403,6 @@ static int df_route(const struct ot_engine *self, const struct ot_fabric *f,
 
 const struct ot_engine ot_engine_df_static = {
 	.name = "df-static",
-	.needs = "a Dragonfly: groups of switches as full graphs joined by global cables",
+	.needs = "a Dragonfly: groups of switches as full graphs or 2-D FlatFlies joined by global cables",
 	.route = df_route,
 };
