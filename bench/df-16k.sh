@@ -33,7 +33,7 @@ one() {
 		2>"$WORK/time" >/dev/null
 	grep -E 'osmtopo route|Maximum resident' "$WORK/time"
 	"$OSMTOPO" check --lmc "$2" --patterns "$patterns" --route df-static "$1" |
-		grep -E '^(VLs used|credit loops|path violations|hops)|^  [a-z]+ |with every LID|pattern'
+		grep -E '^(VLs used|credit loops|path violations|hops)|^  (pattern|uniform|complement|reverse|rotation|shuffle|transpose) |with every LID'
 }
 for l in $lmcs; do
 	one "$WORK/df.net" "$l" "groups as full graphs of 16"
