@@ -1405,4 +1405,5 @@ const struct ot_engine ot_engine_df_static = {
 	.name = "df-static",
 	.needs = "a Dragonfly: groups of switches as full graphs or 2-D FlatFlies joined by global cables",
 	.route = df_route,
+	.miscabling = ot_df_miscabling,
 };
