@@ -49,7 +49,10 @@
  * takes one of them as I (dealt by seq and G) that lies above both G and
  * H in the order of groups of some layer l (df_rank: 1 by number, 2 by
  * number reversed, 3 rotated by half the groups, so every pair has
- * some), with cables G -> I and I -> H; none: offset 0's route.  The
+ * some), whose every switch reaches H over I's own cables, and G's every
+ * switch I over G's; none: offset 0's route.  Destinations in a group
+ * that some group reaches only through a detour take no Valiant layer
+ * (the detour's landing switch must route them directly).  The
  * path SL is l (path_sl by source group and LID).  Both global hops of
  * such a path enter from a local port or a CA, so SL2VL cannot tell them
  * apart by ports alone; by the layer's order it can: the first goes up,
@@ -152,6 +155,13 @@ struct df_ctx {
 	 */
 	uint32_t *cstart;
 	uint8_t *cport;
+	/* [s * nlanes + b]: the candidates are the own-detour fallback */
+	uint8_t *cfall;
+	/* [G * ngroups + X]: every switch of G has the rule's candidates
+	 * toward X over G's own cables to X (the up/down layers' hops) */
+	uint8_t *gok;
+	/* per group H: some switch reaches H by the own-detour fallback */
+	uint8_t *hfall;
 	/* the escape layer, built when a first destination needs it */
 	struct ot_escape esc;
 	uint8_t *present;
@@ -459,6 +469,7 @@ static uint32_t bundle_candidates(struct df_ctx *c, uint32_t n, uint32_t b,
 		    c->nglob[(size_t)nd->port[p].peer * ng + b])
 			key[m++] = cand_key(c, n, p);
 	c->any_detour |= m > 0;
+	c->cfall[(size_t)n * c->nlanes + b] = m > 0;
 	return m;
 }
 
@@ -499,7 +510,8 @@ static int prepare_candidates(struct df_ctx *c)
 			cap += (size_t)f->node[n].nports * 2;
 	c->cstart = calloc(nb + 1, sizeof(*c->cstart));
 	c->cport = malloc(cap * c->nlanes / 2 + 1);
-	if (!c->cstart || !c->cport)
+	c->cfall = calloc(nb + 1, 1);
+	if (!c->cstart || !c->cport || !c->cfall)
 		return ot_error_nomem(c->err, "df-static");
 	for (n = 0; n < f->nnodes; n++) {
 		bool sw = c->df->group[n] >= 0 && ot_is_switch(f, n);
@@ -717,12 +729,40 @@ static unsigned int via_layer(uint32_t ng, uint32_t G, uint32_t H,
 	return 0;
 }
 
+/* gok (struct df_ctx), from the candidates. */
+static int groups_ok(struct df_ctx *c)
+{
+	const struct ot_df *df = c->df;
+	uint32_t ng = df->ngroups, k, X;
+
+	c->gok = malloc((size_t)ng * ng + 1);
+	c->hfall = calloc((size_t)ng + 1, 1);
+	if (!c->gok || !c->hfall)
+		return -1;
+	memcpy(c->gok, c->gglob, (size_t)ng * ng);
+	for (k = 0; k < df->gstart[ng]; k++) {
+		int32_t s = df->member[k];
+		uint8_t *row = c->gok + (size_t)df->group[s] * ng;
+
+		for (X = 0; X < ng; X++) {
+			bool fall = c->cfall[(size_t)s * c->nlanes + X];
+
+			c->hfall[X] |= fall;
+			if ((int32_t)X != df->group[s] &&
+			    (!ncand(c, s, X) || fall))
+				row[X] = 0;
+		}
+	}
+	return 0;
+}
+
 /*
  * The up/down layers' candidates for every source group G toward group
  * H, per r: the groups I = r mod c->every (those route a LID
- * directly) that lie above both G and H in some layer's order, with
- * cables G -> I and I -> H, into list; start[r * ng + G] .. +1 (none
- * where G itself is among the direct ones).
+ * directly) that lie above both G and H in some layer's order, whose
+ * every switch reaches H over I's own cables (gok), and G's every switch
+ * I over G's, into list; start[r * ng + G] .. +1 (none where G itself is
+ * among the direct ones).
  */
 static void via_lists(const struct df_ctx *c, uint32_t H, uint32_t *start,
 		      uint16_t *list)
@@ -736,8 +776,8 @@ static void via_lists(const struct df_ctx *c, uint32_t H, uint32_t *start,
 				continue;
 			for (I = r; I < ng; I += c->every)
 				if (via_layer(ng, G, H, I) &&
-				    c->gglob[(size_t)G * ng + I] &&
-				    c->gglob[(size_t)I * ng + H])
+				    c->gok[(size_t)G * ng + I] &&
+				    c->gok[(size_t)I * ng + H])
 					list[k++] = (uint16_t)I;
 		}
 	start[c->every * ng] = k;
@@ -763,7 +803,7 @@ static int assign_via(struct df_ctx *c)
 
 	c->via = calloc(n + 1, sizeof(*c->via));
 	c->vsl = calloc(n + 1, 1);
-	if (!c->via || !c->vsl || !start || !list) {
+	if (!c->via || !c->vsl || !start || !list || groups_ok(c)) {
 		free(start);
 		free(list);
 		return ot_error_nomem(c->err, "df-static");
@@ -775,7 +815,8 @@ static int assign_via(struct df_ctx *c)
 		uint32_t off = lid - f->node[o->node].port[o->port].lid, r;
 		uint64_t cls = ((uint64_t)off << 32) | H;
 
-		if (!c->voff[lid])
+		/* a detour's landing switch must route H directly: none */
+		if (!c->voff[lid] || detoured(c, c->tsw[lid]) || c->hfall[H])
 			continue;
 		if (cls != prev)
 			via_lists(c, H, start, list);
@@ -1272,6 +1313,9 @@ static void ctx_free(struct df_ctx *c)
 	free(c->hop);
 	free(c->cstart);
 	free(c->cport);
+	free(c->cfall);
+	free(c->gok);
+	free(c->hfall);
 	free(c->via);
 	free(c->vsl);
 	if (c->esc_ready)
@@ -1378,10 +1422,10 @@ static int df_route(const struct ot_engine *self, const struct ot_fabric *f,
 		choose_layers(&c);
 		error = prepare_ports(&c);
 	}
-	if (!error && c.updown)
-		error = assign_via(&c);
 	if (!error)
 		error = prepare_candidates(&c);
+	if (!error && c.updown)
+		error = assign_via(&c);
 	if (!error)
 		error = fill_lfts(&c, out);
 	if (!error)

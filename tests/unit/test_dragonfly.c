@@ -629,6 +629,42 @@ START_TEST(broken_valiant_vl_caught)
 }
 END_TEST
 
+/*
+ * Valiant with damage: detours (whose landing switches must route their
+ * destinations directly: no Valiant layer there), the escape layer
+ * beside the layers; every LID of every pair reached, clean.
+ */
+START_TEST(valiant_damaged)
+{
+	uint64_t seed;
+	unsigned int lmc, escaped = 0;
+
+	for (seed = 1; seed <= 4; seed++)
+		for (lmc = 1; lmc <= 2; lmc++) {
+			struct ot_fabric *f = dragonfly(4, 2, 2, 0,
+							OT_DF_RANDOM, true, 0,
+							0.05 * lmc, seed);
+			struct ot_error err = { 0 };
+			struct ot_routing *r;
+			struct ot_check_report *rep;
+			const struct ot_check_counts *k;
+
+			ck_assert(!ot_fabric_set_ca_lmc(f, (uint8_t)lmc, &err));
+			k = route_and_check(f, &r, &rep);
+			ck_assert_msg(ot_check_ok(rep), "seed %llu lmc %u: violations %llu loops %u",
+				      (unsigned long long)seed, lmc,
+				      (unsigned long long)k->violations,
+				      k->credit_loops);
+			ck_assert_uint_eq(k->reached, k->pairs);
+			escaped += r->nvls == 5;
+			ot_check_report_free(rep);
+			ot_routing_free(r);
+			ot_fabric_free(f);
+		}
+	ck_assert_uint_gt(escaped, 0); /* the escape layer's VL 4 taken */
+}
+END_TEST
+
 /* Offset 0 keeps the static route: the same LFT entries as with LMC 0. */
 START_TEST(valiant_keeps_offset_zero)
 {
@@ -728,6 +764,7 @@ static Suite *dragonfly_suite(void)
 	tcase_add_test(tc, flat_damaged);
 	tcase_add_test(tc, valiant_offsets);
 	tcase_add_test(tc, broken_valiant_vl_caught);
+	tcase_add_test(tc, valiant_damaged);
 	tcase_add_test(tc, valiant_keeps_offset_zero);
 	tcase_add_test(tc, broken_flat_vl_caught);
 	suite_add_tcase(s, tc);
