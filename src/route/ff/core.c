@@ -822,6 +822,7 @@ struct ff_dealer {
 	uint64_t *weight; /* per bundle and cable */
 	uint32_t *through; /* per slot: CAs whose packets pass there */
 	uint32_t *cas;     /* per slot: CAs of the switch */
+	uint32_t *dist;    /* per slot: hops to t's switch */
 	int offset;        /* offset (and kind) the counts are for */
 };
 
@@ -835,8 +836,10 @@ static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
 	d->weight = calloc(nb * c->maxw, sizeof(*d->weight));
 	d->through = calloc(c->ff->nslots + 1, sizeof(*d->through));
 	d->cas = calloc(c->ff->nslots + 1, sizeof(*d->cas));
+	d->dist = calloc(c->ff->nslots + 1, sizeof(*d->dist));
 	d->offset = -1;
-	if (!d->count || !d->total || !d->weight || !d->through || !d->cas)
+	if (!d->count || !d->total || !d->weight || !d->through || !d->cas ||
+	    !d->dist)
 		return -1;
 	for (s = 0; s < c->ff->nslots; s++) {
 		int32_t node = c->ff->slot_node[s];
@@ -858,19 +861,23 @@ static void dealer_free(struct ff_dealer *d)
 	free(d->weight);
 	free(d->through);
 	free(d->cas);
+	free(d->dist);
 }
 
-/* The weight of t at every switch, along the hops chosen toward it. */
+/*
+ * The weight of t at every switch, along the hops chosen toward it, and
+ * each switch's distance to t's switch along them.
+ */
 static void dealer_weigh(const struct ff_ctx *c, struct ff_dealer *d,
 			 const struct ff_hop *hops)
 {
 	unsigned int limit = 4 * c->n + 2 * (unsigned int)c->ff->nslots;
-	uint32_t s, x;
 	unsigned int k;
+	uint32_t s, x;
 
 	memset(d->through, 0, c->ff->nslots * sizeof(*d->through));
 	for (s = 0; s < c->ff->nslots; s++) {
-		if (c->ff->slot_node[s] < 0 || !d->cas[s])
+		if (c->ff->slot_node[s] < 0)
 			continue;
 		for (x = s, k = 0; k < limit; k++) {
 			d->through[x] += d->cas[s];
@@ -878,6 +885,7 @@ static void dealer_weigh(const struct ff_ctx *c, struct ff_dealer *d,
 				break;
 			x = ff_move(c, x, hops[x].dim, hops[x].v);
 		}
+		d->dist[s] = k;
 	}
 }
 
@@ -892,7 +900,7 @@ static unsigned int dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
 
 	for (l = 1; l < c->bcnt[b]; l++)
 		if (cnt[l] != cnt[best] ? cnt[l] < cnt[best] :
-		    all[l] != all[best] ? all[l] < all[best] : w[l] < w[best])
+		    w[l] != w[best] ? w[l] < w[best] : all[l] < all[best])
 			best = l;
 	cnt[best]++;
 	all[best]++;
@@ -900,13 +908,34 @@ static unsigned int dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
 	return best;
 }
 
-/* The LFT entries toward lid at every switch, from the hops chosen. */
+/*
+ * The dealing stages: the hops 1, 2, ... hops away from the destination's
+ * switch, the last stage everything that far or farther.
+ */
+#define FF_STAGES 8
+
+static inline unsigned int ff_stage(uint32_t dist)
+{
+	return dist < FF_STAGES ? dist : FF_STAGES;
+}
+
+/* The dealing group of t: its LID offset, switch LIDs apart. */
+static int deal_group(const struct ff_dest *t)
+{
+	return t->offset + (t->kind == FF_DEST_SWITCH ? 256 : 0);
+}
+
+/*
+ * The LFT entries toward lid at the switches stage hops away from t's
+ * switch along the hops chosen (FF_STAGES: that far or farther), and the
+ * deliveries.
+ */
 static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
 		      const struct ff_hop *hops, uint16_t lid,
-		      struct ot_routing *out)
+		      unsigned int stage, struct ot_routing *out)
 {
 	const struct ff_dest *t = &c->dest[lid];
-	int offset = t->offset + (t->kind == FF_DEST_SWITCH ? 256 : 0);
+	int offset = deal_group(t);
 	uint32_t s;
 
 	if (offset != d->offset) {
@@ -926,6 +955,8 @@ static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
 			out->lft[node][lid] = t->port;
 			continue;
 		}
+		if (ff_stage(d->dist[s]) != stage)
+			continue;
 		b = (size_t)s * c->sumk + c->koff[hops[s].dim] + hops[s].v;
 		out->lft[node][lid] =
 			c->bport[b * c->maxw + dealer_pick(c, d, t, b, s)];
@@ -933,11 +964,106 @@ static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
 }
 
 /*
- * Destination by destination (in dealing order): the variant's hop at
- * every switch -- for Mixed on the destination's layer d mod m, else on
- * the next layer that reaches it from everywhere (its path SL follows, no
- * VL is added) -- or the escape layer's when none does; then the cables
- * of each bundle are dealt out.
+ * Where t's hops lie, from the weights just taken: per stage, 0 when t
+ * has no hop there, else 1 + the largest weight of its hops there.
+ */
+static void stage_keys(const struct ff_ctx *c, const struct ff_dealer *d,
+		       const struct ff_hop *hops, uint32_t *key)
+{
+	uint32_t s;
+
+	memset(key, 0, (FF_STAGES + 1) * sizeof(*key));
+	for (s = 0; s < c->ff->nslots; s++) {
+		uint32_t *k = &key[ff_stage(d->dist[s])];
+
+		if (c->ff->slot_node[s] >= 0 && hops[s].dim >= 0 &&
+		    d->through[s] >= *k)
+			*k = d->through[s] + 1;
+	}
+}
+
+/* The variant's or the escape layer's hops toward t, as chosen before. */
+static int rehop(struct ff_ctx *c, struct ff_dest *t, uint32_t seq,
+		 struct ff_hop *hops)
+{
+	return t->escape ? escape_hops(c, t, seq, hops) :
+			   variant_hops(c, t, seq, hops);
+}
+
+/*
+ * Deals the cables toward the destinations lids[g..q] (one dealing
+ * group), stage by stage from their switch outward, and within a stage
+ * the destinations whose hops there weigh most first: the hops near a
+ * destination carry most of its flows, and a bundle that sees its heavy
+ * entries first can still spread them (the class counts force the rest).
+ */
+static int deal_stages(struct ff_ctx *c, struct ff_dealer *d,
+		       struct ff_hop *hops, uint32_t g, uint32_t q,
+		       const uint32_t *key, struct ot_deal_key *order,
+		       struct ot_routing *out)
+{
+	unsigned int stage;
+	uint32_t x, n;
+
+	for (stage = 1; stage <= FF_STAGES; stage++) {
+		for (x = g, n = 0; x <= q; x++) {
+			uint32_t k = key[(size_t)(x - g) * (FF_STAGES + 1) +
+					 stage];
+
+			if (!k)
+				continue;
+			order[n].key = ((uint64_t)(UINT32_MAX - k) << 32) + x;
+			order[n++].lid = c->lids[x];
+		}
+		ot_deal_sort(order, n);
+		for (x = 0; x < n; x++) {
+			uint32_t seq = (uint32_t)order[x].key;
+
+			if (rehop(c, &c->dest[order[x].lid], seq, hops))
+				return -1;
+			deal_dest(c, d, hops, order[x].lid, stage, out);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Where t goes from every switch -- the variant on the destination's
+ * layer, or for Mixed the next layer that reaches it from everywhere
+ * (its path SL follows, no VL is added), or the escape layer when none
+ * does -- as hops; failed remembers a rule that did not work.
+ */
+static int route_dest(struct ff_ctx *c, struct ff_dest *t, uint32_t q,
+		      struct ff_dest *failed, struct ff_hop *hops)
+{
+	struct ff_dest first = *t;
+	bool known = failed->kind != FF_DEST_NONE && same_rule(c, failed, t);
+	unsigned int k;
+	int error;
+
+	t->escape = 0;
+	error = known ? -1 : variant_hops(c, t, q, hops);
+	for (k = 1; error && !known && (c->variant & FF_MIXED) &&
+		    k < c->norders; k++) {
+		assign_layer(c, t, (first.layer + k) % c->norders);
+		error = variant_hops(c, t, q, hops);
+	}
+	if (!error)
+		return 0;
+	/* the escape layer ignores layer and tau */
+	*t = first;
+	*failed = first;
+	error = escape_hops(c, t, q, hops);
+	if (error)
+		return error;
+	t->escape = 1;
+	c->any_escape = true;
+	return 0;
+}
+
+/*
+ * Destination by destination (in dealing order) the hops, then per
+ * dealing group (LID offset) the cables of each bundle (deal_stages()).
  */
 static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 {
@@ -945,12 +1071,15 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 	struct ff_dest failed = { .kind = FF_DEST_NONE };
 	struct ff_hop *hops = NULL;
 	struct ff_dealer d = { 0 };
-	uint32_t q;
-	unsigned int k;
+	struct ot_deal_key *order = NULL;
+	uint32_t *key = NULL;
+	uint32_t q, g = 0;
 	int error = 0;
 
 	hops = malloc(((size_t)ff->nslots + 1) * sizeof(*hops));
-	if (dealer_init(c, &d) || !hops) {
+	key = malloc(((size_t)c->nlids + 1) * (FF_STAGES + 1) * sizeof(*key));
+	order = malloc(((size_t)c->nlids + 1) * sizeof(*order));
+	if (dealer_init(c, &d) || !hops || !key || !order) {
 		error = ot_error_nomem(c->err, c->name);
 		goto out;
 	}
@@ -959,34 +1088,26 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 	c->detours = false;
 	c->any_escape = false;
 	for (q = 0; q < c->nlids; q++) {
-		uint16_t lid = c->lids[q];
-		struct ff_dest *t = &c->dest[lid];
-		struct ff_dest first = *t;
-		bool known = failed.kind != FF_DEST_NONE &&
-			     same_rule(c, &failed, t);
+		struct ff_dest *t = &c->dest[c->lids[q]];
 
-		t->escape = 0;
-		error = known ? -1 : variant_hops(c, t, q, hops);
-		for (k = 1; error && !known && (c->variant & FF_MIXED) &&
-			    k < c->norders; k++) {
-			assign_layer(c, t, (first.layer + k) % c->norders);
-			error = variant_hops(c, t, q, hops);
-		}
-		if (error) {
-			/* the escape layer ignores layer and tau */
-			*t = first;
-			failed = first;
-			error = escape_hops(c, t, q, hops);
-			if (error)
-				goto out;
-			t->escape = 1;
-			c->any_escape = true;
-		}
-		deal_dest(c, &d, hops, lid, out);
+		error = route_dest(c, t, q, &failed, hops);
+		if (error)
+			goto out;
+		dealer_weigh(c, &d, hops);
+		stage_keys(c, &d, hops, key + (size_t)(q - g) * (FF_STAGES + 1));
+		if (q + 1 < c->nlids &&
+		    deal_group(&c->dest[c->lids[q + 1]]) == deal_group(t))
+			continue;
+		error = deal_stages(c, &d, hops, g, q, key, order, out);
+		if (error)
+			goto out;
+		g = q + 1;
 	}
 out:
 	dealer_free(&d);
 	free(hops);
+	free(key);
+	free(order);
 	return error;
 }
 
