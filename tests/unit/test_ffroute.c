@@ -195,6 +195,37 @@ static unsigned int ca_rank(const struct ot_fabric *f, int sw, int ca)
 }
 
 /*
+ * Twisted Mixed, when some order ends in a dimension with parallel
+ * cables and the switch has a CA per order: one CA for each order that
+ * ends in a dimension of single cables, the others in turn to the
+ * orders that end in parallel cables (so that the twisted final hops,
+ * each carrying a whole destination, land on bundles).
+ */
+static bool twisted_mixed_quotas(const struct ctx *c, unsigned int *quota,
+				 unsigned int *left)
+{
+	unsigned int l, wide = 0;
+
+	if ((c->variant & (V_MIXED | V_TWISTED)) != (V_MIXED | V_TWISTED))
+		return false;
+	for (l = 0; l < c->norders; l++)
+		wide += c->ff->width[c->ord[l][c->n - 1]] > 1;
+	if (!wide || *left < c->norders)
+		return false;
+	for (l = 0; l < c->norders; l++)
+		if (c->ff->width[c->ord[l][c->n - 1]] < 2) {
+			quota[l] = 1;
+			--*left;
+		}
+	for (l = 0; *left; l = (l + 1) % c->norders)
+		if (c->ff->width[c->ord[l][c->n - 1]] > 1) {
+			quota[l]++;
+			--*left;
+		}
+	return true;
+}
+
+/*
  * Mixed: the order of CA rank d on switch sw (issue 9).  Each order gets
  * a quota of the switch's CAs: in rounds, as many CAs as its last
  * dimension has parallel cables, while they fit; the rest one each,
@@ -210,6 +241,8 @@ static unsigned int want_layer(const struct ctx *c, int sw, unsigned int d)
 		ncas += nd->port[p].peer >= 0 &&
 			!ot_is_switch(c->f, nd->port[p].peer);
 	left = ncas;
+	if (twisted_mixed_quotas(c, quota, &left))
+		goto deal;
 	do {
 		round = 0;
 		for (l = 0; l < c->norders; l++) {
@@ -223,6 +256,7 @@ static unsigned int want_layer(const struct ctx *c, int sw, unsigned int d)
 	} while (round);
 	for (l = 0; left; left--, l = (l + 1) % c->norders)
 		quota[l]++;
+deal:
 	for (l = 0;; l = (l + 1) % c->norders) {
 		if (!quota[l])
 			continue;

@@ -503,6 +503,33 @@ static void assign_layer(struct ff_ctx *c, struct ff_dest *t,
  * uniform load of a cable does not depend on how the CAs are split
  * among the orders, only on its layers dealing evenly.
  */
+static bool twisted_quotas(const struct ff_ctx *c, unsigned int *quota,
+			   unsigned int *rem)
+{
+	unsigned int l, g, wide = 0;
+
+	if ((c->variant & (FF_MIXED | FF_TWISTED)) != (FF_MIXED | FF_TWISTED))
+		return false;
+	for (l = 0; l < c->norders; l++)
+		wide += c->ff->width[c->order[l][c->n - 1]] > 1;
+	if (!wide || *rem < c->norders)
+		return false;
+	for (l = 0; l < c->norders; l++)
+		if (c->ff->width[c->order[l][c->n - 1]] <= 1) {
+			quota[l] = 1;
+			(*rem)--;
+		}
+	while (*rem)
+		for (l = 0; l < c->norders && *rem; l++) {
+			g = c->ff->width[c->order[l][c->n - 1]];
+			if (g > 1) {
+				quota[l]++;
+				(*rem)--;
+			}
+		}
+	return true;
+}
+
 static unsigned int mixed_layer(const struct ff_ctx *c, unsigned int d,
 				unsigned int ncas, unsigned int *rank)
 {
@@ -513,6 +540,8 @@ static unsigned int mixed_layer(const struct ff_ctx *c, unsigned int d,
 	*rank = d / c->norders;
 	if (d >= ncas)
 		return d % c->norders;
+	if (twisted_quotas(c, quota, &rem))
+		goto deal;
 	while (more) {
 		more = false;
 		for (l = 0; l < c->norders; l++) {
@@ -527,6 +556,7 @@ static unsigned int mixed_layer(const struct ff_ctx *c, unsigned int d,
 	}
 	for (l = 0; rem; l = (l + 1) % c->norders, rem--)
 		quota[l]++;
+deal:
 	for (k = 0, l = 0;; l = (l + 1) % c->norders) {
 		if (!quota[l])
 			continue;
