@@ -1405,6 +1405,61 @@ START_TEST(balance)
 }
 END_TEST
 
+/*
+ * Issue 9: Twisted Mixed at least as good as Twisted on uniform traffic,
+ * DOR and ADOR alike, on the issue's fabrics (every dimension with CAs
+ * = K x w), ports shuffled, as the checker's analytic model computes it
+ * (every CA injecting 1, throughput 1 / the most loaded link): to the
+ * base LID, and for ADOR also spread evenly over the LIDs.
+ */
+static const struct shape twist_fabrics[] = {
+	{ "2x4x4", "2,1,1", 4, 1, 0, 0, 37, 0 },
+	{ "2x8x8", "4,1,1", 8, 1, 0, 0, 41, 0 },
+	{ "4x2x4", "1,2,1", 4, 1, 0, 0, 43, 0 },
+};
+
+static const struct ot_pattern_load *uniform_load(const struct ot_fabric *f,
+						  const char *engine,
+						  struct ot_balance_report **rep)
+{
+	struct ot_traffic_opts opts = { .patterns = 1u << OT_PATTERN_UNIFORM };
+	struct ot_error err = { 0 };
+	struct ot_routing *r = route(engine, f);
+
+	ck_assert_int_eq(ot_balance_run(f, r, &opts, rep, &err), 0);
+	ot_routing_free(r);
+	return ot_balance_pattern(*rep, 0);
+}
+
+START_TEST(twisted_mixed_not_worse)
+{
+	static const char *const pair[2][2] = {
+		{ "ff-twisted-dor", "ff-twisted-mixed-dor" },
+		{ "ff-twisted-ador", "ff-twisted-mixed-ador" },
+	};
+	const struct shape *sh = &twist_fabrics[_i / 2];
+	struct ot_fabric *f = gen(sh);
+	struct ot_balance_report *ra = NULL, *rb = NULL;
+	const struct ot_pattern_load *a, *b;
+
+	a = uniform_load(f, pair[_i % 2][0], &ra);
+	b = uniform_load(f, pair[_i % 2][1], &rb);
+	ck_assert_uint_eq(a->unrouted + b->unrouted, 0);
+	ck_assert_msg(b->base.throughput >= a->base.throughput,
+		      "%s: %s %.4f below %s %.4f", sh->size, pair[_i % 2][1],
+		      b->base.throughput, pair[_i % 2][0], a->base.throughput);
+	ck_assert(a->multipath == b->multipath);
+	ck_assert_msg(!b->multipath ||
+		      b->spread.throughput >= a->spread.throughput,
+		      "%s: spread over the LIDs: %s %.4f below %s %.4f",
+		      sh->size, pair[_i % 2][1], b->spread.throughput,
+		      pair[_i % 2][0], a->spread.throughput);
+	ot_balance_report_free(ra);
+	ot_balance_report_free(rb);
+	ot_fabric_free(f);
+}
+END_TEST
+
 static Suite *ffroute_suite(void)
 {
 	Suite *s = suite_create("ffroute");
@@ -1426,6 +1481,7 @@ static Suite *ffroute_suite(void)
 	tcase_add_loop_test(tc, deterministic, 0, NENGINES);
 	tcase_add_loop_test(tc, parallel_cables_even, 0, NENGINES);
 	tcase_add_loop_test(tc, balance, 0, NENGINES * NBALANCED);
+	tcase_add_loop_test(tc, twisted_mixed_not_worse, 0, 6);
 	suite_add_tcase(s, tc);
 	return s;
 }
