@@ -122,7 +122,9 @@
  * same tables whatever its node order: per class of destinations (order
  * or escape layer, LMC offset) evenly, then by weight (see ff_dealer).
  * The offset comes first so that each offset's LIDs, the base LIDs above
- * all, are spread over the cables of a bundle on their own.
+ * all, are spread over the cables of a bundle on their own.  Within an
+ * offset the final hops into the destinations' switches are dealt before
+ * the others, the heaviest first (deal_stages()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -853,6 +855,8 @@ struct ff_dealer {
 	uint32_t *through; /* per slot: CAs whose packets pass there */
 	uint32_t *cas;     /* per slot: CAs of the switch */
 	uint32_t *dist;    /* per slot: hops to t's switch */
+	uint32_t *stack;   /* nslots: walks, then slots by distance */
+	uint32_t *bucket;  /* nslots + 2: counts by distance */
 	int offset;        /* offset (and kind) the counts are for */
 };
 
@@ -867,9 +871,11 @@ static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
 	d->through = calloc(c->ff->nslots + 1, sizeof(*d->through));
 	d->cas = calloc(c->ff->nslots + 1, sizeof(*d->cas));
 	d->dist = calloc(c->ff->nslots + 1, sizeof(*d->dist));
+	d->stack = calloc(c->ff->nslots + 1, sizeof(*d->stack));
+	d->bucket = calloc(c->ff->nslots + 2, sizeof(*d->bucket));
 	d->offset = -1;
 	if (!d->count || !d->total || !d->weight || !d->through || !d->cas ||
-	    !d->dist)
+	    !d->dist || !d->stack || !d->bucket)
 		return -1;
 	for (s = 0; s < c->ff->nslots; s++) {
 		int32_t node = c->ff->slot_node[s];
@@ -892,30 +898,67 @@ static void dealer_free(struct ff_dealer *d)
 	free(d->through);
 	free(d->cas);
 	free(d->dist);
+	free(d->stack);
+	free(d->bucket);
 }
 
 /*
- * The weight of t at every switch, along the hops chosen toward it, and
- * each switch's distance to t's switch along them.
+ * Each switch's distance to t's switch along the hops chosen toward t,
+ * remembered on the way (the hops form a tree into t's switch); a walk
+ * that does not end there within nslots hops counts as nslots.
+ */
+static void dealer_dist(const struct ff_ctx *c, struct ff_dealer *d,
+			const struct ff_hop *hops)
+{
+	uint32_t n = c->ff->nslots, s, x, top, k;
+
+	for (s = 0; s < n; s++)
+		d->dist[s] = UINT32_MAX;
+	for (s = 0; s < n; s++) {
+		if (c->ff->slot_node[s] < 0 || d->dist[s] != UINT32_MAX)
+			continue;
+		for (x = s, top = 0; d->dist[x] == UINT32_MAX && top < n;) {
+			if (hops[x].dim < 0) {
+				d->dist[x] = 0;
+				break;
+			}
+			d->stack[top++] = x;
+			x = ff_move(c, x, hops[x].dim, hops[x].v);
+		}
+		k = d->dist[x] == UINT32_MAX ? n : d->dist[x];
+		while (top)
+			d->dist[d->stack[--top]] = ++k < n ? k : n;
+	}
+}
+
+/*
+ * The weight of t at every switch -- the CAs whose packets for t pass
+ * there, counted along the hops chosen toward it, farthest switches
+ * first -- and each switch's distance to t's switch.
  */
 static void dealer_weigh(const struct ff_ctx *c, struct ff_dealer *d,
 			 const struct ff_hop *hops)
 {
-	unsigned int limit = 4 * c->n + 2 * (unsigned int)c->ff->nslots;
-	unsigned int k;
-	uint32_t s, x;
+	uint32_t n = c->ff->nslots, s, x, k;
 
-	memset(d->through, 0, c->ff->nslots * sizeof(*d->through));
-	for (s = 0; s < c->ff->nslots; s++) {
-		if (c->ff->slot_node[s] < 0)
+	dealer_dist(c, d, hops);
+	memset(d->bucket, 0, (n + 2) * sizeof(*d->bucket));
+	for (s = 0; s < n; s++)
+		if (c->ff->slot_node[s] >= 0)
+			d->bucket[n - d->dist[s] + 1]++;
+	for (k = 1; k <= n + 1; k++)
+		d->bucket[k] += d->bucket[k - 1];
+	for (s = 0; s < n; s++)
+		if (c->ff->slot_node[s] >= 0)
+			d->stack[d->bucket[n - d->dist[s]]++] = s;
+	for (s = 0; s < n; s++)
+		d->through[s] = d->cas[s];
+	for (k = 0; k < d->bucket[n]; k++) {
+		s = d->stack[k];
+		if (hops[s].dim < 0 || d->dist[s] >= n)
 			continue;
-		for (x = s, k = 0; k < limit; k++) {
-			d->through[x] += d->cas[s];
-			if (hops[x].dim < 0)
-				break;
-			x = ff_move(c, x, hops[x].dim, hops[x].v);
-		}
-		d->dist[s] = k;
+		x = ff_move(c, s, hops[s].dim, hops[s].v);
+		d->through[x] += d->through[s];
 	}
 }
 
@@ -930,7 +973,7 @@ static unsigned int dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
 
 	for (l = 1; l < c->bcnt[b]; l++)
 		if (cnt[l] != cnt[best] ? cnt[l] < cnt[best] :
-		    w[l] != w[best] ? w[l] < w[best] : all[l] < all[best])
+		    all[l] != all[best] ? all[l] < all[best] : w[l] < w[best])
 			best = l;
 	cnt[best]++;
 	all[best]++;
@@ -939,10 +982,10 @@ static unsigned int dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
 }
 
 /*
- * The dealing stages: the hops 1, 2, ... hops away from the destination's
- * switch, the last stage everything that far or farther.
+ * The dealing stages (deal_stages()): 1, the final hops into the
+ * destination's switch; 2, every hop farther out.
  */
-#define FF_STAGES 8
+#define FF_STAGES 2
 
 static inline unsigned int ff_stage(uint32_t dist)
 {
@@ -956,9 +999,8 @@ static int deal_group(const struct ff_dest *t)
 }
 
 /*
- * The LFT entries toward lid at the switches stage hops away from t's
- * switch along the hops chosen (FF_STAGES: that far or farther), and the
- * deliveries.
+ * The LFT entries toward lid at the switches of a stage (0: all), and
+ * the deliveries.
  */
 static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
 		      const struct ff_hop *hops, uint16_t lid,
@@ -974,7 +1016,8 @@ static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
 					    sizeof(*d->count));
 		d->offset = offset;
 	}
-	dealer_weigh(c, d, hops);
+	if (stage)
+		dealer_weigh(c, d, hops);
 	for (s = 0; s < c->ff->nslots; s++) {
 		int32_t node = c->ff->slot_node[s];
 		size_t b;
@@ -985,7 +1028,7 @@ static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
 			out->lft[node][lid] = t->port;
 			continue;
 		}
-		if (ff_stage(d->dist[s]) != stage)
+		if (stage && ff_stage(d->dist[s]) != stage)
 			continue;
 		b = (size_t)s * c->sumk + c->koff[hops[s].dim] + hops[s].v;
 		out->lft[node][lid] =
@@ -1022,10 +1065,15 @@ static int rehop(struct ff_ctx *c, struct ff_dest *t, uint32_t seq,
 
 /*
  * Deals the cables toward the destinations lids[g..q] (one dealing
- * group), stage by stage from their switch outward, and within a stage
- * the destinations whose hops there weigh most first: the hops near a
- * destination carry most of its flows, and a bundle that sees its heavy
- * entries first can still spread them (the class counts force the rest).
+ * group): first every final hop into a destination's switch, then the
+ * hops farther out, and within each stage the destinations whose hops
+ * there weigh most first.  The final hop of a twisted destination
+ * carries nearly all its flows on one cable, and the hops near a
+ * destination more of them than those far out: dealt in LID order, two
+ * heavy entries of different classes could be forced onto one cable by
+ * the class counts (issue 9, 2x4x4 widths 2,1,1: 0.976 + 0.504 on one
+ * dimension-0 cable); a bundle that sees its heavy entries first spreads
+ * them, and the light ones, which the class counts force, follow.
  */
 static int deal_stages(struct ff_ctx *c, struct ff_dealer *d,
 		       struct ff_hop *hops, uint32_t g, uint32_t q,
@@ -1093,7 +1141,8 @@ static int route_dest(struct ff_ctx *c, struct ff_dest *t, uint32_t q,
 
 /*
  * Destination by destination (in dealing order) the hops, then per
- * dealing group (LID offset) the cables of each bundle (deal_stages()).
+ * dealing group (LID offset) the cables of each bundle (deal_stages();
+ * with single cables only, at once).
  */
 static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 {
@@ -1123,6 +1172,11 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 		error = route_dest(c, t, q, &failed, hops);
 		if (error)
 			goto out;
+		if (c->maxw == 1) {
+			/* single cables: nothing to deal */
+			deal_dest(c, &d, hops, c->lids[q], 0, out);
+			continue;
+		}
 		dealer_weigh(c, &d, hops);
 		stage_keys(c, &d, hops, key + (size_t)(q - g) * (FF_STAGES + 1));
 		if (q + 1 < c->nlids &&
