@@ -149,17 +149,35 @@ static bool is_prime(unsigned int x)
 	return true;
 }
 
-/* The m dimension orders, a Latin rectangle (see the top of the file). */
+/*
+ * The m dimension orders, a Latin rectangle (see the top of the file):
+ * the first m rows of the full one, or for Twisted Mixed when orders are
+ * shed, those ending in a dimension with parallel cables first (where
+ * its twisted destinations go, see twisted_quotas()), then the others,
+ * each group in row order.
+ */
 static void build_orders(struct ff_ctx *c, unsigned int m)
 {
-	unsigned int n = c->n, r, p;
+	unsigned int n = c->n, full = n < FF_MAX_ORDERS ? n : FF_MAX_ORDERS;
+	unsigned int r, p, k = 0, pass;
+	bool tm = (c->variant & (FF_MIXED | FF_TWISTED)) ==
+		  (FF_MIXED | FF_TWISTED);
 
 	c->norders = m;
-	for (r = 0; r < m; r++)
-		for (p = 0; p < n; p++)
-			c->order[r][p] = is_prime(n + 1) ?
-				((r + 1) * (p + 1)) % (n + 1) - 1 :
-				(p + r) % n;
+	for (pass = 0; pass < 2; pass++)
+		for (r = 0; r < full && k < m; r++) {
+			unsigned int last = is_prime(n + 1) ?
+				((r + 1) * n) % (n + 1) - 1 : (n - 1 + r) % n;
+			bool wide = tm && m < full && c->ff->width[last] > 1;
+
+			if (wide != !pass)
+				continue;
+			for (p = 0; p < n; p++)
+				c->order[k][p] = is_prime(n + 1) ?
+					((r + 1) * (p + 1)) % (n + 1) - 1 :
+					(p + r) % n;
+			k++;
+		}
 }
 
 /* "[c(n-1),...,c0]" of a position. */
@@ -493,17 +511,18 @@ static void assign_layer(struct ff_ctx *c, struct ff_dest *t,
 }
 
 /*
- * Mixed: the layer of CA index d on a switch with ncas CAs.  A layer
- * whose last dimension i has w_i parallel cables hands each cable of
- * the final hop into a switch its CAs of that layer: unless their number
- * is a multiple of w_i, one cable carries a whole line's flows more than
- * its twin (issue 9: 4 CAs over 3 orders is 2, 1, 1, and the layer with
- * a single CA ends on a 2-cable bundle).  So each layer gets a quota of
- * CAs, multiples of w_i handed out round by round while they fit, what
- * is left one by one; the indices go round robin over the layers with
- * quota left.  With equal widths this is d mod m, the seed's rule; the
- * uniform load of a cable does not depend on how the CAs are split
- * among the orders, only on its layers dealing evenly.
+ * Twisted Mixed: the quotas, when some layer's last dimension has
+ * parallel cables and the switch has a CA per layer.  A twisted
+ * destination's final hop carries nearly all its flows on one cable; on
+ * a line of single cables that cable also carries its share of all the
+ * other traffic, about 1 when CAs = K x w, so about 2 in all whatever
+ * the dealing (Twisted DOR's bound), while in a bundle the dealing can
+ * give it a cable with less (doc/ff-balance.md).  So each layer ending
+ * in a bundle gets two CAs (rank 0: tau = T_L, the minimal path, L
+ * first; rank 1 twists), each layer ending in single cables then one
+ * (rank 0) while they last, and the other CAs go in turn to the layers
+ * ending in bundles, where ranks 2, 3, ... twist too.  false: the
+ * quotas of mixed_layer().
  */
 static bool twisted_quotas(const struct ff_ctx *c, unsigned int *quota,
 			   unsigned int *rem)
@@ -516,7 +535,12 @@ static bool twisted_quotas(const struct ff_ctx *c, unsigned int *quota,
 		wide += c->ff->width[c->order[l][c->n - 1]] > 1;
 	if (!wide || *rem < c->norders)
 		return false;
-	for (l = 0; l < c->norders; l++)
+	for (l = 0; l < c->norders && *rem > 1; l++)
+		if (c->ff->width[c->order[l][c->n - 1]] > 1) {
+			quota[l] = 2;
+			*rem -= 2;
+		}
+	for (l = 0; l < c->norders && *rem; l++)
 		if (c->ff->width[c->order[l][c->n - 1]] <= 1) {
 			quota[l] = 1;
 			(*rem)--;
@@ -532,6 +556,19 @@ static bool twisted_quotas(const struct ff_ctx *c, unsigned int *quota,
 	return true;
 }
 
+/*
+ * Mixed: the layer of CA index d on a switch with ncas CAs.  A layer
+ * whose last dimension i has w_i parallel cables hands each cable of
+ * the final hop into a switch its CAs of that layer: unless their number
+ * is a multiple of w_i, one cable carries a whole line's flows more than
+ * its twin (issue 9: 4 CAs over 3 orders is 2, 1, 1, and the layer with
+ * a single CA ends on a 2-cable bundle).  So each layer gets a quota of
+ * CAs, multiples of w_i handed out round by round while they fit, what
+ * is left one by one; the indices go round robin over the layers with
+ * quota left.  With equal widths this is d mod m, the seed's rule; the
+ * uniform load of a cable does not depend on how the CAs are split
+ * among the orders, only on its layers dealing evenly.
+ */
 static unsigned int mixed_layer(const struct ff_ctx *c, unsigned int d,
 				unsigned int ncas, unsigned int *rank)
 {
