@@ -1440,9 +1440,10 @@ END_TEST
 /*
  * Issue 9: Twisted Mixed at least as good as Twisted on uniform traffic,
  * DOR and ADOR alike, on the issue's fabrics and the reference fabric's
- * shape (every dimension with CAs = K x w), ports shuffled, as the checker's analytic model computes it
- * (every CA injecting 1, throughput 1 / the most loaded link): to the
- * base LID, and for ADOR also spread evenly over the LIDs.
+ * shape (every dimension with CAs = K x w), ports shuffled, as the
+ * checker's analytic model computes it (every CA injecting 1,
+ * throughput 1 / the most loaded link): to the base LID, and for ADOR
+ * also spread evenly over the LIDs.
  */
 static const struct shape twist_fabrics[] = {
 	{ "2x4x4", "2,1,1", 4, 1, 0, 0, 37, 0 },
