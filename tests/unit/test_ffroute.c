@@ -276,7 +276,7 @@ deal:
  * The twist coordinate in L toward CA rank d of switch sw: d mod K_L;
  * Twisted Mixed: the CA's rank among the CAs of its order on sw, plus
  * sw's coordinate in L, mod K_L (issue 9: d mod K_L would tie the twist
- * to the order).
+ * to the order); ranks K_L and beyond take sw's own coordinate.
  */
 static unsigned int twist_tau(const struct ctx *c, int sw, unsigned int d,
 			      unsigned int L)
@@ -288,6 +288,8 @@ static unsigned int twist_tau(const struct ctx *c, int sw, unsigned int d,
 	l = want_layer(c, sw, d);
 	for (e = 0; e < d; e++)
 		j += want_layer(c, sw, e) == l;
+	if (j >= c->ff->size[L])
+		return coord(c, sw, L); /* K_L ranks twist at most */
 	return (j + coord(c, sw, L)) % c->ff->size[L];
 }
 
