@@ -46,6 +46,7 @@ struct ot_plugin {
 static void drop_routing(struct ot_plugin_engine *ctx)
 {
 	/* The routing borrows the fabric: free it first. */
+	ot_plugin_qos_drop(ctx);
 	ot_routing_free(ctx->routing);
 	ot_fabric_free(ctx->fabric);
 	ctx->routing = NULL;
@@ -72,6 +73,29 @@ static unsigned int link_data_vls(const osm_subn_t *subn,
 	if (cap == 0)
 		cap = 1;
 	return cap >= 5 ? 15 : 1u << (cap - 1);
+}
+
+unsigned int ot_plugin_data_vls(osm_subn_t *subn)
+{
+	unsigned int min = 15, p, nports, vls;
+	cl_map_item_t *item;
+
+	for (item = cl_qmap_head(&subn->node_guid_tbl);
+	     item != cl_qmap_end(&subn->node_guid_tbl);
+	     item = cl_qmap_next(item)) {
+		osm_node_t *node = (osm_node_t *)item;
+
+		nports = osm_node_get_num_physp(node);
+		for (p = 1; p < nports; p++) {
+			osm_physp_t *physp = osm_node_get_physp_ptr(node, p);
+
+			if (!physp || !osm_physp_get_remote(physp))
+				continue;
+			vls = link_data_vls(subn, physp);
+			min = vls < min ? vls : min;
+		}
+	}
+	return min;
 }
 
 /* Highest VL the routing sends out of port out of node n, over every input
@@ -287,6 +311,58 @@ static void log_miscabling(const struct ot_plugin_engine *ctx,
 	ot_miscabling_free(&m);
 }
 
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* The switch-to-switch cables of f, whatever their order, as one number. */
+static uint64_t cabling_digest(const struct ot_fabric *f)
+{
+	uint64_t d = 0;
+	uint32_t i;
+	unsigned int p;
+
+	for (i = 0; i < f->nnodes; i++) {
+		const struct ot_node *nd = &f->node[i];
+
+		if (!ot_is_switch(f, i))
+			continue;
+		for (p = 1; p <= nd->nports; p++) {
+			int32_t q = nd->port[p].peer;
+
+			if (q >= 0 && ot_is_switch(f, q))
+				d += mix64(mix64(nd->guid ^ p) ^
+					   mix64(f->node[q].guid) ^
+					   nd->port[p].peer_port);
+		}
+	}
+	return d | 1;
+}
+
+/*
+ * A fabric the engine routes may still be mis-cabled (a cable moved onto
+ * a pair of neighbours, topo/miscable.h): checked when the cabling
+ * changed, logged when cables are to move.
+ */
+static void check_cabling(struct ot_plugin_engine *ctx,
+			  const struct ot_fabric *f)
+{
+	uint64_t d;
+
+	if (!ctx->engine->miscabling)
+		return;
+	d = cabling_digest(f);
+	if (d == ctx->cabling_digest)
+		return;
+	ctx->cabling_digest = d;
+	log_miscabling(ctx, f);
+}
+
 /* The phases and their times, at VERBOSE; the coordinates at DEBUG. */
 static void log_routing(const struct ot_plugin_engine *ctx, double capture_ms,
 			double install_ms)
@@ -333,6 +409,8 @@ static int ot_build_fwd_tables(void *context)
 	struct ot_fabric *f = NULL;
 	struct ot_error err = { 0 };
 	struct ot_qos_layers layers;
+	struct ot_engine_budget budget;
+	char why[64];
 	double start, capture_ms, ms;
 	bool qos_on;
 	int error = -1;
@@ -344,7 +422,10 @@ static int ot_build_fwd_tables(void *context)
 		goto refused;
 	}
 	capture_ms = ot_now_ms() - start;
-	if (ot_engine_run(ctx->engine, f, &r, &err) ||
+	if (ot_engine_run_budget(ctx->engine, f,
+				 ot_plugin_qos_budget(ctx, &budget, why,
+						      sizeof(why)),
+				 &r, &err) ||
 	    ot_plugin_qos_apply(ctx, r, &layers, &qos_on, &err) ||
 	    check_vls(ctx, r, &err) || switch_tables(ctx, r, false, &err))
 		goto refused;
@@ -364,6 +445,7 @@ static int ot_build_fwd_tables(void *context)
 	f = NULL;
 	r = NULL;
 	ctx->last_refusal[0] = '\0';
+	check_cabling(ctx, ctx->fabric);
 	log_routing(ctx, capture_ms, ot_now_ms() - ms);
 	OSM_LOG(log, OSM_LOG_INFO,
 		"%s: routed %u switches, %u LIDs (%u CAs, %u VL%s%s) in %.3f ms\n",
@@ -375,8 +457,10 @@ static int ot_build_fwd_tables(void *context)
 	goto out;
 refused:
 	if (err.cls == OT_ERR_TOPOLOGY && f &&
-	    strcmp(ctx->last_refusal, without_prefix(err.msg, name)))
+	    strcmp(ctx->last_refusal, without_prefix(err.msg, name))) {
 		log_miscabling(ctx, f);
+		ctx->cabling_digest = 0;
+	}
 	log_refusal(ctx, &err);
 	/*
 	 * Another engine routes this sweep: what we kept from an earlier
