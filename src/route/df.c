@@ -78,7 +78,8 @@
  * missing local cable to its switch, a group with no global cable to its
  * group) goes, all its LIDs, to the shared escape layer (route/escape.h):
  * up*-down* on its own SL 1 mapped to VL 2 on every hop, so 3 VLs and 2
- * SLs then.  A fabric cut in two is refused with OT_ERR_DAMAGE.
+ * SLs then (beside the Valiant layers SL 4 on VL 4: 5 VLs and 5 SLs).  A
+ * fabric cut in two is refused with OT_ERR_DAMAGE.
  */
 #include <stdio.h>
 #include <stdlib.h>
