@@ -34,6 +34,38 @@
  * goes whole to the shared escape layer (route/escape.h) on path SL 1
  * and VL 2 on every hop after the CA's.  A fabric cut in two is refused
  * (OT_ERR_DAMAGE); missing switches are refused by the recognizer.
+ *
+ * LMC offsets above 0 (non-minimal layers; offset 0 stays minimal): a
+ * LID at offset o toward position t gets an intermediate switch I and a
+ * phase-2 route I -> t (I cabled to t) or I -> b -> t.  Every switch
+ * forwards the LID toward I on a shortest path (at most 2 hops), I
+ * forwards to b (or t), b to t: at most 4 switch hops, and one LFT entry
+ * per LID.  Each offset has an order of the positions R (a hash of
+ * position and offset); the phase-2 route must climb it (layer dir 0:
+ * R(I) < R(b) < R(t)) or descend it (dir 1), and the LID then rides
+ * layer l = 2 (o - 1) + dir on its own path SL (2 + l) and, on every hop
+ * entered from a switch, its own VL (2 + l, +1 with an escape layer);
+ * the hop leaving the source switch is on VL 0 as in the minimal rule.
+ * Among the candidate (I, b) the one whose busiest phase-2 link and then
+ * whose I carry the fewest LIDs so far is taken, in dealing order, ties
+ * broken from a start given by t and the CA's rank: deterministic, and
+ * spread.
+ *
+ * Why a layer has no credit loop: VL 0 channels are entered only from
+ * CAs and lead only to other VLs, so a cycle stays on one layer VL.  Two
+ * channels x -> y, y -> z on that VL follow each other only where y was
+ * entered from a switch that was itself entered from a switch, i.e. y is
+ * at least 2 hops from the source.  On a LID's tree the switches at 2 or
+ * more hops that forward to a switch are only I and b (switches forward
+ * toward I on shortest paths, so hop 2 is I, or b or t where that path
+ * meets phase 2), and their hops I -> b, I -> t, b -> t climb R (dir 0)
+ * or descend it (dir 1).  So along every dependency on the layer's VL the
+ * rank of the channel's head strictly rises (falls): no cycle.  With
+ * damage, I is a position every switch still reaches in 2 hops and the
+ * phase-2 cables are there; a destination with no such route keeps its
+ * minimal path (on SL 0).  2^LMC - 1 offsets need 2 (2^LMC - 1) layer
+ * VLs: LMC 1 needs 4 VLs, LMC 2 needs 8 (9 with an escape layer: refused,
+ * OT_ERR_BUDGET, with the numbers).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,18 +73,44 @@
 #include "route/deal.h"
 #include "route/escape.h"
 #include "route/engines.h"
+#include "model/prng.h"
 #include "topo/slimfly.h"
 
 /* A destination LID: its switch, and the port there for a CA. */
 struct sf_dest {
 	int32_t sw;      /* -1: unreachable, not routed */
 	uint8_t port;    /* 0: the switch itself */
+	uint8_t offset;  /* LMC offset: 0 minimal, above: its layer */
 	uint32_t seq;    /* CA rank and LMC offset, to spread paths */
+	uint32_t mid;    /* layer: the intermediate I, SF_NONE: minimal */
+	uint32_t mid2;   /* layer: the switch between I and t, or SF_NONE */
+	uint8_t layer;   /* with mid: non-minimal layer 2 (offset - 1) + dir */
 };
+
+#define SF_NONE UINT32_MAX
 
 /* The escape layer's SL and VL, for destinations damage cuts off. */
 #define SF_ESCAPE_SL 1
 #define SF_ESCAPE_VL 2
+/*
+ * Non-minimal layer l = 2 (offset - 1) + dir (LMC offset >= 1, dir 0
+ * climbing the offset's rank, 1 descending it) rides SL SF_LAYER_SL + l
+ * and, after a switch, VL 2 + l (+1 with the escape layer).
+ */
+#define SF_LAYER_SL (SF_ESCAPE_SL + 1)
+#define SF_MAX_VLS 8
+
+/*
+ * What path_sl and the promise's rule need, kept with the routing: the
+ * path SL of every LID, and the VL plan.
+ */
+struct sf_plan {
+	const struct ot_fabric *f;
+	bool any_escape;
+	unsigned int nlayers; /* 2^LMC: layer 0 minimal, the others not */
+	uint32_t max_lid;
+	uint8_t sl[];         /* per LID */
+};
 
 struct sf_ctx {
 	const struct ot_fabric *f;
@@ -66,6 +124,8 @@ struct sf_ctx {
 	uint8_t *cab;         /* positions n * n: cables between them */
 	uint8_t *escape;      /* per position: its LIDs on the escape layer */
 	bool any_escape;
+	unsigned int nlayers; /* 2^LMC */
+	uint32_t *rank;       /* per layer >= 1 and position: its rank */
 	struct ot_escape esc;
 	uint8_t *present;     /* escape layer's view: every position */
 	uint32_t *start, *adj;
@@ -102,12 +162,15 @@ static int prepare_dests(struct sf_ctx *c)
 		return ot_error_nomem(c->err, "sf-mms");
 	}
 	c->norder = 0;
+	c->nlayers = 1;
 	for (lid = 0; lid <= f->max_lid; lid++) {
 		const struct ot_lid_owner *o = &f->lid_owner[lid];
 		struct sf_dest *d = &c->dest[lid];
 		uint64_t key;
 
 		d->sw = -1;
+		d->mid = SF_NONE;
+		d->mid2 = SF_NONE;
 		if (!lid || o->node < 0)
 			continue;
 		if (ot_is_switch(f, o->node)) {
@@ -120,6 +183,9 @@ static int prepare_dests(struct sf_ctx *c)
 				continue;
 			d->sw = pt->peer;
 			d->port = pt->peer_port;
+			d->offset = (uint8_t)(lid - pt->lid);
+			if (ot_port_nlids(pt) > c->nlayers)
+				c->nlayers = ot_port_nlids(pt);
 			d->seq = ot_fabric_end_port_rank(f, pt->peer, o->node,
 							 o->port) +
 				 (lid - pt->lid) * (OT_MAX_PORTS + 1);
@@ -233,6 +299,215 @@ static int mark_escapes(struct sf_ctx *c)
 	return 0;
 }
 
+/*
+ * Non-minimal layers (LMC offsets o >= 1).  Each layer has its own order
+ * of the positions, rank R_o (a hash of position and layer, so layers
+ * differ).  A LID of layer o toward position t gets an intermediate I and
+ * a phase-2 route that climbs R_o: I -- t cabled with R(I) < R(t), or
+ * I -- b -- t with R(I) < R(b) < R(t).  Every switch forwards toward I on
+ * a shortest path (at most 2 hops), I forwards to b (or t), b to t: at
+ * most 4 switch hops.  I must be reached by every switch in 2 hops over
+ * the cables left (a position not on the escape layer).
+ */
+static uint64_t layer_hash(uint32_t pos, unsigned int layer)
+{
+	struct ot_prng r = { .state = ((uint64_t)layer << 32) ^ pos };
+
+	return ot_prng_next(&r);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int prepare_ranks(struct sf_ctx *c)
+{
+	uint32_t n = c->sf->mms.n, p;
+	unsigned int o;
+	uint64_t *key = malloc(n * sizeof(*key));
+
+	c->rank = malloc((uint64_t)(c->nlayers - 1) * n * sizeof(*c->rank));
+	if (!key || !c->rank) {
+		free(key);
+		return ot_error_nomem(c->err, "sf-mms");
+	}
+	for (o = 1; o < c->nlayers; o++) {
+		uint32_t *r = c->rank + (uint64_t)(o - 1) * n;
+
+		for (p = 0; p < n; p++)
+			key[p] = (layer_hash(p, o) >> 20 << 20) | p;
+		qsort(key, n, sizeof(*key), cmp_u64);
+		for (p = 0; p < n; p++)
+			r[key[p] & 0xfffff] = p;
+	}
+	free(key);
+	return 0;
+}
+
+/* Whether position i can be an intermediate: every switch reaches it. */
+static bool mid_ok(const struct sf_ctx *c, uint32_t i)
+{
+	return !c->escape[i];
+}
+
+/* Whether position a comes below position b in layer direction dir. */
+static bool below(const uint32_t *r, unsigned int dir, uint32_t a, uint32_t b)
+{
+	return dir ? r[a] > r[b] : r[a] < r[b];
+}
+
+/* A phase-2 route into a destination: I, the switch after it, the layer. */
+struct sf_cand {
+	uint32_t mid, mid2;
+	uint8_t dir;
+};
+
+/*
+ * The climbing phase-2 routes into t under rank r, upward (dir 0) and
+ * downward (dir 1), in neighbour order, into cand[] (room for 2 deg^2);
+ * returns how many.
+ */
+static uint32_t layer_routes(const struct sf_ctx *c, uint32_t t,
+			     const uint32_t *r, struct sf_cand *cand)
+{
+	const struct ot_mms *m = &c->sf->mms;
+	const uint32_t *nt = m->nb + (uint64_t)t * m->deg;
+	uint32_t count = 0, a, j;
+	unsigned int dir;
+
+	for (dir = 0; dir < 2; dir++)
+		for (a = 0; a < m->deg; a++) {
+			uint32_t b = nt[a];
+			const uint32_t *nbb = m->nb + (uint64_t)b * m->deg;
+
+			if (!cables(c, b, t) || !below(r, dir, b, t))
+				continue;
+			if (mid_ok(c, b))
+				cand[count++] = (struct sf_cand){ b, SF_NONE,
+								  dir };
+			for (j = 0; j < m->deg; j++) {
+				uint32_t i = nbb[j];
+
+				if (i == t || !cables(c, i, b) ||
+				    !below(r, dir, i, b) || !mid_ok(c, i))
+					continue;
+				cand[count++] = (struct sf_cand){ i, b, dir };
+			}
+		}
+	return count;
+}
+
+/* What a layer LID's choice adds to: intermediates and phase-2 links. */
+struct sf_usage {
+	uint32_t *mid;  /* per position: LIDs it is the intermediate of */
+	uint32_t *link; /* per (position, position): phase-2 LIDs on it */
+};
+
+/* The busiest phase-2 link of a candidate first, then its I's use. */
+static uint64_t usage_cost(const struct sf_ctx *c, const struct sf_usage *u,
+			   uint32_t t, const struct sf_cand *k)
+{
+	uint64_t n = c->sf->mms.n;
+	uint32_t l1, l2;
+
+	if (k->mid2 == SF_NONE)
+		return (uint64_t)u->link[k->mid * n + t] << 32 | u->mid[k->mid];
+	l1 = u->link[k->mid * n + k->mid2];
+	l2 = u->link[k->mid2 * n + t];
+	return (uint64_t)(l1 > l2 ? l1 : l2) << 32 | u->mid[k->mid];
+}
+
+/*
+ * The least used of the candidates, scanning from a start that the
+ * destination and the CA's rank give, so ties spread too; counts it.
+ */
+static void layer_pick(const struct sf_ctx *c, struct sf_usage *u,
+		       struct sf_dest *d, uint32_t t,
+		       const struct sf_cand *cand, uint32_t count)
+{
+	uint64_t n = c->sf->mms.n, cost, best_cost = UINT64_MAX;
+	uint32_t k, best = 0,
+		 start = (uint32_t)((layer_hash(t, d->offset) +
+				     (uint64_t)d->seq * 7919) % count);
+
+	for (k = 0; k < count; k++) {
+		uint32_t j = (start + k) % count;
+
+		cost = usage_cost(c, u, t, &cand[j]);
+		if (cost < best_cost) {
+			best_cost = cost;
+			best = j;
+		}
+	}
+	d->mid = cand[best].mid;
+	d->mid2 = cand[best].mid2;
+	d->layer = (uint8_t)(2 * (d->offset - 1) + cand[best].dir);
+	u->mid[d->mid]++;
+	if (d->mid2 == SF_NONE) {
+		u->link[d->mid * n + t]++;
+	} else {
+		u->link[d->mid * n + d->mid2]++;
+		u->link[d->mid2 * n + t]++;
+	}
+}
+
+/*
+ * Every layer LID's intermediate, in dealing order, the least used so
+ * far among the climbing routes into its destination.
+ */
+static int prepare_layers(struct sf_ctx *c)
+{
+	const struct ot_mms *m = &c->sf->mms;
+	uint32_t i, room = 2 * m->deg * m->deg;
+	struct sf_cand *cand;
+	struct sf_usage u;
+	int error = 0;
+
+	if (c->nlayers < 2)
+		return 0;
+	if (prepare_ranks(c))
+		return -1;
+	cand = malloc(room * sizeof(*cand));
+	u.mid = calloc(m->n, sizeof(*u.mid));
+	u.link = calloc((uint64_t)m->n * m->n, sizeof(*u.link));
+	if (!cand || !u.mid || !u.link) {
+		error = ot_error_nomem(c->err, "sf-mms");
+		goto out;
+	}
+	for (i = 0; i < c->norder; i++) {
+		struct sf_dest *d = &c->dest[c->order[i]];
+		uint32_t t = c->sf->sw_pos[d->sw], count;
+
+		if (!d->offset || c->escape[t])
+			continue;
+		count = layer_routes(c, t, c->rank + (uint64_t)(d->offset - 1) *
+						    m->n, cand);
+		if (count) /* else no cable left into t climbs: minimal */
+			layer_pick(c, &u, d, t, cand, count);
+	}
+out:
+	free(cand);
+	free(u.mid);
+	free(u.link);
+	return error;
+}
+
+/* The next position from s toward a layer LID's destination t. */
+static uint32_t layer_next(const struct sf_ctx *c, uint32_t s, uint32_t t,
+			   const struct sf_dest *d)
+{
+	if (s == d->mid2)
+		return t;
+	if (s == d->mid)
+		return d->mid2 != SF_NONE ? d->mid2 : t;
+	if (cables(c, s, d->mid))
+		return d->mid;
+	return via(c, s, d->mid, d->seq);
+}
+
 /* The escape layer over the positions and the cables left. */
 static int escape_prepare(struct sf_ctx *c)
 {
@@ -309,6 +584,8 @@ static int fill_switch(struct sf_ctx *c, int32_t n, uint8_t *lft)
 		}
 		if (c->escape[t])
 			next = escape_next(c, s, t, d->seq);
+		else if (d->mid != SF_NONE)
+			next = layer_next(c, s, t, d);
 		else if (cables(c, s, t))
 			next = t;
 		else
@@ -323,13 +600,32 @@ static int fill_switch(struct sf_ctx *c, int32_t n, uint8_t *lft)
 	return 0;
 }
 
-/* The VL rule: 0 after a CA (or at the source switch), 1 after a switch. */
-static uint8_t hop_vl(const struct ot_fabric *f, int32_t from)
+/* Data VLs the plan uses: 0, 1, the escape's, one per non-minimal layer. */
+static unsigned int plan_vls(const struct sf_plan *p)
 {
-	return from >= 0 && ot_is_switch(f, from) ? 1 : 0;
+	return 2 + p->any_escape + 2 * (p->nlayers - 1);
 }
 
-static int fill_sl2vl(struct sf_ctx *c, struct ot_routing *out)
+/*
+ * The VL of a hop, by path SL and whether the packet entered the switch
+ * from another switch: the escape SL rides its VL everywhere; otherwise
+ * a hop entered from a CA (or sent by the switch) goes on VL 0, one
+ * entered from a switch on VL 1 (SL 0, minimal) or on its layer's VL.
+ */
+static uint8_t plan_vl(const struct sf_plan *p, unsigned int sl,
+		       bool from_switch)
+{
+	if (p->any_escape && sl == SF_ESCAPE_SL)
+		return SF_ESCAPE_VL;
+	if (!from_switch)
+		return 0;
+	if (sl >= SF_LAYER_SL && sl < SF_LAYER_SL + 2 * (p->nlayers - 1))
+		return (uint8_t)(2 + p->any_escape + (sl - SF_LAYER_SL));
+	return 1;
+}
+
+static int fill_sl2vl(struct sf_ctx *c, const struct sf_plan *plan,
+		      struct ot_routing *out)
 {
 	const struct ot_fabric *f = c->f;
 	uint32_t n;
@@ -346,15 +642,13 @@ static int fill_sl2vl(struct sf_ctx *c, struct ot_routing *out)
 			return ot_error_nomem(c->err, "sf-mms");
 		out->sl2vl[n] = t;
 		for (in = 0; in <= np; in++) {
-			uint8_t vl = hop_vl(f, in ? f->node[n].port[in].peer :
-						    -1);
+			int32_t from = in ? f->node[n].port[in].peer : -1;
+			bool sw = from >= 0 && ot_is_switch(f, from);
 
 			for (o = 0; o <= np; o++)
 				for (sl = 0; sl < OT_NUM_SLS; sl++)
 					t[ot_sl2vl_index(np, in, o, sl)] =
-						c->any_escape &&
-						sl == SF_ESCAPE_SL ?
-						SF_ESCAPE_VL : vl;
+						plan_vl(plan, sl, sw);
 		}
 	}
 	return 0;
@@ -376,19 +670,22 @@ static int set_labels(struct sf_ctx *c, struct ot_routing *out)
 	return 0;
 }
 
-/* The promise's rule: every hop on the VL the rule gives. */
+/* The promise's rule: every hop on the VL the plan gives. */
 static int sf_rule(const void *ctx, const struct ot_path *p,
 		   struct ot_error *why)
 {
-	const struct ot_fabric *f = ctx;
+	const struct sf_plan *plan = ctx;
+	const struct ot_fabric *f = plan->f;
 	unsigned int k;
 
 	for (k = 0; k + 1 < p->len; k++) {
-		uint8_t want = hop_vl(f, k ? p->node[k - 1] : -1);
+		uint8_t want;
 
-		if (p->sl == SF_ESCAPE_SL)
-			want = k ? SF_ESCAPE_VL : 0; /* a CA sends on VL 0 */
-
+		if (!k) /* the CA's own hop */
+			want = 0;
+		else
+			want = plan_vl(plan, p->sl,
+				       ot_is_switch(f, p->node[k - 1]));
 		if (p->vl[k] != want)
 			return ot_error_set(why,
 					    "hop %u (from \"%s\" port %u) on VL %u, the rule gives VL %u",
@@ -398,50 +695,81 @@ static int sf_rule(const void *ctx, const struct ot_path *p,
 	return 0;
 }
 
-static void set_promise(struct ot_routing *out, const struct ot_fabric *f,
-			bool any_escape)
+static void set_promise(struct ot_routing *out, const struct sf_plan *plan)
 {
 	struct ot_promise *p = &out->promise;
+	unsigned int sl;
 
-	p->text = any_escape ?
-		"Slim Fly MMS with damage: destinations every switch reaches in 2 hops on SL 0, VL 0 after a CA and VL 1 after a switch; the others on the escape layer, SL 1, VL 2" :
-		"Slim Fly MMS: every CA-to-CA path minimal, at most 2 switch-to-switch hops, VL 0 after a CA and VL 1 after a switch, SL 0";
-	p->minimal = any_escape ? OT_MINIMAL_NONE : OT_MINIMAL_ALL;
-	p->max_switch_hops = any_escape ? 0 : 2;
-	p->nvls = any_escape ? 3 : 2;
-	p->sls = any_escape ? 3 : 1;
+	if (plan->any_escape)
+		p->text = plan->nlayers > 1 ?
+			"Slim Fly MMS with damage and LMC: destinations every switch reaches in 2 hops on SL 0 at offset 0 (VL 0 after a CA, VL 1 after a switch) and through an intermediate at offsets above 0 (layer l on SL 2+l, VL 0 after a CA, VL 3+l after a switch); the others on the escape layer, SL 1, VL 2" :
+			"Slim Fly MMS with damage: destinations every switch reaches in 2 hops on SL 0, VL 0 after a CA and VL 1 after a switch; the others on the escape layer, SL 1, VL 2";
+	else
+		p->text = plan->nlayers > 1 ?
+			"Slim Fly MMS with LMC: offset 0 minimal (SL 0, VL 0 after a CA, VL 1 after a switch); offsets above 0 through an intermediate, at most 4 switch hops (layer l = 2 (offset - 1) + direction on SL 2+l, VL 0 after a CA, VL 2+l after a switch)" :
+			"Slim Fly MMS: every CA-to-CA path minimal, at most 2 switch-to-switch hops, VL 0 after a CA and VL 1 after a switch, SL 0";
+	p->minimal = plan->any_escape ? OT_MINIMAL_NONE :
+		     plan->nlayers > 1 ? OT_MINIMAL_BASE : OT_MINIMAL_ALL;
+	p->max_switch_hops = plan->any_escape ? 0 :
+			     plan->nlayers > 1 ? 4 : 2;
+	p->nvls = plan_vls(plan);
+	p->sls = 1;
+	if (plan->any_escape)
+		p->sls |= 1u << SF_ESCAPE_SL;
+	for (sl = 0; sl < 2 * (plan->nlayers - 1); sl++)
+		p->sls |= 1u << (SF_LAYER_SL + sl);
 	p->rule = sf_rule;
-	p->rule_text = "each hop on VL 0 when it enters from a CA, VL 1 from a switch (escape SL 1: VL 2 after the CA's hop)";
+	p->rule_text = "each hop on VL 0 when it enters from a CA; from a switch VL 1 on SL 0, on layer SL 2+l VL 2+l (+1 with an escape layer); escape SL 1: VL 2 after the CA's hop";
 	p->source_free = true;
-	p->ctx = (void *)f;
+	p->ctx = (void *)plan;
 }
 
-/* Path SL: the escape layer's for its destinations (priv: per LID). */
+/* Path SL: the escape layer's, a layer's, or 0 (priv: the plan). */
 static uint8_t sf_path_sl(const struct ot_routing *r, uint16_t slid,
 			  uint16_t dlid)
 {
-	const uint8_t *esc = r->priv;
+	const struct sf_plan *plan = r->priv;
 
 	(void)slid;
-	return dlid <= r->max_lid && esc[dlid] ? SF_ESCAPE_SL : 0;
+	return dlid <= plan->max_lid ? plan->sl[dlid] : 0;
 }
 
-static int set_path_sls(struct sf_ctx *c, struct ot_routing *out)
+/* The plan (path SL per LID), kept in out->priv; refuses past 8 VLs. */
+static int set_plan(struct sf_ctx *c, struct ot_routing *out,
+		    struct sf_plan **planp)
 {
-	uint8_t *esc;
+	struct sf_plan *plan;
 	uint32_t lid;
 
-	if (!c->any_escape)
-		return 0;
-	esc = calloc((size_t)c->f->max_lid + 1, 1);
-	if (!esc)
+	plan = calloc(1, sizeof(*plan) + c->f->max_lid + 1);
+	if (!plan)
 		return ot_error_nomem(c->err, "sf-mms");
-	for (lid = 0; lid <= c->f->max_lid; lid++)
-		esc[lid] = c->dest[lid].sw >= 0 &&
-			   c->escape[c->sf->sw_pos[c->dest[lid].sw]];
-	out->priv = esc;
+	plan->f = c->f;
+	plan->any_escape = c->any_escape;
+	plan->nlayers = c->nlayers;
+	plan->max_lid = c->f->max_lid;
+	out->priv = plan;
 	out->free_priv = free;
-	out->path_sl = sf_path_sl;
+	*planp = plan;
+	if (plan_vls(plan) > SF_MAX_VLS)
+		return ot_refuse(c->err, OT_ERR_BUDGET,
+				 "sf-mms: LMC %u gives %u non-minimal layers (2 per LID offset above 0), each on its own SL and VL: %u data VLs with VLs 0 and 1%s, more than %u",
+				 __builtin_ctz(c->nlayers), 2 * (c->nlayers - 1),
+				 plan_vls(plan),
+				 c->any_escape ? " and the escape layer's" : "",
+				 SF_MAX_VLS);
+	for (lid = 0; lid <= c->f->max_lid; lid++) {
+		const struct sf_dest *d = &c->dest[lid];
+
+		if (d->sw < 0)
+			continue;
+		if (c->escape[c->sf->sw_pos[d->sw]])
+			plan->sl[lid] = SF_ESCAPE_SL;
+		else if (d->mid != SF_NONE)
+			plan->sl[lid] = SF_LAYER_SL + d->layer;
+	}
+	if (c->any_escape || c->nlayers > 1)
+		out->path_sl = sf_path_sl;
 	return 0;
 }
 
@@ -457,10 +785,43 @@ static void free_ctx(struct sf_ctx *c)
 	free(c->dest);
 	free(c->order);
 	free(c->escape);
+	free(c->rank);
 	ot_escape_free(&c->esc);
 	free(c->present);
 	free(c->start);
 	free(c->adj);
+}
+
+static int sf_tables(struct sf_ctx *c, struct ot_routing *out)
+{
+	struct sf_plan *plan = NULL;
+	uint32_t n;
+	int error;
+
+	error = prepare_dests(c);
+	if (!error)
+		error = prepare_bundles(c);
+	if (!error)
+		error = mark_escapes(c);
+	if (!error && c->any_escape)
+		error = escape_prepare(c);
+	if (!error)
+		error = prepare_layers(c);
+	if (!error)
+		error = set_labels(c, out);
+	if (!error)
+		error = set_plan(c, out, &plan);
+	if (!error)
+		error = fill_sl2vl(c, plan, out);
+	for (n = 0; n < c->f->nnodes && !error; n++)
+		if (c->sf->sw_pos[n] >= 0)
+			error = fill_switch(c, n, out->lft[n]);
+	if (error)
+		return error;
+	out->nvls = plan_vls(plan);
+	out->needs_qos = true;
+	set_promise(out, plan);
+	return 0;
 }
 
 static int sf_route(const struct ot_engine *self, const struct ot_fabric *f,
@@ -469,7 +830,6 @@ static int sf_route(const struct ot_engine *self, const struct ot_fabric *f,
 	struct sf_ctx c = { .f = f, .err = err };
 	struct ot_sf *sf = NULL;
 	struct ot_error why;
-	uint32_t n;
 	double t;
 	int error;
 
@@ -483,28 +843,9 @@ static int sf_route(const struct ot_engine *self, const struct ot_fabric *f,
 	ot_routing_phase(out, "recognize", t);
 	t = ot_now_ms();
 	c.sf = sf;
-	error = prepare_dests(&c);
+	error = sf_tables(&c, out);
 	if (!error)
-		error = prepare_bundles(&c);
-	if (!error)
-		error = mark_escapes(&c);
-	if (!error && c.any_escape)
-		error = escape_prepare(&c);
-	if (!error)
-		error = set_labels(&c, out);
-	if (!error)
-		error = fill_sl2vl(&c, out);
-	if (!error)
-		error = set_path_sls(&c, out);
-	for (n = 0; n < f->nnodes && !error; n++)
-		if (sf->sw_pos[n] >= 0)
-			error = fill_switch(&c, n, out->lft[n]);
-	if (error)
-		goto out;
-	out->nvls = c.any_escape ? 3 : 2;
-	out->needs_qos = true;
-	ot_routing_phase(out, "route", t);
-	set_promise(out, f, c.any_escape);
+		ot_routing_phase(out, "route", t);
 out:
 	free_ctx(&c);
 	ot_sf_free(sf);
@@ -513,6 +854,6 @@ out:
 
 const struct ot_engine ot_engine_sf_mms = {
 	.name = "sf-mms",
-	.needs = "Slim Fly (MMS graph, any prime power q), parallel cables; 2 VLs (QoS on), 1 SL; +1 VL and SL with cables missing",
+	.needs = "Slim Fly (MMS graph, any prime power q), parallel cables; 2 VLs (QoS on), 1 SL; +1 VL and SL with cables missing; with LMC, +1 SL and VL per LID offset above 0 (non-minimal layers)",
 	.route = sf_route,
 };
