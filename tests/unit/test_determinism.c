@@ -170,6 +170,8 @@ static const struct family families[] = {
 	{ "sf-mms ", sf_q4, 0, false },
 	{ "sf-mms ", sf_q4, 1, false },
 	{ "sf-mms ", sf_q5_damaged, 0, true },
+	{ "sf-mms ", sf_q4, 2, false },
+	{ "sf-mms ", sf_q5_damaged, 1, true },
 	{ "df-static ", df_palm, 0, false },
 	{ "df-static ", df_palm, 1, false },
 	{ "df-static ", df_random_damaged, 0, true },

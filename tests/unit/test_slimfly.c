@@ -543,6 +543,195 @@ START_TEST(engine_refuses)
 }
 END_TEST
 
+/* The switch a LID's packets at switch n go to next, -1 when delivered. */
+static int32_t next_switch(const struct ot_fabric *f,
+			   const struct ot_routing *r, int32_t n, uint16_t lid)
+{
+	uint8_t p = r->lft[n][lid];
+	int32_t peer;
+
+	ck_assert_uint_ne(p, OT_NO_PORT);
+	peer = p ? f->node[n].port[p].peer : -1;
+	return peer >= 0 && ot_is_switch(f, peer) ? peer : -1;
+}
+
+/* Switch hops from switch n until the LID is delivered. */
+static unsigned int hops_left(const struct ot_fabric *f,
+			      const struct ot_routing *r, int32_t n,
+			      uint16_t lid)
+{
+	unsigned int h = 0;
+
+	while ((n = next_switch(f, r, n, lid)) >= 0)
+		ck_assert_uint_lt(++h, 8);
+	return h;
+}
+
+/*
+ * The intermediate of a LID read back from the LFTs alone: among the
+ * switches some source reaches in two switch hops and that forward to
+ * another switch, the one furthest from delivery; -1 when there is none
+ * (a minimal tree: hop 2 is the destination's switch).
+ */
+static int32_t lid_intermediate(const struct ot_fabric *f,
+				const struct ot_routing *r, uint16_t lid)
+{
+	int32_t s, a, i, best = -1;
+	unsigned int best_h = 0, h;
+
+	for (s = 0; s < (int32_t)f->nnodes; s++) {
+		if (!ot_is_switch(f, s) || (a = next_switch(f, r, s, lid)) < 0 ||
+		    (i = next_switch(f, r, a, lid)) < 0 ||
+		    next_switch(f, r, i, lid) < 0)
+			continue;
+		h = hops_left(f, r, i, lid);
+		if (h > best_h || (h == best_h && i < best)) {
+			best_h = h;
+			best = i;
+		}
+	}
+	return best;
+}
+
+/*
+ * LMC offsets above 0: every pair reached on every offset, offset 0
+ * minimal, the others at most 4 switch hops and mostly not minimal, no
+ * credit loop with the engine's SL2VL and path SLs, VLs 0 .. 2 + 2 (2^LMC
+ * - 1) - 1 all used, and the layers' intermediates spread: many distinct
+ * switches, none the intermediate of far more LIDs than its share (this
+ * fails if every LID chose the same one).
+ */
+START_TEST(engine_lmc_layers)
+{
+	static const struct { unsigned int q, width, cas, lmc; } c[] = {
+		{ 5, 1, 3, 1 }, { 4, 2, 3, 1 }, { 7, 1, 2, 1 }, { 5, 1, 2, 2 },
+	};
+	struct ot_fabric *f = gen_sf(c[_i].q, c[_i].width, c[_i].cas, true,
+				     11 + _i);
+	struct ot_check_opts o = { 0 };
+	struct ot_check_report *rep;
+	const struct ot_check_counts *k;
+	struct ot_error err = { 0 };
+	struct ot_routing *r;
+	uint32_t *uses = calloc(f->nnodes, sizeof(*uses)), lid, layer_lids = 0,
+		 distinct = 0, most = 0, n, nl = (1u << c[_i].lmc) - 1;
+
+	ck_assert(!ot_fabric_set_ca_lmc(f, (uint8_t)c[_i].lmc, &err));
+	r = route_sf(f);
+	ck_assert_uint_eq(r->nvls, 2 + 2 * nl);
+	ck_assert(r->path_sl);
+	o.promise = &r->promise;
+	ck_assert_int_eq(r->promise.minimal, OT_MINIMAL_BASE);
+	ck_assert_uint_eq(r->promise.max_switch_hops, 4);
+	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
+	k = ot_check_counts(rep);
+	ck_assert_uint_eq(k->pairs,
+			  (uint64_t)f->ncas * (f->ncas - 1) << c[_i].lmc);
+	ck_assert_uint_eq(k->reached, k->pairs);
+	ck_assert_uint_eq(k->credit_loops, 0);
+	ck_assert_uint_eq(k->violations, 0);
+	ck_assert_uint_eq(k->vls_used, (1u << r->nvls) - 1);
+	ck_assert_uint_ge(k->minimal, k->pairs >> c[_i].lmc);
+	ck_assert_uint_lt(k->minimal, k->reached - k->pairs / 4);
+	ck_assert(ot_check_ok(rep));
+	ot_check_report_free(rep);
+	for (lid = 1; lid <= f->max_lid; lid++) {
+		const struct ot_lid_owner *ow = &f->lid_owner[lid];
+		const struct ot_port *pt;
+		int32_t i;
+
+		if (ow->node < 0 || ot_is_switch(f, ow->node))
+			continue;
+		pt = &f->node[ow->node].port[ow->port];
+		if (lid == pt->lid) {
+			ck_assert_uint_eq(r->path_sl(r, 1, lid), 0);
+			continue;
+		}
+		/* a layer LID: its own SL, the layer's, and an intermediate */
+		ck_assert_uint_ge(r->path_sl(r, 1, lid), 2);
+		ck_assert_uint_lt(r->path_sl(r, 1, lid), 2 + 2 * nl);
+		i = lid_intermediate(f, r, lid);
+		ck_assert_int_ge(i, 0);
+		ck_assert_int_ne(i, pt->peer);
+		distinct += !uses[i]++;
+		layer_lids++;
+	}
+	for (n = 0; n < f->nnodes; n++)
+		most = uses[n] > most ? uses[n] : most;
+	ck_assert_uint_ge(distinct, f->nswitches * 3 / 4);
+	ck_assert_uint_le(most, 2 * (layer_lids / f->nswitches + 1));
+	free(uses);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/* One wrong layer VL in SL2VL shows as a broken rule. */
+START_TEST(engine_lmc_rule_catches_wrong_vl)
+{
+	struct ot_fabric *f = gen_sf(5, 1, 2, true, 4);
+	struct ot_check_opts o = { 0 };
+	struct ot_check_report *rep;
+	struct ot_error err = { 0 };
+	struct ot_routing *r;
+	uint32_t n;
+	unsigned int in, out, np;
+
+	ck_assert(!ot_fabric_set_ca_lmc(f, 1, &err));
+	r = route_sf(f);
+	o.promise = &r->promise;
+	/* every switch: layer SL 2 entered from a switch on VL 1 instead */
+	for (n = 0; n < f->nnodes; n++) {
+		if (!ot_is_switch(f, n))
+			continue;
+		np = f->node[n].nports;
+		for (in = 1; in <= np; in++)
+			for (out = 0; out <= np; out++)
+				if (r->sl2vl[n][ot_sl2vl_index(np, in, out, 2)])
+					r->sl2vl[n][ot_sl2vl_index(np, in, out,
+								   2)] = 1;
+	}
+	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
+	ck_assert_uint_gt(ot_check_counts(rep)->rule_broken, 0);
+	ck_assert(!ot_check_ok(rep));
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/* LMC 3 needs 16 VLs, LMC 2 with an escape layer 9: refused, numbers. */
+START_TEST(engine_lmc_refuses)
+{
+	struct ot_slimfly_params p = { .q = 5, .cas = 2, .drop_links = 0.3,
+				       .drop_seed = 3, .shuffle = true,
+				       .seed = 2 };
+	const struct ot_engine *e = ot_engine_find("sf-mms");
+	struct ot_fabric *f = gen_sf(4, 1, 2, true, 3);
+	struct ot_error err = { 0 };
+	struct ot_routing *r;
+
+	ck_assert(!ot_fabric_set_ca_lmc(f, 3, &err));
+	ck_assert(ot_engine_run(e, f, &r, &err));
+	ck_assert_int_eq(err.cls, OT_ERR_BUDGET);
+	ck_assert_msg(strstr(err.msg, "16 data VLs"), "%s", err.msg);
+	ot_fabric_free(f);
+	f = ot_gen_slimfly(&p, &err);
+	ck_assert(f);
+	ot_fabric_assign_lids(f);
+	ck_assert(!ot_fabric_index(f, &err));
+	ck_assert(!ot_fabric_set_ca_lmc(f, 1, &err));
+	r = route_sf(f);
+	ck_assert_uint_eq(r->nvls, 5); /* 0, 1, escape 2, layers 3 and 4 */
+	ot_routing_free(r);
+	ck_assert(!ot_fabric_set_ca_lmc(f, 2, &err));
+	ck_assert(ot_engine_run(e, f, &r, &err));
+	ck_assert_int_eq(err.cls, OT_ERR_BUDGET);
+	ck_assert_msg(strstr(err.msg, "9 data VLs"), "%s", err.msg);
+	ot_fabric_free(f);
+}
+END_TEST
+
 static Suite *slimfly_suite(void)
 {
 	Suite *s = suite_create("slimfly");
@@ -570,6 +759,9 @@ static Suite *slimfly_suite(void)
 	tcase_add_test(tc, engine_rule_catches_wrong_vl);
 	tcase_add_test(tc, engine_refuses);
 	tcase_add_loop_test(tc, engine_damaged, 0, 4);
+	tcase_add_loop_test(tc, engine_lmc_layers, 0, 4);
+	tcase_add_test(tc, engine_lmc_rule_catches_wrong_vl);
+	tcase_add_test(tc, engine_lmc_refuses);
 	suite_add_tcase(s, tc);
 	return s;
 }
