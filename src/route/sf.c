@@ -248,6 +248,12 @@ static unsigned int cables(const struct sf_ctx *c, uint32_t s, uint32_t t)
 	return c->cab[(uint64_t)s * c->sf->mms.n + t];
 }
 
+/* Whether a switch holds position p (not missing). */
+static bool present(const struct sf_ctx *c, uint32_t p)
+{
+	return c->sf->pos_sw[p] >= 0;
+}
+
 /* Whether position i is a working 2-hop intermediate from s to t. */
 static bool via_ok(const struct sf_ctx *c, uint32_t s, uint32_t i,
 		   uint32_t t)
@@ -291,7 +297,8 @@ static int mark_escapes(struct sf_ctx *c)
 		return ot_error_nomem(c->err, "sf-mms");
 	for (t = 0; t < m->n && c->sf->damaged; t++)
 		for (s = 0; s < m->n && !c->escape[t]; s++)
-			if (s != t && !cables(c, s, t) &&
+			if (s != t && present(c, s) && present(c, t) &&
+			    !cables(c, s, t) &&
 			    via(c, s, t, 0) == UINT32_MAX)
 				c->escape[t] = 1;
 	for (t = 0; t < m->n; t++)
@@ -350,7 +357,7 @@ static int prepare_ranks(struct sf_ctx *c)
 /* Whether position i can be an intermediate: every switch reaches it. */
 static bool mid_ok(const struct sf_ctx *c, uint32_t i)
 {
-	return !c->escape[i];
+	return present(c, i) && !c->escape[i];
 }
 
 /* Whether position a comes below position b in layer direction dir. */
@@ -525,7 +532,7 @@ static int escape_prepare(struct sf_ctx *c)
 		return ot_error_nomem(c->err, "sf-mms");
 	}
 	for (s = 0; s < m->n; s++) {
-		c->present[s] = 1;
+		c->present[s] = present(c, s);
 		c->start[s] = e;
 		tiebreak[s] = s;
 		for (k = 0; k < m->deg; k++) {

@@ -732,6 +732,57 @@ START_TEST(engine_lmc_refuses)
 }
 END_TEST
 
+/*
+ * Switches missing (and cables): the recognizer places the switches left
+ * on distinct MMS positions whose every cable follows the MMS rule, and
+ * sf-mms routes every pair, without a credit loop, keeping its promise,
+ * also with LMC 1 (layers and escape).
+ */
+START_TEST(engine_missing_switches)
+{
+	static const struct { unsigned int q, lmc; double ds, dl; } c[] = {
+		{ 5, 0, 0.05, 0 }, { 7, 0, 0.2, 0 }, { 4, 1, 0.1, 0.03 },
+		{ 7, 1, 0.1, 0.02 }, { 8, 0, 0.3, 0 },
+	};
+	struct ot_slimfly_params p = { .q = c[_i].q, .cas = 2,
+				       .drop_switches = c[_i].ds,
+				       .drop_links = c[_i].dl,
+				       .drop_seed = 4 + _i, .shuffle = true,
+				       .seed = 7 };
+	struct ot_error err = { 0 };
+	struct ot_check_opts o = { 0 };
+	struct ot_check_report *rep;
+	const struct ot_check_counts *k;
+	struct ot_fabric *f = ot_gen_slimfly(&p, &err);
+	struct ot_routing *r;
+	struct ot_sf *sf;
+
+	ck_assert_msg(f, "%s", err.msg);
+	ot_fabric_assign_lids(f);
+	ck_assert(!ot_fabric_index(f, &err));
+	ck_assert(!ot_fabric_set_ca_lmc(f, (uint8_t)c[_i].lmc, &err));
+	ck_assert_uint_lt(f->nswitches, 2 * c[_i].q * c[_i].q);
+	ck_assert_msg(!ot_sf_recognize(f, &sf, &err), "%s", err.msg);
+	ck_assert(sf->damaged);
+	ck_assert_uint_eq(sf->missing, sf->mms.n - f->nswitches);
+	check_recognized(f, sf);
+	ot_sf_free(sf);
+	r = route_sf(f);
+	o.promise = &r->promise;
+	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
+	k = ot_check_counts(rep);
+	ck_assert_uint_eq(k->pairs,
+			  (uint64_t)f->ncas * (f->ncas - 1) << c[_i].lmc);
+	ck_assert_uint_eq(k->reached, k->pairs);
+	ck_assert_uint_eq(k->credit_loops, 0);
+	ck_assert_uint_eq(k->violations, 0);
+	ck_assert(ot_check_ok(rep));
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
 static Suite *slimfly_suite(void)
 {
 	Suite *s = suite_create("slimfly");
@@ -762,6 +813,7 @@ static Suite *slimfly_suite(void)
 	tcase_add_loop_test(tc, engine_lmc_layers, 0, 4);
 	tcase_add_test(tc, engine_lmc_rule_catches_wrong_vl);
 	tcase_add_test(tc, engine_lmc_refuses);
+	tcase_add_loop_test(tc, engine_missing_switches, 0, 5);
 	suite_add_tcase(s, tc);
 	return s;
 }
