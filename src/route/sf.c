@@ -28,12 +28,22 @@
  * no cycle of dependencies.  The engine writes this into SL2VL (every
  * SL alike), so OpenSM needs QoS on to program it.
  *
- * Missing cables: a destination that every switch still reaches in at
- * most two hops over the cables left keeps those paths (a 2-hop path
- * through any switch cabled to both: still VL 0 then VL 1); any other
- * goes whole to the shared escape layer (route/escape.h) on path SL 1
- * and VL 2 on every hop after the CA's.  A fabric cut in two is refused
- * (OT_ERR_DAMAGE); missing switches are refused by the recognizer.
+ * Missing cables and switches (the recognizer leaves the positions of
+ * missing switches empty): a destination that every switch still reaches
+ * in at most two hops over the cables left keeps those paths (a 2-hop
+ * path through any switch cabled to both: still VL 0 then VL 1).  For
+ * any other destination t, every switch forwards on a fixed shortest
+ * path of the cables left (breadth-first from t); a switch 3 or more
+ * hops away (a detour source) rides a detour SL, on which every hop
+ * after the first goes on the detour VL.  Detours have an order R of
+ * the positions; a source's path p0 p1 p2 ... t must run R monotone from
+ * p2 to t, up (detour SL, first VL) or down (next SL and VL): on a
+ * detour VL two channels follow each other only at p2 or later, where
+ * the head's rank then strictly rises (falls), so no cycle; the tree is
+ * built to prefer next hops that keep R monotone.  Paths stay shortest.
+ * A destination some switch cannot reach so goes whole to the shared
+ * escape layer (route/escape.h) on path SL 1 and VL 2 on every hop after
+ * the CA's.  A fabric cut in two is refused (OT_ERR_DAMAGE).
  *
  * LMC offsets above 0 (non-minimal layers; offset 0 stays minimal): a
  * LID at offset o toward position t gets an intermediate switch I and a
@@ -67,6 +77,7 @@
  * VLs: LMC 1 needs 4 VLs, LMC 2 needs 8 (9 with an escape layer: refused,
  * OT_ERR_BUDGET, with the numbers).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,9 +118,16 @@ struct sf_dest {
 struct sf_plan {
 	const struct ot_fabric *f;
 	bool any_escape;
+	bool any_detour;
+	unsigned int ndetour; /* detour SLs and VLs: 1 climbing, 2 both */
+	unsigned int detour_hops;
 	unsigned int nlayers; /* 2^LMC: layer 0 minimal, the others not */
 	uint32_t max_lid;
-	uint8_t sl[];         /* per LID */
+	uint32_t n;           /* positions */
+	uint8_t *sl;          /* per LID, the source aside */
+	int32_t *pos;         /* per LID: its switch's position, -1 */
+	uint8_t *dsrc;        /* per (t, s): s detours to t (SL 0 LIDs) */
+	char text[640];       /* the promise */
 };
 
 struct sf_ctx {
@@ -125,7 +143,13 @@ struct sf_ctx {
 	uint8_t *escape;      /* per position: its LIDs on the escape layer */
 	bool any_escape;
 	unsigned int nlayers; /* 2^LMC */
-	uint32_t *rank;       /* per layer >= 1 and position: its rank */
+	uint32_t *rank;       /* per layer (0: detours) and position: rank */
+	uint8_t *detour;      /* per position: some switches detour to it */
+	bool any_detour;
+	unsigned int detour_dirs; /* bit per direction detours use */
+	unsigned int detour_hops; /* the longest detour, switch hops */
+	uint32_t *nx;         /* per (t, s): s's fixed next hop, SF_NONE */
+	uint8_t *ddir;        /* per (t, s): s's detour direction + 1, 0 */
 	struct ot_escape esc;
 	uint8_t *present;     /* escape layer's view: every position */
 	uint32_t *start, *adj;
@@ -284,29 +308,6 @@ static uint32_t via(const struct sf_ctx *c, uint32_t s, uint32_t t,
 }
 
 /*
- * Destinations some switch cannot reach in two hops over the cables
- * left go whole to the escape layer (route/escape.h), as in ff-*.
- */
-static int mark_escapes(struct sf_ctx *c)
-{
-	const struct ot_mms *m = &c->sf->mms;
-	uint32_t s, t;
-
-	c->escape = calloc(m->n, 1);
-	if (!c->escape)
-		return ot_error_nomem(c->err, "sf-mms");
-	for (t = 0; t < m->n && c->sf->damaged; t++)
-		for (s = 0; s < m->n && !c->escape[t]; s++)
-			if (s != t && present(c, s) && present(c, t) &&
-			    !cables(c, s, t) &&
-			    via(c, s, t, 0) == UINT32_MAX)
-				c->escape[t] = 1;
-	for (t = 0; t < m->n; t++)
-		c->any_escape |= c->escape[t];
-	return 0;
-}
-
-/*
  * Non-minimal layers (LMC offsets o >= 1).  Each layer has its own order
  * of the positions, rank R_o (a hash of position and layer, so layers
  * differ).  A LID of layer o toward position t gets an intermediate I and
@@ -336,13 +337,13 @@ static int prepare_ranks(struct sf_ctx *c)
 	unsigned int o;
 	uint64_t *key = malloc(n * sizeof(*key));
 
-	c->rank = malloc((uint64_t)(c->nlayers - 1) * n * sizeof(*c->rank));
+	c->rank = malloc((uint64_t)c->nlayers * n * sizeof(*c->rank));
 	if (!key || !c->rank) {
 		free(key);
 		return ot_error_nomem(c->err, "sf-mms");
 	}
-	for (o = 1; o < c->nlayers; o++) {
-		uint32_t *r = c->rank + (uint64_t)(o - 1) * n;
+	for (o = 0; o < c->nlayers; o++) {
+		uint32_t *r = c->rank + (uint64_t)o * n;
 
 		for (p = 0; p < n; p++)
 			key[p] = (layer_hash(p, o) >> 20 << 20) | p;
@@ -354,16 +355,185 @@ static int prepare_ranks(struct sf_ctx *c)
 	return 0;
 }
 
-/* Whether position i can be an intermediate: every switch reaches it. */
-static bool mid_ok(const struct sf_ctx *c, uint32_t i)
-{
-	return present(c, i) && !c->escape[i];
-}
-
 /* Whether position a comes below position b in layer direction dir. */
 static bool below(const uint32_t *r, unsigned int dir, uint32_t a, uint32_t b)
 {
 	return dir ? r[a] > r[b] : r[a] < r[b];
+}
+
+/* Whether position s reaches t in at most 2 hops over the cables left. */
+static bool two_hops(const struct sf_ctx *c, uint32_t s, uint32_t t)
+{
+	return cables(c, s, t) || via(c, s, t, 0) != SF_NONE;
+}
+
+/* Per destination, the breadth-first tree over the cables left. */
+struct sf_bfs {
+	uint32_t *dist;  /* hops to t, UINT32_MAX: cut off */
+	uint32_t *queue; /* in breadth-first order, count of them */
+	uint32_t count;
+	uint8_t *mono;   /* bit 0: R climbs from here to t; bit 1: falls */
+};
+
+static void bfs_dist(const struct sf_ctx *c, struct sf_bfs *w, uint32_t t)
+{
+	const struct ot_mms *m = &c->sf->mms;
+	uint32_t head = 0, tail = 0, x, k;
+
+	for (x = 0; x < m->n; x++)
+		w->dist[x] = UINT32_MAX;
+	w->dist[t] = 0;
+	w->queue[tail++] = t;
+	while (head < tail) {
+		x = w->queue[head++];
+		for (k = 0; k < m->deg; k++) {
+			uint32_t y = m->nb[(uint64_t)x * m->deg + k];
+
+			if (cables(c, x, y) && w->dist[y] == UINT32_MAX) {
+				w->dist[y] = w->dist[x] + 1;
+				w->queue[tail++] = y;
+			}
+		}
+	}
+	w->count = tail;
+}
+
+/*
+ * The fixed next hop of x (2 or more hops from t, nx[] known for the
+ * closer ones): a neighbour y one hop closer, preferring, in this order,
+ * one after which R runs monotone to t (x, 3 or more hops away, needs it
+ * for its own detour), one that keeps R monotone from x on (so that x
+ * can be the third switch of a detour), one monotone itself; sets x's
+ * mono bits.
+ */
+static uint32_t bfs_next(const struct sf_ctx *c, struct sf_bfs *w,
+			 const uint32_t *nx, uint32_t t, uint32_t x)
+{
+	const struct ot_mms *m = &c->sf->mms;
+	const uint32_t *r = c->rank;
+	uint32_t k, best = SF_NONE, score = 0;
+
+	for (k = 0; k < m->deg; k++) {
+		uint32_t y = m->nb[(uint64_t)x * m->deg + k], sc, p2;
+		uint8_t mono;
+
+		if (!cables(c, x, y) || w->dist[y] + 1 != w->dist[x])
+			continue;
+		p2 = w->dist[y] == 1 ? t : nx[y];
+		mono = (uint8_t)(((w->mono[y] & 1) && r[x] < r[y]) |
+				 ((w->mono[y] & 2) && r[x] > r[y]) << 1);
+		sc = 1 + (w->dist[x] < 3 || w->mono[p2]) * 4 + !!mono * 2 +
+		     !!w->mono[y];
+		if (sc > score) {
+			score = sc;
+			best = y;
+			w->mono[x] = mono;
+		}
+	}
+	return best;
+}
+
+/*
+ * Destination t, which some switch cannot reach in 2 hops: every switch
+ * 2 or more hops away forwards on a fixed shortest path (bfs_next), and
+ * a switch 3 or more hops away rides the detour SL of the direction in
+ * which R runs monotone from its path's third switch to t (ddir 1 up, 2
+ * down).  False when some switch has no such path, or none at all.
+ */
+static bool plan_detours(struct sf_ctx *c, struct sf_bfs *w, uint32_t t)
+{
+	const struct ot_mms *m = &c->sf->mms;
+	uint32_t *nx = c->nx + (uint64_t)t * m->n, i, x;
+	uint8_t *dd = c->ddir + (uint64_t)t * m->n;
+
+	bfs_dist(c, w, t);
+	for (x = 0; x < m->n; x++) {
+		w->mono[x] = 0;
+		if (present(c, x) && w->dist[x] == UINT32_MAX)
+			return false;
+	}
+	w->mono[t] = 3;
+	for (i = 1; i < w->count; i++) {
+		x = w->queue[i];
+		if (w->dist[x] == 1)
+			w->mono[x] = c->rank[x] < c->rank[t] ? 1 : 2;
+		else
+			nx[x] = bfs_next(c, w, nx, t, x);
+	}
+	for (x = 0; x < m->n; x++) {
+		uint32_t p2;
+
+		if (!present(c, x) || w->dist[x] < 3)
+			continue;
+		p2 = nx[nx[x]];
+		if (!w->mono[p2])
+			return false;
+		dd[x] = w->mono[p2] & 1 ? 1 : 2;
+		c->detour_dirs |= dd[x];
+		if (w->dist[x] > c->detour_hops)
+			c->detour_hops = w->dist[x];
+	}
+	return true;
+}
+
+/*
+ * Destinations some switch cannot reach in two hops over the cables
+ * left: those switches take a 3-hop detour (a neighbour that has a 2-hop
+ * path, then the b that path fixes) on the detour SL and VL; where some
+ * switch has no such detour, the destination goes whole to the escape
+ * layer (route/escape.h), as in ff-*.
+ */
+static int mark_escapes(struct sf_ctx *c)
+{
+	const struct ot_mms *m = &c->sf->mms;
+	uint64_t nn = (uint64_t)m->n * m->n, i;
+	struct sf_bfs w = { 0 };
+	uint32_t s, t;
+	int error = 0;
+
+	c->escape = calloc(m->n, 1);
+	c->detour = calloc(m->n, 1);
+	if (!c->escape || !c->detour)
+		return ot_error_nomem(c->err, "sf-mms");
+	if (!c->sf->damaged)
+		return 0;
+	c->nx = malloc(nn * sizeof(*c->nx));
+	c->ddir = calloc(nn, 1);
+	w.dist = malloc(m->n * sizeof(*w.dist));
+	w.queue = malloc(m->n * sizeof(*w.queue));
+	w.mono = malloc(m->n);
+	if (!c->nx || !c->ddir || !w.dist || !w.queue || !w.mono) {
+		error = ot_error_nomem(c->err, "sf-mms");
+		goto out;
+	}
+	for (i = 0; i < nn; i++)
+		c->nx[i] = SF_NONE;
+	for (t = 0; t < m->n; t++) {
+		for (s = 0; s < m->n && present(c, t); s++)
+			if (s != t && present(c, s) && !two_hops(c, s, t))
+				break;
+		if (s == m->n || !present(c, t))
+			continue;
+		if (plan_detours(c, &w, t))
+			c->detour[t] = 1;
+		else
+			c->escape[t] = 1;
+	}
+	for (t = 0; t < m->n; t++) {
+		c->any_escape |= c->escape[t];
+		c->any_detour |= c->detour[t];
+	}
+out:
+	free(w.dist);
+	free(w.queue);
+	free(w.mono);
+	return error;
+}
+
+/* Whether position i can be an intermediate: every switch reaches it. */
+static bool mid_ok(const struct sf_ctx *c, uint32_t i)
+{
+	return present(c, i) && !c->escape[i] && !c->detour[i];
 }
 
 /* A phase-2 route into a destination: I, the switch after it, the layer. */
@@ -475,8 +645,6 @@ static int prepare_layers(struct sf_ctx *c)
 
 	if (c->nlayers < 2)
 		return 0;
-	if (prepare_ranks(c))
-		return -1;
 	cand = malloc(room * sizeof(*cand));
 	u.mid = calloc(m->n, sizeof(*u.mid));
 	u.link = calloc((uint64_t)m->n * m->n, sizeof(*u.link));
@@ -490,8 +658,8 @@ static int prepare_layers(struct sf_ctx *c)
 
 		if (!d->offset || c->escape[t])
 			continue;
-		count = layer_routes(c, t, c->rank + (uint64_t)(d->offset - 1) *
-						    m->n, cand);
+		count = layer_routes(c, t, c->rank + (uint64_t)d->offset * m->n,
+				     cand);
 		if (count) /* else no cable left into t climbs: minimal */
 			layer_pick(c, &u, d, t, cand, count);
 	}
@@ -593,6 +761,9 @@ static int fill_switch(struct sf_ctx *c, int32_t n, uint8_t *lft)
 			next = escape_next(c, s, t, d->seq);
 		else if (d->mid != SF_NONE)
 			next = layer_next(c, s, t, d);
+		else if (c->detour[t] && c->nx[(uint64_t)t * m->n + s] !=
+						 SF_NONE)
+			next = c->nx[(uint64_t)t * m->n + s];
 		else if (cables(c, s, t))
 			next = t;
 		else
@@ -607,10 +778,16 @@ static int fill_switch(struct sf_ctx *c, int32_t n, uint8_t *lft)
 	return 0;
 }
 
-/* Data VLs the plan uses: 0, 1, the escape's, one per non-minimal layer. */
+/* Data VLs the plan uses: 0, 1, the escape's, the detours', the layers'. */
 static unsigned int plan_vls(const struct sf_plan *p)
 {
-	return 2 + p->any_escape + 2 * (p->nlayers - 1);
+	return 2 + p->any_escape + p->ndetour + 2 * (p->nlayers - 1);
+}
+
+/* The detour SL: after the layers'. */
+static unsigned int detour_sl(const struct sf_plan *p)
+{
+	return SF_LAYER_SL + 2 * (p->nlayers - 1);
 }
 
 /*
@@ -627,7 +804,10 @@ static uint8_t plan_vl(const struct sf_plan *p, unsigned int sl,
 	if (!from_switch)
 		return 0;
 	if (sl >= SF_LAYER_SL && sl < SF_LAYER_SL + 2 * (p->nlayers - 1))
-		return (uint8_t)(2 + p->any_escape + (sl - SF_LAYER_SL));
+		return (uint8_t)(2 + p->any_escape + p->ndetour +
+				 (sl - SF_LAYER_SL));
+	if (sl >= detour_sl(p) && sl < detour_sl(p) + p->ndetour)
+		return (uint8_t)(2 + p->any_escape + (sl - detour_sl(p)));
 	return 1;
 }
 
@@ -702,43 +882,109 @@ static int sf_rule(const void *ctx, const struct ot_path *p,
 	return 0;
 }
 
-static void set_promise(struct ot_routing *out, const struct sf_plan *plan)
+static void set_promise(struct ot_routing *out, struct sf_plan *plan)
 {
 	struct ot_promise *p = &out->promise;
-	unsigned int sl;
+	bool damage = plan->any_escape || plan->any_detour;
+	unsigned int sl, vl = 2;
 
+	snprintf(plan->text, sizeof(plan->text),
+		 "Slim Fly MMS: %s on SL 0, VL 0 after a CA and VL 1 after a switch",
+		 damage ? "where every switch reaches the destination in 2 hops, minimal" :
+		 plan->nlayers > 1 ? "LID offset 0 minimal" :
+		 "every CA-to-CA path minimal, at most 2 switch-to-switch hops");
 	if (plan->any_escape)
-		p->text = plan->nlayers > 1 ?
-			"Slim Fly MMS with damage and LMC: destinations every switch reaches in 2 hops on SL 0 at offset 0 (VL 0 after a CA, VL 1 after a switch) and through an intermediate at offsets above 0 (layer l on SL 2+l, VL 0 after a CA, VL 3+l after a switch); the others on the escape layer, SL 1, VL 2" :
-			"Slim Fly MMS with damage: destinations every switch reaches in 2 hops on SL 0, VL 0 after a CA and VL 1 after a switch; the others on the escape layer, SL 1, VL 2";
-	else
-		p->text = plan->nlayers > 1 ?
-			"Slim Fly MMS with LMC: offset 0 minimal (SL 0, VL 0 after a CA, VL 1 after a switch); offsets above 0 through an intermediate, at most 4 switch hops (layer l = 2 (offset - 1) + direction on SL 2+l, VL 0 after a CA, VL 2+l after a switch)" :
-			"Slim Fly MMS: every CA-to-CA path minimal, at most 2 switch-to-switch hops, VL 0 after a CA and VL 1 after a switch, SL 0";
+		snprintf(plan->text + strlen(plan->text),
+			 sizeof(plan->text) - strlen(plan->text),
+			 "; destinations without such paths on the escape layer, SL 1, VL %u", vl++);
+	if (plan->ndetour)
+		snprintf(plan->text + strlen(plan->text),
+			 sizeof(plan->text) - strlen(plan->text),
+			 "; a switch with no 2-hop path takes a shortest path (%u switch hops at most) on SL %u%s, VL %u%s after a switch",
+			 plan->detour_hops, detour_sl(plan), plan->ndetour == 2 ? " or the next" : "",
+			 vl, plan->ndetour == 2 ? " or the next" : "");
+	vl += plan->ndetour;
+	if (plan->nlayers > 1)
+		snprintf(plan->text + strlen(plan->text),
+			 sizeof(plan->text) - strlen(plan->text),
+			 "; offsets above 0 through an intermediate, at most 4 switch hops, layer l on SL %u+l, VL %u+l after a switch",
+			 SF_LAYER_SL, vl);
+	p->text = plan->text;
+	/* a detour is a shortest path: its source has no 2-hop one */
 	p->minimal = plan->any_escape ? OT_MINIMAL_NONE :
 		     plan->nlayers > 1 ? OT_MINIMAL_BASE : OT_MINIMAL_ALL;
 	p->max_switch_hops = plan->any_escape ? 0 :
 			     plan->nlayers > 1 ? 4 : 2;
+	if (p->max_switch_hops && plan->detour_hops > p->max_switch_hops)
+		p->max_switch_hops = plan->detour_hops;
 	p->nvls = plan_vls(plan);
 	p->sls = 1;
 	if (plan->any_escape)
 		p->sls |= 1u << SF_ESCAPE_SL;
+	for (sl = 0; sl < plan->ndetour; sl++)
+		p->sls |= 1u << (detour_sl(plan) + sl);
 	for (sl = 0; sl < 2 * (plan->nlayers - 1); sl++)
 		p->sls |= 1u << (SF_LAYER_SL + sl);
 	p->rule = sf_rule;
-	p->rule_text = "each hop on VL 0 when it enters from a CA; from a switch VL 1 on SL 0, on layer SL 2+l VL 2+l (+1 with an escape layer); escape SL 1: VL 2 after the CA's hop";
+	p->rule_text = "each hop on VL 0 when it enters from a CA; from a switch VL 1 on SL 0, the detour's or layer's own VL on its SL; escape SL 1: its VL after the CA's hop";
 	p->source_free = true;
 	p->ctx = (void *)plan;
 }
 
-/* Path SL: the escape layer's, a layer's, or 0 (priv: the plan). */
+/*
+ * Path SL: the escape layer's, a layer's, the detour's for a source
+ * switch that detours to the destination's, or 0 (priv: the plan).
+ */
 static uint8_t sf_path_sl(const struct ot_routing *r, uint16_t slid,
 			  uint16_t dlid)
 {
 	const struct sf_plan *plan = r->priv;
+	int32_t s, t;
 
-	(void)slid;
-	return dlid <= plan->max_lid ? plan->sl[dlid] : 0;
+	if (dlid > plan->max_lid)
+		return 0;
+	if (plan->sl[dlid] || !plan->any_detour || slid > plan->max_lid)
+		return plan->sl[dlid];
+	s = plan->pos[slid];
+	t = plan->pos[dlid];
+	return s >= 0 && t >= 0 && plan->dsrc[(uint64_t)t * plan->n + s] ?
+		       (uint8_t)(detour_sl(plan) +
+				 plan->dsrc[(uint64_t)t * plan->n + s] - 1) : 0;
+}
+
+static void plan_free(void *priv)
+{
+	struct sf_plan *plan = priv;
+
+	free(plan->sl);
+	free(plan->pos);
+	free(plan->dsrc);
+	free(plan);
+}
+
+/* Per LID its position, per (t, s) whether s detours to t. */
+static int plan_detours_map(const struct sf_ctx *c, struct sf_plan *plan)
+{
+	uint64_t nn = (uint64_t)plan->n * plan->n, i;
+	uint32_t lid;
+
+	for (lid = 0; lid <= plan->max_lid; lid++)
+		plan->pos[lid] = c->dest[lid].sw >= 0 ?
+					 c->sf->sw_pos[c->dest[lid].sw] : -1;
+	if (!plan->any_detour)
+		return 0;
+	plan->dsrc = malloc(nn);
+	if (!plan->dsrc)
+		return ot_error_nomem(c->err, "sf-mms");
+	for (i = 0; i < nn; i++) {
+		uint32_t t = (uint32_t)(i / plan->n);
+
+		/* 1: climbing; 2: descending, its own SL when both are used */
+		plan->dsrc[i] = 0;
+		if (c->ddir[i] && c->detour[t])
+			plan->dsrc[i] = plan->ndetour == 2 ? c->ddir[i] : 1;
+	}
+	return 0;
 }
 
 /* The plan (path SL per LID), kept in out->priv; refuses past 8 VLs. */
@@ -748,22 +994,31 @@ static int set_plan(struct sf_ctx *c, struct ot_routing *out,
 	struct sf_plan *plan;
 	uint32_t lid;
 
-	plan = calloc(1, sizeof(*plan) + c->f->max_lid + 1);
+	plan = calloc(1, sizeof(*plan));
 	if (!plan)
 		return ot_error_nomem(c->err, "sf-mms");
+	out->priv = plan;
+	out->free_priv = plan_free;
+	*planp = plan;
 	plan->f = c->f;
 	plan->any_escape = c->any_escape;
+	plan->any_detour = c->any_detour;
+	plan->ndetour = c->any_detour ? (c->detour_dirs == 3 ? 2 : 1) : 0;
+	plan->detour_hops = c->detour_hops;
 	plan->nlayers = c->nlayers;
 	plan->max_lid = c->f->max_lid;
-	out->priv = plan;
-	out->free_priv = free;
-	*planp = plan;
+	plan->n = c->sf->mms.n;
+	plan->sl = calloc((size_t)plan->max_lid + 1, 1);
+	plan->pos = malloc(((size_t)plan->max_lid + 1) * sizeof(*plan->pos));
+	if (!plan->sl || !plan->pos || plan_detours_map(c, plan))
+		return ot_error_nomem(c->err, "sf-mms");
 	if (plan_vls(plan) > SF_MAX_VLS)
 		return ot_refuse(c->err, OT_ERR_BUDGET,
-				 "sf-mms: LMC %u gives %u non-minimal layers (2 per LID offset above 0), each on its own SL and VL: %u data VLs with VLs 0 and 1%s, more than %u",
+				 "sf-mms: LMC %u gives %u non-minimal layers (2 per LID offset above 0), each on its own SL and VL: %u data VLs with VLs 0 and 1%s%s, more than %u",
 				 __builtin_ctz(c->nlayers), 2 * (c->nlayers - 1),
 				 plan_vls(plan),
-				 c->any_escape ? " and the escape layer's" : "",
+				 c->any_escape ? ", the escape layer's" : "",
+				 c->any_detour ? ", the detours'" : "",
 				 SF_MAX_VLS);
 	for (lid = 0; lid <= c->f->max_lid; lid++) {
 		const struct sf_dest *d = &c->dest[lid];
@@ -775,7 +1030,7 @@ static int set_plan(struct sf_ctx *c, struct ot_routing *out,
 		else if (d->mid != SF_NONE)
 			plan->sl[lid] = SF_LAYER_SL + d->layer;
 	}
-	if (c->any_escape || c->nlayers > 1)
+	if (c->any_escape || c->any_detour || c->nlayers > 1)
 		out->path_sl = sf_path_sl;
 	return 0;
 }
@@ -793,6 +1048,9 @@ static void free_ctx(struct sf_ctx *c)
 	free(c->order);
 	free(c->escape);
 	free(c->rank);
+	free(c->detour);
+	free(c->nx);
+	free(c->ddir);
 	ot_escape_free(&c->esc);
 	free(c->present);
 	free(c->start);
@@ -808,6 +1066,8 @@ static int sf_tables(struct sf_ctx *c, struct ot_routing *out)
 	error = prepare_dests(c);
 	if (!error)
 		error = prepare_bundles(c);
+	if (!error)
+		error = prepare_ranks(c);
 	if (!error)
 		error = mark_escapes(c);
 	if (!error && c->any_escape)
