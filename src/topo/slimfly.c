@@ -517,32 +517,71 @@ static int recognize_q(const struct ot_fabric *f, unsigned int q,
 	return 0;
 }
 
+/* The most distinct switch neighbours a switch of f has. */
+static unsigned int max_switch_degree(const struct ot_fabric *f)
+{
+	int32_t *mark = malloc(f->nnodes * sizeof(*mark));
+	unsigned int best = 0, d, p;
+	uint32_t n;
+
+	if (!mark)
+		return UINT32_MAX;
+	for (n = 0; n < f->nnodes; n++)
+		mark[n] = -1;
+	for (n = 0; n < f->nnodes; n++) {
+		if (!ot_is_switch(f, n))
+			continue;
+		for (p = 1, d = 0; p <= f->node[n].nports; p++) {
+			int32_t peer = f->node[n].port[p].peer;
+
+			if (peer >= 0 && ot_is_switch(f, peer) &&
+			    mark[peer] != (int32_t)n) {
+				mark[peer] = (int32_t)n;
+				d++;
+			}
+		}
+		best = d > best ? d : best;
+	}
+	free(mark);
+	return best;
+}
+
+/* The network degree (3q - d)/2 of the MMS graph of q. */
+static unsigned int mms_degree(unsigned int q)
+{
+	return q % 4 == 3 ? (3 * q + 1) / 2 : (3 * q - q % 4) / 2;
+}
+
 /*
- * Every q that leaves room for the switches with at most half missing,
- * smallest first (a Slim Fly with switches missing may fit a smaller
- * one's count): the first that recognizes f, or the first q's refusal.
+ * The q: 2q^2 switches exactly, or else each prime power q with q^2 <
+ * switches < 2q^2 (at most half of the positions empty) whose degree
+ * holds the fabric's most connected switch, smallest first (a Slim Fly
+ * with switches missing may fit a smaller q's count): the first that
+ * recognizes f, or the first one's refusal.
  */
 int ot_sf_recognize(const struct ot_fabric *f, struct ot_sf **out,
 		    struct ot_error *err)
 {
-	unsigned int q = ot_mms_q_covering(f->nswitches), p, e;
-	struct ot_error first = { 0 }, again;
+	unsigned int q = ot_mms_q_for(f->nswitches), p, e, deg, tried = 0;
+	struct ot_error first = { 0 }, again = { 0 };
 
 	*out = NULL;
-	if (!q)
-		return ot_refuse(err, OT_ERR_TOPOLOGY,
-				 "%u switches: a Slim Fly has 2q^2 for a prime power q (at most half of them missing)",
-				 f->nswitches);
-	if (!recognize_q(f, q, out, &first))
-		return 0;
-	for (q++; q * q < f->nswitches; q++) {
-		if (!ot_gf_prime_power(q, &p, &e))
+	if (q)
+		return recognize_q(f, q, out, err);
+	deg = max_switch_degree(f);
+	for (q = ot_mms_q_covering(f->nswitches); q && q * q < f->nswitches;
+	     q++) {
+		if (!ot_gf_prime_power(q, &p, &e) || mms_degree(q) < deg)
 			continue;
-		if (!recognize_q(f, q, out, &again))
+		if (!recognize_q(f, q, out, tried++ ? &again : &first))
 			return 0;
 		if (again.cls == OT_ERR_NOMEM)
 			break;
 	}
+	if (!tried)
+		return ot_refuse(err, OT_ERR_TOPOLOGY,
+				 "%u switches, at most %u switch neighbours: a Slim Fly has 2q^2 switches for a prime power q (at most half of them missing), each with (3q - d)/2 switch neighbours",
+				 f->nswitches, deg);
 	if (err)
 		*err = first;
 	return -1;
