@@ -373,6 +373,7 @@ struct sf_bfs {
 	uint32_t *queue; /* in breadth-first order, count of them */
 	uint32_t count;
 	uint8_t *mono;   /* bit 0: R climbs from here to t; bit 1: falls */
+	uint8_t dirs;    /* the directions allowed: 1 up only, 3 both */
 };
 
 static void bfs_dist(const struct sf_ctx *c, struct sf_bfs *w, uint32_t t)
@@ -452,11 +453,11 @@ static bool plan_detours(struct sf_ctx *c, struct sf_bfs *w, uint32_t t)
 		if (present(c, x) && w->dist[x] == UINT32_MAX)
 			return false;
 	}
-	w->mono[t] = 3;
+	w->mono[t] = w->dirs;
 	for (i = 1; i < w->count; i++) {
 		x = w->queue[i];
 		if (w->dist[x] == 1)
-			w->mono[x] = c->rank[x] < c->rank[t] ? 1 : 2;
+			w->mono[x] = (c->rank[x] < c->rank[t] ? 1 : 2) & w->dirs;
 		else
 			nx[x] = bfs_next(c, w, nx, t, x);
 	}
@@ -483,12 +484,49 @@ static bool plan_detours(struct sf_ctx *c, struct sf_bfs *w, uint32_t t)
  * switch has no such detour, the destination goes whole to the escape
  * layer (route/escape.h), as in ff-*.
  */
-static int mark_escapes(struct sf_ctx *c)
+/*
+ * One pass over the destinations with the detour directions w->dirs:
+ * marks c->detour or c->escape; returns how many escape.
+ */
+static uint32_t detour_pass(struct sf_ctx *c, struct sf_bfs *w)
 {
 	const struct ot_mms *m = &c->sf->mms;
 	uint64_t nn = (uint64_t)m->n * m->n, i;
+	uint32_t s, t, escapes = 0;
+
+	for (i = 0; i < nn; i++) {
+		c->nx[i] = SF_NONE;
+		c->ddir[i] = 0;
+	}
+	memset(c->escape, 0, m->n);
+	memset(c->detour, 0, m->n);
+	c->detour_dirs = 0;
+	c->detour_hops = 0;
+	for (t = 0; t < m->n; t++) {
+		for (s = 0; s < m->n && present(c, t); s++)
+			if (s != t && present(c, s) && !two_hops(c, s, t))
+				break;
+		if (s == m->n || !present(c, t))
+			continue;
+		if (plan_detours(c, w, t))
+			c->detour[t] = 1;
+		else
+			c->escape[t] = 1;
+		escapes += c->escape[t];
+	}
+	return escapes;
+}
+
+/*
+ * Detours climbing R only (one detour SL and VL) unless descending ones
+ * too leave fewer destinations to the escape layer.
+ */
+static int mark_escapes(struct sf_ctx *c)
+{
+	const struct ot_mms *m = &c->sf->mms;
+	uint64_t nn = (uint64_t)m->n * m->n;
 	struct sf_bfs w = { 0 };
-	uint32_t s, t;
+	uint32_t t, up;
 	int error = 0;
 
 	c->escape = calloc(m->n, 1);
@@ -498,7 +536,7 @@ static int mark_escapes(struct sf_ctx *c)
 	if (!c->sf->damaged)
 		return 0;
 	c->nx = malloc(nn * sizeof(*c->nx));
-	c->ddir = calloc(nn, 1);
+	c->ddir = malloc(nn);
 	w.dist = malloc(m->n * sizeof(*w.dist));
 	w.queue = malloc(m->n * sizeof(*w.queue));
 	w.mono = malloc(m->n);
@@ -506,18 +544,12 @@ static int mark_escapes(struct sf_ctx *c)
 		error = ot_error_nomem(c->err, "sf-mms");
 		goto out;
 	}
-	for (i = 0; i < nn; i++)
-		c->nx[i] = SF_NONE;
-	for (t = 0; t < m->n; t++) {
-		for (s = 0; s < m->n && present(c, t); s++)
-			if (s != t && present(c, s) && !two_hops(c, s, t))
-				break;
-		if (s == m->n || !present(c, t))
-			continue;
-		if (plan_detours(c, &w, t))
-			c->detour[t] = 1;
-		else
-			c->escape[t] = 1;
+	w.dirs = 1;
+	up = detour_pass(c, &w);
+	w.dirs = 3;
+	if (up && detour_pass(c, &w) >= up) {
+		w.dirs = 1;
+		detour_pass(c, &w);
 	}
 	for (t = 0; t < m->n; t++) {
 		c->any_escape |= c->escape[t];
