@@ -41,6 +41,8 @@
  * detour VL two channels follow each other only at p2 or later, where
  * the head's rank then strictly rises (falls), so no cycle; the tree is
  * built to prefer next hops that keep R monotone.  Paths stay shortest.
+ * Climbing detours only (one SL and VL) unless allowing descending ones
+ * too sends fewer destinations to the escape layer.
  * A destination some switch cannot reach so goes whole to the shared
  * escape layer (route/escape.h) on path SL 1 and VL 2 on every hop after
  * the CA's.  A fabric cut in two is refused (OT_ERR_DAMAGE).
