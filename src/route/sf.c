@@ -76,8 +76,10 @@
  * damage, I is a position every switch still reaches in 2 hops and the
  * phase-2 cables are there; a destination with no such route keeps its
  * minimal path (on SL 0).  2^LMC - 1 offsets need 2 (2^LMC - 1) layer
- * VLs: LMC 1 needs 4 VLs, LMC 2 needs 8 (9 with an escape layer: refused,
- * OT_ERR_BUDGET, with the numbers).
+ * VLs: LMC 1 needs 4 VLs, LMC 2 needs 8.  Where damage needs VLs too and
+ * two layers per offset would pass SF_MAX_VLS, each offset keeps only its
+ * climbing layer (LMC 2 on a damaged fabric); LMC 3 (9 VLs even so) is
+ * refused, OT_ERR_BUDGET, with the numbers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +126,7 @@ struct sf_plan {
 	unsigned int ndetour; /* detour SLs and VLs: 1 climbing, 2 both */
 	unsigned int detour_hops;
 	unsigned int nlayers; /* 2^LMC: layer 0 minimal, the others not */
+	unsigned int nl;      /* non-minimal layers: layer_dirs (2^LMC - 1) */
 	uint32_t max_lid;
 	uint32_t n;           /* positions */
 	uint8_t *sl;          /* per LID, the source aside */
@@ -145,6 +148,7 @@ struct sf_ctx {
 	uint8_t *escape;      /* per position: its LIDs on the escape layer */
 	bool any_escape;
 	unsigned int nlayers; /* 2^LMC */
+	unsigned int layer_dirs; /* layers per offset: 2, or 1 to fit VLs */
 	uint32_t *rank;       /* per layer (0: detours) and position: rank */
 	uint8_t *detour;      /* per position: some switches detour to it */
 	bool any_detour;
@@ -589,7 +593,7 @@ static uint32_t layer_routes(const struct sf_ctx *c, uint32_t t,
 	uint32_t count = 0, a, j;
 	unsigned int dir;
 
-	for (dir = 0; dir < 2; dir++)
+	for (dir = 0; dir < c->layer_dirs; dir++)
 		for (a = 0; a < m->deg; a++) {
 			uint32_t b = nt[a];
 			const uint32_t *nbb = m->nb + (uint64_t)b * m->deg;
@@ -655,7 +659,7 @@ static void layer_pick(const struct sf_ctx *c, struct sf_usage *u,
 	}
 	d->mid = cand[best].mid;
 	d->mid2 = cand[best].mid2;
-	d->layer = (uint8_t)(2 * (d->offset - 1) + cand[best].dir);
+	d->layer = (uint8_t)(c->layer_dirs * (d->offset - 1) + cand[best].dir);
 	u->mid[d->mid]++;
 	if (d->mid2 == SF_NONE) {
 		u->link[d->mid * n + t]++;
@@ -663,6 +667,20 @@ static void layer_pick(const struct sf_ctx *c, struct sf_usage *u,
 		u->link[d->mid * n + d->mid2]++;
 		u->link[d->mid2 * n + t]++;
 	}
+}
+
+/*
+ * Two layers (climbing and descending) per LMC offset above 0, or one
+ * (climbing) when two would not fit in SF_MAX_VLS beside what damage
+ * needs (LMC 2 on a damaged fabric).
+ */
+static void layer_budget(struct sf_ctx *c)
+{
+	unsigned int ndet = c->any_detour ? (c->detour_dirs == 3 ? 2 : 1) : 0;
+
+	c->layer_dirs = 2;
+	if (2 + c->any_escape + ndet + 2 * (c->nlayers - 1) > SF_MAX_VLS)
+		c->layer_dirs = 1;
 }
 
 /*
@@ -815,13 +833,13 @@ static int fill_switch(struct sf_ctx *c, int32_t n, uint8_t *lft)
 /* Data VLs the plan uses: 0, 1, the escape's, the detours', the layers'. */
 static unsigned int plan_vls(const struct sf_plan *p)
 {
-	return 2 + p->any_escape + p->ndetour + 2 * (p->nlayers - 1);
+	return 2 + p->any_escape + p->ndetour + p->nl;
 }
 
 /* The detour SL: after the layers'. */
 static unsigned int detour_sl(const struct sf_plan *p)
 {
-	return SF_LAYER_SL + 2 * (p->nlayers - 1);
+	return SF_LAYER_SL + p->nl;
 }
 
 /*
@@ -837,7 +855,7 @@ static uint8_t plan_vl(const struct sf_plan *p, unsigned int sl,
 		return SF_ESCAPE_VL;
 	if (!from_switch)
 		return 0;
-	if (sl >= SF_LAYER_SL && sl < SF_LAYER_SL + 2 * (p->nlayers - 1))
+	if (sl >= SF_LAYER_SL && sl < SF_LAYER_SL + p->nl)
 		return (uint8_t)(2 + p->any_escape + p->ndetour +
 				 (sl - SF_LAYER_SL));
 	if (sl >= detour_sl(p) && sl < detour_sl(p) + p->ndetour)
@@ -957,7 +975,7 @@ static void set_promise(struct ot_routing *out, struct sf_plan *plan)
 		p->sls |= 1u << SF_ESCAPE_SL;
 	for (sl = 0; sl < plan->ndetour; sl++)
 		p->sls |= 1u << (detour_sl(plan) + sl);
-	for (sl = 0; sl < 2 * (plan->nlayers - 1); sl++)
+	for (sl = 0; sl < plan->nl; sl++)
 		p->sls |= 1u << (SF_LAYER_SL + sl);
 	p->rule = sf_rule;
 	p->rule_text = "each hop on VL 0 when it enters from a CA; from a switch VL 1 on SL 0, the detour's or layer's own VL on its SL; escape SL 1: its VL after the CA's hop";
@@ -1040,6 +1058,7 @@ static int set_plan(struct sf_ctx *c, struct ot_routing *out,
 	plan->ndetour = c->any_detour ? (c->detour_dirs == 3 ? 2 : 1) : 0;
 	plan->detour_hops = c->detour_hops;
 	plan->nlayers = c->nlayers;
+	plan->nl = c->layer_dirs * (c->nlayers - 1);
 	plan->max_lid = c->f->max_lid;
 	plan->n = c->sf->mms.n;
 	plan->sl = calloc((size_t)plan->max_lid + 1, 1);
@@ -1048,8 +1067,9 @@ static int set_plan(struct sf_ctx *c, struct ot_routing *out,
 		return ot_error_nomem(c->err, "sf-mms");
 	if (plan_vls(plan) > SF_MAX_VLS)
 		return ot_refuse(c->err, OT_ERR_BUDGET,
-				 "sf-mms: LMC %u gives %u non-minimal layers (2 per LID offset above 0), each on its own SL and VL: %u data VLs with VLs 0 and 1%s%s, more than %u",
-				 __builtin_ctz(c->nlayers), 2 * (c->nlayers - 1),
+				 "sf-mms: LMC %u gives %u non-minimal layers (%u per LID offset above 0), each on its own SL and VL: %u data VLs with VLs 0 and 1%s%s, more than %u",
+				 __builtin_ctz(c->nlayers), plan->nl,
+				 c->layer_dirs,
 				 plan_vls(plan),
 				 c->any_escape ? ", the escape layer's" : "",
 				 c->any_detour ? ", the detours'" : "",
@@ -1106,6 +1126,8 @@ static int sf_tables(struct sf_ctx *c, struct ot_routing *out)
 		error = mark_escapes(c);
 	if (!error && c->any_escape)
 		error = escape_prepare(c);
+	if (!error)
+		layer_budget(c);
 	if (!error)
 		error = prepare_layers(c);
 	if (!error)
