@@ -56,7 +56,8 @@
  * position and offset); the phase-2 route must climb it (layer dir 0:
  * R(I) < R(b) < R(t)) or descend it (dir 1), and the LID then rides
  * layer l = 2 (o - 1) + dir on its own path SL (2 + l) and, on every hop
- * entered from a switch, its own VL (2 + l, +1 with an escape layer);
+ * entered from a switch, its own VL (2 + l, after the escape layer's and
+ * the detours' VLs when there are some);
  * the hop leaving the source switch is on VL 0 as in the minimal rule.
  * Among the candidate (I, b) the one whose busiest phase-2 link and then
  * whose I carry the fewest LIDs so far is taken, in dealing order, ties
@@ -74,8 +75,8 @@
  * or descend it (dir 1).  So along every dependency on the layer's VL the
  * rank of the channel's head strictly rises (falls): no cycle.  With
  * damage, I is a position every switch still reaches in 2 hops and the
- * phase-2 cables are there; a destination with no such route keeps its
- * minimal path (on SL 0).  2^LMC - 1 offsets need 2 (2^LMC - 1) layer
+ * phase-2 cables are there; a destination with no such route keeps the
+ * offset-0 routing (SL 0, or the detour SLs for detour sources).  2^LMC - 1 offsets need 2 (2^LMC - 1) layer
  * VLs: LMC 1 needs 4 VLs, LMC 2 needs 8.  Where damage needs VLs too and
  * two layers per offset would pass SF_MAX_VLS, each offset keeps only its
  * climbing layer (LMC 2 on a damaged fabric); LMC 3 (9 VLs even so) is
@@ -99,7 +100,7 @@ struct sf_dest {
 	uint32_t seq;    /* CA rank and LMC offset, to spread paths */
 	uint32_t mid;    /* layer: the intermediate I, SF_NONE: minimal */
 	uint32_t mid2;   /* layer: the switch between I and t, or SF_NONE */
-	uint8_t layer;   /* with mid: non-minimal layer 2 (offset - 1) + dir */
+	uint8_t layer;   /* with mid: its non-minimal layer (SF_LAYER_SL) */
 };
 
 #define SF_NONE UINT32_MAX
@@ -108,9 +109,10 @@ struct sf_dest {
 #define SF_ESCAPE_SL 1
 #define SF_ESCAPE_VL 2
 /*
- * Non-minimal layer l = 2 (offset - 1) + dir (LMC offset >= 1, dir 0
- * climbing the offset's rank, 1 descending it) rides SL SF_LAYER_SL + l
- * and, after a switch, VL 2 + l (+1 with the escape layer).
+ * Non-minimal layer l = layer_dirs (offset - 1) + dir (LMC offset >= 1,
+ * dir 0 climbing the offset's rank, 1 descending it) rides SL
+ * SF_LAYER_SL + l and, after a switch, VL 2 + l after the escape
+ * layer's and the detours' VLs; the detour SLs follow the layers'.
  */
 #define SF_LAYER_SL (SF_ESCAPE_SL + 1)
 #define SF_MAX_VLS 8
@@ -321,7 +323,8 @@ static uint32_t via(const struct sf_ctx *c, uint32_t s, uint32_t t,
  * I -- b -- t with R(I) < R(b) < R(t).  Every switch forwards toward I on
  * a shortest path (at most 2 hops), I forwards to b (or t), b to t: at
  * most 4 switch hops.  I must be reached by every switch in 2 hops over
- * the cables left (a position not on the escape layer).
+ * the cables left (a position with neither escape nor detours).  Rank
+ * block 0 is the detours' order (see mark_escapes).
  */
 static uint64_t layer_hash(uint32_t pos, unsigned int layer)
 {
@@ -484,15 +487,11 @@ static bool plan_detours(struct sf_ctx *c, struct sf_bfs *w, uint32_t t)
 }
 
 /*
- * Destinations some switch cannot reach in two hops over the cables
- * left: those switches take a 3-hop detour (a neighbour that has a 2-hop
- * path, then the b that path fixes) on the detour SL and VL; where some
- * switch has no such detour, the destination goes whole to the escape
- * layer (route/escape.h), as in ff-*.
- */
-/*
- * One pass over the destinations with the detour directions w->dirs:
- * marks c->detour or c->escape; returns how many escape.
+ * One pass over the destinations with the detour directions w->dirs.
+ * A destination some switch cannot reach in two hops over the cables
+ * left gets detours (plan_detours: c->detour) or, where some switch has
+ * none, goes whole to the escape layer (route/escape.h, c->escape), as
+ * in ff-*.  Returns how many escape.
  */
 static uint32_t detour_pass(struct sf_ctx *c, struct sf_bfs *w)
 {
@@ -582,7 +581,8 @@ struct sf_cand {
 
 /*
  * The climbing phase-2 routes into t under rank r, upward (dir 0) and
- * downward (dir 1), in neighbour order, into cand[] (room for 2 deg^2);
+ * downward (dir 1), in neighbour order, into cand[] (room for 2 deg^2:
+ * deg per neighbour b of t, b itself and its other neighbours);
  * returns how many.
  */
 static uint32_t layer_routes(const struct sf_ctx *c, uint32_t t,
@@ -690,7 +690,7 @@ static void layer_budget(struct sf_ctx *c)
 static int prepare_layers(struct sf_ctx *c)
 {
 	const struct ot_mms *m = &c->sf->mms;
-	uint32_t i, room = 2 * m->deg * m->deg;
+	uint32_t i, room = 2 * m->deg * (m->deg + 1);
 	struct sf_cand *cand;
 	struct sf_usage u;
 	int error = 0;
