@@ -9,7 +9,9 @@
  * rarely backtracks (and gives up after a budget on graphs that are not
  * MMS).  Switches are visited in GUID order, so the answer does not
  * depend on node order or port numbers; the positions the graph's
- * symmetry leaves open are decided by that order.
+ * symmetry leaves open are decided by that order.  With switches missing
+ * the switches left are matched onto part of the MMS graph (positions
+ * may stay empty), as with cables missing.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -19,7 +19,9 @@
  * The recognizer (the second step of the flow: fabric -> recognizer ->
  * coordinates -> engine) finds (t, x, y) for every switch from the
  * cabling alone, by matching the switch graph to the MMS graph of the
- * same size, and checks every cable against the rule above.
+ * same size (or, with switches missing, onto part of the MMS graph of a
+ * q that leaves room for them), and checks every cable against the rule
+ * above.
  */
 #ifndef OSMTOPO_TOPO_SLIMFLY_H
 #define OSMTOPO_TOPO_SLIMFLY_H
