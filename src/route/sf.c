@@ -151,6 +151,8 @@ struct sf_ctx {
 	bool any_escape;
 	unsigned int nlayers; /* 2^LMC */
 	unsigned int layer_dirs; /* layers per offset: 2, or 1 to fit VLs */
+	unsigned int max_vls, max_sls; /* SF_MAX_VLS, or a QoS budget's */
+	const char *budget_why;        /* the budget's reason, or NULL */
 	uint32_t *rank;       /* per layer (0: detours) and position: rank */
 	uint8_t *detour;      /* per position: some switches detour to it */
 	bool any_detour;
@@ -676,10 +678,13 @@ static void layer_pick(const struct sf_ctx *c, struct sf_usage *u,
  */
 static void layer_budget(struct sf_ctx *c)
 {
-	unsigned int ndet = c->any_detour ? (c->detour_dirs == 3 ? 2 : 1) : 0;
+	unsigned int ndet = c->any_detour ? (c->detour_dirs == 3 ? 2 : 1) : 0,
+		     nl = 2 * (c->nlayers - 1);
+	unsigned int sls = ndet ? SF_LAYER_SL + nl + ndet :
+			   nl ? SF_LAYER_SL + nl : 1;
 
 	c->layer_dirs = 2;
-	if (2 + c->any_escape + ndet + 2 * (c->nlayers - 1) > SF_MAX_VLS)
+	if (2 + c->any_escape + ndet + nl > c->max_vls || sls > c->max_sls)
 		c->layer_dirs = 1;
 }
 
@@ -840,6 +845,16 @@ static unsigned int plan_vls(const struct sf_plan *p)
 static unsigned int detour_sl(const struct sf_plan *p)
 {
 	return SF_LAYER_SL + p->nl;
+}
+
+/* Path SLs the plan numbers: 0 to the highest it uses. */
+static unsigned int plan_sls(const struct sf_plan *p)
+{
+	if (p->ndetour)
+		return detour_sl(p) + p->ndetour;
+	if (p->nl)
+		return SF_LAYER_SL + p->nl;
+	return p->any_escape ? SF_ESCAPE_SL + 1 : 1;
 }
 
 /*
@@ -1039,7 +1054,28 @@ static int plan_detours_map(const struct sf_ctx *c, struct sf_plan *plan)
 	return 0;
 }
 
-/* The plan (path SL per LID), kept in out->priv; refuses past 8 VLs. */
+static int refuse_budget(const struct sf_ctx *c, const struct sf_plan *plan)
+{
+	char left[96];
+
+	if (c->budget_why)
+		snprintf(left, sizeof(left), "%s leave %u VLs and %u SLs",
+			 c->budget_why, c->max_vls, c->max_sls);
+	else
+		snprintf(left, sizeof(left), "more than %u", c->max_vls);
+	return ot_refuse(c->err, OT_ERR_BUDGET,
+			 "sf-mms: LMC %u gives %u non-minimal layers (%u per LID offset above 0), each on its own SL and VL: %u data VLs with VLs 0 and 1%s%s, %u SLs: %s",
+			 __builtin_ctz(c->nlayers), plan->nl, c->layer_dirs,
+			 plan_vls(plan),
+			 c->any_escape ? ", the escape layer's" : "",
+			 c->any_detour ? ", the detours'" : "",
+			 plan_sls(plan), left);
+}
+
+/*
+ * The plan (path SL per LID), kept in out->priv; refuses past the VLs
+ * or SLs allowed.
+ */
 static int set_plan(struct sf_ctx *c, struct ot_routing *out,
 		    struct sf_plan **planp)
 {
@@ -1065,15 +1101,8 @@ static int set_plan(struct sf_ctx *c, struct ot_routing *out,
 	plan->pos = malloc(((size_t)plan->max_lid + 1) * sizeof(*plan->pos));
 	if (!plan->sl || !plan->pos || plan_detours_map(c, plan))
 		return ot_error_nomem(c->err, "sf-mms");
-	if (plan_vls(plan) > SF_MAX_VLS)
-		return ot_refuse(c->err, OT_ERR_BUDGET,
-				 "sf-mms: LMC %u gives %u non-minimal layers (%u per LID offset above 0), each on its own SL and VL: %u data VLs with VLs 0 and 1%s%s, more than %u",
-				 __builtin_ctz(c->nlayers), plan->nl,
-				 c->layer_dirs,
-				 plan_vls(plan),
-				 c->any_escape ? ", the escape layer's" : "",
-				 c->any_detour ? ", the detours'" : "",
-				 SF_MAX_VLS);
+	if (plan_vls(plan) > c->max_vls || plan_sls(plan) > c->max_sls)
+		return refuse_budget(c, plan);
 	for (lid = 0; lid <= c->f->max_lid; lid++) {
 		const struct sf_dest *d = &c->dest[lid];
 
@@ -1147,16 +1176,25 @@ static int sf_tables(struct sf_ctx *c, struct ot_routing *out)
 	return 0;
 }
 
-static int sf_route(const struct ot_engine *self, const struct ot_fabric *f,
-		    struct ot_routing *out, struct ot_error *err)
+/* sf-mms within budget b (NULL: SF_MAX_VLS, every SL). */
+static int sf_route_budget(const struct ot_engine *self,
+			   const struct ot_fabric *f,
+			   const struct ot_engine_budget *b,
+			   struct ot_routing *out, struct ot_error *err)
 {
-	struct sf_ctx c = { .f = f, .err = err };
+	struct sf_ctx c = { .f = f, .err = err, .max_vls = SF_MAX_VLS,
+			    .max_sls = OT_NUM_SLS };
 	struct ot_sf *sf = NULL;
 	struct ot_error why;
 	double t;
 	int error;
 
 	(void)self;
+	if (b) {
+		c.max_vls = b->max_vls < SF_MAX_VLS ? b->max_vls : SF_MAX_VLS;
+		c.max_sls = b->max_sls < OT_NUM_SLS ? b->max_sls : OT_NUM_SLS;
+		c.budget_why = b->why;
+	}
 	t = ot_now_ms();
 	error = ot_sf_recognize(f, &sf, &why);
 	if (error) {
@@ -1175,8 +1213,15 @@ out:
 	return error;
 }
 
+static int sf_route(const struct ot_engine *self, const struct ot_fabric *f,
+		    struct ot_routing *out, struct ot_error *err)
+{
+	return sf_route_budget(self, f, NULL, out, err);
+}
+
 const struct ot_engine ot_engine_sf_mms = {
 	.name = "sf-mms",
-	.needs = "Slim Fly (MMS graph, any prime power q), parallel cables; 2 VLs (QoS on), 1 SL; +1 VL and SL with cables missing; with LMC, +1 SL and VL per LID offset above 0 (non-minimal layers)",
+	.needs = "Slim Fly (MMS graph, any prime power q; cables and switches may be missing), parallel cables; 2 VLs (QoS on), 1 SL; damage: +1 or 2 VLs and SLs for detours, +1 for the escape layer; LMC: +2 VLs and SLs per LID offset above 0 (non-minimal layers; 1 when short of VLs)",
 	.route = sf_route,
+	.route_budget = sf_route_budget,
 };

@@ -803,6 +803,50 @@ START_TEST(engine_missing_switches)
 }
 END_TEST
 
+/*
+ * Within a QoS budget (plugin: VLs and SLs per class): LMC 1 keeps two
+ * layers when 4 VLs are left, one climbing layer with 3 (still no credit
+ * loop, every offset reached), and refuses with the numbers with 2.
+ */
+START_TEST(engine_lmc_budget)
+{
+	struct ot_engine_budget b = { .max_vls = 4, .max_sls = 7,
+				      .why = "2 QoS classes" };
+	const struct ot_engine *e = ot_engine_find("sf-mms");
+	struct ot_fabric *f = gen_sf(5, 1, 2, true, 6);
+	struct ot_check_opts o = { 0 };
+	struct ot_check_report *rep;
+	struct ot_error err = { 0 };
+	struct ot_routing *r;
+
+	ck_assert(!ot_fabric_set_ca_lmc(f, 1, &err));
+	ck_assert_msg(!ot_engine_run_budget(e, f, &b, &r, &err), "%s",
+		      err.msg);
+	ck_assert_uint_eq(r->nvls, 4);
+	ot_routing_free(r);
+	b.max_vls = 3;
+	ck_assert_msg(!ot_engine_run_budget(e, f, &b, &r, &err), "%s",
+		      err.msg);
+	ck_assert_uint_eq(r->nvls, 3);
+	o.promise = &r->promise;
+	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
+	ck_assert_uint_eq(ot_check_counts(rep)->credit_loops, 0);
+	ck_assert_uint_eq(ot_check_counts(rep)->violations, 0);
+	ck_assert_uint_eq(ot_check_counts(rep)->reached,
+			  ot_check_counts(rep)->pairs);
+	ck_assert(ot_check_ok(rep));
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	b.max_vls = 2;
+	ck_assert(ot_engine_run_budget(e, f, &b, &r, &err));
+	ck_assert_int_eq(err.cls, OT_ERR_BUDGET);
+	ck_assert_msg(strstr(err.msg, "3 data VLs") &&
+		      strstr(err.msg, "2 QoS classes leave 2 VLs"), "%s",
+		      err.msg);
+	ot_fabric_free(f);
+}
+END_TEST
+
 static Suite *slimfly_suite(void)
 {
 	Suite *s = suite_create("slimfly");
@@ -833,6 +877,7 @@ static Suite *slimfly_suite(void)
 	tcase_add_loop_test(tc, engine_lmc_layers, 0, 4);
 	tcase_add_test(tc, engine_lmc_rule_catches_wrong_vl);
 	tcase_add_test(tc, engine_lmc_refuses);
+	tcase_add_test(tc, engine_lmc_budget);
 	tcase_add_loop_test(tc, engine_missing_switches, 0, 5);
 	suite_add_tcase(s, tc);
 	return s;
