@@ -1224,4 +1224,5 @@ const struct ot_engine ot_engine_sf_mms = {
 	.needs = "Slim Fly (MMS graph, any prime power q; cables and switches may be missing), parallel cables; 2 VLs (QoS on), 1 SL; damage: +1 or 2 VLs and SLs for detours, +1 for the escape layer; LMC: +2 VLs and SLs per LID offset above 0 (non-minimal layers; 1 when short of VLs)",
 	.route = sf_route,
 	.route_budget = sf_route_budget,
+	.miscabling = ot_sf_miscabling,
 };
