@@ -882,9 +882,14 @@ static int fill_sl2vl(struct sf_ctx *c, const struct sf_plan *plan,
 		      struct ot_routing *out)
 {
 	const struct ot_fabric *f = c->f;
+	uint8_t vl[2][OT_NUM_SLS];
 	uint32_t n;
 	unsigned int in, o, sl;
 
+	for (sl = 0; sl < OT_NUM_SLS; sl++) {
+		vl[0][sl] = plan_vl(plan, sl, false);
+		vl[1][sl] = plan_vl(plan, sl, true);
+	}
 	for (n = 0; n < f->nnodes; n++) {
 		unsigned int np = f->node[n].nports;
 		uint8_t *t;
@@ -902,7 +907,7 @@ static int fill_sl2vl(struct sf_ctx *c, const struct sf_plan *plan,
 			for (o = 0; o <= np; o++)
 				for (sl = 0; sl < OT_NUM_SLS; sl++)
 					t[ot_sl2vl_index(np, in, o, sl)] =
-						plan_vl(plan, sl, sw);
+						vl[sw][sl];
 		}
 	}
 	return 0;
