@@ -847,6 +847,78 @@ START_TEST(engine_lmc_budget)
 }
 END_TEST
 
+/*
+ * Detours: with 2% of the cables gone from q = 5 (the Hoffman-Singleton
+ * graph: a lost cable leaves pairs 3 and 4 hops apart) no escape layer,
+ * every path still a shortest one, detour sources on SL 2 (or 3); one
+ * wrong detour VL in SL2VL shows as a broken rule.
+ */
+START_TEST(engine_detours)
+{
+	struct ot_slimfly_params p = { .q = 5, .cas = 2, .drop_links = 0.02,
+				       .drop_seed = 9, .shuffle = true,
+				       .seed = 3 };
+	struct ot_error err = { 0 };
+	struct ot_check_opts o = { 0 };
+	struct ot_check_report *rep;
+	const struct ot_check_counts *k;
+	struct ot_fabric *f = ot_gen_slimfly(&p, &err);
+	struct ot_routing *r;
+	unsigned int in, out, np, hops[5] = { 0 };
+	uint32_t n, a, b;
+
+	ck_assert(f);
+	ot_fabric_assign_lids(f);
+	ck_assert(!ot_fabric_index(f, &err));
+	r = route_sf(f);
+	ck_assert(r->path_sl);
+	ck_assert_int_eq(r->promise.minimal, OT_MINIMAL_ALL);
+	ck_assert(r->promise.sls & (1u << 2));
+	ck_assert(!(r->promise.sls & (1u << 1))); /* no escape SL */
+	o.promise = &r->promise;
+	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
+	k = ot_check_counts(rep);
+	ck_assert_uint_eq(k->reached, k->pairs);
+	ck_assert_uint_eq(k->minimal, k->reached);
+	ck_assert_uint_eq(k->credit_loops, 0);
+	ck_assert_uint_eq(k->violations, 0);
+	ot_check_report_free(rep);
+	/* some switch pairs 3 and 4 hops apart, on a detour SL */
+	for (a = 0; a < f->nnodes; a++)
+		for (b = 0; b < f->nnodes; b++) {
+			uint16_t sl;
+
+			if (!ot_is_switch(f, a) || !ot_is_switch(f, b) || a == b)
+				continue;
+			sl = r->path_sl(r, f->node[a].port[0].lid,
+					f->node[b].port[0].lid);
+			n = hops_left(f, r, (int32_t)a, f->node[b].port[0].lid);
+			ck_assert_uint_le(n, 4);
+			hops[n]++;
+			ck_assert_uint_eq(sl >= 2, n >= 3);
+		}
+	ck_assert_uint_gt(hops[3], 0);
+	ck_assert_uint_gt(hops[4], 0);
+	/* every switch: the detour SL 2 entered from a switch on VL 1 */
+	for (n = 0; n < f->nnodes; n++) {
+		if (!ot_is_switch(f, n))
+			continue;
+		np = f->node[n].nports;
+		for (in = 1; in <= np; in++)
+			for (out = 0; out <= np; out++)
+				if (r->sl2vl[n][ot_sl2vl_index(np, in, out, 2)])
+					r->sl2vl[n][ot_sl2vl_index(np, in, out,
+								   2)] = 1;
+	}
+	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
+	ck_assert_uint_gt(ot_check_counts(rep)->rule_broken, 0);
+	ck_assert(!ot_check_ok(rep));
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
 static Suite *slimfly_suite(void)
 {
 	Suite *s = suite_create("slimfly");
@@ -879,6 +951,7 @@ static Suite *slimfly_suite(void)
 	tcase_add_test(tc, engine_lmc_refuses);
 	tcase_add_test(tc, engine_lmc_budget);
 	tcase_add_loop_test(tc, engine_missing_switches, 0, 5);
+	tcase_add_test(tc, engine_detours);
 	suite_add_tcase(s, tc);
 	return s;
 }
