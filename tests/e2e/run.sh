@@ -106,6 +106,9 @@ tests=(
 	"sf-mms-q5-shuffled|$here/test_sf_mms.sh gen:slimfly+5+--cas+3+--shuffle-ports+5"
 	"sf-mms-q4-w2-shuffled|$here/test_sf_mms.sh gen:slimfly+4+--widths+2+--cas+3+--shuffle-ports+6"
 	"sf-mms-q5-damaged|$here/test_sf_mms.sh gen:slimfly+5+--cas+2+--drop-links+0.03+--seed+5+--shuffle-ports+3"
+	"sf-mms-q4-lmc1|$here/test_sf_mms.sh gen:slimfly+4+--widths+2+--cas+2+--shuffle-ports+8 1"
+	"sf-mms-q4-lmc2|$here/test_sf_mms.sh gen:slimfly+4+--cas+2+--shuffle-ports+3 2"
+	"sf-mms-q5-missing-switches-lmc1|$here/test_sf_mms.sh gen:slimfly+5+--cas+2+--drop-switches+0.1+--drop-links+0.03+--seed+4+--shuffle-ports+2 1"
 	"ff-mixed-dor-hypercube-damaged|$here/test_ff_engines.sh ff-mixed-dor gen:hypercube+4+--cas+2+--drop-links+0.1+--seed+2"
 )
 

@@ -132,6 +132,16 @@ static struct ot_fabric *sf_q5_damaged(void)
 	return ot_gen_slimfly(&p, &err);
 }
 
+static struct ot_fabric *sf_q5_missing_switches(void)
+{
+	struct ot_slimfly_params p = { .q = 5, .cas = 2, .shuffle = true,
+				       .seed = 6, .drop_switches = 0.1,
+				       .drop_links = 0.02, .drop_seed = 7 };
+	struct ot_error err = { 0 };
+
+	return ot_gen_slimfly(&p, &err);
+}
+
 static struct ot_fabric *dragonfly(enum ot_df_arrangement arr,
 				   unsigned int g, double drop)
 {
@@ -189,6 +199,9 @@ static const struct family families[] = {
 	{ "sf-mms ", sf_q4, 0, false },
 	{ "sf-mms ", sf_q4, 1, false },
 	{ "sf-mms ", sf_q5_damaged, 0, true },
+	{ "sf-mms ", sf_q4, 2, false },
+	{ "sf-mms ", sf_q5_damaged, 1, true },
+	{ "sf-mms ", sf_q5_missing_switches, 1, true },
 	{ "df-static ", df_palm, 0, false },
 	{ "df-static ", df_palm, 1, true }, /* Valiant: group numbers */
 	{ "df-static ", df_random_damaged, 0, true },
