@@ -254,4 +254,36 @@ struct ot_fabric *ot_gen_slimfly(const struct ot_slimfly_params *p,
 /* CAs per switch that balance a Slim Fly: ceil(network ports / 2). */
 unsigned int ot_gen_slimfly_balanced_cas(unsigned int q, unsigned int width);
 
+/*
+ * Slim Fly x FlatFly products of seed 001, section 1.5 (SF x FF-1: q = 4,
+ * width 2, times FlatFly 8x8, 8 CAs; SF x FF-2: q = 8, width 1, times
+ * FlatFly 16, 8 CAs): a switch is (MMS position, FlatFly position), cabled
+ * to the switches that differ in one factor only and are adjacent there.
+ */
+struct ot_sfff_params {
+	unsigned int q;     /* the Slim Fly factor's prime power */
+	unsigned int width; /* cables per adjacent MMS pair (L); 0 = 1 */
+	unsigned int ndims; /* FlatFly dimensions, 0..OT_GEN_FF_MAX_DIMS */
+	unsigned int size[OT_GEN_FF_MAX_DIMS];   /* >= 2 each */
+	unsigned int fwidth[OT_GEN_FF_MAX_DIMS]; /* cables per pair; 0 = 1 */
+	unsigned int cas;   /* CAs per switch (0 allowed) */
+	unsigned int radix; /* ports per switch; 0 = the fewest that fit */
+	double drop_switches, drop_links; /* as for ot_gen_flatfly() */
+	uint64_t drop_seed;
+	bool shuffle;
+	uint64_t seed;
+};
+
+/*
+ * Switches "SFFF[t,x,y,c0,c1,...]" (MMS coordinates, then the FlatFly's,
+ * dimension 0 first), CAs "SFFF[...]/i".  Without shuffle a switch's
+ * ports are its CAs, its MMS neighbours in increasing (t, x, y), width
+ * cables each, then dimension 0's cables, ... as ot_gen_flatfly(); node
+ * order: switches with the MMS position fastest, then the CAs.  Not
+ * indexed.  NULL with err set when q is not a prime power >= 3, a size
+ * is below 2 or the ports do not fit the radix.
+ */
+struct ot_fabric *ot_gen_sfff(const struct ot_sfff_params *p,
+			      struct ot_error *err);
+
 #endif

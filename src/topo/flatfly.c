@@ -1903,3 +1903,65 @@ int ot_ff_verify(const struct ot_ff *ff, struct ot_error *err)
 	}
 	return 0;
 }
+
+/*
+ * Phases 1 and 2 alone, for recognizers of products with a factor that
+ * is no full graph (topo/sfff.c): the bundles and their classes under
+ * rules 3 and 4, nothing peeled, no dimension chosen.
+ */
+int ot_ff_link_classes(const struct ot_fabric *f, struct ot_ff_links *out,
+		       struct ot_error *err)
+{
+	struct ff_build b = { .f = f, .err = err };
+	uint32_t i;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	error = alloc_build(&b);
+	if (!error)
+		error = collect_switches(&b);
+	if (!error)
+		error = collect_bundles(&b);
+	if (!error)
+		error = alloc_bundle_state(&b);
+	if (!error)
+		error = apply_rules(&b);
+	if (!error)
+		error = build_classes(&b);
+	if (error)
+		goto out;
+	out->a = malloc((b.nbundles + 1) * sizeof(*out->a));
+	out->b = malloc((b.nbundles + 1) * sizeof(*out->b));
+	out->cables = malloc((b.nbundles + 1) * sizeof(*out->cables));
+	out->cls = malloc((b.nbundles + 1) * sizeof(*out->cls));
+	out->rank = malloc((f->nnodes + 1) * sizeof(*out->rank));
+	if (!out->a || !out->b || !out->cables || !out->cls || !out->rank) {
+		ot_ff_links_free(out);
+		error = ot_error_nomem(err, "flatfly");
+		goto out;
+	}
+	for (i = 0; i < b.nbundles; i++) {
+		out->a[i] = b.sw_node[b.bundle[i].a];
+		out->b[i] = b.sw_node[b.bundle[i].b];
+		out->cables[i] = b.bundle[i].cables;
+		out->cls[i] = b.bclass[i];
+	}
+	for (i = 0; i < f->nnodes; i++)
+		out->rank[i] = b.node_sw[i];
+	out->nbundles = b.nbundles;
+	out->nclasses = b.nclasses;
+	out->nsw = b.nsw;
+out:
+	free_build(&b);
+	return error;
+}
+
+void ot_ff_links_free(struct ot_ff_links *l)
+{
+	free(l->a);
+	free(l->b);
+	free(l->cables);
+	free(l->cls);
+	free(l->rank);
+	memset(l, 0, sizeof(*l));
+}

@@ -109,6 +109,10 @@ tests=(
 	"sf-mms-q4-lmc1|$here/test_sf_mms.sh gen:slimfly+4+--widths+2+--cas+2+--shuffle-ports+8 1"
 	"sf-mms-q4-lmc2|$here/test_sf_mms.sh gen:slimfly+4+--cas+2+--shuffle-ports+3 2"
 	"sf-mms-q5-missing-switches-lmc1|$here/test_sf_mms.sh gen:slimfly+5+--cas+2+--drop-switches+0.1+--drop-links+0.03+--seed+4+--shuffle-ports+2 1"
+	"ff-dor-sfxff-shuffled|$here/test_ff_engines.sh ff-dor gen:sfxff+4+4+--widths+2,1+--cas+2+--shuffle-ports+5"
+	"ff-twisted-mixed-dor-sfxff|$here/test_ff_engines.sh ff-twisted-mixed-dor $topo/sfxff-q4x4-w2-2cas.net"
+	"ff-mixed-ador-sfxff|$here/test_ff_engines.sh ff-mixed-ador $topo/sfxff-q4x4-w2-2cas.net 1"
+	"ff-twisted-ador-sfxff-shuffled|$here/test_ff_engines.sh ff-twisted-ador gen:sfxff+3+3x3+--widths+2,1,1+--cas+2+--shuffle-ports+8 1"
 	"ff-mixed-dor-hypercube-damaged|$here/test_ff_engines.sh ff-mixed-dor gen:hypercube+4+--cas+2+--drop-links+0.1+--seed+2"
 )
 

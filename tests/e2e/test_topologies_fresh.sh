@@ -52,6 +52,7 @@ dragonfly-4x2-9g-2cas-random.net dragonfly 4 2 --cas 2 --arrangement random --se
 hypercube-4d-w2-2cas.net hypercube 4 --width 2 --cas 2
 slimfly-q5-3cas.net slimfly 5 --widths 1 --cas 3
 slimfly-q4-w2-3cas.net slimfly 4 --widths 2 --cas 3
+sfxff-q4x4-w2-2cas.net sfxff 4 4 --widths 2,1 --cas 2
 LIST
 
 exit $status

@@ -4,6 +4,9 @@
  * its family, against the same fabric as another subnet manager (or the
  * same one after a restart, or a standby) would see it.
  *
+ * Families: KNS, FlatFly (complete, damaged, hypercube), Slim Fly x
+ * FlatFly for the ff-* engines, Slim Fly, Dragonfly.
+ *
  * - Listed in another order, so that the LIDs differ too: the same out
  *   port at every switch for every destination (node, port, LMC offset),
  *   the same VL on every (node, input port, output port, SL), the same
@@ -132,6 +135,17 @@ static struct ot_fabric *sf_q5_damaged(void)
 	return ot_gen_slimfly(&p, &err);
 }
 
+/* Slim Fly q = 4 (2 cables per pair) times FlatFly 3 (2 per pair). */
+static struct ot_fabric *sfff_q4x3(void)
+{
+	struct ot_sfff_params p = { .q = 4, .width = 2, .ndims = 1,
+				    .size = { 3 }, .fwidth = { 2 }, .cas = 2,
+				    .shuffle = true, .seed = 21 };
+	struct ot_error err = { 0 };
+
+	return ot_gen_sfff(&p, &err);
+}
+
 static struct ot_fabric *sf_q5_missing_switches(void)
 {
 	struct ot_slimfly_params p = { .q = 5, .cas = 2, .shuffle = true,
@@ -196,6 +210,8 @@ static const struct family families[] = {
 	{ "ff-dor ff-mixed-dor ", hypercube_4, 0, false },
 	{ ador_engines, ff_3x3x3, 1, false },
 	{ ador_engines, ff_4x4_damaged, 2, true },
+	{ ff_engines, sfff_q4x3, 0, false },
+	{ ador_engines, sfff_q4x3, 1, false },
 	{ "sf-mms ", sf_q4, 0, false },
 	{ "sf-mms ", sf_q4, 1, false },
 	{ "sf-mms ", sf_q5_damaged, 0, true },

@@ -76,8 +76,8 @@ unsigned int ff_ador_via(const struct ff_ctx *c, uint32_t slot,
 	unsigned int K = c->ff->size[i], goal = ff_coords(c, t->tslot)[i];
 	unsigned int j, via;
 
-	if (K < 3 || !t->offset)
-		return goal;
+	if (K < 3 || !t->offset || (int)i == c->sfdim)
+		return goal; /* the Slim Fly dimension: its own rule (sfdim.c) */
 	for (j = 0; j < K - 1; j++) {
 		via = (goal + 1 + (t->offset - 1 + j) % (K - 1)) % K;
 		if (c->complete || line_can_cross(c, slot, i, via, goal))

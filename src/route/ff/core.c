@@ -413,6 +413,8 @@ static int find_detour(const struct ff_ctx *c, uint32_t s, unsigned int i,
 	unsigned int K = c->ff->size[i], k, m;
 	unsigned int own = ff_coords(c, s)[i];
 
+	if ((int)i == c->sfdim)
+		return ff_sfdim_detour(c, s, v, skip, seq);
 	for (k = 0; k < K; k++) {
 		m = (seq + k) % K;
 		if (m == own || m == v || m == skip)
@@ -439,7 +441,7 @@ static int twist_hop(struct ff_ctx *c, uint32_t s, const struct ff_dest *t,
 	for (i = 0; i < c->n; i++)
 		if (i != L && sc[i] != tc[i])
 			on_line = false;
-	if (on_line) {
+	if (on_line && (int)L != c->sfdim) {
 		/*
 		 * A detour would be followed by a third hop in L (into T),
 		 * an F2 -> F2 dependency.  Going straight to T (untwisted)
@@ -502,6 +504,8 @@ static void assign_layer(struct ff_ctx *c, struct ff_dest *t,
 	L = c->order[t->layer][c->n - 1];
 	K = c->ff->size[L];
 	tau = ff_coords(c, t->tslot)[L];
+	if ((int)L == c->sfdim)
+		K = 0; /* the Slim Fly dimension twists to T's own (sfdim.c) */
 	for (k = 0; k < K; k++)
 		if (twist_works(c, t, L, (t->twist0 + k) % K)) {
 			tau = (t->twist0 + k) % K;
@@ -705,7 +709,7 @@ static int dor_hop(struct ff_ctx *c, uint32_t s, const struct ff_dest *t,
 		return refuse_hop(c, s, i, goal, t, "pass");
 	h->v = m;
 	c->same_dim_hops = true;
-	c->detours = true;
+	c->detours |= !ff_sfdim_minimal(c, i);
 	return 0;
 }
 
@@ -1401,7 +1405,7 @@ int ff_route(const char *name, unsigned int variant,
 	unsigned int m;
 	int error;
 
-	error = ot_ff_map(f, &ff, &why);
+	error = ff_map_fabric(f, &ff, &c.sf, &why);
 	if (error) {
 		ot_error_wrap(err, &why, OT_ERR_TOPOLOGY, name);
 		goto out;
@@ -1415,6 +1419,8 @@ int ff_route(const char *name, unsigned int variant,
 		goto out;
 	}
 	error = prepare_switches(&c);
+	if (!error)
+		ff_sfdim_prepare(&c);
 	if (!error)
 		error = prepare_dests(&c);
 	if (error)
@@ -1466,5 +1472,6 @@ out:
 	free(c.esc.adj);
 	free(c.esc.hop);
 	ot_ff_free(ff);
+	ff_sfdim_free(c.sf);
 	return error;
 }

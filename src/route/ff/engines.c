@@ -7,6 +7,11 @@
  * algorithm, and how, is written at the top of core.c (DOR, Mixed, Twisted,
  * the escape layer) and ador.c (ADOR).
  */
+/*
+ * On a Slim Fly x FlatFly product (sfdim.c) every engine takes the Slim
+ * Fly factor as dimension 0, routed with sf-mms's minimal rule (up to 2
+ * hops in it, the second on the layer's second VL).
+ */
 #include "route/engines.h"
 #include "route/ff/ff.h"
 
@@ -50,7 +55,7 @@ static int ff_engine_route(const struct ot_engine *self,
 
 const struct ot_engine ot_engine_ff_dor = {
 	.name = "ff-dor",
-	.needs = "FlatFly/HyperX/hypercube; 1 VL, +1 with in-line detours around missing cables, +1 escape VL for the rest",
+	.needs = "FlatFly/HyperX/hypercube, Slim Fly x FlatFly (q <= 11); 1 VL, +1 with in-line detours around missing cables or a Slim Fly factor (QoS on), +1 escape VL for the rest",
 	.route = ff_engine_route,
 	.miscabling = ot_ff_miscabling,
 	.variant = 0,
@@ -58,7 +63,7 @@ const struct ot_engine ot_engine_ff_dor = {
 
 const struct ot_engine ot_engine_ff_mixed_dor = {
 	.name = "ff-mixed-dor",
-	.needs = "FlatFly/hypercube, QoS on: one SL and VL per dimension order (up to 4; fewer orders when detours and the escape VL need room)",
+	.needs = "FlatFly/hypercube, Slim Fly x FlatFly, QoS on: one SL and VL per dimension order (up to 4; 2 VLs per order with detours or a Slim Fly factor; fewer orders when the escape VL needs room)",
 	.route = ff_engine_route,
 	.miscabling = ot_ff_miscabling,
 	.variant = FF_MIXED,
@@ -67,7 +72,7 @@ const struct ot_engine ot_engine_ff_mixed_dor = {
 
 const struct ot_engine ot_engine_ff_twisted_dor = {
 	.name = "ff-twisted-dor",
-	.needs = "FlatFly, QoS on: 2 VLs (first hop / DOR), up to 5 with detours and the escape VL around missing cables",
+	.needs = "FlatFly, Slim Fly x FlatFly, QoS on: 2 VLs (first hop / DOR), 3 with a Slim Fly factor, up to 5 with detours and the escape VL around missing cables",
 	.route = ff_engine_route,
 	.miscabling = ot_ff_miscabling,
 	.variant = FF_TWISTED,
@@ -75,7 +80,7 @@ const struct ot_engine ot_engine_ff_twisted_dor = {
 
 const struct ot_engine ot_engine_ff_twisted_mixed_dor = {
 	.name = "ff-twisted-mixed-dor",
-	.needs = "FlatFly, QoS on: one SL per order plus a first-hop VL, an escape VL when cables are missing (at most 8)",
+	.needs = "FlatFly, Slim Fly x FlatFly, QoS on: one SL per order plus a first-hop VL, an escape VL when cables are missing (at most 8)",
 	.route = ff_engine_route,
 	.miscabling = ot_ff_miscabling,
 	.variant = FF_TWISTED | FF_MIXED,
@@ -84,7 +89,7 @@ const struct ot_engine ot_engine_ff_twisted_mixed_dor = {
 
 const struct ot_engine ot_engine_ff_ador = {
 	.name = "ff-ador",
-	.needs = "FlatFly, lmc >= 1, QoS on: LID offset 0 minimal DOR, others via an extra hop per dimension; 2 VLs (+1 escape VL when cables are missing)",
+	.needs = "FlatFly or Slim Fly x FlatFly, lmc >= 1, QoS on: LID offset 0 minimal DOR, others via an extra hop per dimension; 2 VLs (+1 escape VL when cables are missing)",
 	.route = ff_engine_route,
 	.miscabling = ot_ff_miscabling,
 	.variant = FF_ADOR,
@@ -92,7 +97,7 @@ const struct ot_engine ot_engine_ff_ador = {
 
 const struct ot_engine ot_engine_ff_mixed_ador = {
 	.name = "ff-mixed-ador",
-	.needs = "FlatFly, lmc >= 1, QoS on: ff-ador per dimension order of ff-mixed-dor, 2 VLs per order (4 orders in 8 VLs; fewer with the escape VL)",
+	.needs = "FlatFly or Slim Fly x FlatFly, lmc >= 1, QoS on: ff-ador per dimension order of ff-mixed-dor, 2 VLs per order (4 orders in 8 VLs; fewer with the escape VL)",
 	.route = ff_engine_route,
 	.miscabling = ot_ff_miscabling,
 	.variant = FF_ADOR | FF_MIXED,
@@ -101,7 +106,7 @@ const struct ot_engine ot_engine_ff_mixed_ador = {
 
 const struct ot_engine ot_engine_ff_twisted_ador = {
 	.name = "ff-twisted-ador",
-	.needs = "FlatFly, lmc >= 1, QoS on: the twist, then ff-ador without an extra hop in the last dimension; 3 VLs (up to 5 with damage)",
+	.needs = "FlatFly or Slim Fly x FlatFly, lmc >= 1, QoS on: the twist, then ff-ador without an extra hop in the last dimension; 3 VLs (up to 5 with damage)",
 	.route = ff_engine_route,
 	.miscabling = ot_ff_miscabling,
 	.variant = FF_ADOR | FF_TWISTED,
@@ -117,7 +122,7 @@ const struct ot_engine ot_engine_ff_twisted_ador = {
  */
 const struct ot_engine ot_engine_ff_twisted_mixed_ador = {
 	.name = "ff-twisted-mixed-ador",
-	.needs = "FlatFly, lmc >= 1, QoS on: the twist in the last dimension of the destination's order, then ff-ador in that order; 2 VLs per order + 1 first-hop VL: 3 orders in 7 VLs (fewer orders with damage)",
+	.needs = "FlatFly or Slim Fly x FlatFly, lmc >= 1, QoS on: the twist in the last dimension of the destination's order, then ff-ador in that order; 2 VLs per order + 1 first-hop VL: 3 orders in 7 VLs (fewer orders with damage)",
 	.route = ff_engine_route,
 	.miscabling = ot_ff_miscabling,
 	.variant = FF_ADOR | FF_TWISTED | FF_MIXED,

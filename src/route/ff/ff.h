@@ -94,6 +94,8 @@ struct ff_ctx {
 	bool twist_detour;    /* some twist takes two hops */
 	bool any_escape;      /* some destination is on the escape layer */
 	struct ff_escape esc; /* the shared escape layer, when needed */
+	struct ff_sfdim *sf;  /* Slim Fly x FlatFly: the Slim Fly dimension */
+	int sfdim;            /* its index, -1 for a plain FlatFly */
 };
 
 /*
@@ -146,6 +148,27 @@ static inline uint32_t ff_move(const struct ff_ctx *c, uint32_t slot,
  */
 int ff_set_promise(const struct ff_ctx *c, struct ot_routing *out,
 		   struct ot_ff *ff);
+
+/*
+ * Slim Fly x FlatFly products (sfdim.c): the mapping, the FlatFly's or
+ * else the product's with *sf set (dimension 0 the Slim Fly); 0, or -1
+ * with err naming why neither recognizer took f.
+ */
+struct ff_sfdim;
+int ff_map_fabric(const struct ot_fabric *f, struct ot_ff **ff,
+		  struct ff_sfdim **sf, struct ot_error *err);
+void ff_sfdim_free(struct ff_sfdim *x);
+/* Sets c->sfdim, and whether every Slim Fly cable is there. */
+void ff_sfdim_prepare(struct ff_ctx *c);
+/* Whether two hops in dimension i are a shortest path, not a detour. */
+bool ff_sfdim_minimal(const struct ff_ctx *c, unsigned int i);
+/*
+ * The Slim Fly dimension's find_detour(): a common MMS neighbour of s's
+ * position and v, cabled on both sides, other than skip, picked by seq;
+ * -1 when there is none.
+ */
+int ff_sfdim_detour(const struct ff_ctx *c, uint32_t s, unsigned int v,
+		    unsigned int skip, uint32_t seq);
 
 /*
  * Routes f with the FlatFly engine core (core.c); the Mixed variants shed
