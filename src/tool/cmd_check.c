@@ -46,6 +46,7 @@ struct check_args {
 	bool json;
 	unsigned int examples;
 	bool no_balance;
+	bool no_mcast;
 	struct ot_traffic_opts traffic;
 	int ca_order; /* index in ca_orders[] */
 	const char *plot;
@@ -143,6 +144,9 @@ static const struct tool_option check_options[] = {
 	{ "no-balance", 'B', NULL,
 	  "skip the link balance figures",
 	  TOOL_SET(ARGS, no_balance) },
+	{ "no-multicast", 'M', NULL,
+	  "with --live: skip the multicast check (groups, members and MFTs from the SA and the switches)",
+	  TOOL_SET(ARGS, no_mcast), TOOL_GIVEN(ARGS, live_opts_given) },
 	{ "expect", 'x', "FAMILY",
 	  "only say whether the cabling is FAMILY's ('kns'), and which cables to move if a few break it",
 	  TOOL_CALL(set_expect) },
@@ -220,7 +224,7 @@ static int check_combination(const struct check_args *a)
 	else if (a->no_balance && a->plot)
 		why = "--plot needs the balance figures (no --no-balance)";
 	else if (a->live_opts_given && !a->live)
-		why = "-C, -P, --all-paths and --path-bound need --live";
+		why = "-C, -P, --all-paths, --path-bound and --no-multicast need --live";
 	else if (a->expect && (a->engine || a->osmdump))
 		why = "--expect reads a net file or the live fabric";
 	if (!why)
@@ -321,10 +325,11 @@ static int route_file(const struct check_args *a, struct ot_fabric **f,
  */
 static int read_live(const struct check_args *a, struct ot_fabric **f,
 		     struct ot_routing **r, struct ot_routing **promiser,
-		     struct ot_error *err)
+		     struct ot_mcast **mc, struct ot_error *err)
 {
 	struct ot_live_opts o = a->live_opts;
-	struct ot_error engine_err = { 0 };
+	struct ot_error engine_err = { 0 }, mc_err = { 0 };
+	int rc;
 
 	o.path_bound = a->path_bound;
 	if (ot_live_discover(&o, f, err))
@@ -334,7 +339,18 @@ static int read_live(const struct check_args *a, struct ot_fabric **f,
 	    !ot_engine_run(ot_engine_find(a->promise_of), *f, promiser,
 			   &engine_err))
 		o.sl_model = *promiser;
-	return ot_live_read_routing(&o, *f, r, err);
+	if (ot_live_read_routing(&o, *f, r, err))
+		return -1;
+	if (a->no_mcast)
+		return 0;
+	rc = ot_live_read_mcast(&o, *f, mc, &mc_err);
+	if (rc < 0)
+		return ot_error_set(err, "%s", mc_err.msg);
+	if (rc > 0)
+		fprintf(stderr,
+			"osmtopo check: note: multicast not checked (%s)\n",
+			mc_err.msg);
+	return 0;
 }
 
 /*
@@ -466,6 +482,7 @@ int cmd_check(int argc, char **argv)
 	struct ot_check_opts opts = { 0 };
 	struct ot_error err = { 0 };
 	struct ot_routing *promiser = NULL;
+	struct ot_mcast *mc = NULL;
 	int status;
 
 	status = parse_args(argc, argv, &a);
@@ -475,7 +492,8 @@ int cmd_check(int argc, char **argv)
 		return check_expect(&a);
 
 	if (a.live) {
-		status = read_live(&a, &f, &r, &promiser, &err) ? OT_EXIT_USAGE :
+		status = read_live(&a, &f, &r, &promiser, &mc, &err) ?
+				 OT_EXIT_USAGE :
 						       OT_EXIT_OK;
 	} else if (a.engine) {
 		status = route_file(&a, &f, &r, &err);
@@ -497,6 +515,7 @@ int cmd_check(int argc, char **argv)
 			goto out;
 	}
 	opts.max_examples = a.examples;
+	opts.mcast = mc;
 	if (!a.no_balance)
 		opts.balance = &a.traffic;
 
@@ -520,6 +539,7 @@ int cmd_check(int argc, char **argv)
 out:
 	ot_check_report_free(rep);
 	ot_routing_free(promiser);
+	ot_mcast_free(mc);
 	ot_routing_free(r);
 	ot_fabric_free(f);
 	return status;
