@@ -422,33 +422,49 @@ static int local_port_guid(struct ibmad_port *mad, uint64_t *guid,
 	return 0;
 }
 
-int ot_live_mcast_join(const struct ot_live_opts *o, const uint8_t mgid[16],
-		       struct ot_error *err)
+/*
+ * One Set of MCMemberRecord: with create, the fields a new group needs
+ * (OpenSM checks given fields against an existing group's, so a join of
+ * an existing group gives only the MGID, the PortGID and the JoinState).
+ */
+static bool join_set(struct ibmad_port *mad, ib_portid_t *sa,
+		     const uint8_t mgid[16], uint64_t guid, bool create)
 {
 	uint8_t rec[IB_SA_DATA_SIZE] = { 0 }, gid[16] = { 0xfe, 0x80 };
-	struct ibmad_port *mad = NULL;
 	ib_sa_call_t call = { 0 };
-	ib_portid_t sa;
-	uint64_t guid = 0;
-	int v, error = -1;
+	int v;
 
-	if (mc_open(o, &mad, &sa, err) || local_port_guid(mad, &guid, err))
-		goto out;
 	mad_set_field64(gid, 0, IB_GID_GUID_F, guid);
 	mad_encode_field(rec, IB_SA_MCM_MGID_F, (void *)mgid);
 	mad_encode_field(rec, IB_SA_MCM_PORTGID_F, gid);
-	v = 0xffff;
-	mad_encode_field(rec, IB_SA_MCM_PKEY_F, &v);
 	v = 1; /* full member */
 	mad_encode_field(rec, IB_SA_MCM_JOIN_STATE_F, &v);
 	call.method = IB_MAD_METHOD_SET;
 	call.attrid = IB_SA_ATTR_MCRECORD;
-	call.mask = MCR_COMP_MGID | MCR_COMP_PORT_GID | MCR_COMP_QKEY |
-		    MCR_COMP_TCLASS | MCR_COMP_PKEY | MCR_COMP_SL |
-		    MCR_COMP_FLOW | MCR_COMP_JOIN_STATE;
+	call.mask = MCR_COMP_MGID | MCR_COMP_PORT_GID | MCR_COMP_JOIN_STATE;
+	if (create) {
+		v = 0xffff;
+		mad_encode_field(rec, IB_SA_MCM_PKEY_F, &v);
+		call.mask |= MCR_COMP_QKEY | MCR_COMP_TCLASS | MCR_COMP_PKEY |
+			     MCR_COMP_SL | MCR_COMP_FLOW;
+	}
+	return sa_rpc_call(mad, rec, sa, &call, 0) != NULL;
+}
+
+int ot_live_mcast_join(const struct ot_live_opts *o, const uint8_t mgid[16],
+		       struct ot_error *err)
+{
+	struct ibmad_port *mad = NULL;
+	ib_portid_t sa;
+	uint64_t guid = 0;
+	int error = -1;
+
+	if (mc_open(o, &mad, &sa, err) || local_port_guid(mad, &guid, err))
+		goto out;
 	sa.qp = 1;
 	sa.qkey = IB_DEFAULT_QP1_QKEY;
-	if (!sa_rpc_call(mad, rec, &sa, &call, 0)) {
+	if (!join_set(mad, &sa, mgid, guid, false) &&
+	    !join_set(mad, &sa, mgid, guid, true)) {
 		ot_error_set(err, "the SA (LID %d) refused the join or did not answer",
 			     sa.lid);
 		goto out;
