@@ -387,12 +387,13 @@ static int refuse_hop(const struct ff_ctx *c, uint32_t s, unsigned int i,
  * other than s, v and skip; the candidates are tried from a place that
  * depends on seq, so the detours of different LIDs spread.
  */
-static int find_detour(const struct ff_ctx *c, uint32_t s, unsigned int i,
+static int find_detour(struct ff_ctx *c, uint32_t s, unsigned int i,
 		       unsigned int v, unsigned int skip, uint32_t seq)
 {
 	unsigned int K = c->ff->size[i], k, m;
 	unsigned int own = ff_coords(c, s)[i];
 
+	c->seq_used = true;
 	for (k = 0; k < K; k++) {
 		m = (seq + k) % K;
 		if (m == own || m == v || m == skip)
@@ -890,6 +891,9 @@ static unsigned int dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
 	uint32_t *all = d->total + b * c->maxw;
 	uint64_t *w = d->weight + b * c->maxw;
 
+	/* one cable: its counts would never be read */
+	if (c->bcnt[b] == 1)
+		return 0;
 	for (l = 1; l < c->bcnt[b]; l++)
 		if (cnt[l] != cnt[best] ? cnt[l] < cnt[best] :
 		    all[l] != all[best] ? all[l] < all[best] : w[l] < w[best])
@@ -902,7 +906,7 @@ static unsigned int dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
 
 /* The LFT entries toward lid at every switch, from the hops chosen. */
 static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
-		      const struct ff_hop *hops, uint16_t lid,
+		      const struct ff_hop *hops, bool same_hops, uint16_t lid,
 		      struct ot_routing *out)
 {
 	const struct ff_dest *t = &c->dest[lid];
@@ -915,7 +919,8 @@ static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
 					    sizeof(*d->count));
 		d->offset = offset;
 	}
-	dealer_weigh(c, d, hops);
+	if (!same_hops)
+		dealer_weigh(c, d, hops);
 	for (s = 0; s < c->ff->nslots; s++) {
 		int32_t node = c->ff->slot_node[s];
 		size_t b;
@@ -943,6 +948,7 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 {
 	const struct ot_ff *ff = c->ff;
 	struct ff_dest failed = { .kind = FF_DEST_NONE };
+	struct ff_dest last = { .kind = FF_DEST_NONE };
 	struct ff_hop *hops = NULL;
 	struct ff_dealer d = { 0 };
 	uint32_t q;
@@ -964,9 +970,15 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 		struct ff_dest first = *t;
 		bool known = failed.kind != FF_DEST_NONE &&
 			     same_rule(c, &failed, t);
+		bool same = !known && last.kind != FF_DEST_NONE &&
+			    same_rule(c, &last, t);
 
 		t->escape = 0;
-		error = known ? -1 : variant_hops(c, t, q, hops);
+		c->seq_used = false;
+		if (same)
+			error = 0; /* hops[] holds t's already */
+		else
+			error = known ? -1 : variant_hops(c, t, q, hops);
 		for (k = 1; error && !known && (c->variant & FF_MIXED) &&
 			    k < c->norders; k++) {
 			assign_layer(c, t, (first.layer + k) % c->norders);
@@ -982,7 +994,11 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 			t->escape = 1;
 			c->any_escape = true;
 		}
-		deal_dest(c, &d, hops, lid, out);
+		deal_dest(c, &d, hops, same, lid, out);
+		/* hops that depend on seq (detours, escape) are not reused */
+		last.kind = t->escape || c->seq_used ? FF_DEST_NONE : t->kind;
+		if (last.kind != FF_DEST_NONE)
+			last = *t;
 	}
 out:
 	dealer_free(&d);
