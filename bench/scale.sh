@@ -68,7 +68,7 @@ opensm_run() {
 		--option log_flags=0x07 \
 		--option "routing_engine=$engine,no_fallback" >"$WORK/osm.out" 2>&1 ||
 		{ echo "  $engine OpenSM: no SUBNET UP"; return 1; }
-	pid=$(cat "$WORK/sim/opensm.pid" 2>/dev/null)
+	read -r pid _ <"$WORK/sim/opensm.pid" 2>/dev/null
 	span=$(WORK=$WORK/sim routing_span "$engine")
 	printf '  %-10s OpenSM   span %7s s  peak RSS %6d MB\n' "$engine" \
 		"${span:-?}" "$(($(awk '/VmHWM/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0) / 1024))"

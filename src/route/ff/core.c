@@ -824,6 +824,15 @@ struct ff_dealer {
 	uint32_t *through; /* per slot: CAs whose packets pass there */
 	uint32_t *cas;     /* per slot: CAs of the switch */
 	int offset;        /* offset (and kind) the counts are for */
+	/*
+	 * The plan of the current hops: the switches that deliver, those
+	 * whose hop has one cable (its port), those that pick a cable of a
+	 * bundle; made once for the destinations that share the hops.
+	 */
+	int32_t *deliver, *fixed, *pick;
+	uint8_t *fixed_port;
+	size_t *pick_b;
+	uint32_t ndeliver, nfixed, npick;
 };
 
 static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
@@ -837,7 +846,14 @@ static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
 	d->through = calloc(c->ff->nslots + 1, sizeof(*d->through));
 	d->cas = calloc(c->ff->nslots + 1, sizeof(*d->cas));
 	d->offset = -1;
-	if (!d->count || !d->total || !d->weight || !d->through || !d->cas)
+	d->deliver = malloc((c->ff->nslots + 1) * sizeof(*d->deliver));
+	d->fixed = malloc((c->ff->nslots + 1) * sizeof(*d->fixed));
+	d->pick = malloc((c->ff->nslots + 1) * sizeof(*d->pick));
+	d->fixed_port = malloc(c->ff->nslots + 1);
+	d->pick_b = malloc((c->ff->nslots + 1) * sizeof(*d->pick_b));
+	if (!d->count || !d->total || !d->weight || !d->through || !d->cas ||
+	    !d->deliver || !d->fixed || !d->pick || !d->fixed_port ||
+	    !d->pick_b)
 		return -1;
 	for (s = 0; s < c->ff->nslots; s++) {
 		int32_t node = c->ff->slot_node[s];
@@ -859,6 +875,11 @@ static void dealer_free(struct ff_dealer *d)
 	free(d->weight);
 	free(d->through);
 	free(d->cas);
+	free(d->deliver);
+	free(d->fixed);
+	free(d->pick);
+	free(d->fixed_port);
+	free(d->pick_b);
 }
 
 /* The weight of t at every switch, along the hops chosen toward it. */
@@ -884,16 +905,13 @@ static void dealer_weigh(const struct ff_ctx *c, struct ff_dealer *d,
 
 /* The cable of bundle b at slot s for t (see above). */
 static unsigned int dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
-				const struct ff_dest *t, size_t b, uint32_t s)
+				unsigned int k, size_t b, uint32_t s)
 {
-	unsigned int k = t->escape ? FF_ESCAPE_SL : t->layer, l, best = 0;
 	uint16_t *cnt = d->count + (b * FF_CLASSES + k) * c->maxw;
 	uint32_t *all = d->total + b * c->maxw;
 	uint64_t *w = d->weight + b * c->maxw;
+	unsigned int l, best = 0;
 
-	/* one cable: its counts would never be read */
-	if (c->bcnt[b] == 1)
-		return 0;
 	for (l = 1; l < c->bcnt[b]; l++)
 		if (cnt[l] != cnt[best] ? cnt[l] < cnt[best] :
 		    all[l] != all[best] ? all[l] < all[best] : w[l] < w[best])
@@ -904,23 +922,16 @@ static unsigned int dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
 	return best;
 }
 
-/* The LFT entries toward lid at every switch, from the hops chosen. */
-static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
-		      const struct ff_hop *hops, bool same_hops, uint16_t lid,
-		      struct ot_routing *out)
+/*
+ * The plan of hops (see struct ff_dealer).  A bundle of one cable needs
+ * no pick: its counts would never be read.
+ */
+static void dealer_plan(const struct ff_ctx *c, struct ff_dealer *d,
+			const struct ff_hop *hops)
 {
-	const struct ff_dest *t = &c->dest[lid];
-	int offset = t->offset + (t->kind == FF_DEST_SWITCH ? 256 : 0);
 	uint32_t s;
 
-	if (offset != d->offset) {
-		memset(d->count, 0, ((size_t)c->ff->nslots * c->sumk + 1) *
-					    FF_CLASSES * c->maxw *
-					    sizeof(*d->count));
-		d->offset = offset;
-	}
-	if (!same_hops)
-		dealer_weigh(c, d, hops);
+	d->ndeliver = d->nfixed = d->npick = 0;
 	for (s = 0; s < c->ff->nslots; s++) {
 		int32_t node = c->ff->slot_node[s];
 		size_t b;
@@ -928,12 +939,51 @@ static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
 		if (node < 0)
 			continue;
 		if (hops[s].dim < 0) {
-			out->lft[node][lid] = t->port;
+			d->deliver[d->ndeliver++] = node;
 			continue;
 		}
 		b = (size_t)s * c->sumk + c->koff[hops[s].dim] + hops[s].v;
-		out->lft[node][lid] =
-			c->bport[b * c->maxw + dealer_pick(c, d, t, b, s)];
+		if (c->bcnt[b] == 1) {
+			d->fixed_port[d->nfixed] = c->bport[b * c->maxw];
+			d->fixed[d->nfixed++] = node;
+			continue;
+		}
+		d->pick[d->npick] = (int32_t)s;
+		d->pick_b[d->npick++] = b;
+	}
+}
+
+/* The LFT entries toward lid at every switch, from the hops chosen. */
+static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
+		      const struct ff_hop *hops, bool same_hops, uint16_t lid,
+		      struct ot_routing *out)
+{
+	const struct ff_dest *t = &c->dest[lid];
+	int offset = t->offset + (t->kind == FF_DEST_SWITCH ? 256 : 0);
+	unsigned int k = t->escape ? FF_ESCAPE_SL : t->layer;
+	uint8_t **lft = out->lft;
+	uint32_t i;
+
+	if (offset != d->offset) {
+		memset(d->count, 0, ((size_t)c->ff->nslots * c->sumk + 1) *
+					    FF_CLASSES * c->maxw *
+					    sizeof(*d->count));
+		d->offset = offset;
+	}
+	if (!same_hops) {
+		dealer_weigh(c, d, hops);
+		dealer_plan(c, d, hops);
+	}
+	for (i = 0; i < d->ndeliver; i++)
+		lft[d->deliver[i]][lid] = t->port;
+	for (i = 0; i < d->nfixed; i++)
+		lft[d->fixed[i]][lid] = d->fixed_port[i];
+	for (i = 0; i < d->npick; i++) {
+		uint32_t s = (uint32_t)d->pick[i];
+		size_t b = d->pick_b[i];
+
+		lft[c->ff->slot_node[s]][lid] =
+			c->bport[b * c->maxw + dealer_pick(c, d, k, b, s)];
 	}
 }
 
