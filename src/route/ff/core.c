@@ -829,7 +829,7 @@ struct ff_dealer {
 	 * whose hop has one cable (its port), those that pick a cable of a
 	 * bundle; made once for the destinations that share the hops.
 	 */
-	int32_t *deliver, *fixed, *pick;
+	int32_t *deliver, *fixed, *pick, *pick_node;
 	uint8_t *fixed_port;
 	size_t *pick_b;
 	uint32_t ndeliver, nfixed, npick;
@@ -849,10 +849,12 @@ static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
 	d->deliver = malloc((c->ff->nslots + 1) * sizeof(*d->deliver));
 	d->fixed = malloc((c->ff->nslots + 1) * sizeof(*d->fixed));
 	d->pick = malloc((c->ff->nslots + 1) * sizeof(*d->pick));
+	d->pick_node = malloc((c->ff->nslots + 1) * sizeof(*d->pick_node));
 	d->fixed_port = malloc(c->ff->nslots + 1);
 	d->pick_b = malloc((c->ff->nslots + 1) * sizeof(*d->pick_b));
 	if (!d->count || !d->total || !d->weight || !d->through || !d->cas ||
-	    !d->deliver || !d->fixed || !d->pick || !d->fixed_port ||
+	    !d->deliver || !d->fixed || !d->pick || !d->pick_node ||
+	    !d->fixed_port ||
 	    !d->pick_b)
 		return -1;
 	for (s = 0; s < c->ff->nslots; s++) {
@@ -878,6 +880,7 @@ static void dealer_free(struct ff_dealer *d)
 	free(d->deliver);
 	free(d->fixed);
 	free(d->pick);
+	free(d->pick_node);
 	free(d->fixed_port);
 	free(d->pick_b);
 }
@@ -910,9 +913,9 @@ static unsigned int dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
 	uint16_t *cnt = d->count + (b * FF_CLASSES + k) * c->maxw;
 	uint32_t *all = d->total + b * c->maxw;
 	uint64_t *w = d->weight + b * c->maxw;
-	unsigned int l, best = 0;
+	unsigned int l, best = 0, n = c->bcnt[b];
 
-	for (l = 1; l < c->bcnt[b]; l++)
+	for (l = 1; l < n; l++)
 		if (cnt[l] != cnt[best] ? cnt[l] < cnt[best] :
 		    all[l] != all[best] ? all[l] < all[best] : w[l] < w[best])
 			best = l;
@@ -948,6 +951,7 @@ static void dealer_plan(const struct ff_ctx *c, struct ff_dealer *d,
 			d->fixed[d->nfixed++] = node;
 			continue;
 		}
+		d->pick_node[d->npick] = node;
 		d->pick[d->npick] = (int32_t)s;
 		d->pick_b[d->npick++] = b;
 	}
@@ -982,7 +986,7 @@ static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
 		uint32_t s = (uint32_t)d->pick[i];
 		size_t b = d->pick_b[i];
 
-		lft[c->ff->slot_node[s]][lid] =
+		lft[d->pick_node[i]][lid] =
 			c->bport[b * c->maxw + dealer_pick(c, d, k, b, s)];
 	}
 }
