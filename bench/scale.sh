@@ -12,9 +12,15 @@
 #             engine's OpenSM (LFTs, SL2VL, sampled path SLs): wall time.
 # and the memory of the LFTs: bytes per (switch, LID) entry of r->lft.
 #
+# Other families at about 16K CAs, each with its engine: kns16k (hdor on
+# the 16-ary 3-direct KNS, 4 CAs a router), sf16k (sf-mms on the Slim Fly
+# q = 23, 16 CAs a switch), df16k (df-static on a Dragonfly a=16 h=8,
+# 129 groups, 8 CAs a switch).
+#
 # usage: bench/scale.sh [SIZES]   (from the build dir, or set OSMTOPO;
-#        SIZES: any of 1k 4k 16k, default "1k 4k"; ENGINES default
-#        "ff-dor ff-ador"; NO_LIVE=1 skips OpenSM and the checker)
+#        SIZES: any of 1k 4k 16k kns16k sf16k df16k, default "1k 4k";
+#        ENGINES default "ff-dor ff-ador" for the FlatFlies; NO_LIVE=1
+#        skips OpenSM and the checker)
 set -eu
 OSMTOPO=${OSMTOPO:-$PWD/osmtopo}
 PLUGIN_DIR=${OSMTOPO_PLUGIN_DIR:-$(dirname "$OSMTOPO")/.libs}
@@ -40,22 +46,36 @@ gen_args() {
 	1k) echo "flatfly 4x4x8 --cas 8" ;;
 	4k) echo "flatfly 8x8x8 --cas 8" ;;
 	16k) echo "flatfly 4x8x8x8 --widths 2,1,1,1 --cas 8" ;;
+	kns16k) echo "kns 16 3 --cas 4" ;;
+	sf16k) echo "slimfly 23 --cas 16" ;;
+	df16k) echo "dragonfly 16 8 --cas 8 --groups 129" ;;
 	*) echo "unknown size $1" >&2; return 1 ;;
 	esac
 }
 
-# engine_opts ENGINE: offline options and OpenSM options it needs.
+# The engines of a size: the family's own, or ENGINES for FlatFlies.
+engines_of() {
+	case $1 in
+	kns16k) echo hdor ;;
+	sf16k) echo sf-mms ;;
+	df16k) echo df-static ;;
+	*) echo "$ENGINES" ;;
+	esac
+}
+
+# lmc_of ENGINE: the LMC the engine needs.
 lmc_of() { case $1 in *ador) echo 1 ;; *) echo 0 ;; esac; }
 
 offline() {
 	local engine=$1 net=$2 lmc
 	lmc=$(lmc_of "$engine")
-	/usr/bin/time -f "%e %M" -o "$WORK/time" "$OSMTOPO" route --lfts-only \
-		--lmc "$lmc" "$engine" "$net" >/dev/null 2>"$WORK/err" ||
+	/usr/bin/time -f "%e %M" -o "$WORK/time" "$OSMTOPO" route --time \
+		--lfts-only --lmc "$lmc" "$engine" "$net" >/dev/null 2>"$WORK/err" ||
 		{ echo "  $engine offline: failed: $(tail -1 "$WORK/err")"; return; }
 	read -r wall rss <"$WORK/time"
-	printf '  %-10s offline  wall %7.2f s  peak RSS %6d MB\n' "$engine" \
-		"$wall" "$((rss / 1024))"
+	routed=$(sed -n 's/.* routed .* in \([0-9.]*\) s$/\1/p' "$WORK/err")
+	printf '  %-10s offline  routing %7s s  wall %7.2f s (with printing the LFTs)  peak RSS %6d MB\n' \
+		"$engine" "$routed" "$wall" "$((rss / 1024))"
 }
 
 # opensm_run ENGINE: OpenSM up with ENGINE; prints span and VmHWM.
@@ -94,13 +114,13 @@ for size in $SIZES; do
 	cas=$(grep -c -E '^(Ca|Hca)' "$net")
 	echo "== $size: $sw switches, $cas CAs ($args)"
 	echo "  LFT memory: $sw switches x $((sw + cas)) LIDs (lmc 0) = $((sw * (sw + cas) / 1024)) KB at 1 byte per entry"
-	for e in $ENGINES; do
+	for e in $(engines_of "$size"); do
 		offline "$e" "$net"
 	done
 	[ "${NO_LIVE:-0}" = 1 ] && continue
 	"$OSMTOPO" sim start --dir "$WORK/sim" --timeout 600 "$net" >/dev/null ||
 		{ echo "  ibsim did not start"; continue; }
-	for e in $ENGINES; do
+	for e in $(engines_of "$size"); do
 		opensm_run "$e" && checker "$e"
 		opensm_run minhop
 	done

@@ -1081,10 +1081,17 @@ static int fill_sl2vl(struct ff_ctx *c, struct ot_routing *out)
 {
 	const struct ot_fabric *f = c->f;
 	struct ff_vlrule v = vlrule(c);
-	unsigned int in, o, sl, np;
-	uint8_t row[OT_NUM_SLS];
+	unsigned int in, o, sl, np, dims = c->n + 1;
+	/* the rule's row per (input dimension, output dimension), -1 -> 0 */
+	uint8_t rows[OT_FF_MAX_DIMS + 1][OT_FF_MAX_DIMS + 1][OT_NUM_SLS];
+	int dim[OT_MAX_PORTS + 1];
 	uint32_t i;
 
+	for (in = 0; in < dims; in++)
+		for (o = 0; o < dims; o++)
+			for (sl = 0; sl < OT_NUM_SLS; sl++)
+				rows[in][o][sl] = ff_hop_vl(&v, sl, (int)in - 1,
+							    (int)o - 1);
 	for (i = 0; i < f->nnodes; i++) {
 		bool sw = ot_is_switch(f, i);
 		uint8_t *t;
@@ -1094,18 +1101,13 @@ static int fill_sl2vl(struct ff_ctx *c, struct ot_routing *out)
 		if (!t)
 			return ot_error_nomem(c->err, c->name);
 		out->sl2vl[i] = t;
-		for (in = 0; in <= np; in++) {
-			int din = sw ? ot_ff_port_dim(c->ff, i, in) : -1;
-
-			for (o = 0; o <= np; o++) {
-				int dout = sw ? ot_ff_port_dim(c->ff, i, o) : -1;
-
-				for (sl = 0; sl < OT_NUM_SLS; sl++)
-					row[sl] = ff_hop_vl(&v, sl, din, dout);
-				memcpy(t + ot_sl2vl_index(np, in, o, 0), row,
-				       sizeof(row));
-			}
-		}
+		for (in = 0; in <= np; in++)
+			dim[in] = sw ? ot_ff_port_dim(c->ff, i, in) : -1;
+		for (in = 0; in <= np; in++)
+			for (o = 0; o <= np; o++)
+				memcpy(t + ot_sl2vl_index(np, in, o, 0),
+				       rows[dim[in] + 1][dim[o] + 1],
+				       OT_NUM_SLS);
 	}
 	return 0;
 }
