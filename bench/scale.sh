@@ -28,6 +28,10 @@ ENGINES=${ENGINES:-ff-dor ff-ador}
 SIZES=${*:-1k 4k}
 [ -x "$OSMTOPO" ] || { echo "no osmtopo at $OSMTOPO" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
+# routing_span ENGINE, from the e2e helpers (reads $WORK/opensm.log
+# there); sourced first: it empties WORK
+# shellcheck source=../tests/e2e/lib.sh
+. "$(dirname "$0")/../tests/e2e/lib.sh"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/osmtopo-bench-scale.XXXXXX")
 cleanup() {
 	"$OSMTOPO" sim stop --dir "$WORK/sim" >/dev/null 2>&1 || true
@@ -35,9 +39,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-# routing_span ENGINE, from the e2e helpers (reads $WORK/opensm.log there)
-# shellcheck source=../tests/e2e/lib.sh
-. "$(dirname "$0")/../tests/e2e/lib.sh"
 set +e
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 
@@ -87,7 +88,7 @@ opensm_run() {
 		--timeout 1800 --option qos=TRUE --option "lmc=$lmc" \
 		--option log_flags=0x07 \
 		--option "routing_engine=$engine,no_fallback" >"$WORK/osm.out" 2>&1 ||
-		{ echo "  $engine OpenSM: no SUBNET UP"; return 1; }
+		{ echo "  $engine OpenSM: no SUBNET UP: $(tail -2 "$WORK/osm.out" | tr '\n' ' ')"; return 1; }
 	read -r pid _ <"$WORK/sim/opensm.pid" 2>/dev/null
 	span=$(WORK=$WORK/sim routing_span "$engine")
 	printf '  %-10s OpenSM   span %7s s  peak RSS %6d MB\n' "$engine" \

@@ -915,7 +915,11 @@ static unsigned int dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
 	uint64_t *w = d->weight + b * c->maxw;
 	unsigned int l, best = 0, n = c->bcnt[b];
 
-	for (l = 1; l < n; l++)
+	/* two cables (the usual parallel pair): the loop below, unrolled */
+	if (n == 2)
+		best = cnt[1] != cnt[0] ? cnt[1] < cnt[0] :
+		       all[1] != all[0] ? all[1] < all[0] : w[1] < w[0];
+	for (l = 1; n > 2 && l < n; l++)
 		if (cnt[l] != cnt[best] ? cnt[l] < cnt[best] :
 		    all[l] != all[best] ? all[l] < all[best] : w[l] < w[best])
 			best = l;
