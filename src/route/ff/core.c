@@ -816,6 +816,7 @@ static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
  * dealing order), the totals and weights do not.
  */
 #define FF_CLASSES (FF_ESCAPE_SL + 1)
+#define FF_BATCH 64
 
 struct ff_dealer {
 	uint16_t *count;  /* per bundle, class and cable */
@@ -829,10 +830,18 @@ struct ff_dealer {
 	 * whose hop has one cable (its port), those that pick a cable of a
 	 * bundle; made once for the destinations that share the hops.
 	 */
-	int32_t *deliver, *fixed, *pick, *pick_node;
+	int32_t *deliver, *fixed, *pick;
 	uint8_t *fixed_port;
 	size_t *pick_b;
 	uint32_t ndeliver, nfixed, npick;
+	/*
+	 * The entries of the last FF_BATCH destinations, per slot, written
+	 * to the LFTs a batch at a time: one destination's entries lie in
+	 * every switch's row, a batch's side by side in each.
+	 */
+	uint8_t *col;
+	uint16_t col_lid[FF_BATCH];
+	unsigned int ncol;
 };
 
 static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
@@ -849,11 +858,11 @@ static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
 	d->deliver = malloc((c->ff->nslots + 1) * sizeof(*d->deliver));
 	d->fixed = malloc((c->ff->nslots + 1) * sizeof(*d->fixed));
 	d->pick = malloc((c->ff->nslots + 1) * sizeof(*d->pick));
-	d->pick_node = malloc((c->ff->nslots + 1) * sizeof(*d->pick_node));
+	d->col = malloc(((size_t)c->ff->nslots + 1) * FF_BATCH);
 	d->fixed_port = malloc(c->ff->nslots + 1);
 	d->pick_b = malloc((c->ff->nslots + 1) * sizeof(*d->pick_b));
 	if (!d->count || !d->total || !d->weight || !d->through || !d->cas ||
-	    !d->deliver || !d->fixed || !d->pick || !d->pick_node ||
+	    !d->deliver || !d->fixed || !d->pick || !d->col ||
 	    !d->fixed_port ||
 	    !d->pick_b)
 		return -1;
@@ -880,7 +889,7 @@ static void dealer_free(struct ff_dealer *d)
 	free(d->deliver);
 	free(d->fixed);
 	free(d->pick);
-	free(d->pick_node);
+	free(d->col);
 	free(d->fixed_port);
 	free(d->pick_b);
 }
@@ -946,19 +955,46 @@ static void dealer_plan(const struct ff_ctx *c, struct ff_dealer *d,
 		if (node < 0)
 			continue;
 		if (hops[s].dim < 0) {
-			d->deliver[d->ndeliver++] = node;
+			d->deliver[d->ndeliver++] = (int32_t)s;
 			continue;
 		}
 		b = (size_t)s * c->sumk + c->koff[hops[s].dim] + hops[s].v;
 		if (c->bcnt[b] == 1) {
 			d->fixed_port[d->nfixed] = c->bport[b * c->maxw];
-			d->fixed[d->nfixed++] = node;
+			d->fixed[d->nfixed++] = (int32_t)s;
 			continue;
 		}
-		d->pick_node[d->npick] = node;
 		d->pick[d->npick] = (int32_t)s;
 		d->pick_b[d->npick++] = b;
 	}
+}
+
+/* The batch's entries into every switch's LFT row. */
+static void dealer_flush(const struct ff_ctx *c, struct ff_dealer *d,
+			 struct ot_routing *out)
+{
+	unsigned int n = d->ncol, j;
+	bool run = true;
+	uint32_t s;
+
+	for (j = 1; j < n; j++)
+		run = run && d->col_lid[j] == d->col_lid[0] + j;
+	for (s = 0; s < c->ff->nslots; s++) {
+		int32_t node = c->ff->slot_node[s];
+		const uint8_t *src = d->col + (size_t)s * FF_BATCH;
+		uint8_t *row;
+
+		if (node < 0)
+			continue;
+		row = out->lft[node];
+		if (run) {
+			memcpy(row + d->col_lid[0], src, n);
+			continue;
+		}
+		for (j = 0; j < n; j++)
+			row[d->col_lid[j]] = src[j];
+	}
+	d->ncol = 0;
 }
 
 /* The LFT entries toward lid at every switch, from the hops chosen. */
@@ -969,7 +1005,7 @@ static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
 	const struct ff_dest *t = &c->dest[lid];
 	int offset = t->offset + (t->kind == FF_DEST_SWITCH ? 256 : 0);
 	unsigned int k = t->escape ? FF_ESCAPE_SL : t->layer;
-	uint8_t **lft = out->lft;
+	uint8_t *col = d->col + d->ncol;
 	uint32_t i;
 
 	if (offset != d->offset) {
@@ -983,16 +1019,19 @@ static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
 		dealer_plan(c, d, hops);
 	}
 	for (i = 0; i < d->ndeliver; i++)
-		lft[d->deliver[i]][lid] = t->port;
+		col[(size_t)d->deliver[i] * FF_BATCH] = t->port;
 	for (i = 0; i < d->nfixed; i++)
-		lft[d->fixed[i]][lid] = d->fixed_port[i];
+		col[(size_t)d->fixed[i] * FF_BATCH] = d->fixed_port[i];
 	for (i = 0; i < d->npick; i++) {
 		uint32_t s = (uint32_t)d->pick[i];
 		size_t b = d->pick_b[i];
 
-		lft[d->pick_node[i]][lid] =
+		col[(size_t)s * FF_BATCH] =
 			c->bport[b * c->maxw + dealer_pick(c, d, k, b, s)];
 	}
+	d->col_lid[d->ncol++] = lid;
+	if (d->ncol == FF_BATCH)
+		dealer_flush(c, d, out);
 }
 
 /*
@@ -1058,6 +1097,7 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 		if (last.kind != FF_DEST_NONE)
 			last = *t;
 	}
+	dealer_flush(c, &d, out);
 out:
 	dealer_free(&d);
 	free(hops);
