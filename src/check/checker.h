@@ -17,6 +17,7 @@
 
 #include "check/check.h"
 #include "check/fwdtree.h"
+#include "check/json.h"
 
 #define NUM_VLS 16 /* SL2VL values are 4 bits */
 #define DEFAULT_EXAMPLES 5
@@ -229,5 +230,8 @@ void ck_count_channels(struct checker *ck);
 
 /* promise.c: each reached path against the engine's promise */
 int ck_check_promise(struct checker *ck, const struct dest *dd);
+
+/* The report as a JSON object (report.c), NULL on OOM. */
+json_t *ck_report_json(const struct ot_check_report *rep);
 
 #endif

@@ -374,7 +374,7 @@ static void counts_json(json_t *o, const struct ot_check_report *rep)
 		    credit_loops_json(rep->cycles, rep->ncycles));
 }
 
-static int print_json(FILE *out, const struct ot_check_report *rep)
+json_t *ck_report_json(const struct ot_check_report *rep)
 {
 	const struct ot_check_counts *c = &rep->c;
 	json_t *o = json_object(), *kinds = json_object();
@@ -382,7 +382,7 @@ static int print_json(FILE *out, const struct ot_check_report *rep)
 	if (!o || !kinds) {
 		json_decref(o);
 		json_decref(kinds);
-		return -1;
+		return NULL;
 	}
 	counts_json(o, rep);
 	ot_json_set(o, "promise", ot_json_str(rep->promise));
@@ -400,9 +400,16 @@ static int print_json(FILE *out, const struct ot_check_report *rep)
 		ot_json_set(o, "multicast", mcast_json(rep));
 	if (rep->balance && ot_balance_json_add(o, rep->balance)) {
 		json_decref(o);
-		return -1;
+		return NULL;
 	}
-	return ot_json_print(out, o);
+	return o;
+}
+
+static int print_json(FILE *out, const struct ot_check_report *rep)
+{
+	json_t *o = ck_report_json(rep);
+
+	return o ? ot_json_print(out, o) : -1;
 }
 
 int ot_check_print(FILE *out, const struct ot_check_report *rep, bool json)

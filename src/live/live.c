@@ -239,6 +239,7 @@ struct live_reader {
 	uint32_t nswitches, switches_done;
 	struct ot_progress progress;
 	unsigned int max_vl;
+	struct ot_vlarb_tables *vlarb; /* NULL: VLArb not read */
 };
 
 /* LIVE_F_*: what a switch's SwitchInfo and PortInfo said. */
@@ -252,6 +253,7 @@ enum live_req {
 	LIVE_REQ_LFT,
 	LIVE_REQ_SL2VL,
 	LIVE_REQ_CA_SL2VL,
+	LIVE_REQ_VLARB,
 };
 
 static uint64_t live_cookie(enum live_req kind, uint32_t node, uint32_t mod)
@@ -375,6 +377,7 @@ static const char *const live_req_name[] = {
 	[LIVE_REQ_LFT] = "LinearForwardingTable",
 	[LIVE_REQ_SL2VL] = "SLtoVLMappingTable",
 	[LIVE_REQ_CA_SL2VL] = "SLtoVLMappingTable",
+	[LIVE_REQ_VLARB] = "VLArbitrationTable",
 };
 
 /* The LFT block's entries up to min(LinearFDBTop, the fabric's LIDs). */
@@ -411,10 +414,68 @@ static void got_sl2vl(struct live_reader *lr, uint32_t n, unsigned int in,
 	}
 }
 
+/* OperationalVLs (1: VL0, 2: VL0-1, 3: VL0-3, 4: VL0-7, 5: VL0-14). */
+static uint8_t oper_vls(unsigned int code)
+{
+	return code >= 5 ? 15 : code ? (uint8_t)(1u << (code - 1)) : 0;
+}
+
+/* Data rate of an SDR/DDR/QDR link in Mb/s (8b/10b), 0 otherwise. */
+static uint32_t link_rate(uint8_t *data)
+{
+	static const unsigned int lanes[17] = {
+		[1] = 1, [2] = 4, [4] = 8, [8] = 12, [16] = 2,
+	};
+	unsigned int w = mad_get_field(data, 0, IB_PORT_LINK_WIDTH_ACTIVE_F);
+	unsigned int sp = mad_get_field(data, 0, IB_PORT_LINK_SPEED_ACTIVE_F);
+
+	if (w > 16 || !lanes[w] || (sp != 1 && sp != 2 && sp != 4))
+		return 0;
+	return lanes[w] * sp * 2500u * 8 / 10;
+}
+
+/* The arbitration fields of PortInfo, for the VLArb tables. */
+static void got_vlarb_caps(struct live_reader *lr, uint32_t n, uint32_t p,
+			   uint8_t *data)
+{
+	struct ot_vlarb_port *vp = ot_vlarb_port(lr->vlarb, (int)n, p);
+
+	if (!vp)
+		return;
+	vp->high_cap = mad_get_field(data, 0,
+				     IB_PORT_VL_ARBITRATION_HIGH_CAP_F);
+	vp->low_cap = mad_get_field(data, 0, IB_PORT_VL_ARBITRATION_LOW_CAP_F);
+	vp->high_limit = mad_get_field(data, 0, IB_PORT_VL_HIGH_LIMIT_F);
+	vp->op_vls = oper_vls(mad_get_field(data, 0, IB_PORT_OPER_VLS_F));
+	vp->rate_mbps = link_rate(data);
+}
+
+/* One VLArbitrationTable block: 32 entries of (VL, weight). */
+static void got_vlarb(struct live_reader *lr, uint32_t n, uint32_t mod,
+		      const uint8_t *data)
+{
+	struct ot_vlarb_port *vp = ot_vlarb_port(lr->vlarb, (int)n,
+						 mod & 0xff);
+	unsigned int block = mod >> 16, i, first = (block - 1) % 2 * 32;
+	struct ot_vlarb_entry *e;
+
+	if (!vp)
+		return;
+	e = block <= 2 ? vp->low : vp->high;
+	for (i = 0; i < 32; i++) {
+		e[first + i].vl = data[2 * i] & 0xf;
+		e[first + i].weight = data[2 * i + 1];
+	}
+	vp->read = true;
+}
+
 static void got_portinfo(struct live_reader *lr, uint32_t n, uint32_t p,
 			 uint8_t *data)
 {
 	bool cap = mad_get_field(data, 0, IB_PORT_CAPMASK_F) & LIVE_CAP_SL_MAP;
+
+	if (lr->vlarb && p)
+		got_vlarb_caps(lr, n, p, data);
 
 	lr->portcap[lr->port0[n] + p] = cap;
 	if (cap && lr->f->node[n].type == OT_NODE_SWITCH)
@@ -465,6 +526,9 @@ static int live_done(void *ctx, uint64_t cookie, uint8_t *mad, int status)
 	case LIVE_REQ_CA_SL2VL:
 		got_sl2vl(lr, n, 0, mod, data);
 		break;
+	case LIVE_REQ_VLARB:
+		got_vlarb(lr, n, mod, data);
+		break;
 	}
 	return 0;
 }
@@ -498,6 +562,72 @@ static bool sl2vl_pair(const struct ot_node *nd, bool enh0, unsigned int in,
 	return nd->port[out].peer >= 0;
 }
 
+/* With VLArb: PortInfo of every cabled port of switch n. */
+static int submit_switch_ports(struct live_reader *lr, uint32_t n)
+{
+	ib_portid_t id;
+	unsigned int p;
+
+	for (p = 1; lr->vlarb && p <= lr->f->node[n].nports; p++) {
+		if (lr->f->node[n].port[p].peer < 0)
+			continue;
+		dr_portid(lr, n, &id);
+		if (ot_win_smp_get(lr->win, &id, IB_ATTR_PORT_INFO, p,
+				   live_cookie(LIVE_REQ_PORTINFO, n, p)))
+			return -1;
+	}
+	return 0;
+}
+
+/* The VLArb blocks of port p of node n (reached by id). */
+static int submit_port_vlarb(struct live_reader *lr, uint32_t n,
+			     unsigned int p, ib_portid_t *id)
+{
+	const struct ot_vlarb_port *vp = ot_vlarb_port(lr->vlarb, (int)n, p);
+	unsigned int block, mod;
+	ib_portid_t copy;
+
+	if (!vp)
+		return ot_error_set(lr->err, "out of memory");
+	for (block = 1; block <= 4; block++) {
+		unsigned int cap = block <= 2 ? vp->low_cap : vp->high_cap;
+
+		if (cap <= (block - 1) % 2 * 32)
+			continue;
+		mod = block << 16 | p;
+		copy = *id;
+		if (ot_win_smp_get(lr->win, &copy, IB_ATTR_VL_ARBITRATION, mod,
+				   live_cookie(LIVE_REQ_VLARB, n, mod)))
+			return -1;
+	}
+	return 0;
+}
+
+/* Phase 3 with VLArb: the tables of every cabled port. */
+static int submit_vlarb(struct live_reader *lr)
+{
+	const struct ot_fabric *f = lr->f;
+	ib_portid_t id;
+	unsigned int p;
+	uint32_t n;
+
+	for (n = 0; lr->vlarb && n < f->nnodes; n++) {
+		if (!lr->dr[n].reached && f->node[n].type == OT_NODE_SWITCH)
+			continue;
+		for (p = 1; p <= f->node[n].nports; p++) {
+			if (f->node[n].port[p].peer < 0)
+				continue;
+			if (f->node[n].type == OT_NODE_SWITCH)
+				dr_portid(lr, (int)n, &id);
+			else if (!dr_portid_to_port(lr, (int)n, p, &id))
+				continue;
+			if (submit_port_vlarb(lr, n, p, &id))
+				return -1;
+		}
+	}
+	return 0;
+}
+
 /* Phase 1: every switch's SwitchInfo (and PortInfo of port 0). */
 static int submit_switch_info(struct live_reader *lr)
 {
@@ -515,7 +645,8 @@ static int submit_switch_info(struct live_reader *lr)
 			continue;
 		dr_portid(lr, n, &id);
 		if (ot_win_smp_get(lr->win, &id, IB_ATTR_PORT_INFO, 0,
-				   live_cookie(LIVE_REQ_PORTINFO, n, 0)))
+				   live_cookie(LIVE_REQ_PORTINFO, n, 0)) ||
+		    submit_switch_ports(lr, n))
 			return -1;
 	}
 	return ot_win_drain(lr->win);
@@ -698,6 +829,8 @@ static int read_tables(struct live_reader *lr)
 			return -1;
 	if (!lr->skip_sl2vl && submit_endports(lr, true))
 		return -1;
+	if (!lr->skip_sl2vl && submit_vlarb(lr))
+		return -1;
 	if (ot_win_drain(lr->win))
 		return -1;
 	ot_progress_end(&lr->progress);
@@ -743,6 +876,7 @@ int ot_live_read_routing(const struct ot_live_opts *o,
 		.f = f,
 		.err = err,
 		.skip_sl2vl = o && o->skip_sl2vl,
+		.vlarb = o ? o->vlarb : NULL,
 	};
 	char cabuf[UMAD_CA_NAME_LEN];
 	char *ca = ca_arg(o, cabuf);

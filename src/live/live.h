@@ -16,6 +16,7 @@
 #include "model/fabric.h"
 #include "model/mcast.h"
 #include "model/routing.h"
+#include "model/vlarb.h"
 
 struct ot_live_opts {
 	const char *ca;   /* local CA name, NULL for the first */
@@ -40,6 +41,12 @@ struct ot_live_opts {
 	 * on the destination (see sa.c).
 	 */
 	const struct ot_routing *sl_model;
+	/*
+	 * When not NULL (tables for the discovered fabric): also read, with
+	 * the SL2VL tables, every cabled port's PortInfo arbitration fields
+	 * and its VLArbitrationTable (the blocks its capacities hold).
+	 */
+	struct ot_vlarb_tables *vlarb;
 };
 
 /* Pairs whose path SLs are all asked for (about two minutes of SA Gets). */

@@ -46,6 +46,7 @@ struct ot_plugin {
 static void drop_routing(struct ot_plugin_engine *ctx)
 {
 	/* The routing borrows the fabric: free it first. */
+	ot_plugin_qos_drop(ctx);
 	ot_routing_free(ctx->routing);
 	ot_fabric_free(ctx->fabric);
 	ctx->routing = NULL;
@@ -72,6 +73,29 @@ static unsigned int link_data_vls(const osm_subn_t *subn,
 	if (cap == 0)
 		cap = 1;
 	return cap >= 5 ? 15 : 1u << (cap - 1);
+}
+
+unsigned int ot_plugin_data_vls(osm_subn_t *subn)
+{
+	unsigned int min = 15, p, nports, vls;
+	cl_map_item_t *item;
+
+	for (item = cl_qmap_head(&subn->node_guid_tbl);
+	     item != cl_qmap_end(&subn->node_guid_tbl);
+	     item = cl_qmap_next(item)) {
+		osm_node_t *node = (osm_node_t *)item;
+
+		nports = osm_node_get_num_physp(node);
+		for (p = 1; p < nports; p++) {
+			osm_physp_t *physp = osm_node_get_physp_ptr(node, p);
+
+			if (!physp || !osm_physp_get_remote(physp))
+				continue;
+			vls = link_data_vls(subn, physp);
+			min = vls < min ? vls : min;
+		}
+	}
+	return min;
 }
 
 /* Highest VL the routing sends out of port out of node n, over every input
@@ -333,6 +357,8 @@ static int ot_build_fwd_tables(void *context)
 	struct ot_fabric *f = NULL;
 	struct ot_error err = { 0 };
 	struct ot_qos_layers layers;
+	struct ot_engine_budget budget;
+	char why[64];
 	double start, capture_ms, ms;
 	bool qos_on;
 	int error = -1;
@@ -344,7 +370,10 @@ static int ot_build_fwd_tables(void *context)
 		goto refused;
 	}
 	capture_ms = ot_now_ms() - start;
-	if (ot_engine_run(ctx->engine, f, &r, &err) ||
+	if (ot_engine_run_budget(ctx->engine, f,
+				 ot_plugin_qos_budget(ctx, &budget, why,
+						      sizeof(why)),
+				 &r, &err) ||
 	    ot_plugin_qos_apply(ctx, r, &layers, &qos_on, &err) ||
 	    check_vls(ctx, r, &err) || switch_tables(ctx, r, false, &err))
 		goto refused;

@@ -85,6 +85,14 @@ struct ot_plugin_engine {
 	struct ot_qos_table qos;
 	struct ot_qos_layers qos_layers;
 	char last_qos_error[OT_ERROR_LEN];
+	/*
+	 * The flows of the routing by port, class (as the QoS policy gives
+	 * it) and VL, counted at the first update_vlarb of a sweep (count
+	 * NULL before) and dropped with the routing; qos_flows_none when
+	 * the fabric has too many pairs to count (generic tables then).
+	 */
+	struct ot_qos_flows qos_flows;
+	bool qos_flows_none;
 };
 
 /*
@@ -113,6 +121,15 @@ int ot_build_lid_matrices(void *context);
  * when the classes do not fit the VLs or SLs (the engine is refused).
  * The callbacks give the class's path SL and each port's VLArb.
  */
+/*
+ * What the classes of the table named (if any, and readable) leave the
+ * engine: the data VLs and SLs over the classes, so that an engine that
+ * can degrade (the Mixed variants) fits before it is layered.  NULL
+ * without classes; why holds "N QoS classes".
+ */
+const struct ot_engine_budget *
+ot_plugin_qos_budget(struct ot_plugin_engine *ctx, struct ot_engine_budget *b,
+		     char *why, size_t len);
 int ot_plugin_qos_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
 			struct ot_qos_layers *layers, bool *on,
 			struct ot_error *err);
@@ -121,6 +138,15 @@ uint8_t ot_plugin_qos_path_sl(const struct ot_plugin_engine *ctx,
 void ot_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,
 		     ib_vl_arb_table_t *block, unsigned int block_length,
 		     unsigned int block_num);
+
+/*
+ * The data VLs every cabled link will run with: the least over links of
+ * the smaller VLCap of its two ends, capped by max_op_vls (plugin.c).
+ */
+unsigned int ot_plugin_data_vls(osm_subn_t *subn);
+
+/* Drops the flows counted for the last routing's VLArb tables. */
+void ot_plugin_qos_drop(struct ot_plugin_engine *ctx);
 
 /* The node with this (host order) node GUID in a captured fabric, or -1. */
 int ot_capture_find_node(const struct ot_fabric *f, uint64_t guid);

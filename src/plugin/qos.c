@@ -16,9 +16,12 @@
 #include "plugin/plugin.h"
 
 #include <opensm/osm_port.h>
+#include <opensm/osm_qos_policy.h>
 #include <opensm/osm_subnet.h>
 
 #define OPTION "osmtopo_qos="
+/* Beyond this many CA pairs, flows are not counted: generic tables. */
+#define FLOW_PAIRS_MAX 1000000ull
 
 /* FILE of "... osmtopo_qos=FILE ..." into path; false when absent. */
 static bool class_file(const osm_subn_t *subn, char *path, size_t size)
@@ -40,14 +43,18 @@ static bool class_file(const osm_subn_t *subn, char *path, size_t size)
 	return true;
 }
 
-/* Data VLs max_op_vls allows (1: VL0, 2: VL0-1, 3: VL0-3, 4: VL0-7). */
-static unsigned int max_data_vls(const osm_subn_t *subn)
+/*
+ * Data VLs the classes can share: what max_op_vls allows (1: VL0, 2:
+ * VL0-1, 3: VL0-3, 4: VL0-7, 5 and above: VL0-14) and every cabled link
+ * can run (VLCap of its ends).
+ */
+static unsigned int max_data_vls(osm_subn_t *subn)
 {
-	unsigned int v = subn->opt.max_op_vls;
+	unsigned int v = subn->opt.max_op_vls, links;
 
-	if (v == 0)
-		return 1;
-	return v >= 5 ? 15 : 1u << (v - 1);
+	v = v == 0 ? 1 : v >= 5 ? 15 : 1u << (v - 1);
+	links = ot_plugin_data_vls(subn);
+	return links < v ? links : v;
 }
 
 static void log_table_error(struct ot_plugin_engine *ctx, const char *msg)
@@ -63,6 +70,26 @@ static void log_table_error(struct ot_plugin_engine *ctx, const char *msg)
 	OSM_LOG(log, OSM_LOG_ERROR,
 		OT_ERR_CONF ": %s: QoS class table: %s; routing without service classes\n",
 		ctx->engine->name, msg);
+}
+
+const struct ot_engine_budget *
+ot_plugin_qos_budget(struct ot_plugin_engine *ctx, struct ot_engine_budget *b,
+		     char *why, size_t len)
+{
+	osm_subn_t *subn = &ctx->osm->subn;
+	struct ot_error ignored = { 0 };
+	struct ot_qos_table t;
+	char path[4096];
+
+	/* a bad table is reported by ot_plugin_qos_apply() */
+	if (!class_file(subn, path, sizeof(path)) || !subn->opt.qos ||
+	    ot_qos_load(path, &t, &ignored) || !t.nclasses)
+		return NULL;
+	snprintf(why, len, "%u QoS classes", t.nclasses);
+	b->max_vls = max_data_vls(subn) / t.nclasses;
+	b->max_sls = 15 / t.nclasses;
+	b->why = why;
+	return b;
 }
 
 int ot_plugin_qos_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
@@ -103,6 +130,65 @@ uint8_t ot_plugin_qos_path_sl(const struct ot_plugin_engine *ctx,
 }
 
 /*
+ * The class OpenSM's QoS policy gives a pair, as the SA does for a
+ * PathRecord that names no service, QoS class or P_Key: the qos-level
+ * matched by source and destination port, else the default one, else SL
+ * 0; a policy SL that is no class's is class 0's (ot_qos_path_sl()).
+ */
+static int policy_class(void *arg, int src, unsigned int sport,
+			uint16_t dlid)
+{
+	const struct ot_plugin_engine *ctx = arg;
+	osm_subn_t *subn = &ctx->osm->subn;
+	uint16_t slid = ctx->fabric->node[src].port[sport].lid;
+	osm_port_t *sp = osm_get_port_by_lid_ho(subn, slid);
+	osm_port_t *dp = osm_get_port_by_lid_ho(subn, dlid);
+	osm_qos_level_t *lvl = NULL;
+	ib_path_rec_t pr;
+	int c;
+
+	memset(&pr, 0, sizeof(pr));
+	if (subn->p_qos_policy && sp && dp)
+		lvl = osm_qos_policy_get_qos_level_by_pr(subn->p_qos_policy, &pr,
+							 sp->p_physp,
+							 dp->p_physp, 0);
+	c = ot_qos_class_of_sl(&ctx->qos,
+			       lvl && lvl->sl_set ? lvl->sl : 0);
+	return c < 0 ? 0 : c;
+}
+
+void ot_plugin_qos_drop(struct ot_plugin_engine *ctx)
+{
+	ot_qos_flows_free(&ctx->qos_flows);
+	ctx->qos_flows_none = false;
+}
+
+/* The flows of port p of node n; NULL when not counted (generic table). */
+static const uint32_t *port_flows(struct ot_plugin_engine *ctx, int n,
+				  unsigned int p)
+{
+	const struct ot_fabric *f = ctx->fabric;
+	struct ot_error err = { 0 };
+
+	if (n < 0 || p > f->node[n].nports)
+		return NULL;
+	if (!ctx->qos_flows.count && !ctx->qos_flows_none) {
+		ctx->qos_flows_none = (uint64_t)f->ncas * f->ncas >
+				      FLOW_PAIRS_MAX;
+		if (!ctx->qos_flows_none &&
+		    ot_qos_flows_count(ctx->routing, &ctx->qos,
+				       &ctx->qos_layers, policy_class, ctx,
+				       &ctx->qos_flows, &err)) {
+			log_table_error(ctx, err.msg);
+			ctx->qos_flows_none = true;
+		}
+	}
+	if (ctx->qos_flows_none)
+		return NULL;
+	return ot_qos_port_flows(&ctx->qos_flows, n, p);
+}
+
+/*
  * Blocks 0 and 1 are the low-priority table (32 entries each), 2 and 3
  * the high one.  The DTable entries go to the low table, sized by the
  * port's VLArbLowCap; the high table is emptied (weight 0), so the high
@@ -117,7 +203,9 @@ void ot_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,
 	struct ot_qos_entry e[OT_QOS_MAX_ENTRIES];
 	struct ot_error err = { 0 };
 	unsigned int i, n, first = block_num * IB_NUM_VL_ARB_ELEMENTS_IN_BLOCK;
+	int node;
 
+	/* OpenSM passes 0 for a CA's port: the physical port says which */
 	(void)port_num;
 	if (!ctx->routing || !ctx->qos_on || !port)
 		return;
@@ -126,8 +214,13 @@ void ot_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,
 			block->vl_entry[i].weight = 0;
 		return;
 	}
-	if (ot_qos_ib_vlarb(&ctx->qos, &ctx->qos_layers,
-			    port->port_info.vl_arb_low_cap, e, &n, &err)) {
+	node = ot_capture_find_node(ctx->fabric,
+				    cl_ntoh64(osm_node_get_node_guid(port->p_node)));
+	if (ot_qos_port_vlarb(&ctx->qos, &ctx->qos_layers,
+			      port->port_info.vl_arb_low_cap,
+			      port_flows(ctx, node,
+					 osm_physp_get_port_num(port)),
+			      e, &n, &err)) {
 		log_table_error(ctx, err.msg);
 		return;
 	}

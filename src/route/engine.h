@@ -13,6 +13,19 @@
 #include "model/routing.h"
 #include "topo/miscable.h"
 
+/*
+ * What an engine may use when something else needs room beside it (QoS
+ * classes take copies of its SLs and VLs): an engine that can do with
+ * fewer layers degrades to fit (the Mixed variants shed dimension
+ * orders), and refuses with the numbers and `why` when even its least
+ * does not fit.
+ */
+struct ot_engine_budget {
+	unsigned int max_vls; /* data VLs */
+	unsigned int max_sls; /* path SLs */
+	const char *why;      /* "3 QoS classes", for refusals */
+};
+
 struct ot_engine {
 	const char *name;
 	/* One line for --help and the README: what the fabric must be. */
@@ -35,6 +48,14 @@ struct ot_engine {
 	 */
 	int (*miscabling)(const struct ot_fabric *f, struct ot_miscabling *out,
 			  struct ot_error *err);
+	/*
+	 * route() within a budget, for engines that can degrade; NULL:
+	 * route() (the caller then finds whether the result fits).
+	 */
+	int (*route_budget)(const struct ot_engine *self,
+			    const struct ot_fabric *f,
+			    const struct ot_engine_budget *b,
+			    struct ot_routing *out, struct ot_error *err);
 };
 
 /* NULL-terminated list of every engine osmtopo provides. */
@@ -48,5 +69,10 @@ const struct ot_engine *ot_engine_find(const char *name);
  */
 int ot_engine_run(const struct ot_engine *e, const struct ot_fabric *f,
 		  struct ot_routing **out, struct ot_error *err);
+
+/* ot_engine_run() within budget b (NULL: none). */
+int ot_engine_run_budget(const struct ot_engine *e, const struct ot_fabric *f,
+			 const struct ot_engine_budget *b,
+			 struct ot_routing **out, struct ot_error *err);
 
 #endif

@@ -36,13 +36,21 @@ const struct ot_engine *ot_engine_find(const char *name)
 int ot_engine_run(const struct ot_engine *e, const struct ot_fabric *f,
 		  struct ot_routing **out, struct ot_error *err)
 {
+	return ot_engine_run_budget(e, f, NULL, out, err);
+}
+
+int ot_engine_run_budget(const struct ot_engine *e, const struct ot_fabric *f,
+			 const struct ot_engine_budget *b,
+			 struct ot_routing **out, struct ot_error *err)
+{
 	struct ot_routing *r;
 
 	*out = NULL;
 	r = ot_routing_new(f);
 	if (!r)
 		return ot_error_set(err, "%s: out of memory", e->name);
-	if (e->route(e, f, r, err)) {
+	if (b && e->route_budget ? e->route_budget(e, f, b, r, err) :
+				   e->route(e, f, r, err)) {
 		ot_routing_free(r);
 		return -1;
 	}

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "check/qoscheck.h"
 #include "check/traffic.h"
 #include "commands.h"
 #include "io/lftfile.h"
@@ -51,6 +52,9 @@ struct check_args {
 	int ca_order; /* index in ca_orders[] */
 	const char *plot;
 	bool expect; /* --expect kns */
+	const char *qos;      /* --qos: the class table */
+	unsigned int qos_sls; /* --qos-layers */
+	struct ot_vlarb_tables *vlarb; /* read with --live --qos */
 	const char *netfile, *lftfile;
 };
 
@@ -150,6 +154,12 @@ static const struct tool_option check_options[] = {
 	{ "expect", 'x', "FAMILY",
 	  "only say whether the cabling is FAMILY's ('kns'), and which cables to move if a few break it",
 	  TOOL_CALL(set_expect) },
+	{ "qos", 'Q', "FILE",
+	  "with --live: also check VL arbitration for the classes of this osmtopo class table (see `osmtopo qos`)",
+	  TOOL_STRING(ARGS, qos) },
+	{ "qos-layers", 'Y', "S",
+	  "with --qos: the engine's SL layers per class (default: the fewest that hold the path SLs found)",
+	  TOOL_UINT(ARGS, qos_sls, 1, 15) },
 	{ "plot", 'g', "FILE",
 	  "write an SVG picture of the link loads per pattern to FILE",
 	  TOOL_STRING(ARGS, plot) },
@@ -227,6 +237,10 @@ static int check_combination(const struct check_args *a)
 		why = "-C, -P, --all-paths, --path-bound and --no-multicast need --live";
 	else if (a->expect && (a->engine || a->osmdump))
 		why = "--expect reads a net file or the live fabric";
+	else if ((a->qos || a->qos_sls) && !a->live)
+		why = "--qos reads the tables of a live fabric: it needs --live";
+	else if (a->qos_sls && !a->qos)
+		why = "--qos-layers goes with --qos";
 	if (!why)
 		return OT_EXIT_OK;
 	fprintf(stderr, "osmtopo check: %s\n", why);
@@ -323,7 +337,7 @@ static int route_file(const struct check_args *a, struct ot_fabric **f,
  * discovered fabric first (*promiser, for find_promise() too): its path
  * SLs are the classes a sample of path records covers (live.h).
  */
-static int read_live(const struct check_args *a, struct ot_fabric **f,
+static int read_live(struct check_args *a, struct ot_fabric **f,
 		     struct ot_routing **r, struct ot_routing **promiser,
 		     struct ot_mcast **mc, struct ot_error *err)
 {
@@ -339,6 +353,12 @@ static int read_live(const struct check_args *a, struct ot_fabric **f,
 	    !ot_engine_run(ot_engine_find(a->promise_of), *f, promiser,
 			   &engine_err))
 		o.sl_model = *promiser;
+	if (a->qos) {
+		a->vlarb = ot_vlarb_new(*f);
+		if (!a->vlarb)
+			return ot_error_nomem(err, "vlarb");
+		o.vlarb = a->vlarb;
+	}
 	if (ot_live_read_routing(&o, *f, r, err))
 		return -1;
 	if (a->no_mcast)
@@ -473,6 +493,40 @@ out:
 	return status;
 }
 
+/*
+ * --qos: the VL arbitration read back against the class table, printed
+ * with the check's report.  The exit status covers both.
+ */
+static int check_qos(const struct check_args *a, const struct ot_routing *r,
+		     const struct ot_check_report *rep)
+{
+	struct ot_qos_check_opts o = { .sls = a->qos_sls,
+				       .vlarb = a->vlarb,
+				       .max_examples = a->examples };
+	struct ot_qos_check_report *q = NULL;
+	struct ot_error err = { 0 };
+	struct ot_qos_table t;
+	int status = OT_EXIT_USAGE;
+
+	if (ot_qos_load(a->qos, &t, &err)) {
+		fprintf(stderr, "osmtopo check: %s\n", err.msg);
+		return OT_EXIT_USAGE;
+	}
+	o.table = &t;
+	if (ot_qos_check_run(r, &o, &q, &err)) {
+		fprintf(stderr, "osmtopo check: %s\n", err.msg);
+		return OT_EXIT_USAGE;
+	}
+	if (ot_qos_check_print(stdout, rep, q, a->json) || fflush(stdout))
+		fprintf(stderr, "osmtopo check: writing the report: %s\n",
+			strerror(errno));
+	else
+		status = ot_check_ok(rep) && ot_qos_check_ok(q) ?
+				 OT_EXIT_OK : OT_EXIT_FAIL;
+	ot_qos_check_free(q);
+	return status;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct check_args a = { .traffic = { .seed = 1 } };
@@ -525,19 +579,20 @@ int cmd_check(int argc, char **argv)
 		status = OT_EXIT_USAGE;
 		goto out;
 	}
-	if (ot_check_print(stdout, rep, a.json) || fflush(stdout)) {
+	if (a.qos) {
+		status = check_qos(&a, r, rep);
+	} else if (ot_check_print(stdout, rep, a.json) || fflush(stdout)) {
 		fprintf(stderr, "osmtopo check: writing the report: %s\n",
 			strerror(errno));
 		status = OT_EXIT_USAGE;
-		goto out;
+	} else {
+		status = ot_check_ok(rep) ? OT_EXIT_OK : OT_EXIT_FAIL;
 	}
-	if (a.plot && write_plot(&a, rep)) {
+	if (status != OT_EXIT_USAGE && a.plot && write_plot(&a, rep))
 		status = OT_EXIT_USAGE;
-		goto out;
-	}
-	status = ot_check_ok(rep) ? OT_EXIT_OK : OT_EXIT_FAIL;
 out:
 	ot_check_report_free(rep);
+	ot_vlarb_free(a.vlarb);
 	ot_routing_free(promiser);
 	ot_mcast_free(mc);
 	ot_routing_free(r);

@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "options.h"
+#include "route/qos/arbiter.h"
 #include "route/qos/qos.h"
 
 struct qos_args {
@@ -97,13 +98,52 @@ static void print_text(const struct ot_qos_table *t,
 	printf("\n");
 }
 
-/* The InfiniBand low table for --vls: n entries, 0 when not asked. */
+/*
+ * The InfiniBand low table for --vls: n entries, 0 when not asked; and
+ * what the arbiter model gives each class on saturated queues of its MTU
+ * (route/qos/arbiter.h): share of the link, most bytes between two of
+ * its packets.
+ */
 struct ib_table {
 	struct ot_qos_entry e[OT_QOS_MAX_ENTRIES];
-	unsigned int n;
+	unsigned int n, nclasses;
+	double share[OT_QOS_MAX_CLASSES];
+	uint64_t worst[OT_QOS_MAX_CLASSES];
 };
 
-static void print_ib_text(const struct ib_table *ib)
+static int ib_model(const struct ot_qos_table *t, unsigned int vls,
+		    struct ib_table *ib)
+{
+	unsigned int mtu[OT_ARB_VLS] = { 0 }, j, c;
+	struct ot_vlarb_port p = { .read = true, .op_vls = 15 };
+	struct ot_arb_trace tr;
+	uint16_t mask;
+
+	p.low_cap = (uint8_t)(ib->n < OT_VLARB_MAX ? ib->n : OT_VLARB_MAX);
+	for (j = 0; j < p.low_cap; j++) {
+		p.low[j].vl = (uint8_t)ib->e[j].who;
+		p.low[j].weight = (uint8_t)ib->e[j].weight;
+	}
+	for (j = 0; j < t->nclasses * vls && j < OT_ARB_VLS; j++)
+		mtu[j] = (t->cls[j / vls].mtu ? t->cls[j / vls].mtu :
+						t->gmtu) / OT_QOS_UNIT;
+	if (ot_arb_simulate(&p, mtu, 4, &tr))
+		return -1;
+	ib->nclasses = t->nclasses;
+	for (c = 0; c < t->nclasses; c++) {
+		mask = (uint16_t)(((1u << vls) - 1) << (c * vls));
+		ib->share[c] = tr.total ? (double)ot_arb_served(&tr, mask) /
+						  tr.total : 0;
+		ib->worst[c] = ot_arb_worst_gap(&tr, mask);
+		if (ib->worst[c] != OT_ARB_NEVER)
+			ib->worst[c] *= OT_QOS_UNIT;
+	}
+	ot_arb_trace_free(&tr);
+	return 0;
+}
+
+static void print_ib_text(const struct ot_qos_table *t,
+			  const struct ib_table *ib)
 {
 	unsigned int j;
 
@@ -113,7 +153,10 @@ static void print_ib_text(const struct ib_table *ib)
 	for (j = 0; j < ib->n; j++)
 		printf("%s%u/%u", j % 8 ? " " : "\n  ", ib->e[j].who,
 		       ib->e[j].weight);
-	printf("\n");
+	printf("\nits arbiter on saturated queues of each class's MTU (share, most bytes between two packets):\n");
+	for (j = 0; j < ib->nclasses; j++)
+		printf("  %-10s %7.3f%% %8llu B\n", t->cls[j].name,
+		       100 * ib->share[j], (unsigned long long)ib->worst[j]);
 }
 
 static json_t *ib_json(const struct ib_table *ib)
@@ -125,6 +168,20 @@ static json_t *ib_json(const struct ib_table *ib)
 		json_array_append_new(a, json_pack("{s:i, s:i}", "vl",
 						   ib->e[j].who, "weight",
 						   ib->e[j].weight));
+	return a;
+}
+
+static json_t *model_json(const struct ot_qos_table *t,
+			  const struct ib_table *ib)
+{
+	json_t *a = json_array();
+	unsigned int c;
+
+	for (c = 0; c < ib->nclasses; c++)
+		json_array_append_new(a, json_pack("{s:s, s:f, s:o}", "class",
+			t->cls[c].name, "share", ib->share[c],
+			"worst_bytes", ib->worst[c] == OT_ARB_NEVER ?
+				json_null() : json_integer((json_int_t)ib->worst[c])));
 	return a;
 }
 
@@ -165,8 +222,10 @@ static int print_json(const struct ot_qos_table *t,
 			 "table", entries);
 	if (!root)
 		return -1;
-	if (ib->n)
+	if (ib->n) {
 		json_object_set_new(root, "vlarb_low", ib_json(ib));
+		json_object_set_new(root, "vlarb_model", model_json(t, ib));
+	}
 	rc = json_dumpf(root, stdout, JSON_INDENT(2));
 	printf("\n");
 	json_decref(root);
@@ -208,6 +267,8 @@ int cmd_qos(int argc, char **argv)
 					   .vls = a.vls };
 
 		rc = ot_qos_ib_vlarb(&t, &q, a.cap[1], ib.e, &ib.n, &err);
+		if (!rc && ib_model(&t, a.vls, &ib))
+			rc = ot_error_nomem(&err, "qos");
 	}
 	if (rc) {
 		fprintf(stderr, "osmtopo qos: %s: %s\n", argv[next], err.msg);
@@ -217,7 +278,7 @@ int cmd_qos(int argc, char **argv)
 		rc = print_json(&t, &arb, a.sbt, &ib);
 	} else {
 		print_text(&t, &arb, a.sbt);
-		print_ib_text(&ib);
+		print_ib_text(&t, &ib);
 	}
 	if (rc || fflush(stdout)) {
 		fprintf(stderr, "osmtopo qos: cannot write the output\n");

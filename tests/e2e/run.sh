@@ -88,6 +88,7 @@ tests=(
 	"compare-ulhpc-roots|$here/test_compare.sh fabric $topo/ulhpc-96.net --osm-option updn:root_guid_file=$src/tests/data/ulhpc-96-spines.guids --osm-option ftree:root_guid_file=$src/tests/data/ulhpc-96-spines.guids minhop=yes updn=yes ftree=yes"
 	"balance-second-opinion|$here/test_balance_second_opinion.sh"
 	"qos|$here/test_qos.sh"
+	"qos-mixed|$here/test_qos.sh ff-mixed-dor"
 	"ff-mixed-ador-flatfly|$here/test_ff_engines.sh ff-mixed-ador $topo/flatfly-3x3x3-w2-2cas.net 2"
 	"ff-twisted-ador-flatfly|$here/test_ff_engines.sh ff-twisted-ador $topo/flatfly-3x3x3-w2-2cas.net 2"
 	"ff-twisted-mixed-ador-flatfly|$here/test_ff_engines.sh ff-twisted-mixed-ador $topo/flatfly-3x3x3-w2-2cas.net 2"

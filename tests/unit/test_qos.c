@@ -440,6 +440,131 @@ START_TEST(test_layers_mixed)
 }
 END_TEST
 
+/* A 3x3x2 FlatFly, parallel cables in dimension 0, 2 CAs a switch. */
+static struct ot_fabric *flatfly3(void)
+{
+	struct ot_flatfly_params p = { 0 };
+	struct ot_error err = { 0 };
+	struct ot_fabric *f;
+
+	p.ndims = 3;
+	p.size[0] = 3;
+	p.size[1] = 3;
+	p.size[2] = 2;
+	p.width[0] = 2;
+	p.width[1] = p.width[2] = 1;
+	p.cas = 2;
+	p.shuffle = true;
+	p.seed = 3;
+	f = ot_gen_flatfly(&p, &err);
+	ck_assert_msg(f, "%s", err.msg);
+	ck_assert(!ot_fabric_set_ca_lmc(f, 0, &err));
+	return f;
+}
+
+/*
+ * ff-mixed-dor on 3 dimensions takes 3 orders (3 SLs, 3 VLs): with 3
+ * classes in 8 VLs it sheds an order instead of being refused, keeps
+ * every class on VLs of its own, and stays free of credit loops; when
+ * not even one order fits, it is refused with the numbers.
+ */
+START_TEST(test_layers_mixed_degrade)
+{
+	const struct ot_engine *e = ot_engine_find("ff-mixed-dor");
+	struct ot_engine_budget b = { 8 / 3, 15 / 3, "3 QoS classes" };
+	struct ot_check_opts opts = { 0 };
+	struct ot_check_report *rep = NULL;
+	struct ot_error err = { 0 };
+	struct ot_routing *r = NULL;
+	struct ot_fabric *f = flatfly3();
+	struct ot_qos_layers q;
+	struct ot_qos_table t;
+
+	parse_ok(three_classes, &t);
+	ck_assert(!ot_engine_run(e, f, &r, &err));
+	ck_assert_uint_eq(r->nvls, 3);
+	ck_assert_int_eq(ot_qos_layer(r, &t, 8, &q, &err), -1);
+	ck_assert_msg(strstr(err.msg, "3 QoS classes x 3 VLs"), "%s", err.msg);
+	ot_routing_free(r);
+	ck_assert_msg(!ot_engine_run_budget(e, f, &b, &r, &err), "%s",
+		      err.msg);
+	ck_assert_uint_eq(r->nvls, 2);
+	ck_assert_msg(!ot_qos_layer(r, &t, 8, &q, &err), "%s", err.msg);
+	ck_assert_uint_eq(q.classes, 3);
+	ck_assert_uint_eq(q.sls, 2);
+	ck_assert_uint_eq(q.vls, 2);
+	ck_assert(!ot_check_run(f, r, &opts, &rep, &err));
+	ck_assert_uint_eq(ot_check_counts(rep)->unreachable, 0);
+	ck_assert_uint_eq(ot_check_counts(rep)->credit_loops, 0);
+	/* class 0 (the path SLs as the engine gives them): VLs 0-1 */
+	ck_assert_uint_eq(ot_check_counts(rep)->vls_used, 0x3);
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	/* 9 classes: no VL left for even one order */
+	b = (struct ot_engine_budget){ 8 / 9, 15 / 9, "9 QoS classes" };
+	ck_assert_int_eq(ot_engine_run_budget(e, f, &b, &r, &err), -1);
+	ck_assert_int_eq(err.cls, OT_ERR_BUDGET);
+	ck_assert_msg(strstr(err.msg, "1 dimension order needs 1 VLs, 9 QoS classes leave 0"),
+		      "%s", err.msg);
+	/* SLs short: 8 classes leave 1 SL each, so one order */
+	b = (struct ot_engine_budget){ 8, 15 / 8, "8 QoS classes" };
+	ck_assert(!ot_engine_run_budget(e, f, &b, &r, &err));
+	ck_assert_uint_eq(r->nvls, 1);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/*
+ * The other Mixed variants shed orders too: 3 classes in 8 VLs fit
+ * ff-twisted-mixed-dor and ff-mixed-ador (2 VLs a class); one order of
+ * ff-twisted-mixed-ador takes 3 VLs, so 3 classes are refused with the
+ * numbers and 2 classes (4 VLs each) fit.
+ */
+START_TEST(test_layers_mixed_variants_degrade)
+{
+	static const char *const names[] = {
+		"ff-twisted-mixed-dor", "ff-mixed-ador",
+	};
+	const struct ot_engine *tma = ot_engine_find("ff-twisted-mixed-ador");
+	struct ot_engine_budget b2 = { 8 / 2, 15 / 2, "2 QoS classes" };
+	struct ot_engine_budget b = { 8 / 3, 15 / 3, "3 QoS classes" };
+	struct ot_error err = { 0 };
+	struct ot_routing *r = NULL;
+	struct ot_fabric *f = flatfly3();
+	struct ot_qos_layers q;
+	struct ot_qos_table t;
+	unsigned int i;
+
+	parse_ok(three_classes, &t);
+	ck_assert(!ot_fabric_set_ca_lmc(f, 1, &err));
+	for (i = 0; i < 2; i++) {
+		const struct ot_engine *e = ot_engine_find(names[i]);
+
+		ck_assert(!ot_engine_run(e, f, &r, &err));
+		ck_assert_msg(r->nvls > 2, "%s: %u VLs", names[i], r->nvls);
+		ot_routing_free(r);
+		ck_assert_msg(!ot_engine_run_budget(e, f, &b, &r, &err),
+			      "%s: %s", names[i], err.msg);
+		ck_assert_uint_le(r->nvls, 2);
+		ck_assert_msg(!ot_qos_layer(r, &t, 8, &q, &err), "%s: %s",
+			      names[i], err.msg);
+		ck_assert_uint_eq(q.classes, 3);
+		ot_routing_free(r);
+	}
+	ck_assert(!ot_engine_run(tma, f, &r, &err));
+	ck_assert_uint_gt(r->nvls, 4);
+	ot_routing_free(r);
+	ck_assert_int_eq(ot_engine_run_budget(tma, f, &b, &r, &err), -1);
+	ck_assert_msg(strstr(err.msg, "1 dimension order needs 3 VLs, 3 QoS classes leave 2"),
+		      "%s", err.msg);
+	ck_assert(!ot_engine_run_budget(tma, f, &b2, &r, &err));
+	ck_assert_uint_le(r->nvls, 4);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
 /* Classes that do not fit are refused with the numbers, never merged. */
 START_TEST(test_layers_refused)
 {
@@ -510,6 +635,8 @@ static Suite *qos_suite(void)
 	tcase_add_test(tc, test_methodology_refusals);
 	tcase_add_test(tc, test_layers_twisted);
 	tcase_add_test(tc, test_layers_mixed);
+	tcase_add_test(tc, test_layers_mixed_degrade);
+	tcase_add_test(tc, test_layers_mixed_variants_degrade);
 	tcase_add_test(tc, test_layers_refused);
 	tcase_add_test(tc, test_ib_vlarb);
 	suite_add_tcase(s, tc);

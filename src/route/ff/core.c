@@ -1217,9 +1217,49 @@ static int set_labels(const struct ff_ctx *c, struct ot_routing *out)
 	return rc ? ot_error_nomem(c->err, c->name) : 0;
 }
 
+/* Path SLs the routing takes: one per order, the escape layer's above. */
+static unsigned int ff_sls(const struct ff_ctx *c)
+{
+	return c->any_escape ? FF_ESCAPE_SL + 1u : c->norders;
+}
+
+/* Whether the VLs (and, with a budget, the SLs) fit. */
+static bool ff_fits(const struct ff_ctx *c, const struct ff_vlrule *v,
+		    const struct ot_engine_budget *b)
+{
+	unsigned int vls = ff_vlrule_vls(v);
+
+	if (vls > FF_MAX_VLS)
+		return false;
+	return !b || (vls <= b->max_vls && ff_sls(c) <= b->max_sls);
+}
+
+static int ff_refuse_budget(const struct ff_ctx *c, const struct ff_vlrule *v,
+			    const struct ot_engine_budget *b)
+{
+	unsigned int vls = ff_vlrule_vls(v);
+
+	if (vls > FF_MAX_VLS || !b)
+		return ot_refuse(c->err, OT_ERR_BUDGET,
+				 "%s: needs %u VLs, more than %u", c->name,
+				 vls, FF_MAX_VLS);
+	if (vls > b->max_vls)
+		return ot_refuse(c->err, OT_ERR_BUDGET,
+				 "%s: %u dimension order%s need%s %u VLs, %s leave %u",
+				 c->name, c->norders,
+				 c->norders == 1 ? "" : "s",
+				 c->norders == 1 ? "s" : "", vls, b->why,
+				 b->max_vls);
+	return ot_refuse(c->err, OT_ERR_BUDGET,
+			 "%s: %u dimension order%s need%s %u SLs, %s leave %u",
+			 c->name, c->norders, c->norders == 1 ? "" : "s",
+			 c->norders == 1 ? "s" : "", ff_sls(c), b->why,
+			 b->max_sls);
+}
+
 int ff_route(const char *name, unsigned int variant,
-	     const struct ot_fabric *f, struct ot_routing *out,
-	     struct ot_error *err)
+	     const struct ot_fabric *f, const struct ot_engine_budget *b,
+	     struct ot_routing *out, struct ot_error *err)
 {
 	struct ff_ctx c = { .name = name, .variant = variant, .f = f,
 			    .err = err };
@@ -1249,7 +1289,8 @@ int ff_route(const char *name, unsigned int variant,
 		goto out;
 	/*
 	 * The Mixed variants start with min(n, 4) orders and give up orders
-	 * while detours push the VLs beyond 8; the others have one.
+	 * while detours push the VLs beyond 8, or beyond a budget (QoS
+	 * classes); the others have one.
 	 */
 	m = (variant & FF_MIXED) ? (c.n < FF_MAX_ORDERS ? c.n : FF_MAX_ORDERS) :
 				   1;
@@ -1261,15 +1302,13 @@ int ff_route(const char *name, unsigned int variant,
 		if (error)
 			goto out;
 		v = vlrule(&c);
-		if (ff_vlrule_vls(&v) <= FF_MAX_VLS || m == 1)
+		if (ff_fits(&c, &v, b) || m == 1)
 			break;
 		m--;
 	}
 	out->nvls = ff_vlrule_vls(&v);
-	if (out->nvls > FF_MAX_VLS) {
-		error = ot_refuse(err, OT_ERR_BUDGET,
-				  "%s: needs %u VLs, more than %u",
-				     name, out->nvls, FF_MAX_VLS);
+	if (!ff_fits(&c, &v, b)) {
+		error = ff_refuse_budget(&c, &v, b);
 		goto out;
 	}
 	out->needs_qos = out->nvls > 1;

@@ -29,15 +29,23 @@ static bool has_lmc(const struct ot_fabric *f)
 	return false;
 }
 
-static int ff_engine_route(const struct ot_engine *self,
-			   const struct ot_fabric *f, struct ot_routing *out,
-			   struct ot_error *err)
+static int ff_engine_budget(const struct ot_engine *self,
+			    const struct ot_fabric *f,
+			    const struct ot_engine_budget *b,
+			    struct ot_routing *out, struct ot_error *err)
 {
 	if ((self->variant & FF_ADOR) && !has_lmc(f))
 		return ot_refuse(err, OT_ERR_CONFIG,
 			"%s: needs lmc >= 1 (LID offsets carry its non-minimal paths); every CA port has a single LID",
 			self->name);
-	return ff_route(self->name, self->variant, f, out, err);
+	return ff_route(self->name, self->variant, f, b, out, err);
+}
+
+static int ff_engine_route(const struct ot_engine *self,
+			   const struct ot_fabric *f, struct ot_routing *out,
+			   struct ot_error *err)
+{
+	return ff_engine_budget(self, f, NULL, out, err);
 }
 
 const struct ot_engine ot_engine_ff_dor = {
@@ -52,6 +60,7 @@ const struct ot_engine ot_engine_ff_mixed_dor = {
 	.needs = "FlatFly/hypercube, QoS on: one SL and VL per dimension order (up to 4; fewer orders when detours and the escape VL need room)",
 	.route = ff_engine_route,
 	.variant = FF_MIXED,
+	.route_budget = ff_engine_budget,
 };
 
 const struct ot_engine ot_engine_ff_twisted_dor = {
@@ -66,6 +75,7 @@ const struct ot_engine ot_engine_ff_twisted_mixed_dor = {
 	.needs = "FlatFly, QoS on: one SL per order plus a first-hop VL, an escape VL when cables are missing (at most 8)",
 	.route = ff_engine_route,
 	.variant = FF_TWISTED | FF_MIXED,
+	.route_budget = ff_engine_budget,
 };
 
 const struct ot_engine ot_engine_ff_ador = {
@@ -80,6 +90,7 @@ const struct ot_engine ot_engine_ff_mixed_ador = {
 	.needs = "FlatFly, lmc >= 1, QoS on: ff-ador per dimension order of ff-mixed-dor, 2 VLs per order (4 orders in 8 VLs; fewer with the escape VL)",
 	.route = ff_engine_route,
 	.variant = FF_ADOR | FF_MIXED,
+	.route_budget = ff_engine_budget,
 };
 
 const struct ot_engine ot_engine_ff_twisted_ador = {
@@ -102,4 +113,5 @@ const struct ot_engine ot_engine_ff_twisted_mixed_ador = {
 	.needs = "FlatFly, lmc >= 1, QoS on: the twist in the last dimension of the destination's order, then ff-ador in that order; 2 VLs per order + 1 first-hop VL: 3 orders in 7 VLs (fewer orders with damage)",
 	.route = ff_engine_route,
 	.variant = FF_ADOR | FF_TWISTED | FF_MIXED,
+	.route_budget = ff_engine_budget,
 };

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "model/routing.h"
+#include "route/engine.h"
 #include "route/escape.h"
 #include "topo/flatfly.h"
 
@@ -147,10 +148,13 @@ static inline uint32_t ff_move(const struct ff_ctx *c, uint32_t slot,
 int ff_set_promise(const struct ff_ctx *c, struct ot_routing *out,
 		   struct ot_ff *ff);
 
-/* Routes f with the FlatFly engine core (core.c). */
+/*
+ * Routes f with the FlatFly engine core (core.c); the Mixed variants shed
+ * orders to fit budget b (NULL: 8 VLs).
+ */
 int ff_route(const char *name, unsigned int variant,
-	     const struct ot_fabric *f, struct ot_routing *out,
-	     struct ot_error *err);
+	     const struct ot_fabric *f, const struct ot_engine_budget *b,
+	     struct ot_routing *out, struct ot_error *err);
 
 /*
  * ADOR (ador.c): the coordinate of dimension i that packets for t cross

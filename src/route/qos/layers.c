@@ -32,7 +32,7 @@ static unsigned int engine_sls(const struct ot_routing *r)
  * takes the qos-level's SL as it is) goes to its class's layer 0; any
  * other SL to class 0's layers.
  */
-static void layer_of(const struct ot_qos_layers *q, unsigned int sl,
+void ot_qos_sl_layer(const struct ot_qos_layers *q, unsigned int sl,
 		     unsigned int *c, unsigned int *s)
 {
 	if (sl < q->classes * q->sls) {
@@ -60,7 +60,7 @@ static uint8_t *layered_table(const struct ot_routing *r, int n,
 	for (in = 0; in <= nports; in++)
 		for (out = 0; out <= nports; out++)
 			for (sl = 0; sl < OT_NUM_SLS; sl++) {
-				layer_of(q, sl, &c, &s);
+				ot_qos_sl_layer(q, sl, &c, &s);
 				v = ot_routing_vl(r, n, in, out, s);
 				t[ot_sl2vl_index(nports, in, out, sl)] =
 					(uint8_t)(c * q->vls + v);
@@ -124,39 +124,4 @@ uint8_t ot_qos_path_sl(const struct ot_qos_layers *q,
 	unsigned int s = ot_routing_path_sl(r, slid, dlid) % q->sls;
 
 	return (uint8_t)((c < 0 ? 0 : (unsigned int)c) * q->sls + s);
-}
-
-int ot_qos_ib_vlarb(const struct ot_qos_table *t,
-		    const struct ot_qos_layers *q, unsigned int cap,
-		    struct ot_qos_entry *entry, unsigned int *n,
-		    struct ot_error *err)
-{
-	struct ot_qos_arb a;
-	unsigned int j, ci, turn[OT_QOS_MAX_CLASSES] = { 0 };
-
-	if (ot_qos_dtable(t, cap, &a, err))
-		return -1;
-	if (a.n > cap)
-		return ot_refuse(err, OT_ERR_BUDGET,
-				 "%u arbitration entries, the port holds %u",
-				 a.n, cap);
-	for (ci = 0; ci < t->nclasses; ci++)
-		if (a.c[ci].n < q->vls)
-			return ot_refuse(err, OT_ERR_BUDGET,
-					 "line %u: class '%s' has %u arbitration entr%s of %u for the engine's %u VLs: lower its distance",
-					 t->cls[ci].line, t->cls[ci].name,
-					 a.c[ci].n, a.c[ci].n == 1 ? "y" : "ies",
-					 a.n, q->vls);
-	for (j = 0; j < a.n; j++) {
-		entry[j] = a.entry[j];
-		if (a.entry[j].who < 0) {
-			entry[j].weight = 0;
-			entry[j].who = 0;
-			continue;
-		}
-		ci = (unsigned int)a.entry[j].who;
-		entry[j].who = (int16_t)(ci * q->vls + turn[ci]++ % q->vls);
-	}
-	*n = a.n;
-	return 0;
 }

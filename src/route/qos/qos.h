@@ -17,6 +17,7 @@
 #define OSMTOPO_ROUTE_QOS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/error.h"
@@ -129,7 +130,6 @@ void ot_qos_correct(struct ot_qos_arb *a);
  */
 unsigned int ot_qos_worst_bytes(const struct ot_qos_arb *a, unsigned int ci);
 
-#endif
 
 /*
  * Classes times layers, over any engine's routing.  An engine uses S path
@@ -167,9 +167,9 @@ uint8_t ot_qos_path_sl(const struct ot_qos_layers *q,
 		       uint16_t slid, uint16_t dlid);
 
 /*
- * The InfiniBand low-priority VLArb table of a port: the DTable entries
- * of t for cap entries, each naming a VL of its class (class c's entries
- * take VLs c*V .. c*V+V-1 in turn).  Fills n entries (who = VL); refuses
+ * The InfiniBand low-priority VLArb table of a port whose flows are not
+ * known: ot_qos_port_vlarb() with every class on each of its VLs
+ * (c*V .. c*V+V-1) evenly.  Fills n entries (who = VL); refuses
  * (OT_ERR_BUDGET) a class with fewer entries than VLs, whose VLs could
  * not all be served.
  */
@@ -177,3 +177,87 @@ int ot_qos_ib_vlarb(const struct ot_qos_table *t,
 		    const struct ot_qos_layers *q, unsigned int cap,
 		    struct ot_qos_entry *entry, unsigned int *n,
 		    struct ot_error *err);
+
+/*
+ * The class and engine layer a layered SL stands for (as
+ * ot_qos_layer() maps it): below C*S the block of a class, above it a
+ * class's policy SL goes to that class's layer 0, any other SL to class
+ * 0's layers.
+ */
+void ot_qos_sl_layer(const struct ot_qos_layers *q, unsigned int sl,
+		     unsigned int *cls, unsigned int *layer);
+
+/*
+ * Flows through every output port of a routing, by class and VL: a flow
+ * is a CA port and a CA LID (each LID of an LMC range on its own), and
+ * it counts once on every port it leaves by, on the VL it takes there.
+ * count[(port0[n] + p) * OT_NUM_SLS * classes + c * OT_NUM_SLS + vl].
+ */
+struct ot_qos_flows {
+	const struct ot_fabric *fabric; /* borrowed */
+	unsigned int classes;
+	uint32_t *port0;  /* per node: index of its port 0 */
+	uint32_t *count;
+	uint64_t flows;   /* flows walked (a pair counted for every class */
+	uint64_t lost;    /* ... of them, not delivered */
+	/* With edges: channel dependencies (consecutive hops) per class. */
+	bool edges;
+	struct ot_qos_edge *edge;
+	size_t nedges, edge_cap;
+};
+
+/* A dependency of channel (port, VL) a on b, class c: a = port * 16 + vl. */
+struct ot_qos_edge {
+	uint32_t a, b;
+	uint8_t cls;
+};
+
+/*
+ * The class a pair's flow belongs to, for ot_qos_flows_count(): a class
+ * index, or -1 for "any class" (the flow counts once for every class, on
+ * that class's SL).
+ */
+typedef int (*ot_qos_pair_class)(void *ctx, int src, unsigned int sport,
+				 uint16_t dlid);
+
+/*
+ * Walks every flow of r.  With pick NULL, a flow's SL is r's path SL and
+ * its class that SL's (ot_qos_sl_layer(), r as read from a fabric); with
+ * pick, its class is pick's and its SL ot_qos_path_sl() of the class's
+ * policy SL (r layered by ot_qos_layer()).  out->edges asks for the
+ * channel dependencies too (deduplicated).  0, or -1 on OOM.
+ */
+int ot_qos_flows_count(const struct ot_routing *r,
+		       const struct ot_qos_table *t,
+		       const struct ot_qos_layers *q, ot_qos_pair_class pick,
+		       void *ctx, struct ot_qos_flows *out,
+		       struct ot_error *err);
+void ot_qos_flows_free(struct ot_qos_flows *fl);
+
+/* The counts of port p of node n: classes * OT_NUM_SLS entries. */
+static inline const uint32_t *ot_qos_port_flows(const struct ot_qos_flows *fl,
+						int n, unsigned int p)
+{
+	return fl->count + ((size_t)fl->port0[n] + p) * OT_NUM_SLS *
+				   fl->classes;
+}
+
+/*
+ * The low-priority VLArb table of one port that carries flows[c * 16 +
+ * vl] of class c on VL vl (NULL: every class on each of its VLs
+ * evenly).  The entries are the DTable's for cap entries; class c's go
+ * only to VLs that carry it here (every one of them at least one entry),
+ * in proportion to their flows; a class with no flow here keeps its
+ * entries on all its VLs.  Weights are whole packets of the class's MTU
+ * (the arbiter sends whole packets: a weight between two multiples is
+ * served as the larger), as many as bring each class present here
+ * closest to its share among the classes present, in the fewest units;
+ * within a class, the packets are split over its VLs in proportion to
+ * their flows, at least one an entry.  Refuses as ot_qos_ib_vlarb().
+ */
+int ot_qos_port_vlarb(const struct ot_qos_table *t,
+		      const struct ot_qos_layers *q, unsigned int cap,
+		      const uint32_t *flows, struct ot_qos_entry *entry,
+		      unsigned int *n, struct ot_error *err);
+
+#endif

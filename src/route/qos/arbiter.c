@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The InfiniBand VL arbiter on saturated queues (see arbiter.h): one
+ * packet at a time, high table against low table under the high limit,
+ * each table walked entry by entry with whole packets.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "route/qos/arbiter.h"
+
+/* Stop a run that never completes its cycles (a huge high table). */
+#define ARB_MAX_PACKETS (1u << 20)
+/* 4096 bytes, the unit of the high limit, in 64-byte units. */
+#define ARB_LIMIT_UNITS 64
+
+struct arb_table {
+	const struct ot_vlarb_entry *e;
+	unsigned int n, idx, wraps;
+	int rem;      /* weight left on entry idx; <= 0: move on */
+	bool started; /* idx names an entry already served */
+};
+
+struct arb_state {
+	const unsigned int *mtu;
+	unsigned int op_vls;
+};
+
+static bool eligible(const struct arb_state *s, const struct ot_vlarb_entry *e)
+{
+	return e->weight && e->vl != 15 && e->vl < s->op_vls &&
+	       e->vl < OT_ARB_VLS && s->mtu[e->vl];
+}
+
+static bool table_live(const struct arb_state *s, const struct arb_table *t)
+{
+	unsigned int j;
+
+	for (j = 0; j < t->n; j++)
+		if (eligible(s, &t->e[j]))
+			return true;
+	return false;
+}
+
+/* One packet from table t (which has an eligible entry): its VL. */
+static uint8_t serve(const struct arb_state *s, struct arb_table *t)
+{
+	uint8_t vl;
+
+	while (t->rem <= 0 || !eligible(s, &t->e[t->idx])) {
+		if (t->started) {
+			t->idx = (t->idx + 1) % t->n;
+			if (!t->idx)
+				t->wraps++;
+		}
+		t->started = true;
+		t->rem = t->e[t->idx].weight;
+	}
+	vl = t->e[t->idx].vl;
+	t->rem -= (int)s->mtu[vl];
+	return vl;
+}
+
+static int record(struct ot_arb_trace *out, size_t *cap, uint8_t vl,
+		  unsigned int units)
+{
+	struct ot_arb_packet *p;
+
+	if (out->n == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		p = realloc(out->pkt, *cap * sizeof(*p));
+		if (!p)
+			return -1;
+		out->pkt = p;
+	}
+	out->pkt[out->n].vl = vl;
+	out->pkt[out->n].units = (uint16_t)units;
+	out->n++;
+	out->served[vl] += units;
+	out->total += units;
+	return 0;
+}
+
+static unsigned int table_len(unsigned int cap)
+{
+	return cap && cap <= OT_VLARB_MAX ? cap : OT_VLARB_MAX;
+}
+
+/* May the high table send now, with hsent units sent since a low packet? */
+static bool high_turn(const struct ot_vlarb_port *p, bool low, uint64_t hsent)
+{
+	if (!low || p->high_limit == OT_VLARB_UNLIMITED || !hsent)
+		return true;
+	return hsent < (uint64_t)p->high_limit * ARB_LIMIT_UNITS;
+}
+
+int ot_arb_simulate(const struct ot_vlarb_port *p,
+		    const unsigned int mtu_units[OT_ARB_VLS],
+		    unsigned int cycles, struct ot_arb_trace *out)
+{
+	struct arb_state s = { mtu_units, p->op_vls ? p->op_vls : 15 };
+	struct arb_table hi = { p->high, table_len(p->high_cap), 0, 0, 0, 0 };
+	struct arb_table lo = { p->low, table_len(p->low_cap), 0, 0, 0, 0 };
+	bool high, low;
+	uint64_t hsent = 0;
+	size_t cap = 0;
+	uint8_t vl;
+
+	memset(out, 0, sizeof(*out));
+	high = table_live(&s, &hi);
+	low = table_live(&s, &lo);
+	while ((high || low) && out->n < ARB_MAX_PACKETS &&
+	       (low ? lo.wraps : hi.wraps) < cycles) {
+		if (high && high_turn(p, low, hsent)) {
+			vl = serve(&s, &hi);
+			hsent += mtu_units[vl];
+		} else {
+			vl = serve(&s, &lo);
+			hsent = 0;
+		}
+		/* the packet that starts cycle `cycles` + 1 is not counted */
+		if ((low ? lo.wraps : hi.wraps) >= cycles)
+			break;
+		if (record(out, &cap, vl, mtu_units[vl])) {
+			ot_arb_trace_free(out);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void ot_arb_trace_free(struct ot_arb_trace *t)
+{
+	free(t->pkt);
+	memset(t, 0, sizeof(*t));
+}
+
+uint64_t ot_arb_served(const struct ot_arb_trace *t, uint16_t mask)
+{
+	uint64_t sum = 0;
+	unsigned int vl;
+
+	for (vl = 0; vl < OT_ARB_VLS; vl++)
+		if (mask & (1u << vl))
+			sum += t->served[vl];
+	return sum;
+}
+
+uint64_t ot_arb_worst_gap(const struct ot_arb_trace *t, uint16_t mask)
+{
+	uint64_t gap = 0, lead = 0, worst = 0, seen = 0;
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		if (mask & (1u << t->pkt[i].vl)) {
+			if (seen && gap > worst)
+				worst = gap;
+			if (!seen)
+				lead = gap;
+			seen++;
+			gap = 0;
+		} else {
+			gap += t->pkt[i].units;
+		}
+	}
+	if (!seen)
+		return OT_ARB_NEVER;
+	/*
+	 * Over several cycles the gaps inside the trace are every gap of
+	 * the schedule; with one service only, the wait is the rest.
+	 */
+	return seen == 1 ? gap + lead : worst;
+}
