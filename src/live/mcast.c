@@ -63,7 +63,7 @@ struct mc_reader {
 	uint8_t (*mgid)[16];
 	uint8_t *sl;
 	bool *found;
-	uint32_t nfound;
+	uint32_t nfound, nprobed; /* groups found, probes answered */
 	/* CA and router ports with a LID and a cable: the candidates */
 	struct ot_mcast_member *port;
 	uint32_t nports;
@@ -83,6 +83,7 @@ static int got_mlid(struct mc_reader *m, uint32_t idx, uint8_t *mad,
 {
 	uint8_t *rec = mad + IB_SA_DATA_OFFS;
 
+	m->nprobed++;
 	if (status)
 		return 0; /* no group on this MLID */
 	mad_decode_field(rec, IB_SA_MCM_MGID_F, m->mgid[idx]);
@@ -396,6 +397,9 @@ int ot_live_read_mcast(const struct ot_live_opts *o, const struct ot_fabric *f,
 	if (find_groups(&m) || find_members(&m) || read_mfts(&m)) {
 		if (err && !err->msg[0])
 			ot_error_set(err, "sending a multicast query failed");
+		/* the SA going silent from the start is "no SA" */
+		if (!m.nprobed)
+			error = 1;
 		goto out;
 	}
 	*out = m.mc;
