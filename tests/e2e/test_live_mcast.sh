@@ -41,13 +41,18 @@ for ((i = 0; i < ncas; i++)); do
 done
 e2e_log "$nb CAs joined $bcast, $no joined $own"
 
+# mc KEY: a number of the report's "multicast" object
+mc() {
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["multicast"][sys.argv[2]])' \
+		"$WORK/check.json" "$1"
+}
+
 # OpenSM builds the trees after the joins, in its own time: poll.
 members=$((nb + no))
 for _ in $(seq 1 60); do
 	sim "$OSMTOPO" check --live --json --no-balance >"$WORK/check.json" \
 		2>"$WORK/check.err"
 	rc=$?
-	mc() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["multicast"][sys.argv[2]])' "$WORK/check.json" "$1"; }
 	if [ -s "$WORK/check.json" ] && [ "$(mc members)" -eq "$members" ] &&
 		[ "$(mc not_delivered)" -eq 0 ]; then
 		break
@@ -55,18 +60,17 @@ for _ in $(seq 1 60); do
 	sleep 1
 done
 [ -s "$WORK/check.json" ] || e2e_fail "check printed nothing: $(cat "$WORK/check.err")"
-for key in groups_with_members members not_delivered looping_groups credit_loops; do
-	eval "$key=$(mc $key)"
-done
+groups_with_members=$(mc groups_with_members)
+members=$(mc members)
+not_delivered=$(mc not_delivered)
+looping_groups=$(mc looping_groups)
+credit_loops=$(mc credit_loops)
 e2e_log "multicast: $groups_with_members groups with members, $members members, $not_delivered not delivered, $looping_groups looping, $credit_loops credit loops with multicast"
-# shellcheck disable=SC2154
 [ "$groups_with_members" -eq 2 ] || e2e_fail "groups with members: $groups_with_members, not 2"
 [ "$members" -eq $((nb + no)) ] || e2e_fail "members: $members, not $((nb + no))"
 [ "$not_delivered" -eq 0 ] || e2e_fail "$not_delivered member pairs not delivered"
-# shellcheck disable=SC2154
 [ "$looping_groups" -eq 0 ] || e2e_fail "$looping_groups groups forward in a loop"
 unicast=$(json_field "$WORK/check.json" credit_loops)
-# shellcheck disable=SC2154
 [ "$credit_loops" -eq "$unicast" ] ||
 	e2e_fail "multicast adds credit loops: $credit_loops with it, $unicast without ($(grep -c . "$WORK/check.json") lines of report in $WORK)"
 [ "$rc" -eq 0 ] || e2e_fail "check --live failed (exit $rc)"
