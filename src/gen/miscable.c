@@ -107,3 +107,60 @@ int ot_gen_swap_cables(struct ot_fabric *f, unsigned int k, uint64_t seed,
 	qsort(moved, 2 * k, sizeof(*moved), cmp_swap);
 	return 0;
 }
+
+/* Near ends of switch cables, all of them: their count in *n. */
+static struct end *near_ends(const struct ot_fabric *f, uint32_t *n)
+{
+	struct end *near = calloc(f->nnodes * (OT_MAX_PORTS + 1u) + 1,
+				  sizeof(*near));
+	uint32_t i;
+	unsigned int p;
+
+	*n = 0;
+	if (!near)
+		return NULL;
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 1; p <= f->node[i].nports; p++)
+			if (near_end(f, (int32_t)i, p))
+				near[(*n)++] = (struct end){ (int32_t)i,
+							     (uint8_t)p };
+	return near;
+}
+
+int ot_gen_cycle_cables(struct ot_fabric *f, uint64_t seed,
+			struct ot_gen_swap *moved, struct ot_error *err)
+{
+	struct ot_prng rng = { seed };
+	uint32_t n, tries = 0;
+	struct end *near = near_ends(f, &n);
+	struct end a[3], fa[3];
+	unsigned int i, j;
+	bool ok = false;
+
+	if (!near)
+		return ot_error_nomem(err, "cycle cables");
+	while (!ok && n >= 3 && tries++ < 100000) {
+		for (i = 0; i < 3; i++) {
+			const struct ot_port *pt;
+
+			a[i] = near[ot_prng_below(&rng, n)];
+			pt = &f->node[a[i].node].port[a[i].port];
+			fa[i] = (struct end){ pt->peer, pt->peer_port };
+		}
+		ok = true; /* six distinct switches */
+		for (i = 0; i < 6; i++)
+			for (j = i + 1; j < 6; j++)
+				ok = ok && (i < 3 ? a[i] : fa[i - 3]).node !=
+						   (j < 3 ? a[j] : fa[j - 3]).node;
+	}
+	free(near);
+	if (!ok)
+		return ot_error_set(err, "no 3 cables on 6 switches to cycle");
+	for (i = 0; i < 3; i++) {
+		moved[i] = (struct ot_gen_swap){ a[i].node, a[i].port,
+						 fa[i].node, fa[i].port };
+		relink(f, a[i], fa[(i + 1) % 3]);
+	}
+	qsort(moved, 3, sizeof(*moved), cmp_swap);
+	return 0;
+}

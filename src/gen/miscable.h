@@ -31,4 +31,14 @@ struct ot_gen_swap {
 int ot_gen_swap_cables(struct ot_fabric *f, unsigned int k, uint64_t seed,
 		       struct ot_gen_swap *moved, struct ot_error *err);
 
+/*
+ * Moves the far ends of 3 random switch-to-switch cables (near ends as
+ * above, 6 distinct switches) round a cycle: the first cable's near end
+ * gets the second's far end, the second the third's, the third the
+ * first's.  The 3 moved ends go to moved[], by node then port.  0, or -1
+ * with err.
+ */
+int ot_gen_cycle_cables(struct ot_fabric *f, uint64_t seed,
+			struct ot_gen_swap *moved, struct ot_error *err);
+
 #endif

@@ -311,6 +311,58 @@ static void log_miscabling(const struct ot_plugin_engine *ctx,
 	ot_miscabling_free(&m);
 }
 
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* The switch-to-switch cables of f, whatever their order, as one number. */
+static uint64_t cabling_digest(const struct ot_fabric *f)
+{
+	uint64_t d = 0;
+	uint32_t i;
+	unsigned int p;
+
+	for (i = 0; i < f->nnodes; i++) {
+		const struct ot_node *nd = &f->node[i];
+
+		if (!ot_is_switch(f, i))
+			continue;
+		for (p = 1; p <= nd->nports; p++) {
+			int32_t q = nd->port[p].peer;
+
+			if (q >= 0 && ot_is_switch(f, q))
+				d += mix64(mix64(nd->guid ^ p) ^
+					   mix64(f->node[q].guid) ^
+					   nd->port[p].peer_port);
+		}
+	}
+	return d | 1;
+}
+
+/*
+ * A fabric the engine routes may still be mis-cabled (a cable moved onto
+ * a pair of neighbours, topo/miscable.h): checked when the cabling
+ * changed, logged when cables are to move.
+ */
+static void check_cabling(struct ot_plugin_engine *ctx,
+			  const struct ot_fabric *f)
+{
+	uint64_t d;
+
+	if (!ctx->engine->miscabling)
+		return;
+	d = cabling_digest(f);
+	if (d == ctx->cabling_digest)
+		return;
+	ctx->cabling_digest = d;
+	log_miscabling(ctx, f);
+}
+
 /* The phases and their times, at VERBOSE; the coordinates at DEBUG. */
 static void log_routing(const struct ot_plugin_engine *ctx, double capture_ms,
 			double install_ms)
@@ -393,6 +445,7 @@ static int ot_build_fwd_tables(void *context)
 	f = NULL;
 	r = NULL;
 	ctx->last_refusal[0] = '\0';
+	check_cabling(ctx, ctx->fabric);
 	log_routing(ctx, capture_ms, ot_now_ms() - ms);
 	OSM_LOG(log, OSM_LOG_INFO,
 		"%s: routed %u switches, %u LIDs (%u CAs, %u VL%s%s) in %.3f ms\n",
@@ -404,8 +457,10 @@ static int ot_build_fwd_tables(void *context)
 	goto out;
 refused:
 	if (err.cls == OT_ERR_TOPOLOGY && f &&
-	    strcmp(ctx->last_refusal, without_prefix(err.msg, name)))
+	    strcmp(ctx->last_refusal, without_prefix(err.msg, name))) {
 		log_miscabling(ctx, f);
+		ctx->cabling_digest = 0;
+	}
 	log_refusal(ctx, &err);
 	/*
 	 * Another engine routes this sweep: what we kept from an earlier

@@ -74,6 +74,12 @@ struct ot_plugin_engine {
 	 */
 	char last_refusal[OT_ERROR_LEN];
 	/*
+	 * A digest of the switch-to-switch cabling of the last sweep routed,
+	 * so that a fabric the engine routes is checked for mis-cabling
+	 * (cables over-full, topo/miscable.h) once, not at every sweep.
+	 */
+	uint64_t cabling_digest;
+	/*
 	 * Service classes (qos.c): the class table named by
 	 * event_plugin_options, read again at every sweep, and how the last
 	 * routing was layered for it; qos_on false when there is none (no

@@ -754,4 +754,5 @@ const struct ot_engine ot_engine_df_static = {
 	.name = "df-static",
 	.needs = "a Dragonfly: groups of switches as full graphs joined by global cables",
 	.route = df_route,
+	.miscabling = ot_df_miscabling,
 };

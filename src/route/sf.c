@@ -515,4 +515,5 @@ const struct ot_engine ot_engine_sf_mms = {
 	.name = "sf-mms",
 	.needs = "Slim Fly (MMS graph, any prime power q), parallel cables; 2 VLs (QoS on), 1 SL; +1 VL and SL with cables missing",
 	.route = sf_route,
+	.miscabling = ot_sf_miscabling,
 };

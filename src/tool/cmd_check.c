@@ -51,7 +51,7 @@ struct check_args {
 	struct ot_traffic_opts traffic;
 	int ca_order; /* index in ca_orders[] */
 	const char *plot;
-	bool expect; /* --expect kns */
+	const struct expect_family *expect; /* --expect FAMILY */
 	const char *qos;      /* --qos: the class table */
 	unsigned int qos_sls; /* --qos-layers */
 	struct ot_vlarb_tables *vlarb; /* read with --live --qos */
@@ -82,14 +82,33 @@ static int set_patterns(void *args, const char *arg, struct ot_error *err)
 static const char *const ca_orders[] = { "file", "guid", NULL };
 
 /* --expect: the families with a mis-cabling report (topo/miscable.h). */
+struct expect_family {
+	const char *word, *name; /* "kns", "a KNS" */
+	int (*miscabling)(const struct ot_fabric *f, struct ot_miscabling *out,
+			  struct ot_error *err);
+};
+
+static const struct expect_family expect_families[] = {
+	{ "kns", "a KNS", ot_kns_miscabling },
+	{ "flatfly", "a FlatFly", ot_ff_miscabling },
+	{ "hypercube", "a hypercube", ot_hc_miscabling },
+	{ "slimfly", "a Slim Fly", ot_sf_miscabling },
+	{ "dragonfly", "a Dragonfly", ot_df_miscabling },
+	{ NULL, NULL, NULL },
+};
+
 static int set_expect(void *args, const char *arg, struct ot_error *err)
 {
 	struct check_args *a = args;
+	const struct expect_family *e;
 
-	if (strcmp(arg, "kns"))
-		return ot_error_set(err, "only 'kns' has a mis-cabling report");
-	a->expect = true;
-	return 0;
+	for (e = expect_families; e->word; e++)
+		if (!strcmp(arg, e->word)) {
+			a->expect = e;
+			return 0;
+		}
+	return ot_error_set(err,
+			    "families with a mis-cabling report: kns, flatfly, hypercube, slimfly, dragonfly");
 }
 
 #define ARGS struct check_args
@@ -152,7 +171,7 @@ static const struct tool_option check_options[] = {
 	  "with --live: skip the multicast check (groups, members and MFTs from the SA and the switches)",
 	  TOOL_SET(ARGS, no_mcast), TOOL_GIVEN(ARGS, live_opts_given) },
 	{ "expect", 'x', "FAMILY",
-	  "only say whether the cabling is FAMILY's ('kns'), and which cables to move if a few break it",
+	  "only say whether the cabling is FAMILY's (kns, flatfly, hypercube, slimfly, dragonfly), and which cables to move if a few break it",
 	  TOOL_CALL(set_expect) },
 	{ "qos", 'Q', "FILE",
 	  "with --live: also check VL arbitration for the classes of this osmtopo class table (see `osmtopo qos`)",
@@ -174,7 +193,7 @@ static void check_usage(FILE *out, const struct tool_command *c)
 		"       osmtopo check [OPTIONS] --route ENGINE [--lmc N] NETFILE\n"
 		"       osmtopo check [OPTIONS] --osm-dump DIR\n"
 		"       osmtopo check [OPTIONS] --live [-C CA] [-P PORT]\n"
-		"       osmtopo check --expect kns NETFILE | --live [-C CA] [-P PORT]\n\n"
+		"       osmtopo check --expect FAMILY NETFILE | --live [-C CA] [-P PORT]\n\n"
 		"Checks a fabric's unicast routing: every CA port reaches every CA\n"
 		"LID (each LID of an LMC range on its own), without a forwarding\n"
 		"loop; path lengths against the shortest path of the cabling; and\n"
@@ -200,11 +219,16 @@ static void check_usage(FILE *out, const struct tool_command *c)
 		"  random      seeded permutations (--random N --seed S)\n"
 		"Paths go to the base LID; with LMC > 0 also spread evenly over\n"
 		"the LIDs, and the best LID per flow, chosen greedily.\n\n"
-		"--expect kns checks the cabling alone: when a few router-switch\n"
-		"cables break the KNS pattern (swapped far ends), it names each\n"
-		"cable and the switch port it should go to, a fix the KNS\n"
-		"recognizer accepts (when several fixes fit the topology and the\n"
-		"port numbering equally, one of them).\n\n"
+		"--expect FAMILY (kns, flatfly, hypercube, slimfly, dragonfly)\n"
+		"checks the cabling alone: when a few cables break the family's\n"
+		"pattern (far ends swapped, or moved round a cycle), it names\n"
+		"each cable and the port it should go to, a fix the family's\n"
+		"recognizer accepts (when several fixes fit equally, one of\n"
+		"them); KNS: router-switch cables, the others: any switch-to-\n"
+		"switch cable.  Missing cables are damage, not mis-cabling: a\n"
+		"fabric the recognizer accepts with cables missing passes, unless\n"
+		"some switch pair (Dragonfly: switch, group pair) has more cables\n"
+		"than the others of its kind.\n\n"
 		"options:\n");
 	tool_print_options(out, c);
 	fprintf(out, "\nengines for --route and --engine:\n");
@@ -465,8 +489,8 @@ static int write_plot(const struct check_args *a,
 }
 
 /*
- * --expect kns: the cabling against the family, and the cables to move
- * when a few break it.  OT_EXIT_OK when it is a KNS, OT_EXIT_FAIL with
+ * --expect FAMILY: the cabling against the family, and the cables to move
+ * when a few break it.  OT_EXIT_OK when it is one, OT_EXIT_FAIL with
  * the report (or why it is none) otherwise.
  */
 static int check_expect(const struct check_args *a)
@@ -484,13 +508,14 @@ static int check_expect(const struct check_args *a)
 		goto out;
 	}
 	status = OT_EXIT_FAIL;
-	if (ot_kns_miscabling(f, &m, &err)) {
-		printf("not a KNS: %s\n", err.msg);
+	if (a->expect->miscabling(f, &m, &err)) {
+		printf("not %s: %s\n", a->expect->name, err.msg);
 	} else if (!m.n) {
-		printf("the cabling is a KNS\n");
+		printf("the cabling is %s\n", a->expect->name);
 		status = OT_EXIT_OK;
 	} else {
-		printf("not a KNS: %u cable(s) to move, then it is one:\n", m.n);
+		printf("not %s: %u cable(s) to move, then it is one:\n",
+		       a->expect->name, m.n);
 		for (i = 0; i < m.n; i++) {
 			ot_miscable_format(f, &m.cable[i], line, sizeof(line));
 			printf("  %s\n", line);

@@ -44,6 +44,28 @@ struct ot_miscabling {
 int ot_kns_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
 		      struct ot_error *err);
 
+/*
+ * The same for the direct families (topo/miscable_fam.c tells how, and
+ * what counts as mis-cabled): a FlatFly of any shape (topo/flatfly.h), a
+ * hypercube (a FlatFly of size 2 in every dimension), a Slim Fly
+ * (topo/slimfly.h).  Any switch-to-switch cable may be reported; a
+ * fabric the recognizer accepts, cables missing or not, reports nothing
+ * unless a switch pair has more parallel cables than the fabric's width.
+ */
+int ot_ff_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
+		     struct ot_error *err);
+int ot_hc_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
+		     struct ot_error *err);
+int ot_sf_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
+		     struct ot_error *err);
+/*
+ * Dragonfly (topo/dragonfly.h, topo/miscable_df.c): cables too many
+ * between two switches of a group, at a switch (global cables) or
+ * between two groups, on the recognizer's map; nothing when it refuses.
+ */
+int ot_df_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
+		     struct ot_error *err);
+
 void ot_miscabling_free(struct ot_miscabling *m);
 
 /*

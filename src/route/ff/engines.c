@@ -52,6 +52,7 @@ const struct ot_engine ot_engine_ff_dor = {
 	.name = "ff-dor",
 	.needs = "FlatFly/HyperX/hypercube; 1 VL, +1 with in-line detours around missing cables, +1 escape VL for the rest",
 	.route = ff_engine_route,
+	.miscabling = ot_ff_miscabling,
 	.variant = 0,
 };
 
@@ -59,6 +60,7 @@ const struct ot_engine ot_engine_ff_mixed_dor = {
 	.name = "ff-mixed-dor",
 	.needs = "FlatFly/hypercube, QoS on: one SL and VL per dimension order (up to 4; fewer orders when detours and the escape VL need room)",
 	.route = ff_engine_route,
+	.miscabling = ot_ff_miscabling,
 	.variant = FF_MIXED,
 	.route_budget = ff_engine_budget,
 };
@@ -67,6 +69,7 @@ const struct ot_engine ot_engine_ff_twisted_dor = {
 	.name = "ff-twisted-dor",
 	.needs = "FlatFly, QoS on: 2 VLs (first hop / DOR), up to 5 with detours and the escape VL around missing cables",
 	.route = ff_engine_route,
+	.miscabling = ot_ff_miscabling,
 	.variant = FF_TWISTED,
 };
 
@@ -74,6 +77,7 @@ const struct ot_engine ot_engine_ff_twisted_mixed_dor = {
 	.name = "ff-twisted-mixed-dor",
 	.needs = "FlatFly, QoS on: one SL per order plus a first-hop VL, an escape VL when cables are missing (at most 8)",
 	.route = ff_engine_route,
+	.miscabling = ot_ff_miscabling,
 	.variant = FF_TWISTED | FF_MIXED,
 	.route_budget = ff_engine_budget,
 };
@@ -82,6 +86,7 @@ const struct ot_engine ot_engine_ff_ador = {
 	.name = "ff-ador",
 	.needs = "FlatFly, lmc >= 1, QoS on: LID offset 0 minimal DOR, others via an extra hop per dimension; 2 VLs (+1 escape VL when cables are missing)",
 	.route = ff_engine_route,
+	.miscabling = ot_ff_miscabling,
 	.variant = FF_ADOR,
 };
 
@@ -89,6 +94,7 @@ const struct ot_engine ot_engine_ff_mixed_ador = {
 	.name = "ff-mixed-ador",
 	.needs = "FlatFly, lmc >= 1, QoS on: ff-ador per dimension order of ff-mixed-dor, 2 VLs per order (4 orders in 8 VLs; fewer with the escape VL)",
 	.route = ff_engine_route,
+	.miscabling = ot_ff_miscabling,
 	.variant = FF_ADOR | FF_MIXED,
 	.route_budget = ff_engine_budget,
 };
@@ -97,6 +103,7 @@ const struct ot_engine ot_engine_ff_twisted_ador = {
 	.name = "ff-twisted-ador",
 	.needs = "FlatFly, lmc >= 1, QoS on: the twist, then ff-ador without an extra hop in the last dimension; 3 VLs (up to 5 with damage)",
 	.route = ff_engine_route,
+	.miscabling = ot_ff_miscabling,
 	.variant = FF_ADOR | FF_TWISTED,
 };
 
@@ -112,6 +119,7 @@ const struct ot_engine ot_engine_ff_twisted_mixed_ador = {
 	.name = "ff-twisted-mixed-ador",
 	.needs = "FlatFly, lmc >= 1, QoS on: the twist in the last dimension of the destination's order, then ff-ador in that order; 2 VLs per order + 1 first-hop VL: 3 orders in 7 VLs (fewer orders with damage)",
 	.route = ff_engine_route,
+	.miscabling = ot_ff_miscabling,
 	.variant = FF_ADOR | FF_TWISTED | FF_MIXED,
 	.route_budget = ff_engine_budget,
 };
