@@ -8,22 +8,28 @@
 # often df-static refuses, and the share of CA LIDs df-static leaves to
 # its escape layer.  Prints the table, asserts nothing.
 #
-# usage: bench/df-tolerance.sh [A H [SEEDS [ARRANGEMENT]]]   (from the build dir)
+# With FLAT (A1,A2, A = A1*A2) the groups are 2-D FlatFlies
+# (--flat-groups), "groups exact" then as for full graphs.
+#
+# usage: bench/df-tolerance.sh [A H [SEEDS [ARRANGEMENT [FLAT]]]]   (from the build dir)
 set -eu
 a=${1:-8}
 h=${2:-4}
 seeds=${3:-5}
 arr=${4:-random}
+flat=${5:-}
+flatopt=${flat:+--flat-groups $flat}
 OSMTOPO=${OSMTOPO:-$PWD/osmtopo}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/osmtopo-df-tol.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-echo "Dragonfly a=$a h=$h g=$((a * h + 1)), 1 CA per switch, $arr arrangement, $seeds seeds per cell"
+echo "Dragonfly a=$a h=$h g=$((a * h + 1))${flat:+ (groups as ${flat/,/x} FlatFlies)}, 1 CA per switch, $arr arrangement, $seeds seeds per cell"
 printf '%-10s %-8s %-14s %-9s %s\n' switches cables "groups exact" refused "LIDs on escape (avg)"
 for ds in 0 0.1 0.2 0.3 0.4; do
 	for dl in 0 0.05 0.1 0.15; do
 		exact=0 refused=0 esc=0 lids=0
 		for seed in $(seq 1 "$seeds"); do
-			"$OSMTOPO" gen dragonfly "$a" "$h" --cas 1 --arrangement "$arr" \
+			# shellcheck disable=SC2086 # $flatopt: none or two words
+			"$OSMTOPO" gen dragonfly "$a" "$h" --cas 1 --arrangement "$arr" $flatopt \
 				--drop-switches "$ds" --drop-links "$dl" --seed "$seed" \
 				-o "$WORK/f.net"
 			if ! "$OSMTOPO" route --dump df-static "$WORK/f.net" \

@@ -219,6 +219,7 @@ void ck_injection_vls(struct checker *ck)
 
 		if (e->sw >= 0)
 			sls |= ck->sw_sl_mask[e->sw];
+		ck->rep->c.sls_used |= sls;
 		for (sl = 0; sl < OT_NUM_SLS; sl++)
 			if (sls & (1u << sl))
 				ck->rep->c.vls_used |=

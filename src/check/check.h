@@ -71,6 +71,7 @@ struct ot_check_counts {
 	uint64_t hops[OT_CHECK_MAX_HOPS + 1];
 	uint64_t extra_hops[OT_CHECK_MAX_HOPS + 1];
 	uint16_t vls_used; /* bit v: some reached path uses VL v */
+	uint16_t sls_used; /* bit l: some reached path has path SL l */
 	/* Channel dependency graph over switch-to-switch (link, VL): */
 	uint64_t channels;     /* channels some reached path uses */
 	uint64_t dependencies; /* edges between them */

@@ -207,6 +207,9 @@ static void print_text(FILE *out, const struct ot_check_report *rep)
 	fprintf(out, "VLs used:         ");
 	print_vls(out, c->vls_used, ", ");
 	fprintf(out, "%s\n", c->vls_used ? "" : "-");
+	fprintf(out, "SLs used:         ");
+	print_vls(out, c->sls_used, ", ");
+	fprintf(out, "%s\n", c->sls_used ? "" : "-");
 	fprintf(out, "credit loops:     %u", c->credit_loops);
 	if (c->credit_loops)
 		fprintf(out, " over %" PRIu64 " channels",
@@ -365,6 +368,7 @@ static void counts_json(json_t *o, const struct ot_check_report *rep)
 	ot_json_set(o, "avg_hops", ot_json_fixed(average_hops(c), 3));
 	ot_json_set(o, "max_hops", json_integer(c->max_hops));
 	ot_json_set(o, "vls_used", vls_json(c->vls_used));
+	ot_json_set(o, "sls_used", vls_json(c->sls_used));
 	ot_json_set(o, "channels", ot_json_u64(c->channels));
 	ot_json_set(o, "dependencies", ot_json_u64(c->dependencies));
 	ot_json_set(o, "credit_loops", json_integer(c->credit_loops));

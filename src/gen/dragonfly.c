@@ -4,7 +4,8 @@
  * ("Early evaluation of direct large-scale InfiniBand networks with
  * adaptive routing"), sections 1.4 and 2.2): the fabric the Dragonfly
  * recognizer (src/topo/dragonfly.c) and df-static are tried on.  Groups
- * are full graphs; the global cables follow one of three arrangements,
+ * are full graphs or 2-D FlatFlies (rows and columns full graphs); the
+ * global cables follow one of three arrangements,
  * the third deliberately "messy" as the paper says real ones are.  Names
  * carry [group,switch] so that tests can check the recognizer's groups;
  * the recognizer never reads them.
@@ -20,6 +21,9 @@
 
 struct df_shape {
 	unsigned int a, h, p, g, radix;
+	unsigned int f0, f1; /* FlatFly groups' rows and columns; 0 none */
+	unsigned int w;      /* cables per local switch pair */
+	unsigned int nloc;   /* local ports per switch */
 	uint32_t nsw;
 	uint32_t *slot; /* per group, a*h: global cable j -> a*h port slot */
 };
@@ -27,11 +31,20 @@ struct df_shape {
 static int check_params(const struct ot_dragonfly_params *p,
 			struct df_shape *s, struct ot_error *err)
 {
-	uint64_t ports = (uint64_t)p->p + p->a - 1 + p->h;
+	bool flat = p->flat[0] || p->flat[1];
+	unsigned int w = p->width ? p->width : 1;
+	uint64_t nloc = (flat ? (uint64_t)p->flat[0] + p->flat[1] - 2 :
+				p->a - 1u) * w;
+	uint64_t ports = (uint64_t)p->p + nloc + p->h;
 	uint64_t maxg = (uint64_t)p->a * p->h + 1;
 
 	if (p->a < 2 || p->h < 1)
 		return ot_error_set(err, "dragonfly: a >= 2 and h >= 1");
+	if (flat && (p->flat[0] < 2 || p->flat[1] < 2 ||
+		     (uint64_t)p->flat[0] * p->flat[1] != p->a))
+		return ot_error_set(err,
+				    "dragonfly: FlatFly groups of %u x %u switches: each >= 2, product a = %u",
+				    p->flat[0], p->flat[1], p->a);
 	s->g = p->g ? p->g : (unsigned int)maxg;
 	if (s->g < 2 || s->g > maxg)
 		return ot_error_set(err,
@@ -52,6 +65,10 @@ static int check_params(const struct ot_dragonfly_params *p,
 	s->a = p->a;
 	s->h = p->h;
 	s->p = p->p;
+	s->f0 = flat ? p->flat[0] : 0;
+	s->f1 = flat ? p->flat[1] : 0;
+	s->w = w;
+	s->nloc = (unsigned int)nloc;
 	s->radix = p->radix ? p->radix : (unsigned int)ports;
 	s->nsw = s->g * s->a;
 	return 0;
@@ -85,7 +102,38 @@ static uint16_t global_port(const struct df_shape *s, uint32_t G,
 			    uint32_t slot, uint32_t *sw)
 {
 	*sw = G * s->a + slot / s->h;
-	return s->p + s->a + slot % s->h;
+	return s->p + s->nloc + 1 + slot % s->h;
+}
+
+/*
+ * The local cables between switches i < k of group G into c (width of
+ * them, on consecutive ports), how many: full graphs, every pair (ports
+ * in increasing order of the other switch); FlatFly groups, the pairs of
+ * a row (ports after the CAs) or of a column (after the row's); 0 when i
+ * and k are not cabled.
+ */
+static uint32_t local_cables(const struct df_shape *s, uint32_t G,
+			     uint32_t i, uint32_t k, struct gen_cable *c)
+{
+	uint32_t base = G * s->a, qi, qk, t;
+
+	if (!s->f0) { /* k's place among i's neighbours, and i's among k's */
+		qi = k - 1;
+		qk = i;
+	} else if (i / s->f0 == k / s->f0) { /* a row: x differs */
+		qi = k % s->f0 - 1;
+		qk = i % s->f0;
+	} else if (i % s->f0 == k % s->f0) { /* a column: y differs */
+		qi = s->f0 - 1 + k / s->f0 - 1;
+		qk = s->f0 - 1 + i / s->f0;
+	} else {
+		return 0;
+	}
+	for (t = 0; t < s->w; t++)
+		c[t] = (struct gen_cable){ base + i, base + k,
+					   s->p + 1 + qi * s->w + t,
+					   s->p + 1 + qk * s->w + t };
+	return s->w;
 }
 
 /* Global cable j of group G: the other group and its cable index there. */
@@ -104,7 +152,8 @@ static int collect_cables(const struct ot_dragonfly_params *p,
 			  struct ot_error *err)
 {
 	uint32_t per = s->a * s->h, G, H, i, k, j, jp, n = 0;
-	uint64_t max = (uint64_t)s->g * (s->a * (s->a - 1) / 2 + per);
+	uint64_t max = (uint64_t)s->g *
+		       ((uint64_t)s->a * (s->a - 1) / 2 * s->w + per);
 	bool palm = p->arrangement == OT_DF_PALMTREE;
 	struct gen_cable *c = malloc(max * sizeof(*c));
 
@@ -113,9 +162,7 @@ static int collect_cables(const struct ot_dragonfly_params *p,
 	for (G = 0; G < s->g; G++) {
 		for (i = 0; i < s->a; i++)
 			for (k = i + 1; k < s->a; k++)
-				c[n++] = (struct gen_cable){
-					G * s->a + i, G * s->a + k,
-					s->p + k, s->p + 1 + i };
+				n += local_cables(s, G, i, k, &c[n]);
 		for (j = 0; j < per; j++) {
 			partner(s, palm, G, j, &H, &jp);
 			if (jp >= per || H < G)
@@ -150,7 +197,14 @@ static bool node_name(const void *ctx, uint32_t ln, char *buf, size_t len)
 
 	if (!nm->present[sw])
 		return false;
-	if (is_ca)
+	if (s->f0 && is_ca)
+		snprintf(buf, len, "DF[%u,%u,%u]/%u", sw / s->a,
+			 sw % s->a % s->f0, sw % s->a / s->f0,
+			 (ln - s->nsw) % s->p);
+	else if (s->f0)
+		snprintf(buf, len, "DF[%u,%u,%u]", sw / s->a,
+			 sw % s->a % s->f0, sw % s->a / s->f0);
+	else if (is_ca)
 		snprintf(buf, len, "DF[%u,%u]/%u", sw / s->a, sw % s->a,
 			 (ln - s->nsw) % s->p);
 	else

@@ -178,6 +178,13 @@ struct ot_dragonfly_params {
 	unsigned int h;     /* global cables per switch, >= 1 */
 	unsigned int p;     /* CAs per switch (0 allowed) */
 	unsigned int g;     /* groups, 2..a*h+1; 0 = a * h + 1 */
+	/*
+	 * Groups as 2-D FlatFlies of flat[0] x flat[1] switches (flat[0] *
+	 * flat[1] = a, each >= 2): a switch is cabled to the others of its
+	 * row and of its column only.  0, 0: groups as full graphs.
+	 */
+	unsigned int flat[2];
+	unsigned int width; /* cables per local switch pair; 0 = 1 */
 	enum ot_df_arrangement arrangement;
 	uint64_t arrange_seed; /* OT_DF_RANDOM's draws */
 	unsigned int radix; /* ports per switch; 0 = the fewest (p+a-1+h) */
@@ -190,9 +197,12 @@ struct ot_dragonfly_params {
 };
 
 /*
- * Switches "DF[G,i]" (group, switch in group), CAs "DF[G,i]/c".  Without
- * shuffle a switch's ports are its CAs, its a - 1 local cables (other
- * switches in increasing order), then its h global ports; node order:
+ * Switches "DF[G,i]" (group, switch in group), CAs "DF[G,i]/c"; with
+ * FlatFly groups "DF[G,x,y]" (i = x + flat[0] * y).  Without shuffle a
+ * switch's ports are its CAs, its a - 1 local neighbours (other switches
+ * in increasing order; FlatFly groups: its row's flat[0] - 1, then its
+ * column's flat[1] - 1), width cables each, then its h global ports;
+ * node order:
  * switches group by group, then the CAs.  A global port whose partner
  * would lie beyond a group's a * h (when g - 1 does not divide a * h)
  * stays uncabled, as do ports of dropped cables.  Not indexed.  NULL with

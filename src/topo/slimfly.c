@@ -9,7 +9,9 @@
  * rarely backtracks (and gives up after a budget on graphs that are not
  * MMS).  Switches are visited in GUID order, so the answer does not
  * depend on node order or port numbers; the positions the graph's
- * symmetry leaves open are decided by that order.
+ * symmetry leaves open are decided by that order.  With switches missing
+ * the switches left are matched onto part of the MMS graph (positions
+ * may stay empty), as with cables missing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,9 +366,9 @@ static int match_alloc(struct sf_match *s, int32_t **local)
 	s->nb = malloc((uint64_t)s->n * s->m->deg * sizeof(*s->nb));
 	s->nbc = calloc(s->n, sizeof(*s->nbc));
 	s->map = malloc(s->n * sizeof(*s->map));
-	s->inv = malloc(s->n * sizeof(*s->inv));
+	s->inv = malloc(s->m->n * sizeof(*s->inv));
 	s->cnt_a = calloc(s->n, sizeof(*s->cnt_a));
-	s->cnt_r = calloc(s->n, sizeof(*s->cnt_r));
+	s->cnt_r = calloc(s->m->n, sizeof(*s->cnt_r));
 	if (!*local || !s->node || !s->nb || !s->nbc || !s->map || !s->inv ||
 	    !s->cnt_a || !s->cnt_r)
 		return -1;
@@ -387,8 +389,9 @@ static int match_alloc(struct sf_match *s, int32_t **local)
 	for (v = 0; v < s->n; v++) {
 		(*local)[s->node[v]] = v;
 		s->map[v] = -1;
-		s->inv[v] = -1;
 	}
+	for (v = 0; v < s->m->n; v++)
+		s->inv[v] = -1;
 	return 0;
 }
 
@@ -418,13 +421,15 @@ static int place_all(struct sf_match *s, struct ot_error *err)
 			 "switch \"%s\": no MMS position (q=%u) fits its cables%s%s",
 			 desc(s->f, s->node[s->deepest]), s->m->q,
 			 r < 0 ? " (search gave up)" : "",
+			 s->n < s->m->n ? " (switches are missing)" :
 			 s->damaged ? " (cables are missing)" : "");
 }
 
 static int recognize(struct ot_sf *sf, const struct ot_fabric *f,
 		     struct ot_error *err)
 {
-	struct sf_match s = { .f = f, .m = &sf->mms, .n = f->nswitches };
+	struct sf_match s = { .f = f, .m = &sf->mms, .n = f->nswitches,
+			      .damaged = sf->missing > 0 };
 	int32_t *local = NULL;
 	uint32_t v;
 	int error;
@@ -440,7 +445,7 @@ static int recognize(struct ot_sf *sf, const struct ot_fabric *f,
 		error = verify_cables(&s, err);
 	if (error)
 		goto out;
-	sf->damaged = s.damaged;
+	sf->damaged = s.damaged || sf->missing;
 	for (v = 0; v < s.n; v++) {
 		sf->sw_pos[s.node[v]] = s.map[v];
 		sf->pos_sw[s.map[v]] = s.node[v];
@@ -451,18 +456,42 @@ out:
 	return error;
 }
 
-int ot_sf_recognize(const struct ot_fabric *f, struct ot_sf **out,
-		    struct ot_error *err)
+/*
+ * The q of a Slim Fly with `switches` switches, some perhaps missing: the
+ * smallest prime power q with 2q^2 >= switches, if at most half of its
+ * switches are missing; 0 otherwise.
+ */
+unsigned int ot_mms_q_covering(uint32_t switches)
+{
+	unsigned int q, p, e;
+
+	for (q = 3; 2 * q * q < switches || !ot_gf_prime_power(q, &p, &e);
+	     q++)
+		;
+	return q * q < switches ? q : 0;
+}
+
+/* A refusal of a fabric with switches missing says how many. */
+static void say_missing(const struct ot_fabric *f, const struct ot_sf *sf,
+			struct ot_error *err)
+{
+	size_t len;
+
+	if (!err || !sf->missing)
+		return;
+	len = strlen(err->msg);
+	if (len + 1 < sizeof(err->msg))
+		snprintf(err->msg + len, sizeof(err->msg) - len,
+			 " (%u switches: %u short of Slim Fly q=%u)",
+			 f->nswitches, sf->missing, sf->mms.q);
+}
+
+static int recognize_q(const struct ot_fabric *f, unsigned int q,
+		       struct ot_sf **out, struct ot_error *err)
 {
 	struct ot_sf *sf;
-	unsigned int q = ot_mms_q_for(f->nswitches);
 	uint32_t i;
 
-	*out = NULL;
-	if (!q)
-		return ot_refuse(err, OT_ERR_TOPOLOGY,
-				 "%u switches: a Slim Fly has 2q^2 for a prime power q",
-				 f->nswitches);
 	sf = calloc(1, sizeof(*sf));
 	if (!sf)
 		return ot_error_nomem(err, "slimfly");
@@ -478,12 +507,86 @@ int ot_sf_recognize(const struct ot_fabric *f, struct ot_sf **out,
 	}
 	for (i = 0; i < f->nnodes; i++)
 		sf->sw_pos[i] = -1;
+	for (i = 0; i < sf->mms.n; i++)
+		sf->pos_sw[i] = -1;
+	sf->missing = sf->mms.n - f->nswitches;
 	if (recognize(sf, f, err)) {
+		say_missing(f, sf, err);
 		ot_sf_free(sf);
 		return -1;
 	}
 	*out = sf;
 	return 0;
+}
+
+/* The most distinct switch neighbours a switch of f has. */
+static unsigned int max_switch_degree(const struct ot_fabric *f)
+{
+	int32_t *mark = malloc(f->nnodes * sizeof(*mark));
+	unsigned int best = 0, d, p;
+	uint32_t n;
+
+	if (!mark)
+		return UINT32_MAX;
+	for (n = 0; n < f->nnodes; n++)
+		mark[n] = -1;
+	for (n = 0; n < f->nnodes; n++) {
+		if (!ot_is_switch(f, n))
+			continue;
+		for (p = 1, d = 0; p <= f->node[n].nports; p++) {
+			int32_t peer = f->node[n].port[p].peer;
+
+			if (peer >= 0 && ot_is_switch(f, peer) &&
+			    mark[peer] != (int32_t)n) {
+				mark[peer] = (int32_t)n;
+				d++;
+			}
+		}
+		best = d > best ? d : best;
+	}
+	free(mark);
+	return best;
+}
+
+/* The network degree (3q - d)/2 of the MMS graph of q. */
+static unsigned int mms_degree(unsigned int q)
+{
+	return q % 4 == 3 ? (3 * q + 1) / 2 : (3 * q - q % 4) / 2;
+}
+
+/*
+ * The q: 2q^2 switches exactly, or else each prime power q with q^2 <
+ * switches < 2q^2 (at most half of the positions empty) whose degree
+ * holds the fabric's most connected switch, smallest first (a Slim Fly
+ * with switches missing may fit a smaller q's count): the first that
+ * recognizes f, or the first one's refusal.
+ */
+int ot_sf_recognize(const struct ot_fabric *f, struct ot_sf **out,
+		    struct ot_error *err)
+{
+	unsigned int q = ot_mms_q_for(f->nswitches), p, e, deg, tried = 0;
+	struct ot_error first = { 0 }, again = { 0 };
+
+	*out = NULL;
+	if (q)
+		return recognize_q(f, q, out, err);
+	deg = max_switch_degree(f);
+	for (q = ot_mms_q_covering(f->nswitches); q && q * q < f->nswitches;
+	     q++) {
+		if (!ot_gf_prime_power(q, &p, &e) || mms_degree(q) < deg)
+			continue;
+		if (!recognize_q(f, q, out, tried++ ? &again : &first))
+			return 0;
+		if (again.cls == OT_ERR_NOMEM)
+			break;
+	}
+	if (!tried)
+		return ot_refuse(err, OT_ERR_TOPOLOGY,
+				 "%u switches, at most %u switch neighbours: a Slim Fly has 2q^2 switches for a prime power q (at most half of them missing), each with (3q - d)/2 switch neighbours",
+				 f->nswitches, deg);
+	if (err)
+		*err = first;
+	return -1;
 }
 
 void ot_sf_free(struct ot_sf *sf)

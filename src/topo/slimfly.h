@@ -19,7 +19,9 @@
  * The recognizer (the second step of the flow: fabric -> recognizer ->
  * coordinates -> engine) finds (t, x, y) for every switch from the
  * cabling alone, by matching the switch graph to the MMS graph of the
- * same size, and checks every cable against the rule above.
+ * same size (or, with switches missing, onto part of the MMS graph of a
+ * q that leaves room for them), and checks every cable against the rule
+ * above.
  */
 #ifndef OSMTOPO_TOPO_SLIMFLY_H
 #define OSMTOPO_TOPO_SLIMFLY_H
@@ -59,21 +61,27 @@ static inline bool ot_mms_adjacent(const struct ot_mms *m, uint32_t a,
 
 /* The q whose MMS graph has `switches` switches, or 0. */
 unsigned int ot_mms_q_for(uint32_t switches);
+/* The q of the smallest MMS graph with at least `switches` switches, if
+ * at most half of its switches would be missing; 0 otherwise. */
+unsigned int ot_mms_q_covering(uint32_t switches);
 
 /* A recognized Slim Fly. */
 struct ot_sf {
 	struct ot_mms mms;
 	unsigned int width;  /* parallel cables per switch pair (L) */
-	bool damaged;        /* some cables are missing */
+	bool damaged;        /* some cables or switches are missing */
+	uint32_t missing;    /* switches missing: positions without one */
 	int32_t *sw_pos;     /* per fabric node: position, -1 if not a switch */
-	int32_t *pos_sw;     /* per position: fabric node */
+	int32_t *pos_sw;     /* per position: fabric node, -1 if missing */
 };
 
 /*
- * Recognizes f (indexed) as a Slim Fly, complete or with cables missing
- * (not switches): *out, or -1 with err naming the first switch or cable
- * that breaks the pattern (class OT_ERR_TOPOLOGY, or OT_ERR_DAMAGE when
- * cables are missing and no MMS labelling fits what is left).
+ * Recognizes f (indexed) as a Slim Fly, complete or with cables or
+ * switches missing (at most half of the 2q^2, q the smallest prime power
+ * that leaves room for every switch): *out, or -1 with err naming the
+ * first switch or cable that breaks the pattern (class OT_ERR_TOPOLOGY,
+ * or OT_ERR_DAMAGE when parts are missing and no MMS labelling fits what
+ * is left; with switches missing the message says how many).
  */
 int ot_sf_recognize(const struct ot_fabric *f, struct ot_sf **out,
 		    struct ot_error *err);

@@ -99,10 +99,18 @@ tests=(
 	"ff-twisted-mixed-dor-flatfly-damaged|$here/test_ff_engines.sh ff-twisted-mixed-dor gen:flatfly+3x3x3+--widths+2,1,1+--cas+2+--drop-links+0.05+--seed+3"
 	"df-static-dragonfly|$here/test_df_static.sh $topo/dragonfly-4x2-9g-2cas-random.net"
 	"df-static-dragonfly-damaged|$here/test_df_static.sh gen:dragonfly+4+2+--cas+2+--arrangement+random+--seed+5+--drop-links+0.05+--shuffle-ports+7 damaged"
+	"df-static-dragonfly-flat-groups|$here/test_df_static.sh gen:dragonfly+9+1+--cas+2+--flat-groups+3,3+--widths+2+--arrangement+random+--seed+3+--shuffle-ports+4 flat"
+	"df-static-dragonfly-valiant-lmc1|$here/test_df_static.sh $topo/dragonfly-4x2-9g-2cas-random.net intact 1"
+	"df-static-dragonfly-damaged-valiant-lmc1|$here/test_df_static.sh gen:dragonfly+4+2+--cas+2+--arrangement+random+--seed+5+--drop-links+0.05+--shuffle-ports+7 damaged 1"
+	"df-static-vl-budget|$here/test_df_vl_budget.sh $topo/dragonfly-4x2-9g-2cas-random.net"
+	"df-static-dragonfly-flat-valiant-lmc2|$here/test_df_static.sh gen:dragonfly+12+1+--cas+1+--flat-groups+4,3+--arrangement+palm-tree+--shuffle-ports+2 flat 2"
 	"ff-mixed-ador-flatfly-damaged|$here/test_ff_engines.sh ff-mixed-ador gen:flatfly+4x4x3+--cas+2+--drop-links+0.1+--drop-switches+0.05+--seed+7 1"
 	"sf-mms-q5-shuffled|$here/test_sf_mms.sh gen:slimfly+5+--cas+3+--shuffle-ports+5"
 	"sf-mms-q4-w2-shuffled|$here/test_sf_mms.sh gen:slimfly+4+--widths+2+--cas+3+--shuffle-ports+6"
 	"sf-mms-q5-damaged|$here/test_sf_mms.sh gen:slimfly+5+--cas+2+--drop-links+0.03+--seed+5+--shuffle-ports+3"
+	"sf-mms-q4-lmc1|$here/test_sf_mms.sh gen:slimfly+4+--widths+2+--cas+2+--shuffle-ports+8 1"
+	"sf-mms-q4-lmc2|$here/test_sf_mms.sh gen:slimfly+4+--cas+2+--shuffle-ports+3 2"
+	"sf-mms-q5-missing-switches-lmc1|$here/test_sf_mms.sh gen:slimfly+5+--cas+2+--drop-switches+0.1+--drop-links+0.03+--seed+4+--shuffle-ports+2 1"
 	"ff-mixed-dor-hypercube-damaged|$here/test_ff_engines.sh ff-mixed-dor gen:hypercube+4+--cas+2+--drop-links+0.1+--seed+2"
 )
 

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # df-static end to end on one Dragonfly: test_ff_engines.sh's run (ibsim
 # serves the fabric, stock OpenSM with the plugin routes it with
-# `-R df-static` and QoS on; LFTs, SL2VL and path SLs read back equal
-# offline; `osmtopo check --live --engine df-static` finds every pair
-# reached, no credit loop and the promise kept), then, on an intact
-# fabric, the Dragonfly bound offline on the discovered fabric: at most
-# three switch-to-switch hops (five links CA to CA) on VLs 0 and 1 only.
+# `-R df-static`, QoS on and lmc LMC; LFTs, SL2VL and path SLs read back
+# equal offline; `osmtopo check --live --engine df-static` finds every
+# pair reached on every LID offset, no credit loop and the promise kept),
+# then, on an intact fabric, the Dragonfly bound offline on the discovered
+# fabric: at most three switch-to-switch hops (five links CA to CA) on VLs
+# 0 and 1 with full-graph groups ("intact"), five (seven links) with
+# FlatFly groups ("flat"); with LMC > 0 full-graph groups take Valiant
+# paths local-global-local-global-local (seven links) on SLs 1 to 3 with
+# VLs 0 to 3 (some of the layers' VLs must be used), FlatFly groups the
+# restricted local-global-global-local (eight links) on VLs 0 and 1.
 #
-# usage: test_df_static.sh NETFILE|gen:ARGS [intact|damaged]
+# usage: test_df_static.sh NETFILE|gen:ARGS [intact|damaged|flat] [LMC]
 here=$(dirname "$0")
-"$here/test_ff_engines.sh" df-static "$1" 0 || exit 1
-[ "${2:-intact}" = intact ] || exit 0
+kind=${2:-intact}
+lmc=${3:-0}
+"$here/test_ff_engines.sh" df-static "$1" "$lmc" || exit 1
+[ "$kind" != damaged ] || exit 0
 . "$here/lib.sh"
 net=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/osmtopo-df-static.XXXXXX")
@@ -21,11 +28,20 @@ if [[ $net == gen:* ]]; then
 	# shellcheck disable=SC2086 # the generator's arguments
 	"$OSMTOPO" gen ${gen//+/ } -o "$net" || exit 1
 fi
+max=5
+vls='0, *1'
+[ "$kind" = flat ] && max=7
+if [ "$lmc" != 0 ] && [ "$kind" = flat ]; then
+	max=8
+elif [ "$lmc" != 0 ]; then
+	max=7
+	vls='0, *1(, *2)?, *[23]'
+fi
 json=$tmp/check.json
-"$OSMTOPO" check --json --no-balance --route df-static "$net" >"$json" ||
+"$OSMTOPO" check --json --no-balance --lmc "$lmc" --route df-static "$net" >"$json" ||
 	{ echo "df-static: offline check failed" >&2; exit 1; }
 hops=$(json_field "$json" max_hops)
-[ "$hops" -le 5 ] || { echo "df-static: $hops links on a path (> 5)" >&2; exit 1; }
-grep -q '"vls_used": *\[ *0, *1 *\]' "$json" ||
+[ "$hops" -le "$max" ] || { echo "df-static: $hops links on a path (> $max)" >&2; exit 1; }
+grep -q -E "\"vls_used\": *\[ *$vls *\]" "$json" ||
 	{ echo "df-static: VLs used: $(grep -o '"vls_used[^]]*' "$json")" >&2; exit 1; }
-echo "df-static: at most $hops links per path, VLs 0 and 1"
+echo "df-static: at most $hops links per path (bound $max), $(grep -o '"vls_used[^]]*]' "$json"), lmc $lmc"

@@ -6,8 +6,9 @@
 # changed VL is caught, and `osmtopo check --live --engine sf-mms` finds
 # every pair reached, no credit loop and the promise kept: minimal, at
 # most 2 switch hops, VL 0 after a CA and VL 1 after a switch; on a
-# damaged fabric, the escape layer's destinations on SL 1 and VL 2, their
-# path SLs from the SA as offline).
+# damaged fabric, detour sources on the detour SLs and escape
+# destinations on SL 1, their path SLs from the SA as offline; with LMC,
+# every offset's LIDs, the non-minimal layers on their own SLs and VLs).
 #
-# usage: test_sf_mms.sh NETFILE|gen:ARGS
+# usage: test_sf_mms.sh NETFILE|gen:ARGS [LMC]
 exec "$(dirname "$0")/test_ff_engines.sh" sf-mms "$@"

@@ -170,6 +170,7 @@ START_TEST(clean_line_passes_with_exact_counts)
 	ck_assert_uint_eq(c->max_hops, 3);
 	ck_assert_uint_eq(c->extra_hops[0], 6);
 	ck_assert_uint_eq(c->vls_used, 1);
+	ck_assert_uint_eq(c->sls_used, 1); /* no path SLs: SL 0 */
 	ck_assert_uint_eq(c->credit_loops, 0);
 	/* s0 -> s1 and s1 -> s0 carry traffic, but nothing goes on from them */
 	ck_assert_uint_eq(c->channels, 2);
@@ -369,9 +370,12 @@ START_TEST(dateline_vl_change_breaks_the_credit_loop)
 	ck_assert_uint_eq(c->pairs, 12);
 	ck_assert_uint_eq(c->reached, 12);
 	ck_assert_uint_eq(c->vls_used, 3);
+	/* SL 1 from a higher switch to a lower one, SL 0 the other way */
+	ck_assert_uint_eq(c->sls_used, 3);
 	/* VL 0 on s0->s1, s1->s2, s2->s3; VL 1 on s3->s0, s0->s1, s1->s2 */
 	ck_assert_uint_eq(c->channels, 6);
 	ck_assert_ptr_nonnull(strstr(text, "VLs used:         0, 1\n"));
+	ck_assert_ptr_nonnull(strstr(text, "SLs used:         0, 1\n"));
 	ck_assert_ptr_nonnull(strstr(text, "credit loops:     0 "));
 	free(text);
 	ot_check_report_free(rep);

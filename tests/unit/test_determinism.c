@@ -14,7 +14,9 @@
  *   hops, VLs used, no credit loop, the promise kept, and the uniform
  *   traffic's loads (largest, average, links used).  Other GUIDs on a
  *   damaged fabric are the exception: GUIDs break the ties of coordinate
- *   numbering, which on a damaged fabric is no symmetry of it (README,
+ *   numbering, which on a damaged fabric is no symmetry of it; so are
+ *   df-static's Valiant layers on a Dragonfly with LMC > 0, whose orders
+ *   of groups are the group numbers GUIDs give (README,
  *   "Determinism").
  */
 #include <stdlib.h>
@@ -130,6 +132,16 @@ static struct ot_fabric *sf_q5_damaged(void)
 	return ot_gen_slimfly(&p, &err);
 }
 
+static struct ot_fabric *sf_q5_missing_switches(void)
+{
+	struct ot_slimfly_params p = { .q = 5, .cas = 2, .shuffle = true,
+				       .seed = 6, .drop_switches = 0.1,
+				       .drop_links = 0.02, .drop_seed = 7 };
+	struct ot_error err = { 0 };
+
+	return ot_gen_slimfly(&p, &err);
+}
+
 static struct ot_fabric *dragonfly(enum ot_df_arrangement arr,
 				   unsigned int g, double drop)
 {
@@ -154,6 +166,23 @@ static struct ot_fabric *df_random_damaged(void)
 	return dragonfly(OT_DF_RANDOM, 5, 0.1);
 }
 
+/* Groups as 3 x 4 FlatFlies, 2 global cables per switch, palm-tree
+ * (a random arrangement is no symmetry the GUIDs may relabel: with
+ * Valiant paths, other GUIDs give other intermediate groups). */
+static struct ot_fabric *df_flat(void)
+{
+	struct ot_dragonfly_params p = { .a = 12, .h = 2, .p = 2,
+					 .flat = { 3, 4 },
+					 .arrangement = OT_DF_PALMTREE,
+					 .arrange_seed = 7, .shuffle = true,
+					 .seed = 13 };
+	struct ot_error err = { 0 };
+	struct ot_fabric *f = ot_gen_dragonfly(&p, &err);
+
+	ck_assert_msg(f, "%s", err.msg);
+	return f;
+}
+
 static const char ff_engines[] =
 	"ff-dor ff-mixed-dor ff-twisted-dor ff-twisted-mixed-dor ";
 static const char ador_engines[] =
@@ -170,9 +199,14 @@ static const struct family families[] = {
 	{ "sf-mms ", sf_q4, 0, false },
 	{ "sf-mms ", sf_q4, 1, false },
 	{ "sf-mms ", sf_q5_damaged, 0, true },
+	{ "sf-mms ", sf_q4, 2, false },
+	{ "sf-mms ", sf_q5_damaged, 1, true },
+	{ "sf-mms ", sf_q5_missing_switches, 1, true },
 	{ "df-static ", df_palm, 0, false },
-	{ "df-static ", df_palm, 1, false },
+	{ "df-static ", df_palm, 1, true }, /* Valiant: group numbers */
 	{ "df-static ", df_random_damaged, 0, true },
+	{ "df-static ", df_flat, 0, false },
+	{ "df-static ", df_flat, 1, true }, /* Valiant: group numbers */
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))

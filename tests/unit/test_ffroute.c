@@ -195,6 +195,43 @@ static unsigned int ca_rank(const struct ot_fabric *f, int sw, int ca)
 }
 
 /*
+ * Twisted Mixed, when some order ends in a dimension with parallel
+ * cables and the switch has at least a CA per order: two CAs for each
+ * order that ends in parallel cables, then one for each order that ends
+ * in single cables while they last, the others in turn to the orders
+ * that end in parallel cables (so that the twisted final hops, each
+ * carrying a whole destination, land on bundles).
+ */
+static bool twisted_mixed_quotas(const struct ctx *c, unsigned int *quota,
+				 unsigned int *left)
+{
+	unsigned int l, wide = 0;
+
+	if ((c->variant & (V_MIXED | V_TWISTED)) != (V_MIXED | V_TWISTED))
+		return false;
+	for (l = 0; l < c->norders; l++)
+		wide += c->ff->width[c->ord[l][c->n - 1]] > 1;
+	if (!wide || *left < c->norders)
+		return false;
+	for (l = 0; l < c->norders; l++)
+		if (c->ff->width[c->ord[l][c->n - 1]] >= 2 && *left >= 2) {
+			quota[l] = 2;
+			*left -= 2;
+		}
+	for (l = 0; l < c->norders; l++)
+		if (c->ff->width[c->ord[l][c->n - 1]] < 2 && *left) {
+			quota[l] = 1;
+			--*left;
+		}
+	for (l = 0; *left; l = (l + 1) % c->norders)
+		if (c->ff->width[c->ord[l][c->n - 1]] > 1) {
+			quota[l]++;
+			--*left;
+		}
+	return true;
+}
+
+/*
  * Mixed: the order of CA rank d on switch sw (issue 9).  Each order gets
  * a quota of the switch's CAs: in rounds, as many CAs as its last
  * dimension has parallel cables, while they fit; the rest one each,
@@ -210,6 +247,8 @@ static unsigned int want_layer(const struct ctx *c, int sw, unsigned int d)
 		ncas += nd->port[p].peer >= 0 &&
 			!ot_is_switch(c->f, nd->port[p].peer);
 	left = ncas;
+	if (twisted_mixed_quotas(c, quota, &left))
+		goto deal;
 	do {
 		round = 0;
 		for (l = 0; l < c->norders; l++) {
@@ -223,6 +262,7 @@ static unsigned int want_layer(const struct ctx *c, int sw, unsigned int d)
 	} while (round);
 	for (l = 0; left; left--, l = (l + 1) % c->norders)
 		quota[l]++;
+deal:
 	for (l = 0;; l = (l + 1) % c->norders) {
 		if (!quota[l])
 			continue;
@@ -236,7 +276,7 @@ static unsigned int want_layer(const struct ctx *c, int sw, unsigned int d)
  * The twist coordinate in L toward CA rank d of switch sw: d mod K_L;
  * Twisted Mixed: the CA's rank among the CAs of its order on sw, plus
  * sw's coordinate in L, mod K_L (issue 9: d mod K_L would tie the twist
- * to the order).
+ * to the order); ranks K_L and beyond take sw's own coordinate.
  */
 static unsigned int twist_tau(const struct ctx *c, int sw, unsigned int d,
 			      unsigned int L)
@@ -248,6 +288,8 @@ static unsigned int twist_tau(const struct ctx *c, int sw, unsigned int d,
 	l = want_layer(c, sw, d);
 	for (e = 0; e < d; e++)
 		j += want_layer(c, sw, e) == l;
+	if (j >= c->ff->size[L])
+		return coord(c, sw, L); /* K_L ranks twist at most */
 	return (j + coord(c, sw, L)) % c->ff->size[L];
 }
 
@@ -627,6 +669,29 @@ static const struct ot_check_counts *check(const struct ot_fabric *f,
 }
 
 /*
+ * Twisted Mixed with fewer orders than the full Latin rectangle (full):
+ * the orders ending in a dimension with parallel cables are kept first,
+ * then the others, each group in row order.
+ */
+static void keep_wide_orders(struct ctx *c, unsigned int full)
+{
+	unsigned int all[4][OT_FF_MAX_DIMS], r, k = 0;
+	bool wide;
+	int pass;
+
+	if ((c->variant & (V_MIXED | V_TWISTED)) != (V_MIXED | V_TWISTED) ||
+	    c->norders >= full)
+		return;
+	memcpy(all, c->ord, sizeof(all));
+	for (pass = 1; pass >= 0; pass--)
+		for (r = 0; r < full; r++) {
+			wide = c->ff->width[all[r][c->n - 1]] > 1;
+			if (wide == (bool)pass)
+				memcpy(c->ord[k++], all[r], sizeof(all[r]));
+		}
+}
+
+/*
  * How many orders and VLs per order the engine ended up with: two per
  * order when SL2VL sends a hop within one dimension (not the twist's)
  * on another VL; one more, the highest, when some destination has the
@@ -673,6 +738,7 @@ static void derive_layout(struct ctx *c)
 	}
 	c->norders = m;
 	c->f2 = (c->variant & V_TWISTED) && nvls == m * c->per + 2;
+	keep_wide_orders(c, orders(c->n, c->ord));
 }
 
 /* Checks sh routed by engine e in every way; returns the escaped pairs. */
@@ -735,6 +801,8 @@ static const struct shape small[] = {
 	{ "3x3x3", "2,1,1", 2, 0, 0, 0, 7, 0 },
 	{ "4x3", "1,2", 4, 0, 0, 0, 3, 0 },
 	{ "2x2x2x2", "2,2,2,2", 2, 0, 0, 0, -1, 0 },
+	/* Twisted Mixed ADOR sheds an order: the one ending in width 1 */
+	{ "2x3x3x3", "2,1,1,1", 4, 0, 0, 0, 13, 0 },
 	{ "2x2x2x2", NULL, 5, 0, 0, 0, 9, 0 },
 	{ "5", NULL, 3, 0, 0, 0, -1, 0 },
 	{ "3x4x2x3", NULL, 4, 0, 0, 0, 11, 0 },
@@ -1371,6 +1439,64 @@ START_TEST(balance)
 }
 END_TEST
 
+/*
+ * Issue 9: Twisted Mixed at least as good as Twisted on uniform traffic,
+ * DOR and ADOR alike, on the issue's fabrics and the reference fabric's
+ * shape (every dimension with CAs = K x w), ports shuffled, as the
+ * checker's analytic model computes it (every CA injecting 1,
+ * throughput 1 / the most loaded link): to the base LID, and for ADOR
+ * also spread evenly over the LIDs.
+ */
+static const struct shape twist_fabrics[] = {
+	{ "2x4x4", "2,1,1", 4, 1, 0, 0, 37, 0 },
+	{ "2x8x8", "4,1,1", 8, 1, 0, 0, 41, 0 },
+	{ "4x2x4", "1,2,1", 4, 1, 0, 0, 43, 0 },
+	/* the reference fabric's shape at 1/32: as many CAs as orders */
+	{ "2x4x4x4", "2,1,1,1", 4, 1, 0, 0, 47, 0 },
+};
+
+static const struct ot_pattern_load *uniform_load(const struct ot_fabric *f,
+						  const char *engine,
+						  struct ot_balance_report **rep)
+{
+	struct ot_traffic_opts opts = { .patterns = 1u << OT_PATTERN_UNIFORM };
+	struct ot_error err = { 0 };
+	struct ot_routing *r = route(engine, f);
+
+	ck_assert_int_eq(ot_balance_run(f, r, &opts, rep, &err), 0);
+	ot_routing_free(r);
+	return ot_balance_pattern(*rep, 0);
+}
+
+START_TEST(twisted_mixed_not_worse)
+{
+	static const char *const pair[2][2] = {
+		{ "ff-twisted-dor", "ff-twisted-mixed-dor" },
+		{ "ff-twisted-ador", "ff-twisted-mixed-ador" },
+	};
+	const struct shape *sh = &twist_fabrics[_i / 2];
+	struct ot_fabric *f = gen(sh);
+	struct ot_balance_report *ra = NULL, *rb = NULL;
+	const struct ot_pattern_load *a, *b;
+
+	a = uniform_load(f, pair[_i % 2][0], &ra);
+	b = uniform_load(f, pair[_i % 2][1], &rb);
+	ck_assert_uint_eq(a->unrouted + b->unrouted, 0);
+	ck_assert_msg(b->base.throughput >= a->base.throughput,
+		      "%s: %s %.4f below %s %.4f", sh->size, pair[_i % 2][1],
+		      b->base.throughput, pair[_i % 2][0], a->base.throughput);
+	ck_assert(a->multipath == b->multipath);
+	ck_assert_msg(!b->multipath ||
+		      b->spread.throughput >= a->spread.throughput,
+		      "%s: spread over the LIDs: %s %.4f below %s %.4f",
+		      sh->size, pair[_i % 2][1], b->spread.throughput,
+		      pair[_i % 2][0], a->spread.throughput);
+	ot_balance_report_free(ra);
+	ot_balance_report_free(rb);
+	ot_fabric_free(f);
+}
+END_TEST
+
 static Suite *ffroute_suite(void)
 {
 	Suite *s = suite_create("ffroute");
@@ -1392,6 +1518,8 @@ static Suite *ffroute_suite(void)
 	tcase_add_loop_test(tc, deterministic, 0, NENGINES);
 	tcase_add_loop_test(tc, parallel_cables_even, 0, NENGINES);
 	tcase_add_loop_test(tc, balance, 0, NENGINES * NBALANCED);
+	tcase_add_loop_test(tc, twisted_mixed_not_worse, 0,
+			    2 * sizeof(twist_fabrics) / sizeof(twist_fabrics[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -487,17 +487,22 @@ START_TEST(engine_damaged)
 	ot_fabric_assign_lids(f);
 	ck_assert(!ot_fabric_index(f, &err));
 	r = route_sf(f);
-	/* the escape layer only when some destination needs it */
-	ck_assert_uint_eq(r->nvls, r->path_sl ? 3 : 2);
+	/* extra VLs only where damage needs them */
+	ck_assert_uint_le(r->nvls, 5);
+	ck_assert(!r->path_sl == (r->nvls == 2));
 	o.promise = &r->promise;
 	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
 	k = ot_check_counts(rep);
 	ck_assert_uint_eq(k->reached, (uint64_t)f->ncas * (f->ncas - 1));
 	ck_assert_uint_eq(k->credit_loops, 0);
 	ck_assert_uint_eq(k->violations, 0);
-	ck_assert_uint_eq(!!(k->vls_used & 4), r->nvls == 3);
-	if (r->nvls == 2) /* parallel cables lost only: all still minimal */
+	ck_assert_uint_eq(k->vls_used, (1u << r->nvls) - 1);
+	/* 3-hop detours, no escape layer: every path still a shortest one */
+	if (r->promise.minimal == OT_MINIMAL_ALL)
 		ck_assert_uint_eq(k->minimal, k->reached);
+	/* up to 5% of cables lost: detours only, no escape layer */
+	if (c[_i].drop <= 0.05)
+		ck_assert_int_eq(r->promise.minimal, OT_MINIMAL_ALL);
 	ck_assert(ot_check_ok(rep));
 	ot_check_report_free(rep);
 	ot_routing_free(r);
@@ -543,6 +548,377 @@ START_TEST(engine_refuses)
 }
 END_TEST
 
+/* The switch a LID's packets at switch n go to next, -1 when delivered. */
+static int32_t next_switch(const struct ot_fabric *f,
+			   const struct ot_routing *r, int32_t n, uint16_t lid)
+{
+	uint8_t p = r->lft[n][lid];
+	int32_t peer;
+
+	ck_assert_uint_ne(p, OT_NO_PORT);
+	peer = p ? f->node[n].port[p].peer : -1;
+	return peer >= 0 && ot_is_switch(f, peer) ? peer : -1;
+}
+
+/* Switch hops from switch n until the LID is delivered. */
+static unsigned int hops_left(const struct ot_fabric *f,
+			      const struct ot_routing *r, int32_t n,
+			      uint16_t lid)
+{
+	unsigned int h = 0;
+
+	while ((n = next_switch(f, r, n, lid)) >= 0)
+		ck_assert_uint_lt(++h, 8);
+	return h;
+}
+
+/*
+ * The intermediate of a LID read back from the LFTs alone: among the
+ * switches some source reaches in two switch hops and that forward to
+ * another switch, the one furthest from delivery; -1 when there is none
+ * (a minimal tree: hop 2 is the destination's switch).
+ */
+static int32_t lid_intermediate(const struct ot_fabric *f,
+				const struct ot_routing *r, uint16_t lid)
+{
+	int32_t s, a, i, best = -1;
+	unsigned int best_h = 0, h;
+
+	for (s = 0; s < (int32_t)f->nnodes; s++) {
+		if (!ot_is_switch(f, s) || (a = next_switch(f, r, s, lid)) < 0 ||
+		    (i = next_switch(f, r, a, lid)) < 0 ||
+		    next_switch(f, r, i, lid) < 0)
+			continue;
+		h = hops_left(f, r, i, lid);
+		if (h > best_h || (h == best_h && i < best)) {
+			best_h = h;
+			best = i;
+		}
+	}
+	return best;
+}
+
+/*
+ * LMC offsets above 0: every pair reached on every offset, offset 0
+ * minimal, the others at most 4 switch hops and mostly not minimal, no
+ * credit loop with the engine's SL2VL and path SLs, VLs 0 .. 2 + 2 (2^LMC
+ * - 1) - 1 all used, and the layers' intermediates spread: many distinct
+ * switches, none the intermediate of far more LIDs than its share (this
+ * fails if every LID chose the same one).
+ */
+START_TEST(engine_lmc_layers)
+{
+	static const struct { unsigned int q, width, cas, lmc; } c[] = {
+		{ 5, 1, 3, 1 }, { 4, 2, 3, 1 }, { 7, 1, 2, 1 }, { 5, 1, 2, 2 },
+	};
+	struct ot_fabric *f = gen_sf(c[_i].q, c[_i].width, c[_i].cas, true,
+				     11 + _i);
+	struct ot_check_opts o = { 0 };
+	struct ot_check_report *rep;
+	const struct ot_check_counts *k;
+	struct ot_error err = { 0 };
+	struct ot_routing *r;
+	uint32_t *uses = calloc(f->nnodes, sizeof(*uses)), lid, layer_lids = 0,
+		 distinct = 0, most = 0, n, nl = (1u << c[_i].lmc) - 1;
+
+	ck_assert(!ot_fabric_set_ca_lmc(f, (uint8_t)c[_i].lmc, &err));
+	r = route_sf(f);
+	ck_assert_uint_eq(r->nvls, 2 + 2 * nl);
+	ck_assert(r->path_sl);
+	o.promise = &r->promise;
+	ck_assert_int_eq(r->promise.minimal, OT_MINIMAL_BASE);
+	ck_assert_uint_eq(r->promise.max_switch_hops, 4);
+	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
+	k = ot_check_counts(rep);
+	ck_assert_uint_eq(k->pairs,
+			  (uint64_t)f->ncas * (f->ncas - 1) << c[_i].lmc);
+	ck_assert_uint_eq(k->reached, k->pairs);
+	ck_assert_uint_eq(k->credit_loops, 0);
+	ck_assert_uint_eq(k->violations, 0);
+	ck_assert_uint_eq(k->vls_used, (1u << r->nvls) - 1);
+	ck_assert_uint_ge(k->minimal, k->pairs >> c[_i].lmc);
+	ck_assert_uint_lt(k->minimal, k->reached - k->pairs / 4);
+	ck_assert(ot_check_ok(rep));
+	ot_check_report_free(rep);
+	for (lid = 1; lid <= f->max_lid; lid++) {
+		const struct ot_lid_owner *ow = &f->lid_owner[lid];
+		const struct ot_port *pt;
+		int32_t i;
+
+		if (ow->node < 0 || ot_is_switch(f, ow->node))
+			continue;
+		pt = &f->node[ow->node].port[ow->port];
+		if (lid == pt->lid) {
+			ck_assert_uint_eq(r->path_sl(r, 1, lid), 0);
+			continue;
+		}
+		/* a layer LID: its own SL, the layer's, and an intermediate */
+		ck_assert_uint_ge(r->path_sl(r, 1, lid), 2);
+		ck_assert_uint_lt(r->path_sl(r, 1, lid), 2 + 2 * nl);
+		i = lid_intermediate(f, r, lid);
+		ck_assert_int_ge(i, 0);
+		ck_assert_int_ne(i, pt->peer);
+		distinct += !uses[i]++;
+		layer_lids++;
+	}
+	for (n = 0; n < f->nnodes; n++)
+		most = uses[n] > most ? uses[n] : most;
+	ck_assert_uint_ge(distinct, f->nswitches * 3 / 4);
+	ck_assert_uint_le(most, 2 * (layer_lids / f->nswitches + 1));
+	free(uses);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/* One wrong layer VL in SL2VL shows as a broken rule. */
+START_TEST(engine_lmc_rule_catches_wrong_vl)
+{
+	struct ot_fabric *f = gen_sf(5, 1, 2, true, 4);
+	struct ot_check_opts o = { 0 };
+	struct ot_check_report *rep;
+	struct ot_error err = { 0 };
+	struct ot_routing *r;
+	uint32_t n;
+	unsigned int in, out, np;
+
+	ck_assert(!ot_fabric_set_ca_lmc(f, 1, &err));
+	r = route_sf(f);
+	o.promise = &r->promise;
+	/* every switch: layer SL 2 entered from a switch on VL 1 instead */
+	for (n = 0; n < f->nnodes; n++) {
+		if (!ot_is_switch(f, n))
+			continue;
+		np = f->node[n].nports;
+		for (in = 1; in <= np; in++)
+			for (out = 0; out <= np; out++)
+				if (r->sl2vl[n][ot_sl2vl_index(np, in, out, 2)])
+					r->sl2vl[n][ot_sl2vl_index(np, in, out,
+								   2)] = 1;
+	}
+	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
+	ck_assert_uint_gt(ot_check_counts(rep)->rule_broken, 0);
+	ck_assert(!ot_check_ok(rep));
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/*
+ * LMC 3 needs 9 VLs even with one layer per offset: refused, with the
+ * numbers.  LMC 2 on a damaged fabric (escape layer and detours) sheds
+ * the descending layers and fits in 8.
+ */
+START_TEST(engine_lmc_refuses)
+{
+	struct ot_slimfly_params p = { .q = 5, .cas = 2, .drop_links = 0.3,
+				       .drop_seed = 3, .shuffle = true,
+				       .seed = 2 };
+	const struct ot_engine *e = ot_engine_find("sf-mms");
+	struct ot_fabric *f = gen_sf(4, 1, 2, true, 3);
+	struct ot_check_opts o = { 0 };
+	struct ot_check_report *rep;
+	struct ot_error err = { 0 };
+	struct ot_routing *r;
+
+	ck_assert(!ot_fabric_set_ca_lmc(f, 3, &err));
+	ck_assert(ot_engine_run(e, f, &r, &err));
+	ck_assert_int_eq(err.cls, OT_ERR_BUDGET);
+	ck_assert_msg(strstr(err.msg, "9 data VLs"), "%s", err.msg);
+	ot_fabric_free(f);
+	f = ot_gen_slimfly(&p, &err);
+	ck_assert(f);
+	ot_fabric_assign_lids(f);
+	ck_assert(!ot_fabric_index(f, &err));
+	ck_assert(!ot_fabric_set_ca_lmc(f, 1, &err));
+	r = route_sf(f);
+	/* 0, 1, escape 2, detours 3 and 4, layers 5 and 6 */
+	ck_assert_uint_eq(r->nvls, 7);
+	ot_routing_free(r);
+	/* LMC 2: one (climbing) layer per offset fits: 8 VLs, no loop */
+	ck_assert(!ot_fabric_set_ca_lmc(f, 2, &err));
+	r = route_sf(f);
+	ck_assert_uint_eq(r->nvls, 8);
+	o.promise = &r->promise;
+	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
+	ck_assert_uint_eq(ot_check_counts(rep)->credit_loops, 0);
+	ck_assert_uint_eq(ot_check_counts(rep)->violations, 0);
+	ck_assert_uint_eq(ot_check_counts(rep)->reached,
+			  ot_check_counts(rep)->pairs);
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/*
+ * Switches missing (and cables): the recognizer places the switches left
+ * on distinct MMS positions whose every cable follows the MMS rule, and
+ * sf-mms routes every pair, without a credit loop, keeping its promise,
+ * also with LMC 1 (layers and escape).
+ */
+START_TEST(engine_missing_switches)
+{
+	static const struct { unsigned int q, lmc; double ds, dl; } c[] = {
+		{ 5, 0, 0.05, 0 }, { 7, 0, 0.2, 0 }, { 4, 1, 0.1, 0.03 },
+		{ 7, 1, 0.1, 0.02 }, { 8, 0, 0.3, 0 },
+	};
+	struct ot_slimfly_params p = { .q = c[_i].q, .cas = 2,
+				       .drop_switches = c[_i].ds,
+				       .drop_links = c[_i].dl,
+				       .drop_seed = 4 + _i, .shuffle = true,
+				       .seed = 7 };
+	struct ot_error err = { 0 };
+	struct ot_check_opts o = { 0 };
+	struct ot_check_report *rep;
+	const struct ot_check_counts *k;
+	struct ot_fabric *f = ot_gen_slimfly(&p, &err);
+	struct ot_routing *r;
+	struct ot_sf *sf;
+
+	ck_assert_msg(f, "%s", err.msg);
+	ot_fabric_assign_lids(f);
+	ck_assert(!ot_fabric_index(f, &err));
+	ck_assert(!ot_fabric_set_ca_lmc(f, (uint8_t)c[_i].lmc, &err));
+	ck_assert_uint_lt(f->nswitches, 2 * c[_i].q * c[_i].q);
+	ck_assert_msg(!ot_sf_recognize(f, &sf, &err), "%s", err.msg);
+	ck_assert(sf->damaged);
+	ck_assert_uint_eq(sf->missing, sf->mms.n - f->nswitches);
+	check_recognized(f, sf);
+	ot_sf_free(sf);
+	r = route_sf(f);
+	o.promise = &r->promise;
+	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
+	k = ot_check_counts(rep);
+	ck_assert_uint_eq(k->pairs,
+			  (uint64_t)f->ncas * (f->ncas - 1) << c[_i].lmc);
+	ck_assert_uint_eq(k->reached, k->pairs);
+	ck_assert_uint_eq(k->credit_loops, 0);
+	ck_assert_uint_eq(k->violations, 0);
+	ck_assert(ot_check_ok(rep));
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/*
+ * Within a QoS budget (plugin: VLs and SLs per class): LMC 1 keeps two
+ * layers when 4 VLs are left, one climbing layer with 3 (still no credit
+ * loop, every offset reached), and refuses with the numbers with 2.
+ */
+START_TEST(engine_lmc_budget)
+{
+	struct ot_engine_budget b = { .max_vls = 4, .max_sls = 7,
+				      .why = "2 QoS classes" };
+	const struct ot_engine *e = ot_engine_find("sf-mms");
+	struct ot_fabric *f = gen_sf(5, 1, 2, true, 6);
+	struct ot_check_opts o = { 0 };
+	struct ot_check_report *rep;
+	struct ot_error err = { 0 };
+	struct ot_routing *r;
+
+	ck_assert(!ot_fabric_set_ca_lmc(f, 1, &err));
+	ck_assert_msg(!ot_engine_run_budget(e, f, &b, &r, &err), "%s",
+		      err.msg);
+	ck_assert_uint_eq(r->nvls, 4);
+	ot_routing_free(r);
+	b.max_vls = 3;
+	ck_assert_msg(!ot_engine_run_budget(e, f, &b, &r, &err), "%s",
+		      err.msg);
+	ck_assert_uint_eq(r->nvls, 3);
+	o.promise = &r->promise;
+	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
+	ck_assert_uint_eq(ot_check_counts(rep)->credit_loops, 0);
+	ck_assert_uint_eq(ot_check_counts(rep)->violations, 0);
+	ck_assert_uint_eq(ot_check_counts(rep)->reached,
+			  ot_check_counts(rep)->pairs);
+	ck_assert(ot_check_ok(rep));
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	b.max_vls = 2;
+	ck_assert(ot_engine_run_budget(e, f, &b, &r, &err));
+	ck_assert_int_eq(err.cls, OT_ERR_BUDGET);
+	ck_assert_msg(strstr(err.msg, "3 data VLs") &&
+		      strstr(err.msg, "2 QoS classes leave 2 VLs"), "%s",
+		      err.msg);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/*
+ * Detours: with 2% of the cables gone from q = 5 (the Hoffman-Singleton
+ * graph: a lost cable leaves pairs 3 and 4 hops apart) no escape layer,
+ * every path still a shortest one, detour sources on SL 2 (or 3); one
+ * wrong detour VL in SL2VL shows as a broken rule.
+ */
+START_TEST(engine_detours)
+{
+	struct ot_slimfly_params p = { .q = 5, .cas = 2, .drop_links = 0.02,
+				       .drop_seed = 9, .shuffle = true,
+				       .seed = 3 };
+	struct ot_error err = { 0 };
+	struct ot_check_opts o = { 0 };
+	struct ot_check_report *rep;
+	const struct ot_check_counts *k;
+	struct ot_fabric *f = ot_gen_slimfly(&p, &err);
+	struct ot_routing *r;
+	unsigned int in, out, np, hops[5] = { 0 };
+	uint32_t n, a, b;
+
+	ck_assert(f);
+	ot_fabric_assign_lids(f);
+	ck_assert(!ot_fabric_index(f, &err));
+	r = route_sf(f);
+	ck_assert(r->path_sl);
+	ck_assert_int_eq(r->promise.minimal, OT_MINIMAL_ALL);
+	ck_assert(r->promise.sls & (1u << 2));
+	ck_assert(!(r->promise.sls & (1u << 1))); /* no escape SL */
+	o.promise = &r->promise;
+	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
+	k = ot_check_counts(rep);
+	ck_assert_uint_eq(k->reached, k->pairs);
+	ck_assert_uint_eq(k->minimal, k->reached);
+	ck_assert_uint_eq(k->credit_loops, 0);
+	ck_assert_uint_eq(k->violations, 0);
+	ot_check_report_free(rep);
+	/* some switch pairs 3 and 4 hops apart, on a detour SL */
+	for (a = 0; a < f->nnodes; a++)
+		for (b = 0; b < f->nnodes; b++) {
+			uint16_t sl;
+
+			if (!ot_is_switch(f, a) || !ot_is_switch(f, b) || a == b)
+				continue;
+			sl = r->path_sl(r, f->node[a].port[0].lid,
+					f->node[b].port[0].lid);
+			n = hops_left(f, r, (int32_t)a, f->node[b].port[0].lid);
+			ck_assert_uint_le(n, 4);
+			hops[n]++;
+			ck_assert_uint_eq(sl >= 2, n >= 3);
+		}
+	ck_assert_uint_gt(hops[3], 0);
+	ck_assert_uint_gt(hops[4], 0);
+	/* every switch: the detour SL 2 entered from a switch on VL 1 */
+	for (n = 0; n < f->nnodes; n++) {
+		if (!ot_is_switch(f, n))
+			continue;
+		np = f->node[n].nports;
+		for (in = 1; in <= np; in++)
+			for (out = 0; out <= np; out++)
+				if (r->sl2vl[n][ot_sl2vl_index(np, in, out, 2)])
+					r->sl2vl[n][ot_sl2vl_index(np, in, out,
+								   2)] = 1;
+	}
+	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
+	ck_assert_uint_gt(ot_check_counts(rep)->rule_broken, 0);
+	ck_assert(!ot_check_ok(rep));
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
 static Suite *slimfly_suite(void)
 {
 	Suite *s = suite_create("slimfly");
@@ -570,6 +946,12 @@ static Suite *slimfly_suite(void)
 	tcase_add_test(tc, engine_rule_catches_wrong_vl);
 	tcase_add_test(tc, engine_refuses);
 	tcase_add_loop_test(tc, engine_damaged, 0, 4);
+	tcase_add_loop_test(tc, engine_lmc_layers, 0, 4);
+	tcase_add_test(tc, engine_lmc_rule_catches_wrong_vl);
+	tcase_add_test(tc, engine_lmc_refuses);
+	tcase_add_test(tc, engine_lmc_budget);
+	tcase_add_loop_test(tc, engine_missing_switches, 0, 5);
+	tcase_add_test(tc, engine_detours);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -122,7 +122,9 @@
  * same tables whatever its node order: per class of destinations (order
  * or escape layer, LMC offset) evenly, then by weight (see ff_dealer).
  * The offset comes first so that each offset's LIDs, the base LIDs above
- * all, are spread over the cables of a bundle on their own.
+ * all, are spread over the cables of a bundle on their own.  Within an
+ * offset the final hops into the destinations' switches are dealt before
+ * the others, the heaviest first (deal_stages()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,17 +149,35 @@ static bool is_prime(unsigned int x)
 	return true;
 }
 
-/* The m dimension orders, a Latin rectangle (see the top of the file). */
+/*
+ * The m dimension orders, a Latin rectangle (see the top of the file):
+ * the first m rows of the full one, or for Twisted Mixed when orders are
+ * shed, those ending in a dimension with parallel cables first (where
+ * its twisted destinations go, see twisted_quotas()), then the others,
+ * each group in row order.
+ */
 static void build_orders(struct ff_ctx *c, unsigned int m)
 {
-	unsigned int n = c->n, r, p;
+	unsigned int n = c->n, full = n < FF_MAX_ORDERS ? n : FF_MAX_ORDERS;
+	unsigned int r, p, k = 0, pass;
+	bool tm = (c->variant & (FF_MIXED | FF_TWISTED)) ==
+		  (FF_MIXED | FF_TWISTED);
 
 	c->norders = m;
-	for (r = 0; r < m; r++)
-		for (p = 0; p < n; p++)
-			c->order[r][p] = is_prime(n + 1) ?
-				((r + 1) * (p + 1)) % (n + 1) - 1 :
-				(p + r) % n;
+	for (pass = 0; pass < 2; pass++)
+		for (r = 0; r < full && k < m; r++) {
+			unsigned int last = is_prime(n + 1) ?
+				((r + 1) * n) % (n + 1) - 1 : (n - 1 + r) % n;
+			bool wide = tm && m < full && c->ff->width[last] > 1;
+
+			if (wide != !pass)
+				continue;
+			for (p = 0; p < n; p++)
+				c->order[k][p] = is_prime(n + 1) ?
+					((r + 1) * (p + 1)) % (n + 1) - 1 :
+					(p + r) % n;
+			k++;
+		}
 }
 
 /* "[c(n-1),...,c0]" of a position. */
@@ -387,13 +407,12 @@ static int refuse_hop(const struct ff_ctx *c, uint32_t s, unsigned int i,
  * other than s, v and skip; the candidates are tried from a place that
  * depends on seq, so the detours of different LIDs spread.
  */
-static int find_detour(struct ff_ctx *c, uint32_t s, unsigned int i,
+static int find_detour(const struct ff_ctx *c, uint32_t s, unsigned int i,
 		       unsigned int v, unsigned int skip, uint32_t seq)
 {
 	unsigned int K = c->ff->size[i], k, m;
 	unsigned int own = ff_coords(c, s)[i];
 
-	c->seq_used = true;
 	for (k = 0; k < K; k++) {
 		m = (seq + k) % K;
 		if (m == own || m == v || m == skip)
@@ -492,6 +511,52 @@ static void assign_layer(struct ff_ctx *c, struct ff_dest *t,
 }
 
 /*
+ * Twisted Mixed: the quotas, when some layer's last dimension has
+ * parallel cables and the switch has a CA per layer.  A twisted
+ * destination's final hop carries nearly all its flows on one cable; on
+ * a line of single cables that cable also carries its share of all the
+ * other traffic, about 1 when CAs = K x w, so about 2 in all whatever
+ * the dealing (Twisted DOR's bound), while in a bundle the dealing can
+ * give it a cable with less (doc/ff-balance.md).  So each layer ending
+ * in a bundle gets two CAs (rank 0: tau = T_L, the minimal path, L
+ * first; rank 1 twists), each layer ending in single cables then one
+ * (rank 0) while they last, and the other CAs go in turn to the layers
+ * ending in bundles, where ranks 2, 3, ... twist too.  false: the
+ * quotas of mixed_layer().
+ */
+static bool twisted_quotas(const struct ff_ctx *c, unsigned int *quota,
+			   unsigned int *rem)
+{
+	unsigned int l, g, wide = 0;
+
+	if ((c->variant & (FF_MIXED | FF_TWISTED)) != (FF_MIXED | FF_TWISTED))
+		return false;
+	for (l = 0; l < c->norders; l++)
+		wide += c->ff->width[c->order[l][c->n - 1]] > 1;
+	if (!wide || *rem < c->norders)
+		return false;
+	for (l = 0; l < c->norders && *rem > 1; l++)
+		if (c->ff->width[c->order[l][c->n - 1]] > 1) {
+			quota[l] = 2;
+			*rem -= 2;
+		}
+	for (l = 0; l < c->norders && *rem; l++)
+		if (c->ff->width[c->order[l][c->n - 1]] <= 1) {
+			quota[l] = 1;
+			(*rem)--;
+		}
+	while (*rem)
+		for (l = 0; l < c->norders && *rem; l++) {
+			g = c->ff->width[c->order[l][c->n - 1]];
+			if (g > 1) {
+				quota[l]++;
+				(*rem)--;
+			}
+		}
+	return true;
+}
+
+/*
  * Mixed: the layer of CA index d on a switch with ncas CAs.  A layer
  * whose last dimension i has w_i parallel cables hands each cable of
  * the final hop into a switch its CAs of that layer: unless their number
@@ -514,6 +579,8 @@ static unsigned int mixed_layer(const struct ff_ctx *c, unsigned int d,
 	*rank = d / c->norders;
 	if (d >= ncas)
 		return d % c->norders;
+	if (twisted_quotas(c, quota, &rem))
+		goto deal;
 	while (more) {
 		more = false;
 		for (l = 0; l < c->norders; l++) {
@@ -528,6 +595,7 @@ static unsigned int mixed_layer(const struct ff_ctx *c, unsigned int d,
 	}
 	for (l = 0; rem; l = (l + 1) % c->norders, rem--)
 		quota[l]++;
+deal:
 	for (k = 0, l = 0;; l = (l + 1) % c->norders) {
 		if (!quota[l])
 			continue;
@@ -552,7 +620,11 @@ static unsigned int mixed_layer(const struct ff_ctx *c, unsigned int d,
  * layer take distinct ones.  The CA with j = 0 twists to T_L itself: its
  * path is minimal, L first (a sum over T's other coordinates instead
  * stays constant over the destinations of a cable late in the order,
- * and measured worse: 0.36 on 2x4x4).
+ * and measured worse: 0.36 on 2x4x4).  Ranks K_L and beyond take T_L
+ * too: the K_L coordinates are used once each, and a second twisted
+ * destination of T behind one bundle (a layer with more CAs than K_L,
+ * twisted_quotas()) would put a second whole destination on it (4x8x8
+ * widths 2,1,1, 8 CAs: 0.4721, 0.5353 without).
  */
 static unsigned int twist_start(const struct ff_ctx *c,
 				const struct ff_dest *t, unsigned int layer,
@@ -563,6 +635,8 @@ static unsigned int twist_start(const struct ff_ctx *c,
 	if ((c->variant & (FF_MIXED | FF_TWISTED)) !=
 	    (FF_MIXED | FF_TWISTED))
 		return t->index;
+	if (rank >= c->ff->size[L])
+		return ff_coords(c, t->tslot)[L];
 	return (rank + ff_coords(c, t->tslot)[L]) % c->ff->size[L];
 }
 
@@ -816,7 +890,6 @@ static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
  * dealing order), the totals and weights do not.
  */
 #define FF_CLASSES (FF_ESCAPE_SL + 1)
-#define FF_BATCH 64
 
 struct ff_dealer {
 	uint16_t *count;  /* per bundle, class and cable */
@@ -824,24 +897,10 @@ struct ff_dealer {
 	uint64_t *weight; /* per bundle and cable */
 	uint32_t *through; /* per slot: CAs whose packets pass there */
 	uint32_t *cas;     /* per slot: CAs of the switch */
+	uint32_t *dist;    /* per slot: hops to t's switch */
+	uint32_t *stack;   /* nslots: walks, then slots by distance */
+	uint32_t *bucket;  /* nslots + 2: counts by distance */
 	int offset;        /* offset (and kind) the counts are for */
-	/*
-	 * The plan of the current hops: the switches that deliver, those
-	 * whose hop has one cable (its port), those that pick a cable of a
-	 * bundle; made once for the destinations that share the hops.
-	 */
-	int32_t *deliver, *fixed, *pick;
-	uint8_t *fixed_port;
-	size_t *pick_b;
-	uint32_t ndeliver, nfixed, npick;
-	/*
-	 * The entries of the last FF_BATCH destinations, per slot, written
-	 * to the LFTs a batch at a time: one destination's entries lie in
-	 * every switch's row, a batch's side by side in each.
-	 */
-	uint8_t *col;
-	uint16_t col_lid[FF_BATCH];
-	unsigned int ncol;
 };
 
 static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
@@ -854,17 +913,12 @@ static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
 	d->weight = calloc(nb * c->maxw, sizeof(*d->weight));
 	d->through = calloc(c->ff->nslots + 1, sizeof(*d->through));
 	d->cas = calloc(c->ff->nslots + 1, sizeof(*d->cas));
+	d->dist = calloc(c->ff->nslots + 1, sizeof(*d->dist));
+	d->stack = calloc(c->ff->nslots + 1, sizeof(*d->stack));
+	d->bucket = calloc(c->ff->nslots + 2, sizeof(*d->bucket));
 	d->offset = -1;
-	d->deliver = malloc((c->ff->nslots + 1) * sizeof(*d->deliver));
-	d->fixed = malloc((c->ff->nslots + 1) * sizeof(*d->fixed));
-	d->pick = malloc((c->ff->nslots + 1) * sizeof(*d->pick));
-	d->col = malloc(((size_t)c->ff->nslots + 1) * FF_BATCH);
-	d->fixed_port = malloc(c->ff->nslots + 1);
-	d->pick_b = malloc((c->ff->nslots + 1) * sizeof(*d->pick_b));
 	if (!d->count || !d->total || !d->weight || !d->through || !d->cas ||
-	    !d->deliver || !d->fixed || !d->pick || !d->col ||
-	    !d->fixed_port ||
-	    !d->pick_b)
+	    !d->dist || !d->stack || !d->bucket)
 		return -1;
 	for (s = 0; s < c->ff->nslots; s++) {
 		int32_t node = c->ff->slot_node[s];
@@ -886,43 +940,80 @@ static void dealer_free(struct ff_dealer *d)
 	free(d->weight);
 	free(d->through);
 	free(d->cas);
-	free(d->deliver);
-	free(d->fixed);
-	free(d->pick);
-	free(d->col);
-	free(d->fixed_port);
-	free(d->pick_b);
+	free(d->dist);
+	free(d->stack);
+	free(d->bucket);
 }
 
-/* The weight of t at every switch, along the hops chosen toward it. */
+/*
+ * Each switch's distance to t's switch along the hops chosen toward t,
+ * remembered on the way (the hops form a tree into t's switch); a walk
+ * that does not end there within nslots hops counts as nslots.
+ */
+static void dealer_dist(const struct ff_ctx *c, struct ff_dealer *d,
+			const struct ff_hop *hops)
+{
+	uint32_t n = c->ff->nslots, s, x, top, k;
+
+	for (s = 0; s < n; s++)
+		d->dist[s] = UINT32_MAX;
+	for (s = 0; s < n; s++) {
+		if (c->ff->slot_node[s] < 0 || d->dist[s] != UINT32_MAX)
+			continue;
+		for (x = s, top = 0; d->dist[x] == UINT32_MAX && top < n;) {
+			if (hops[x].dim < 0) {
+				d->dist[x] = 0;
+				break;
+			}
+			d->stack[top++] = x;
+			x = ff_move(c, x, hops[x].dim, hops[x].v);
+		}
+		k = d->dist[x] == UINT32_MAX ? n : d->dist[x];
+		while (top)
+			d->dist[d->stack[--top]] = ++k < n ? k : n;
+	}
+}
+
+/*
+ * The weight of t at every switch -- the CAs whose packets for t pass
+ * there, counted along the hops chosen toward it, farthest switches
+ * first -- and each switch's distance to t's switch.
+ */
 static void dealer_weigh(const struct ff_ctx *c, struct ff_dealer *d,
 			 const struct ff_hop *hops)
 {
-	unsigned int limit = 4 * c->n + 2 * (unsigned int)c->ff->nslots;
-	uint32_t s, x;
-	unsigned int k;
+	uint32_t n = c->ff->nslots, s, x, k;
 
-	memset(d->through, 0, c->ff->nslots * sizeof(*d->through));
-	for (s = 0; s < c->ff->nslots; s++) {
-		if (c->ff->slot_node[s] < 0 || !d->cas[s])
+	dealer_dist(c, d, hops);
+	memset(d->bucket, 0, (n + 2) * sizeof(*d->bucket));
+	for (s = 0; s < n; s++)
+		if (c->ff->slot_node[s] >= 0)
+			d->bucket[n - d->dist[s] + 1]++;
+	for (k = 1; k <= n + 1; k++)
+		d->bucket[k] += d->bucket[k - 1];
+	for (s = 0; s < n; s++)
+		if (c->ff->slot_node[s] >= 0)
+			d->stack[d->bucket[n - d->dist[s]]++] = s;
+	for (s = 0; s < n; s++)
+		d->through[s] = d->cas[s];
+	for (k = 0; k < d->bucket[n]; k++) {
+		s = d->stack[k];
+		if (hops[s].dim < 0 || d->dist[s] >= n)
 			continue;
-		for (x = s, k = 0; k < limit; k++) {
-			d->through[x] += d->cas[s];
-			if (hops[x].dim < 0)
-				break;
-			x = ff_move(c, x, hops[x].dim, hops[x].v);
-		}
+		x = ff_move(c, s, hops[s].dim, hops[s].v);
+		d->through[x] += d->through[s];
 	}
 }
 
 /* The cable of bundle b at slot s for t (see above). */
 static unsigned int dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
-				unsigned int k, size_t b, uint32_t s)
+				const struct ff_dest *t, size_t b, uint32_t s)
 {
+	unsigned int k = t->escape ? FF_ESCAPE_SL : t->layer, l, best = 0;
 	uint16_t *cnt = d->count + (b * FF_CLASSES + k) * c->maxw;
 	uint32_t *all = d->total + b * c->maxw;
 	uint64_t *w = d->weight + b * c->maxw;
-	unsigned int l, best = 0, n = c->bcnt[b];
+	unsigned int n = c->bcnt[b];
 
 	/* two cables (the usual parallel pair): the loop below, unrolled */
 	if (n == 2)
@@ -939,74 +1030,33 @@ static unsigned int dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
 }
 
 /*
- * The plan of hops (see struct ff_dealer).  A bundle of one cable needs
- * no pick: its counts would never be read.
+ * The dealing stages (deal_stages()): 1, the final hops into the
+ * destination's switch; 2, every hop farther out.
  */
-static void dealer_plan(const struct ff_ctx *c, struct ff_dealer *d,
-			const struct ff_hop *hops)
+#define FF_STAGES 2
+
+static inline unsigned int ff_stage(uint32_t dist)
 {
-	uint32_t s;
-
-	d->ndeliver = d->nfixed = d->npick = 0;
-	for (s = 0; s < c->ff->nslots; s++) {
-		int32_t node = c->ff->slot_node[s];
-		size_t b;
-
-		if (node < 0)
-			continue;
-		if (hops[s].dim < 0) {
-			d->deliver[d->ndeliver++] = (int32_t)s;
-			continue;
-		}
-		b = (size_t)s * c->sumk + c->koff[hops[s].dim] + hops[s].v;
-		if (c->bcnt[b] == 1) {
-			d->fixed_port[d->nfixed] = c->bport[b * c->maxw];
-			d->fixed[d->nfixed++] = (int32_t)s;
-			continue;
-		}
-		d->pick[d->npick] = (int32_t)s;
-		d->pick_b[d->npick++] = b;
-	}
+	return dist < FF_STAGES ? dist : FF_STAGES;
 }
 
-/* The batch's entries into every switch's LFT row. */
-static void dealer_flush(const struct ff_ctx *c, struct ff_dealer *d,
-			 struct ot_routing *out)
+/* The dealing group of t: its LID offset, switch LIDs apart. */
+static int deal_group(const struct ff_dest *t)
 {
-	unsigned int n = d->ncol, j;
-	bool run = true;
-	uint32_t s;
-
-	for (j = 1; j < n; j++)
-		run = run && d->col_lid[j] == d->col_lid[0] + j;
-	for (s = 0; s < c->ff->nslots; s++) {
-		int32_t node = c->ff->slot_node[s];
-		const uint8_t *src = d->col + (size_t)s * FF_BATCH;
-		uint8_t *row;
-
-		if (node < 0)
-			continue;
-		row = out->lft[node];
-		if (run) {
-			memcpy(row + d->col_lid[0], src, n);
-			continue;
-		}
-		for (j = 0; j < n; j++)
-			row[d->col_lid[j]] = src[j];
-	}
-	d->ncol = 0;
+	return t->offset + (t->kind == FF_DEST_SWITCH ? 256 : 0);
 }
 
-/* The LFT entries toward lid at every switch, from the hops chosen. */
+/*
+ * The LFT entries toward lid at the switches of a stage (0: all), and
+ * the deliveries.
+ */
 static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
-		      const struct ff_hop *hops, bool same_hops, uint16_t lid,
-		      struct ot_routing *out)
+		      const struct ff_hop *hops, uint16_t lid,
+		      unsigned int stage, struct ot_routing *out)
 {
 	const struct ff_dest *t = &c->dest[lid];
-	int offset = t->offset + (t->kind == FF_DEST_SWITCH ? 256 : 0);
-	unsigned int k = t->escape ? FF_ESCAPE_SL : t->layer;
-	uint8_t *col = d->col + d->ncol;
-	uint32_t i;
+	int offset = deal_group(t);
+	uint32_t s;
 
 	if (offset != d->offset) {
 		memset(d->count, 0, ((size_t)c->ff->nslots * c->sumk + 1) *
@@ -1014,46 +1064,149 @@ static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
 					    sizeof(*d->count));
 		d->offset = offset;
 	}
-	if (!same_hops) {
+	if (stage)
 		dealer_weigh(c, d, hops);
-		dealer_plan(c, d, hops);
-	}
-	for (i = 0; i < d->ndeliver; i++)
-		col[(size_t)d->deliver[i] * FF_BATCH] = t->port;
-	for (i = 0; i < d->nfixed; i++)
-		col[(size_t)d->fixed[i] * FF_BATCH] = d->fixed_port[i];
-	for (i = 0; i < d->npick; i++) {
-		uint32_t s = (uint32_t)d->pick[i];
-		size_t b = d->pick_b[i];
+	for (s = 0; s < c->ff->nslots; s++) {
+		int32_t node = c->ff->slot_node[s];
+		size_t b;
 
-		col[(size_t)s * FF_BATCH] =
-			c->bport[b * c->maxw + dealer_pick(c, d, k, b, s)];
+		if (node < 0)
+			continue;
+		if (hops[s].dim < 0) {
+			out->lft[node][lid] = t->port;
+			continue;
+		}
+		if (stage && ff_stage(d->dist[s]) != stage)
+			continue;
+		b = (size_t)s * c->sumk + c->koff[hops[s].dim] + hops[s].v;
+		out->lft[node][lid] =
+			c->bport[b * c->maxw + dealer_pick(c, d, t, b, s)];
 	}
-	d->col_lid[d->ncol++] = lid;
-	if (d->ncol == FF_BATCH)
-		dealer_flush(c, d, out);
 }
 
 /*
- * Destination by destination (in dealing order): the variant's hop at
- * every switch -- for Mixed on the destination's layer d mod m, else on
- * the next layer that reaches it from everywhere (its path SL follows, no
- * VL is added) -- or the escape layer's when none does; then the cables
- * of each bundle are dealt out.
+ * Where t's hops lie, from the weights just taken: per stage, 0 when t
+ * has no hop there, else 1 + the largest weight of its hops there.
+ */
+static void stage_keys(const struct ff_ctx *c, const struct ff_dealer *d,
+		       const struct ff_hop *hops, uint32_t *key)
+{
+	uint32_t s;
+
+	memset(key, 0, (FF_STAGES + 1) * sizeof(*key));
+	for (s = 0; s < c->ff->nslots; s++) {
+		uint32_t *k = &key[ff_stage(d->dist[s])];
+
+		if (c->ff->slot_node[s] >= 0 && hops[s].dim >= 0 &&
+		    d->through[s] >= *k)
+			*k = d->through[s] + 1;
+	}
+}
+
+/* The variant's or the escape layer's hops toward t, as chosen before. */
+static int rehop(struct ff_ctx *c, struct ff_dest *t, uint32_t seq,
+		 struct ff_hop *hops)
+{
+	return t->escape ? escape_hops(c, t, seq, hops) :
+			   variant_hops(c, t, seq, hops);
+}
+
+/*
+ * Deals the cables toward the destinations lids[g..q] (one dealing
+ * group): first every final hop into a destination's switch, then the
+ * hops farther out, and within each stage the destinations whose hops
+ * there weigh most first.  The final hop of a twisted destination
+ * carries nearly all its flows on one cable, and the hops near a
+ * destination more of them than those far out: dealt in LID order, two
+ * heavy entries of different classes could be forced onto one cable by
+ * the class counts (issue 9, 2x4x4 widths 2,1,1: 0.976 + 0.504 on one
+ * dimension-0 cable); a bundle that sees its heavy entries first spreads
+ * them, and the light ones, which the class counts force, follow.
+ */
+static int deal_stages(struct ff_ctx *c, struct ff_dealer *d,
+		       struct ff_hop *hops, uint32_t g, uint32_t q,
+		       const uint32_t *key, struct ot_deal_key *order,
+		       struct ot_routing *out)
+{
+	unsigned int stage;
+	uint32_t x, n;
+
+	for (stage = 1; stage <= FF_STAGES; stage++) {
+		for (x = g, n = 0; x <= q; x++) {
+			uint32_t k = key[(size_t)(x - g) * (FF_STAGES + 1) +
+					 stage];
+
+			if (!k)
+				continue;
+			order[n].key = ((uint64_t)(UINT32_MAX - k) << 32) + x;
+			order[n++].lid = c->lids[x];
+		}
+		ot_deal_sort(order, n);
+		for (x = 0; x < n; x++) {
+			uint32_t seq = (uint32_t)order[x].key;
+
+			if (rehop(c, &c->dest[order[x].lid], seq, hops))
+				return -1;
+			deal_dest(c, d, hops, order[x].lid, stage, out);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Where t goes from every switch -- the variant on the destination's
+ * layer, or for Mixed the next layer that reaches it from everywhere
+ * (its path SL follows, no VL is added), or the escape layer when none
+ * does -- as hops; failed remembers a rule that did not work.
+ */
+static int route_dest(struct ff_ctx *c, struct ff_dest *t, uint32_t q,
+		      struct ff_dest *failed, struct ff_hop *hops)
+{
+	struct ff_dest first = *t;
+	bool known = failed->kind != FF_DEST_NONE && same_rule(c, failed, t);
+	unsigned int k;
+	int error;
+
+	t->escape = 0;
+	error = known ? -1 : variant_hops(c, t, q, hops);
+	for (k = 1; error && !known && (c->variant & FF_MIXED) &&
+		    k < c->norders; k++) {
+		assign_layer(c, t, (first.layer + k) % c->norders);
+		error = variant_hops(c, t, q, hops);
+	}
+	if (!error)
+		return 0;
+	/* the escape layer ignores layer and tau */
+	*t = first;
+	*failed = first;
+	error = escape_hops(c, t, q, hops);
+	if (error)
+		return error;
+	t->escape = 1;
+	c->any_escape = true;
+	return 0;
+}
+
+/*
+ * Destination by destination (in dealing order) the hops, then per
+ * dealing group (LID offset) the cables of each bundle (deal_stages();
+ * with single cables only, at once).
  */
 static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 {
 	const struct ot_ff *ff = c->ff;
 	struct ff_dest failed = { .kind = FF_DEST_NONE };
-	struct ff_dest last = { .kind = FF_DEST_NONE };
 	struct ff_hop *hops = NULL;
 	struct ff_dealer d = { 0 };
-	uint32_t q;
-	unsigned int k;
+	struct ot_deal_key *order = NULL;
+	uint32_t *key = NULL;
+	uint32_t q, g = 0;
 	int error = 0;
 
 	hops = malloc(((size_t)ff->nslots + 1) * sizeof(*hops));
-	if (dealer_init(c, &d) || !hops) {
+	key = malloc(((size_t)c->nlids + 1) * (FF_STAGES + 1) * sizeof(*key));
+	order = malloc(((size_t)c->nlids + 1) * sizeof(*order));
+	if (dealer_init(c, &d) || !hops || !key || !order) {
 		error = ot_error_nomem(c->err, c->name);
 		goto out;
 	}
@@ -1062,45 +1215,31 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 	c->detours = false;
 	c->any_escape = false;
 	for (q = 0; q < c->nlids; q++) {
-		uint16_t lid = c->lids[q];
-		struct ff_dest *t = &c->dest[lid];
-		struct ff_dest first = *t;
-		bool known = failed.kind != FF_DEST_NONE &&
-			     same_rule(c, &failed, t);
-		bool same = !known && last.kind != FF_DEST_NONE &&
-			    same_rule(c, &last, t);
+		struct ff_dest *t = &c->dest[c->lids[q]];
 
-		t->escape = 0;
-		c->seq_used = false;
-		if (same)
-			error = 0; /* hops[] holds t's already */
-		else
-			error = known ? -1 : variant_hops(c, t, q, hops);
-		for (k = 1; error && !known && (c->variant & FF_MIXED) &&
-			    k < c->norders; k++) {
-			assign_layer(c, t, (first.layer + k) % c->norders);
-			error = variant_hops(c, t, q, hops);
+		error = route_dest(c, t, q, &failed, hops);
+		if (error)
+			goto out;
+		if (c->maxw == 1) {
+			/* single cables: nothing to deal */
+			deal_dest(c, &d, hops, c->lids[q], 0, out);
+			continue;
 		}
-		if (error) {
-			/* the escape layer ignores layer and tau */
-			*t = first;
-			failed = first;
-			error = escape_hops(c, t, q, hops);
-			if (error)
-				goto out;
-			t->escape = 1;
-			c->any_escape = true;
-		}
-		deal_dest(c, &d, hops, same, lid, out);
-		/* hops that depend on seq (detours, escape) are not reused */
-		last.kind = t->escape || c->seq_used ? FF_DEST_NONE : t->kind;
-		if (last.kind != FF_DEST_NONE)
-			last = *t;
+		dealer_weigh(c, &d, hops);
+		stage_keys(c, &d, hops, key + (size_t)(q - g) * (FF_STAGES + 1));
+		if (q + 1 < c->nlids &&
+		    deal_group(&c->dest[c->lids[q + 1]]) == deal_group(t))
+			continue;
+		error = deal_stages(c, &d, hops, g, q, key, order, out);
+		if (error)
+			goto out;
+		g = q + 1;
 	}
-	dealer_flush(c, &d, out);
 out:
 	dealer_free(&d);
 	free(hops);
+	free(key);
+	free(order);
 	return error;
 }
 

@@ -93,7 +93,6 @@ struct ff_ctx {
 	bool detours;         /* some hop detours around a missing cable */
 	bool twist_detour;    /* some twist takes two hops */
 	bool any_escape;      /* some destination is on the escape layer */
-	bool seq_used;        /* some hop depended on the LID's seq (detour) */
 	struct ff_escape esc; /* the shared escape layer, when needed */
 };
 
