@@ -407,12 +407,13 @@ static int refuse_hop(const struct ff_ctx *c, uint32_t s, unsigned int i,
  * other than s, v and skip; the candidates are tried from a place that
  * depends on seq, so the detours of different LIDs spread.
  */
-static int find_detour(const struct ff_ctx *c, uint32_t s, unsigned int i,
+static int find_detour(struct ff_ctx *c, uint32_t s, unsigned int i,
 		       unsigned int v, unsigned int skip, uint32_t seq)
 {
 	unsigned int K = c->ff->size[i], k, m;
 	unsigned int own = ff_coords(c, s)[i];
 
+	c->seq_used = true;
 	for (k = 0; k < K; k++) {
 		m = (seq + k) % K;
 		if (m == own || m == v || m == skip)
@@ -805,6 +806,8 @@ static int escape_hops(struct ff_ctx *c, const struct ff_dest *t,
 	char a[OT_ERROR_LEN / 3], b[OT_ERROR_LEN / 3];
 	uint32_t s, next;
 
+	c->hops_gen++;
+	c->hops_valid = false;
 	if (escape_prepare(c))
 		return -1;
 	for (s = 0; s < c->ff->nslots; s++) {
@@ -835,6 +838,9 @@ static int escape_hops(struct ff_ctx *c, const struct ff_dest *t,
  * switch has none; the flags that size the VLs are then left as they
  * were, since t goes to the escape layer.
  */
+static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
+		      const struct ff_dest *b);
+
 static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
 			uint32_t seq, struct ff_hop *hops)
 {
@@ -842,6 +848,12 @@ static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
 	bool detours = c->detours;
 	uint32_t s;
 
+	/* the buffer holds t's hops already (the flags were set then) */
+	if (c->hops_valid && same_rule(c, &c->hops_of, t))
+		return 0;
+	c->hops_gen++;
+	c->hops_valid = false;
+	c->seq_used = false;
 	for (s = 0; s < c->ff->nslots; s++) {
 		if (c->ff->slot_node[s] < 0)
 			continue;
@@ -852,6 +864,8 @@ static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
 			return -1;
 		}
 	}
+	c->hops_valid = !c->seq_used;
+	c->hops_of = *t;
 	return 0;
 }
 
@@ -901,6 +915,7 @@ struct ff_dealer {
 	uint32_t *stack;   /* nslots: walks, then slots by distance */
 	uint32_t *bucket;  /* nslots + 2: counts by distance */
 	int offset;        /* offset (and kind) the counts are for */
+	uint32_t weighed;  /* the hops_gen of the weights */
 };
 
 static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
@@ -917,6 +932,7 @@ static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
 	d->stack = calloc(c->ff->nslots + 1, sizeof(*d->stack));
 	d->bucket = calloc(c->ff->nslots + 2, sizeof(*d->bucket));
 	d->offset = -1;
+	d->weighed = c->hops_gen - 1;
 	if (!d->count || !d->total || !d->weight || !d->through || !d->cas ||
 	    !d->dist || !d->stack || !d->bucket)
 		return -1;
@@ -984,6 +1000,10 @@ static void dealer_weigh(const struct ff_ctx *c, struct ff_dealer *d,
 {
 	uint32_t n = c->ff->nslots, s, x, k;
 
+	/* the same hops as last time: the same weights */
+	if (d->weighed == c->hops_gen)
+		return;
+	d->weighed = c->hops_gen;
 	dealer_dist(c, d, hops);
 	memset(d->bucket, 0, (n + 2) * sizeof(*d->bucket));
 	for (s = 0; s < n; s++)
@@ -1214,6 +1234,9 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 	c->twist_detour = false;
 	c->detours = false;
 	c->any_escape = false;
+	/* orders and layers may have changed since the last call */
+	c->hops_gen++;
+	c->hops_valid = false;
 	for (q = 0; q < c->nlids; q++) {
 		struct ff_dest *t = &c->dest[c->lids[q]];
 
