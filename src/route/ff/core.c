@@ -916,6 +916,13 @@ struct ff_dealer {
 	uint32_t *bucket;  /* nslots + 2: counts by distance */
 	int offset;        /* offset (and kind) the counts are for */
 	uint32_t weighed;  /* the hops_gen of the weights */
+	/*
+	 * Per stage (0: all), the switches that deliver and those that deal
+	 * a hop in that stage, with its bundle: made once per hops_gen.
+	 */
+	uint32_t planned[3];
+	uint32_t *plan_slot[3], nplan[3], ndeliver[3];
+	size_t *plan_b[3];
 };
 
 static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
@@ -933,6 +940,15 @@ static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
 	d->bucket = calloc(c->ff->nslots + 2, sizeof(*d->bucket));
 	d->offset = -1;
 	d->weighed = c->hops_gen - 1;
+	for (s = 0; s < 3; s++) {
+		d->planned[s] = c->hops_gen - 1;
+		d->plan_slot[s] = malloc(((size_t)c->ff->nslots + 1) *
+					 sizeof(*d->plan_slot[s]));
+		d->plan_b[s] = malloc(((size_t)c->ff->nslots + 1) *
+				      sizeof(*d->plan_b[s]));
+		if (!d->plan_slot[s] || !d->plan_b[s])
+			return -1;
+	}
 	if (!d->count || !d->total || !d->weight || !d->through || !d->cas ||
 	    !d->dist || !d->stack || !d->bucket)
 		return -1;
@@ -951,6 +967,8 @@ static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
 
 static void dealer_free(struct ff_dealer *d)
 {
+	unsigned int i;
+
 	free(d->count);
 	free(d->total);
 	free(d->weight);
@@ -959,6 +977,10 @@ static void dealer_free(struct ff_dealer *d)
 	free(d->dist);
 	free(d->stack);
 	free(d->bucket);
+	for (i = 0; i < 3; i++) {
+		free(d->plan_slot[i]);
+		free(d->plan_b[i]);
+	}
 }
 
 /*
@@ -1070,13 +1092,39 @@ static int deal_group(const struct ff_dest *t)
  * The LFT entries toward lid at the switches of a stage (0: all), and
  * the deliveries.
  */
+/*
+ * The plan of a stage for the hops (see struct ff_dealer): deliveries
+ * first, then the dealt switches.
+ */
+static void dealer_plan(const struct ff_ctx *c, struct ff_dealer *d,
+			const struct ff_hop *hops, unsigned int stage)
+{
+	uint32_t s, *slot = d->plan_slot[stage], n = 0;
+	size_t *pb = d->plan_b[stage];
+
+	d->planned[stage] = c->hops_gen;
+	for (s = 0; s < c->ff->nslots; s++)
+		if (c->ff->slot_node[s] >= 0 && hops[s].dim < 0)
+			slot[n++] = s;
+	d->ndeliver[stage] = n;
+	for (s = 0; s < c->ff->nslots; s++) {
+		if (c->ff->slot_node[s] < 0 || hops[s].dim < 0 ||
+		    (stage && ff_stage(d->dist[s]) != stage))
+			continue;
+		pb[n] = (size_t)s * c->sumk + c->koff[hops[s].dim] +
+			hops[s].v;
+		slot[n++] = s;
+	}
+	d->nplan[stage] = n;
+}
+
 static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
 		      const struct ff_hop *hops, uint16_t lid,
 		      unsigned int stage, struct ot_routing *out)
 {
 	const struct ff_dest *t = &c->dest[lid];
 	int offset = deal_group(t);
-	uint32_t s;
+	uint32_t i;
 
 	if (offset != d->offset) {
 		memset(d->count, 0, ((size_t)c->ff->nslots * c->sumk + 1) *
@@ -1086,20 +1134,16 @@ static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
 	}
 	if (stage)
 		dealer_weigh(c, d, hops);
-	for (s = 0; s < c->ff->nslots; s++) {
-		int32_t node = c->ff->slot_node[s];
-		size_t b;
+	if (d->planned[stage] != c->hops_gen)
+		dealer_plan(c, d, hops, stage);
+	for (i = 0; i < d->ndeliver[stage]; i++)
+		out->lft[c->ff->slot_node[d->plan_slot[stage][i]]][lid] =
+			t->port;
+	for (; i < d->nplan[stage]; i++) {
+		uint32_t s = d->plan_slot[stage][i];
+		size_t b = d->plan_b[stage][i];
 
-		if (node < 0)
-			continue;
-		if (hops[s].dim < 0) {
-			out->lft[node][lid] = t->port;
-			continue;
-		}
-		if (stage && ff_stage(d->dist[s]) != stage)
-			continue;
-		b = (size_t)s * c->sumk + c->koff[hops[s].dim] + hops[s].v;
-		out->lft[node][lid] =
+		out->lft[c->ff->slot_node[s]][lid] =
 			c->bport[b * c->maxw + dealer_pick(c, d, t, b, s)];
 	}
 }
