@@ -12,9 +12,15 @@
 #             engine's OpenSM (LFTs, SL2VL, sampled path SLs): wall time.
 # and the memory of the LFTs: bytes per (switch, LID) entry of r->lft.
 #
+# Other families at about 16K CAs, each with its engine: kns16k (hdor on
+# the 16-ary 3-direct KNS, 4 CAs a router), sf16k (sf-mms on the Slim Fly
+# q = 23, 16 CAs a switch), df16k (df-static on a Dragonfly a=16 h=8,
+# 129 groups, 8 CAs a switch).
+#
 # usage: bench/scale.sh [SIZES]   (from the build dir, or set OSMTOPO;
-#        SIZES: any of 1k 4k 16k, default "1k 4k"; ENGINES default
-#        "ff-dor ff-ador"; NO_LIVE=1 skips OpenSM and the checker)
+#        SIZES: any of 1k 4k 16k kns16k sf16k df16k, default "1k 4k";
+#        ENGINES default "ff-dor ff-ador" for the FlatFlies; NO_LIVE=1
+#        skips OpenSM and the checker)
 set -eu
 OSMTOPO=${OSMTOPO:-$PWD/osmtopo}
 PLUGIN_DIR=${OSMTOPO_PLUGIN_DIR:-$(dirname "$OSMTOPO")/.libs}
@@ -22,6 +28,10 @@ ENGINES=${ENGINES:-ff-dor ff-ador}
 SIZES=${*:-1k 4k}
 [ -x "$OSMTOPO" ] || { echo "no osmtopo at $OSMTOPO" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
+# routing_span ENGINE, from the e2e helpers (reads $WORK/opensm.log
+# there); sourced first: it empties WORK
+# shellcheck source=../tests/e2e/lib.sh
+. "$(dirname "$0")/../tests/e2e/lib.sh"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/osmtopo-bench-scale.XXXXXX")
 cleanup() {
 	"$OSMTOPO" sim stop --dir "$WORK/sim" >/dev/null 2>&1 || true
@@ -29,9 +39,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-# routing_span ENGINE, from the e2e helpers (reads $WORK/opensm.log there)
-# shellcheck source=../tests/e2e/lib.sh
-. "$(dirname "$0")/../tests/e2e/lib.sh"
 set +e
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 
@@ -40,22 +47,36 @@ gen_args() {
 	1k) echo "flatfly 4x4x8 --cas 8" ;;
 	4k) echo "flatfly 8x8x8 --cas 8" ;;
 	16k) echo "flatfly 4x8x8x8 --widths 2,1,1,1 --cas 8" ;;
+	kns16k) echo "kns 16 3 --cas 4" ;;
+	sf16k) echo "slimfly 23 --cas 16" ;;
+	df16k) echo "dragonfly 16 8 --cas 8 --groups 129" ;;
 	*) echo "unknown size $1" >&2; return 1 ;;
 	esac
 }
 
-# engine_opts ENGINE: offline options and OpenSM options it needs.
+# The engines of a size: the family's own, or ENGINES for FlatFlies.
+engines_of() {
+	case $1 in
+	kns16k) echo hdor ;;
+	sf16k) echo sf-mms ;;
+	df16k) echo df-static ;;
+	*) echo "$ENGINES" ;;
+	esac
+}
+
+# lmc_of ENGINE: the LMC the engine needs.
 lmc_of() { case $1 in *ador) echo 1 ;; *) echo 0 ;; esac; }
 
 offline() {
 	local engine=$1 net=$2 lmc
 	lmc=$(lmc_of "$engine")
-	/usr/bin/time -f "%e %M" -o "$WORK/time" "$OSMTOPO" route --lfts-only \
-		--lmc "$lmc" "$engine" "$net" >/dev/null 2>"$WORK/err" ||
+	/usr/bin/time -f "%e %M" -o "$WORK/time" "$OSMTOPO" route --time \
+		--lfts-only --lmc "$lmc" "$engine" "$net" >/dev/null 2>"$WORK/err" ||
 		{ echo "  $engine offline: failed: $(tail -1 "$WORK/err")"; return; }
 	read -r wall rss <"$WORK/time"
-	printf '  %-10s offline  wall %7.2f s  peak RSS %6d MB\n' "$engine" \
-		"$wall" "$((rss / 1024))"
+	routed=$(sed -n 's/.* routed .* in \([0-9.]*\) s$/\1/p' "$WORK/err")
+	printf '  %-10s offline  routing %7s s  wall %7.2f s (with printing the LFTs)  peak RSS %6d MB\n' \
+		"$engine" "$routed" "$wall" "$((rss / 1024))"
 }
 
 # opensm_run ENGINE: OpenSM up with ENGINE; prints span and VmHWM.
@@ -67,8 +88,8 @@ opensm_run() {
 		--timeout 1800 --option qos=TRUE --option "lmc=$lmc" \
 		--option log_flags=0x07 \
 		--option "routing_engine=$engine,no_fallback" >"$WORK/osm.out" 2>&1 ||
-		{ echo "  $engine OpenSM: no SUBNET UP"; return 1; }
-	pid=$(cat "$WORK/sim/opensm.pid" 2>/dev/null)
+		{ echo "  $engine OpenSM: no SUBNET UP: $(tail -2 "$WORK/osm.out" | tr '\n' ' ')"; return 1; }
+	read -r pid _ <"$WORK/sim/opensm.pid" 2>/dev/null
 	span=$(WORK=$WORK/sim routing_span "$engine")
 	printf '  %-10s OpenSM   span %7s s  peak RSS %6d MB\n' "$engine" \
 		"${span:-?}" "$(($(awk '/VmHWM/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0) / 1024))"
@@ -94,13 +115,13 @@ for size in $SIZES; do
 	cas=$(grep -c -E '^(Ca|Hca)' "$net")
 	echo "== $size: $sw switches, $cas CAs ($args)"
 	echo "  LFT memory: $sw switches x $((sw + cas)) LIDs (lmc 0) = $((sw * (sw + cas) / 1024)) KB at 1 byte per entry"
-	for e in $ENGINES; do
+	for e in $(engines_of "$size"); do
 		offline "$e" "$net"
 	done
 	[ "${NO_LIVE:-0}" = 1 ] && continue
 	"$OSMTOPO" sim start --dir "$WORK/sim" --timeout 600 "$net" >/dev/null ||
 		{ echo "  ibsim did not start"; continue; }
-	for e in $ENGINES; do
+	for e in $(engines_of "$size"); do
 		opensm_run "$e" && checker "$e"
 		opensm_run minhop
 	done

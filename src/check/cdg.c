@@ -119,8 +119,8 @@ static void mark_downstream(struct checker *ck, int32_t s, uint16_t vls,
 	}
 }
 
-static int add_dependency(struct checker *ck, uint32_t from, int32_t to_node,
-			  unsigned int to_port, uint8_t to_vl)
+int ck_add_dependency(struct checker *ck, uint32_t from, int32_t to_node,
+		      unsigned int to_port, uint8_t to_vl)
 {
 	struct cdg *g = &ck->cdg;
 	unsigned int bit = to_port * NUM_VLS + to_vl;
@@ -176,7 +176,7 @@ static int add_dependencies(struct checker *ck, unsigned int sl)
 		for (vl = 0; vl < NUM_VLS; vl++) {
 			if (!(ck->vlset[x] & (1u << vl)))
 				continue;
-			if (add_dependency(ck, from + vl, t, tout, tvl))
+			if (ck_add_dependency(ck, from + vl, t, tout, tvl))
 				return -1;
 		}
 	}

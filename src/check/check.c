@@ -511,6 +511,8 @@ int ot_check_run(const struct ot_fabric *f, const struct ot_routing *r,
 	ck_count_channels(&ck);
 	if (ck_find_credit_loops(&ck))
 		goto out;
+	if (ck.opts->mcast && ck_mcast(&ck))
+		goto out;
 	if (ck.opts->balance &&
 	    ot_balance_run(f, r, ck.opts->balance, &ck.rep->balance, err))
 		goto out;

@@ -17,6 +17,7 @@
 
 #include "check/traffic.h"
 #include "model/error.h"
+#include "model/mcast.h"
 #include "model/routing.h"
 
 #define OT_CHECK_MAX_HOPS 64
@@ -31,6 +32,22 @@ struct ot_check_opts {
 	unsigned int max_examples; /* problems listed by kind; 0 = 5 */
 	/* Link balance under traffic patterns; NULL: not computed. */
 	const struct ot_traffic_opts *balance;
+	/* Multicast groups and MFTs to check (check/mcast.c); NULL: none. */
+	const struct ot_mcast *mcast;
+};
+
+/* The multicast check's figures (when ot_check_opts.mcast was given). */
+struct ot_mcast_counts {
+	uint32_t groups;       /* groups the multicast state lists */
+	uint32_t trees;        /* groups with members: MFTs followed */
+	uint64_t members;      /* over all groups */
+	uint64_t pairs;        /* (member, other member of its group) */
+	uint64_t missed;       /* pairs the MFTs do not deliver */
+	uint32_t looping;      /* groups whose MFTs forward in a loop */
+	uint64_t dependencies; /* channel dependencies multicast adds */
+	/* credit loops of unicast and multicast together */
+	unsigned int credit_loops;
+	uint64_t credit_loop_channels;
 };
 
 struct ot_check_report;
@@ -70,6 +87,8 @@ struct ot_check_counts {
 	uint64_t bad_vl;       /* a hop on a VL at or above the promised VLs */
 	uint64_t bad_sl;       /* a path SL the promise does not list */
 	uint64_t rule_broken;  /* the engine's own rule refused the path */
+	bool mcast_checked;
+	struct ot_mcast_counts mcast;
 };
 
 /* Runs every check.  0 (report in *out, whatever it found) or -1 on OOM. */

@@ -79,6 +79,11 @@ struct ot_check_report {
 	struct ot_balance_report *balance;
 	char *promise;       /* the promise's text, NULL when none */
 	char *promise_rule;  /* what its rule checks, NULL when none */
+	/* multicast: problems as text, and credit loops with multicast */
+	char **mc_examples;
+	unsigned int n_mc_examples;
+	struct credit_cycle *mc_cycles;
+	unsigned int n_mc_cycles;
 };
 
 /*
@@ -214,6 +219,12 @@ void ck_example_free(struct example *e);
 /* cdg.c: the channel dependency graph and its credit loops */
 void ck_injection_vls(struct checker *ck);
 int ck_dependencies_toward(struct checker *ck, const struct dest *dd);
+/* The edge channel from -> (to_node's output to_port, to_vl), once. */
+int ck_add_dependency(struct checker *ck, uint32_t from, int32_t to_node,
+		      unsigned int to_port, uint8_t to_vl);
+
+/* mcast.c: the multicast check of opts->mcast, after the unicast one */
+int ck_mcast(struct checker *ck);
 int ck_find_credit_loops(struct checker *ck);
 void ck_count_channels(struct checker *ck);
 

@@ -14,6 +14,27 @@ static void channel_free(struct channel *ch)
 	free(ch->to);
 }
 
+static void cycles_free(struct credit_cycle *cycles, unsigned int n)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < cycles[i].len; j++)
+			channel_free(&cycles[i].ch[j]);
+		free(cycles[i].ch);
+	}
+	free(cycles);
+}
+
+/* Multicast trees that miss members, loop, or add a credit loop. */
+static bool mcast_ok(const struct ot_check_counts *c)
+{
+	return !c->mcast_checked ||
+	       (!c->mcast.missed && !c->mcast.looping &&
+		c->mcast.credit_loops == c->credit_loops &&
+		c->mcast.credit_loop_channels == c->credit_loop_channels);
+}
+
 void ot_check_report_free(struct ot_check_report *rep)
 {
 	struct example_list *lists[3];
@@ -29,12 +50,11 @@ void ot_check_report_free(struct ot_check_report *rep)
 			ck_example_free(&lists[i]->ex[j]);
 		free(lists[i]->ex);
 	}
-	for (i = 0; i < rep->ncycles; i++) {
-		for (j = 0; j < rep->cycles[i].len; j++)
-			channel_free(&rep->cycles[i].ch[j]);
-		free(rep->cycles[i].ch);
-	}
-	free(rep->cycles);
+	cycles_free(rep->cycles, rep->ncycles);
+	cycles_free(rep->mc_cycles, rep->n_mc_cycles);
+	for (i = 0; i < rep->n_mc_examples; i++)
+		free(rep->mc_examples[i]);
+	free(rep->mc_examples);
 	free(rep->promise);
 	free(rep->promise_rule);
 	ot_balance_report_free(rep->balance);
@@ -46,7 +66,7 @@ bool ot_check_ok(const struct ot_check_report *rep)
 	const struct ot_check_counts *c = &rep->c;
 
 	return !c->unreachable && !c->looping && !c->credit_loops &&
-	       !c->violations;
+	       !c->violations && mcast_ok(c);
 }
 
 const struct ot_check_counts *ot_check_counts(const struct ot_check_report *rep)
@@ -120,10 +140,54 @@ static void print_vls(FILE *out, uint16_t vls, const char *sep)
 	}
 }
 
+static void print_cycles(FILE *out, const char *title,
+			 const struct credit_cycle *cycles, unsigned int n,
+			 unsigned int total)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < n; i++) {
+		const struct credit_cycle *cyc = &cycles[i];
+
+		fprintf(out, "%s %u of %u (%u channels):\n", title, i + 1,
+			total, cyc->len);
+		for (j = 0; j < cyc->len; j++)
+			fprintf(out, "    \"%s\" port %u -> \"%s\" port %u, VL %u\n",
+				cyc->ch[j].from, cyc->ch[j].from_port,
+				cyc->ch[j].to, cyc->ch[j].to_port,
+				cyc->ch[j].vl);
+	}
+}
+
+/* The multicast check's lines, when it ran. */
+static void print_mcast(FILE *out, const struct ot_check_report *rep)
+{
+	const struct ot_check_counts *c = &rep->c;
+	const struct ot_mcast_counts *m = &c->mcast;
+	unsigned int i;
+
+	if (!c->mcast_checked)
+		return;
+	fprintf(out, "multicast:        %u groups, %u with members (%" PRIu64
+		" members): %" PRIu64 " member pairs, %" PRIu64
+		" not delivered, %u groups forwarding in a loop\n",
+		m->groups, m->trees, m->members, m->pairs, m->missed,
+		m->looping);
+	fprintf(out, "  credit loops:   %u with multicast (%" PRIu64
+		" dependencies added), %u without\n", m->credit_loops,
+		m->dependencies, c->credit_loops);
+	for (i = 0; i < rep->n_mc_examples; i++)
+		fprintf(out, "    %s\n", rep->mc_examples[i]);
+	if (m->credit_loops != c->credit_loops ||
+	    m->credit_loop_channels != c->credit_loop_channels)
+		print_cycles(out, "credit loop with multicast", rep->mc_cycles,
+			     rep->n_mc_cycles, m->credit_loops);
+}
+
 static void print_text(FILE *out, const struct ot_check_report *rep)
 {
 	const struct ot_check_counts *c = &rep->c;
-	unsigned int i, j;
+	unsigned int i;
 
 	fprintf(out, "pairs checked:    %" PRIu64 "\n", c->pairs);
 	fprintf(out, "reached:          %" PRIu64 "\n", c->reached);
@@ -166,19 +230,11 @@ static void print_text(FILE *out, const struct ot_check_report *rep)
 
 	print_examples(out, "unreachable", c->unreachable, &rep->unreachable);
 	print_examples(out, "forwarding loops", c->looping, &rep->looping);
-	for (i = 0; i < rep->ncycles; i++) {
-		const struct credit_cycle *cyc = &rep->cycles[i];
-
-		fprintf(out, "credit loop %u of %u (%u channels):\n", i + 1,
-			c->credit_loops, cyc->len);
-		for (j = 0; j < cyc->len; j++)
-			fprintf(out, "    \"%s\" port %u -> \"%s\" port %u, VL %u\n",
-				cyc->ch[j].from, cyc->ch[j].from_port,
-				cyc->ch[j].to, cyc->ch[j].to_port,
-				cyc->ch[j].vl);
-	}
+	print_cycles(out, "credit loop", rep->cycles, rep->ncycles,
+		     c->credit_loops);
 	print_examples(out, "path violations", c->violations,
 		       &rep->violations);
+	print_mcast(out, rep);
 	if (rep->balance)
 		ot_balance_print_text(out, rep->balance);
 	fprintf(out, "%s\n", ot_check_ok(rep) ? "OK" : "FAILED");
@@ -245,16 +301,17 @@ static json_t *vls_json(uint16_t vls)
 	return a;
 }
 
-static json_t *credit_loops_json(const struct ot_check_report *rep)
+static json_t *credit_loops_json(const struct credit_cycle *cycles,
+				 unsigned int n)
 {
 	json_t *loops = json_array();
 	unsigned int i, j;
 
-	for (i = 0; i < rep->ncycles; i++) {
+	for (i = 0; i < n; i++) {
 		json_t *cycle = json_array();
 
-		for (j = 0; j < rep->cycles[i].len; j++) {
-			const struct channel *ch = &rep->cycles[i].ch[j];
+		for (j = 0; j < cycles[i].len; j++) {
+			const struct channel *ch = &cycles[i].ch[j];
 			json_t *o = json_object();
 
 			ot_json_set(o, "from", ot_json_str(ch->from));
@@ -267,6 +324,30 @@ static json_t *credit_loops_json(const struct ot_check_report *rep)
 		json_array_append_new(loops, cycle);
 	}
 	return loops;
+}
+
+static json_t *mcast_json(const struct ot_check_report *rep)
+{
+	const struct ot_mcast_counts *m = &rep->c.mcast;
+	json_t *o = json_object(), *ex = json_array();
+	unsigned int i;
+
+	ot_json_set(o, "groups", json_integer(m->groups));
+	ot_json_set(o, "groups_with_members", json_integer(m->trees));
+	ot_json_set(o, "members", ot_json_u64(m->members));
+	ot_json_set(o, "member_pairs", ot_json_u64(m->pairs));
+	ot_json_set(o, "not_delivered", ot_json_u64(m->missed));
+	ot_json_set(o, "looping_groups", json_integer(m->looping));
+	ot_json_set(o, "dependencies_added", ot_json_u64(m->dependencies));
+	ot_json_set(o, "credit_loops", json_integer(m->credit_loops));
+	ot_json_set(o, "credit_loop_channels",
+		    ot_json_u64(m->credit_loop_channels));
+	ot_json_set(o, "credit_loop_examples",
+		    credit_loops_json(rep->mc_cycles, rep->n_mc_cycles));
+	for (i = 0; i < rep->n_mc_examples; i++)
+		json_array_append_new(ex, ot_json_str(rep->mc_examples[i]));
+	ot_json_set(o, "examples", ex);
+	return o;
 }
 
 /* Pairs, paths and channels: everything up to the promise. */
@@ -293,7 +374,8 @@ static void counts_json(json_t *o, const struct ot_check_report *rep)
 	ot_json_set(o, "credit_loops", json_integer(c->credit_loops));
 	ot_json_set(o, "credit_loop_channels",
 		    ot_json_u64(c->credit_loop_channels));
-	ot_json_set(o, "credit_loop_examples", credit_loops_json(rep));
+	ot_json_set(o, "credit_loop_examples",
+		    credit_loops_json(rep->cycles, rep->ncycles));
 }
 
 json_t *ck_report_json(const struct ot_check_report *rep)
@@ -318,6 +400,8 @@ json_t *ck_report_json(const struct ot_check_report *rep)
 	examples_json(o, "unreachable_examples", &rep->unreachable);
 	examples_json(o, "loop_examples", &rep->looping);
 	examples_json(o, "violation_examples", &rep->violations);
+	if (c->mcast_checked)
+		ot_json_set(o, "multicast", mcast_json(rep));
 	if (rep->balance && ot_balance_json_add(o, rep->balance)) {
 		json_decref(o);
 		return NULL;

@@ -14,6 +14,7 @@
 
 #include "model/error.h"
 #include "model/fabric.h"
+#include "model/mcast.h"
 #include "model/routing.h"
 #include "model/vlarb.h"
 
@@ -81,5 +82,22 @@ int ot_live_read_routing(const struct ot_live_opts *o,
  */
 int ot_live_read_path_sls(const struct ot_live_opts *o, struct ot_routing *r,
 			  struct ot_error *err);
+
+/*
+ * The multicast groups the SA knows, their members (CA and router ports)
+ * and every switch's MFT entries for them (mcast.c), into a new *out
+ * (NULL when there are no groups' MLIDs to read).  0; 1 when no SM or SA
+ * answered (err says which); -1 on any other failure.
+ */
+int ot_live_read_mcast(const struct ot_live_opts *o, const struct ot_fabric *f,
+		       struct ot_mcast **out, struct ot_error *err);
+
+/*
+ * Joins the local port to the multicast group mgid as a full member
+ * (SA MCMemberRecord Set; the SA creates the group if it has none, on
+ * P_Key 0xffff, SL 0).  0, or -1 with err set.
+ */
+int ot_live_mcast_join(const struct ot_live_opts *o, const uint8_t mgid[16],
+		       struct ot_error *err);
 
 #endif

@@ -4,9 +4,10 @@
  * plugin's build_lid_matrices callback.
  *
  * Without the callback OpenSM builds a min-hop matrix for every (switch,
- * LID, port) before each sweep's routing ("Starting switches' Min Hop
+ * switch LID, port) before each sweep's routing ("Starting switches' Min Hop
  * Table Assignment"): on a 16,384-CA FlatFly that is about 10 s of an
- * 11.5 s routing span and most of OpenSM's memory.  In OpenSM 3.3.23 the
+ * 11.5 s routing span (its rows are these same switch-LID rows, so the
+ * memory is about the same: doc/scaling.md).  In OpenSM 3.3.23 the
  * matrices have two readers once routing is done: the default multicast
  * tree builder (osm_mcast_mgr.c: the root switch is chosen, and each
  * switch's upstream port, from the hop counts toward the *switches'*

@@ -47,6 +47,7 @@ struct check_args {
 	bool json;
 	unsigned int examples;
 	bool no_balance;
+	bool no_mcast;
 	struct ot_traffic_opts traffic;
 	int ca_order; /* index in ca_orders[] */
 	const char *plot;
@@ -166,6 +167,9 @@ static const struct tool_option check_options[] = {
 	{ "no-balance", 'B', NULL,
 	  "skip the link balance figures",
 	  TOOL_SET(ARGS, no_balance) },
+	{ "no-multicast", 'M', NULL,
+	  "with --live: skip the multicast check (groups, members and MFTs from the SA and the switches)",
+	  TOOL_SET(ARGS, no_mcast), TOOL_GIVEN(ARGS, live_opts_given) },
 	{ "expect", 'x', "FAMILY",
 	  "only say whether the cabling is FAMILY's (kns, flatfly, hypercube, slimfly, dragonfly), and which cables to move if a few break it",
 	  TOOL_CALL(set_expect) },
@@ -193,7 +197,10 @@ static void check_usage(FILE *out, const struct tool_command *c)
 		"Checks a fabric's unicast routing: every CA port reaches every CA\n"
 		"LID (each LID of an LMC range on its own), without a forwarding\n"
 		"loop; path lengths against the shortest path of the cabling; and\n"
-		"no credit loop in the channel dependency graph over (link, VL).\n\n"
+		"no credit loop in the channel dependency graph over (link, VL).\n"
+		"With --live also multicast: each group the SA knows, its members\n"
+		"and every switch's MFT: every member reached from every other\n"
+		"without a loop, and no credit loop added to unicast's.\n\n"
 		"NETFILE is an ibsim net file or ibnetdiscover output (with the\n"
 		"LIDs the fabric uses); LFTFILE is opensm-lfts.dump, `osmtopo\n"
 		"route --lfts-only` or dump_lfts output.  dump_lfts leaves out\n"
@@ -254,7 +261,7 @@ static int check_combination(const struct check_args *a)
 	else if (a->no_balance && a->plot)
 		why = "--plot needs the balance figures (no --no-balance)";
 	else if (a->live_opts_given && !a->live)
-		why = "-C, -P, --all-paths and --path-bound need --live";
+		why = "-C, -P, --all-paths, --path-bound and --no-multicast need --live";
 	else if (a->expect && (a->engine || a->osmdump))
 		why = "--expect reads a net file or the live fabric";
 	else if ((a->qos || a->qos_sls) && !a->live)
@@ -359,10 +366,11 @@ static int route_file(const struct check_args *a, struct ot_fabric **f,
  */
 static int read_live(struct check_args *a, struct ot_fabric **f,
 		     struct ot_routing **r, struct ot_routing **promiser,
-		     struct ot_error *err)
+		     struct ot_mcast **mc, struct ot_error *err)
 {
 	struct ot_live_opts o = a->live_opts;
-	struct ot_error engine_err = { 0 };
+	struct ot_error engine_err = { 0 }, mc_err = { 0 };
+	int rc;
 
 	o.path_bound = a->path_bound;
 	if (ot_live_discover(&o, f, err))
@@ -378,7 +386,24 @@ static int read_live(struct check_args *a, struct ot_fabric **f,
 			return ot_error_nomem(err, "vlarb");
 		o.vlarb = a->vlarb;
 	}
-	return ot_live_read_routing(&o, *f, r, err);
+	if (ot_live_read_routing(&o, *f, r, err))
+		return -1;
+	if (a->no_mcast)
+		return 0;
+	if ((*r)->path_sl_unknown) {
+		/* ot_live_read_routing() said why the SA is silent */
+		fprintf(stderr,
+			"osmtopo check: note: multicast not checked (no SA answered)\n");
+		return 0;
+	}
+	rc = ot_live_read_mcast(&o, *f, mc, &mc_err);
+	if (rc < 0)
+		return ot_error_set(err, "%s", mc_err.msg);
+	if (rc > 0)
+		fprintf(stderr,
+			"osmtopo check: note: multicast not checked (%s)\n",
+			mc_err.msg);
+	return 0;
 }
 
 /*
@@ -545,6 +570,7 @@ int cmd_check(int argc, char **argv)
 	struct ot_check_opts opts = { 0 };
 	struct ot_error err = { 0 };
 	struct ot_routing *promiser = NULL;
+	struct ot_mcast *mc = NULL;
 	int status;
 
 	status = parse_args(argc, argv, &a);
@@ -554,7 +580,8 @@ int cmd_check(int argc, char **argv)
 		return check_expect(&a);
 
 	if (a.live) {
-		status = read_live(&a, &f, &r, &promiser, &err) ? OT_EXIT_USAGE :
+		status = read_live(&a, &f, &r, &promiser, &mc, &err) ?
+				 OT_EXIT_USAGE :
 						       OT_EXIT_OK;
 	} else if (a.engine) {
 		status = route_file(&a, &f, &r, &err);
@@ -576,6 +603,7 @@ int cmd_check(int argc, char **argv)
 			goto out;
 	}
 	opts.max_examples = a.examples;
+	opts.mcast = mc;
 	if (!a.no_balance)
 		opts.balance = &a.traffic;
 
@@ -600,6 +628,7 @@ out:
 	ot_check_report_free(rep);
 	ot_vlarb_free(a.vlarb);
 	ot_routing_free(promiser);
+	ot_mcast_free(mc);
 	ot_routing_free(r);
 	ot_fabric_free(f);
 	return status;

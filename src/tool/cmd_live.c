@@ -9,6 +9,7 @@
  * files, a saved fabric) can be added later without changing the meaning
  * of an existing command line.
  */
+#include <arpa/inet.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@ struct live_args {
 	struct ot_live_opts opts;
 	bool live, timing, all;
 	const char *outpath;
+	const char *join; /* fabric --join MGID */
 };
 
 #define ARGS struct live_args
@@ -45,6 +47,9 @@ static const struct tool_option live_options[] = {
 	{ "all", 'a', NULL,
 	  "lfts: also read SL2VL tables and path SLs (from the SA), as `route --dump` prints them",
 	  TOOL_SET(ARGS, all) },
+	{ "join", 'j', "MGID",
+	  "fabric: join the local port to multicast group MGID (IPv6 notation, e.g. ff12:e001::1) as a full member, and print nothing else",
+	  TOOL_STRING(ARGS, join) },
 	{ "time", 'T', NULL,
 	  "print discovery and reading times to standard error",
 	  TOOL_SET(ARGS, timing) },
@@ -118,12 +123,34 @@ static int discover(const char *cmd, const struct live_args *a,
 	return 0;
 }
 
+/* fabric --join MGID: an SA join of the local port, for tests and demos. */
+static int join_group(const struct live_args *a)
+{
+	struct ot_error err = { 0 };
+	uint8_t mgid[16];
+
+	if (inet_pton(AF_INET6, a->join, mgid) != 1 || mgid[0] != 0xff) {
+		fprintf(stderr,
+			"osmtopo fabric: --join: '%s' is no multicast GID (ff..::..)\n",
+			a->join);
+		return OT_EXIT_USAGE;
+	}
+	if (ot_live_mcast_join(&a->opts, mgid, &err)) {
+		fprintf(stderr, "osmtopo fabric: --join %s: %s\n", a->join,
+			err.msg);
+		return OT_EXIT_FAIL;
+	}
+	printf("joined %s\n", a->join);
+	return OT_EXIT_OK;
+}
+
 static const struct live_help fabric_help = {
 	"Discovers the fabric and prints it as an ibsim net file with\n"
 	"node GUIDs, port GUIDs and the LIDs the subnet manager gave.",
 	"  osmtopo fabric --live                  # through the first CA\n"
 	"  osmtopo fabric --live -C mlx5_0 -P 1 -o fabric.net\n"
-	"  osmtopo fabric --live > f.net && osmtopo route hdor f.net\n",
+	"  osmtopo fabric --live > f.net && osmtopo route hdor f.net\n"
+	"  osmtopo fabric --live --join ff12:e001::1   # a multicast group\n",
 };
 
 static const struct tool_command fabric_command = {
@@ -146,6 +173,8 @@ int cmd_fabric(int argc, char **argv)
 		fprintf(stderr, "osmtopo fabric: --all goes with lfts\n");
 		return OT_EXIT_USAGE;
 	}
+	if (a.join)
+		return join_group(&a);
 	if (discover("fabric", &a, &f))
 		return OT_EXIT_USAGE;
 	snprintf(comment, sizeof(comment),

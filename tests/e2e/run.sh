@@ -62,6 +62,8 @@ tests=(
 	"live-read|$here/test_live_read.sh"
 	"live-sample-ff-twisted-mixed-dor|$here/test_live_sample.sh ff-twisted-mixed-dor $topo/hypercube-4d-w2-2cas.net 1"
 	"live-sample-hdor|$here/test_live_sample.sh hdor $topo/kns-8x2-4cas-2links.net 0"
+	"live-mcast-ff-dor|$here/test_live_mcast.sh ff-dor $topo/flatfly-3x3x3-w2-2cas.net 0"
+	"live-mcast-hdor|$here/test_live_mcast.sh hdor $topo/kns-8x2-4cas-2links.net 0"
 	"topologies-fresh|$here/test_topologies_fresh.sh"
 	"osm-dump|$here/test_osm_dump.sh $topo/cellia-kns-6x2.net"
 	"miscabling|$here/test_miscabling.sh"

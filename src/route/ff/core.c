@@ -407,12 +407,13 @@ static int refuse_hop(const struct ff_ctx *c, uint32_t s, unsigned int i,
  * other than s, v and skip; the candidates are tried from a place that
  * depends on seq, so the detours of different LIDs spread.
  */
-static int find_detour(const struct ff_ctx *c, uint32_t s, unsigned int i,
+static int find_detour(struct ff_ctx *c, uint32_t s, unsigned int i,
 		       unsigned int v, unsigned int skip, uint32_t seq)
 {
 	unsigned int K = c->ff->size[i], k, m;
 	unsigned int own = ff_coords(c, s)[i];
 
+	c->seq_used = true;
 	if ((int)i == c->sfdim)
 		return ff_sfdim_detour(c, s, v, skip, seq);
 	for (k = 0; k < K; k++) {
@@ -809,6 +810,8 @@ static int escape_hops(struct ff_ctx *c, const struct ff_dest *t,
 	char a[OT_ERROR_LEN / 3], b[OT_ERROR_LEN / 3];
 	uint32_t s, next;
 
+	c->hops_gen++;
+	c->hops_valid = false;
 	if (escape_prepare(c))
 		return -1;
 	for (s = 0; s < c->ff->nslots; s++) {
@@ -839,6 +842,9 @@ static int escape_hops(struct ff_ctx *c, const struct ff_dest *t,
  * switch has none; the flags that size the VLs are then left as they
  * were, since t goes to the escape layer.
  */
+static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
+		      const struct ff_dest *b);
+
 static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
 			uint32_t seq, struct ff_hop *hops)
 {
@@ -846,6 +852,12 @@ static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
 	bool detours = c->detours;
 	uint32_t s;
 
+	/* the buffer holds t's hops already (the flags were set then) */
+	if (c->hops_valid && same_rule(c, &c->hops_of, t))
+		return 0;
+	c->hops_gen++;
+	c->hops_valid = false;
+	c->seq_used = false;
 	for (s = 0; s < c->ff->nslots; s++) {
 		if (c->ff->slot_node[s] < 0)
 			continue;
@@ -856,6 +868,8 @@ static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
 			return -1;
 		}
 	}
+	c->hops_valid = !c->seq_used;
+	c->hops_of = *t;
 	return 0;
 }
 
@@ -895,6 +909,9 @@ static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
  */
 #define FF_CLASSES (FF_ESCAPE_SL + 1)
 
+#define FF_BATCH 64
+#define FF_KEEP 0xff
+
 struct ff_dealer {
 	uint16_t *count;  /* per bundle, class and cable */
 	uint32_t *total;  /* per bundle and cable: destinations */
@@ -905,6 +922,23 @@ struct ff_dealer {
 	uint32_t *stack;   /* nslots: walks, then slots by distance */
 	uint32_t *bucket;  /* nslots + 2: counts by distance */
 	int offset;        /* offset (and kind) the counts are for */
+	uint32_t weighed;  /* the hops_gen of the weights */
+	/*
+	 * Per stage (0: all), the switches that deliver and those that deal
+	 * a hop in that stage, with its bundle: made once per hops_gen.
+	 */
+	uint32_t planned[3];
+	uint32_t *plan_slot[3], nplan[3], ndeliver[3];
+	size_t *plan_b[3];
+	/*
+	 * The entries of the last FF_BATCH calls of deal_dest(), per slot
+	 * (FF_KEEP: not written by that call), written to the LFT rows a
+	 * batch at a time: a destination's entries lie in every switch's
+	 * row, 18 KB apart at 16K, a TLB miss each.
+	 */
+	uint8_t *col;
+	uint16_t col_lid[FF_BATCH];
+	unsigned int ncol;
 };
 
 static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
@@ -921,6 +955,20 @@ static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
 	d->stack = calloc(c->ff->nslots + 1, sizeof(*d->stack));
 	d->bucket = calloc(c->ff->nslots + 2, sizeof(*d->bucket));
 	d->offset = -1;
+	d->weighed = c->hops_gen - 1;
+	d->col = malloc(((size_t)c->ff->nslots + 1) * FF_BATCH);
+	if (!d->col)
+		return -1;
+	memset(d->col, FF_KEEP, ((size_t)c->ff->nslots + 1) * FF_BATCH);
+	for (s = 0; s < 3; s++) {
+		d->planned[s] = c->hops_gen - 1;
+		d->plan_slot[s] = malloc(((size_t)c->ff->nslots + 1) *
+					 sizeof(*d->plan_slot[s]));
+		d->plan_b[s] = malloc(((size_t)c->ff->nslots + 1) *
+				      sizeof(*d->plan_b[s]));
+		if (!d->plan_slot[s] || !d->plan_b[s])
+			return -1;
+	}
 	if (!d->count || !d->total || !d->weight || !d->through || !d->cas ||
 	    !d->dist || !d->stack || !d->bucket)
 		return -1;
@@ -939,6 +987,9 @@ static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
 
 static void dealer_free(struct ff_dealer *d)
 {
+	unsigned int i;
+
+	free(d->col);
 	free(d->count);
 	free(d->total);
 	free(d->weight);
@@ -947,6 +998,10 @@ static void dealer_free(struct ff_dealer *d)
 	free(d->dist);
 	free(d->stack);
 	free(d->bucket);
+	for (i = 0; i < 3; i++) {
+		free(d->plan_slot[i]);
+		free(d->plan_b[i]);
+	}
 }
 
 /*
@@ -988,6 +1043,10 @@ static void dealer_weigh(const struct ff_ctx *c, struct ff_dealer *d,
 {
 	uint32_t n = c->ff->nslots, s, x, k;
 
+	/* the same hops as last time: the same weights */
+	if (d->weighed == c->hops_gen)
+		return;
+	d->weighed = c->hops_gen;
 	dealer_dist(c, d, hops);
 	memset(d->bucket, 0, (n + 2) * sizeof(*d->bucket));
 	for (s = 0; s < n; s++)
@@ -1017,8 +1076,13 @@ static unsigned int dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
 	uint16_t *cnt = d->count + (b * FF_CLASSES + k) * c->maxw;
 	uint32_t *all = d->total + b * c->maxw;
 	uint64_t *w = d->weight + b * c->maxw;
+	unsigned int n = c->bcnt[b];
 
-	for (l = 1; l < c->bcnt[b]; l++)
+	/* two cables (the usual parallel pair): the loop below, unrolled */
+	if (n == 2)
+		best = cnt[1] != cnt[0] ? cnt[1] < cnt[0] :
+		       all[1] != all[0] ? all[1] < all[0] : w[1] < w[0];
+	for (l = 1; n > 2 && l < n; l++)
 		if (cnt[l] != cnt[best] ? cnt[l] < cnt[best] :
 		    all[l] != all[best] ? all[l] < all[best] : w[l] < w[best])
 			best = l;
@@ -1049,13 +1113,61 @@ static int deal_group(const struct ff_dest *t)
  * The LFT entries toward lid at the switches of a stage (0: all), and
  * the deliveries.
  */
+/*
+ * The plan of a stage for the hops (see struct ff_dealer): deliveries
+ * first, then the dealt switches.
+ */
+static void dealer_plan(const struct ff_ctx *c, struct ff_dealer *d,
+			const struct ff_hop *hops, unsigned int stage)
+{
+	uint32_t s, *slot = d->plan_slot[stage], n = 0;
+	size_t *pb = d->plan_b[stage];
+
+	d->planned[stage] = c->hops_gen;
+	for (s = 0; s < c->ff->nslots; s++)
+		if (c->ff->slot_node[s] >= 0 && hops[s].dim < 0)
+			slot[n++] = s;
+	d->ndeliver[stage] = n;
+	for (s = 0; s < c->ff->nslots; s++) {
+		if (c->ff->slot_node[s] < 0 || hops[s].dim < 0 ||
+		    (stage && ff_stage(d->dist[s]) != stage))
+			continue;
+		pb[n] = (size_t)s * c->sumk + c->koff[hops[s].dim] +
+			hops[s].v;
+		slot[n++] = s;
+	}
+	d->nplan[stage] = n;
+}
+
+/* The batch's entries into the switches' LFT rows, in call order. */
+static void dealer_flush(const struct ff_ctx *c, struct ff_dealer *d,
+			 struct ot_routing *out)
+{
+	uint32_t s;
+	unsigned int j;
+
+	for (s = 0; s < c->ff->nslots; s++) {
+		int32_t node = c->ff->slot_node[s];
+		uint8_t *src = d->col + (size_t)s * FF_BATCH;
+
+		if (node < 0)
+			continue;
+		for (j = 0; j < d->ncol; j++)
+			if (src[j] != FF_KEEP)
+				out->lft[node][d->col_lid[j]] = src[j];
+		memset(src, FF_KEEP, d->ncol);
+	}
+	d->ncol = 0;
+}
+
 static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
 		      const struct ff_hop *hops, uint16_t lid,
 		      unsigned int stage, struct ot_routing *out)
 {
 	const struct ff_dest *t = &c->dest[lid];
 	int offset = deal_group(t);
-	uint32_t s;
+	uint8_t *col = d->col + d->ncol;
+	uint32_t i;
 
 	if (offset != d->offset) {
 		memset(d->count, 0, ((size_t)c->ff->nslots * c->sumk + 1) *
@@ -1065,22 +1177,20 @@ static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
 	}
 	if (stage)
 		dealer_weigh(c, d, hops);
-	for (s = 0; s < c->ff->nslots; s++) {
-		int32_t node = c->ff->slot_node[s];
-		size_t b;
+	if (d->planned[stage] != c->hops_gen)
+		dealer_plan(c, d, hops, stage);
+	for (i = 0; i < d->ndeliver[stage]; i++)
+		col[(size_t)d->plan_slot[stage][i] * FF_BATCH] = t->port;
+	for (; i < d->nplan[stage]; i++) {
+		uint32_t s = d->plan_slot[stage][i];
+		size_t b = d->plan_b[stage][i];
 
-		if (node < 0)
-			continue;
-		if (hops[s].dim < 0) {
-			out->lft[node][lid] = t->port;
-			continue;
-		}
-		if (stage && ff_stage(d->dist[s]) != stage)
-			continue;
-		b = (size_t)s * c->sumk + c->koff[hops[s].dim] + hops[s].v;
-		out->lft[node][lid] =
+		col[(size_t)s * FF_BATCH] =
 			c->bport[b * c->maxw + dealer_pick(c, d, t, b, s)];
 	}
+	d->col_lid[d->ncol++] = lid;
+	if (d->ncol == FF_BATCH)
+		dealer_flush(c, d, out);
 }
 
 /*
@@ -1213,6 +1323,9 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 	c->twist_detour = false;
 	c->detours = false;
 	c->any_escape = false;
+	/* orders and layers may have changed since the last call */
+	c->hops_gen++;
+	c->hops_valid = false;
 	for (q = 0; q < c->nlids; q++) {
 		struct ff_dest *t = &c->dest[c->lids[q]];
 
@@ -1234,6 +1347,7 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 			goto out;
 		g = q + 1;
 	}
+	dealer_flush(c, &d, out);
 out:
 	dealer_free(&d);
 	free(hops);
@@ -1263,10 +1377,17 @@ static int fill_sl2vl(struct ff_ctx *c, struct ot_routing *out)
 {
 	const struct ot_fabric *f = c->f;
 	struct ff_vlrule v = vlrule(c);
-	unsigned int in, o, sl, np;
-	uint8_t row[OT_NUM_SLS];
+	unsigned int in, o, sl, np, dims = c->n + 1;
+	/* the rule's row per (input dimension, output dimension), -1 -> 0 */
+	uint8_t rows[OT_FF_MAX_DIMS + 1][OT_FF_MAX_DIMS + 1][OT_NUM_SLS];
+	int dim[OT_MAX_PORTS + 1];
 	uint32_t i;
 
+	for (in = 0; in < dims; in++)
+		for (o = 0; o < dims; o++)
+			for (sl = 0; sl < OT_NUM_SLS; sl++)
+				rows[in][o][sl] = ff_hop_vl(&v, sl, (int)in - 1,
+							    (int)o - 1);
 	for (i = 0; i < f->nnodes; i++) {
 		bool sw = ot_is_switch(f, i);
 		uint8_t *t;
@@ -1276,18 +1397,13 @@ static int fill_sl2vl(struct ff_ctx *c, struct ot_routing *out)
 		if (!t)
 			return ot_error_nomem(c->err, c->name);
 		out->sl2vl[i] = t;
-		for (in = 0; in <= np; in++) {
-			int din = sw ? ot_ff_port_dim(c->ff, i, in) : -1;
-
-			for (o = 0; o <= np; o++) {
-				int dout = sw ? ot_ff_port_dim(c->ff, i, o) : -1;
-
-				for (sl = 0; sl < OT_NUM_SLS; sl++)
-					row[sl] = ff_hop_vl(&v, sl, din, dout);
-				memcpy(t + ot_sl2vl_index(np, in, o, 0), row,
-				       sizeof(row));
-			}
-		}
+		for (in = 0; in <= np; in++)
+			dim[in] = sw ? ot_ff_port_dim(c->ff, i, in) : -1;
+		for (in = 0; in <= np; in++)
+			for (o = 0; o <= np; o++)
+				memcpy(t + ot_sl2vl_index(np, in, o, 0),
+				       rows[dim[in] + 1][dim[o] + 1],
+				       OT_NUM_SLS);
 	}
 	return 0;
 }

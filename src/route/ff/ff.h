@@ -93,6 +93,15 @@ struct ff_ctx {
 	bool detours;         /* some hop detours around a missing cable */
 	bool twist_detour;    /* some twist takes two hops */
 	bool any_escape;      /* some destination is on the escape layer */
+	/*
+	 * What the hops buffer of fill_lfts() holds: hops_gen counts its
+	 * contents; when hops_valid, the variant's hops toward a destination
+	 * with hops_of's rule (reused for the next one with the same rule,
+	 * unless a hop depended on the LID's sequence number: seq_used).
+	 */
+	uint32_t hops_gen;
+	bool hops_valid, seq_used;
+	struct ff_dest hops_of;
 	struct ff_escape esc; /* the shared escape layer, when needed */
 	struct ff_sfdim *sf;  /* Slim Fly x FlatFly: the Slim Fly dimension */
 	int sfdim;            /* its index, -1 for a plain FlatFly */

@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# The multicast check of `osmtopo check --live` (src/check/mcast.c) on
+# what OpenSM really programs when an osmtopo engine routes: the engine
+# supplies only the switch-LID hop rows (src/plugin/hops.c), from which
+# OpenSM's default multicast tree builder computes the MFTs.  Under
+# ibsim, OpenSM routes NETFILE with ENGINE; CAs spread over the fabric
+# join OpenSM's default IPoIB broadcast group and a group of their own
+# (`osmtopo fabric --live --join`, an SA MCMemberRecord Set from each CA
+# through libumad2sim, SIM_HOST naming the CA).  The check reads the
+# groups and members from the SA and the MFTs from every switch: every
+# group's MFTs must reach every member from every member without a loop,
+# and multicast must add no credit loop to the engine's VLs.
+#
+# Usage: test_live_mcast.sh ENGINE NETFILE LMC
+
+. "$(dirname "$0")/lib.sh"
+engine=$1 net=$2 lmc=$3
+e2e_init "live-mcast-$engine"
+
+ibsim_start "$net"
+OSM_TIMEOUT=${OSM_TIMEOUT:-300} opensm_start --option qos=TRUE \
+	--option "lmc=$lmc" --option "routing_engine=$engine,no_fallback"
+
+bcast=ff12:401b:ffff::ffff:ffff own=ff12:e001::7
+mapfile -t cas < <(grep -E '^(Hca|Ca)' "$net" | sed -E 's/^[^"]*"([^"]*)".*/\1/')
+ncas=${#cas[@]}
+[ "$ncas" -ge 6 ] || e2e_fail "only $ncas CAs"
+# every third CA joins the broadcast group, every fifth the other
+nb=0 no=0
+for ((i = 0; i < ncas; i++)); do
+	groups=()
+	[ $((i % 3)) -eq 0 ] && groups+=("$bcast") && nb=$((nb + 1))
+	[ $((i % 5)) -eq 1 ] && groups+=("$own") && no=$((no + 1))
+	for g in "${groups[@]}"; do
+		SIM_HOST=${cas[$i]} sim "$OSMTOPO" fabric --live --join "$g" \
+			>>"$WORK/join.out" 2>&1 ||
+			e2e_fail "${cas[$i]} cannot join $g: $(tail -1 "$WORK/join.out")"
+	done
+done
+e2e_log "$nb CAs joined $bcast, $no joined $own"
+
+# mc KEY: a number of the report's "multicast" object
+mc() {
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["multicast"][sys.argv[2]])' \
+		"$WORK/check.json" "$1"
+}
+
+# OpenSM builds the trees after the joins, in its own time: poll.
+members=$((nb + no))
+for _ in $(seq 1 60); do
+	sim "$OSMTOPO" check --live --json --no-balance >"$WORK/check.json" \
+		2>"$WORK/check.err"
+	rc=$?
+	if [ -s "$WORK/check.json" ] && [ "$(mc members)" -eq "$members" ] &&
+		[ "$(mc not_delivered)" -eq 0 ]; then
+		break
+	fi
+	sleep 1
+done
+[ -s "$WORK/check.json" ] || e2e_fail "check printed nothing: $(cat "$WORK/check.err")"
+groups_with_members=$(mc groups_with_members)
+members=$(mc members)
+not_delivered=$(mc not_delivered)
+looping_groups=$(mc looping_groups)
+credit_loops=$(mc credit_loops)
+e2e_log "multicast: $groups_with_members groups with members, $members members, $not_delivered not delivered, $looping_groups looping, $credit_loops credit loops with multicast"
+[ "$groups_with_members" -eq 2 ] || e2e_fail "groups with members: $groups_with_members, not 2"
+[ "$members" -eq $((nb + no)) ] || e2e_fail "members: $members, not $((nb + no))"
+[ "$not_delivered" -eq 0 ] || e2e_fail "$not_delivered member pairs not delivered"
+[ "$looping_groups" -eq 0 ] || e2e_fail "$looping_groups groups forward in a loop"
+unicast=$(json_field "$WORK/check.json" credit_loops)
+[ "$credit_loops" -eq "$unicast" ] ||
+	e2e_fail "multicast adds credit loops: $credit_loops with it, $unicast without ($(grep -c . "$WORK/check.json") lines of report in $WORK)"
+[ "$rc" -eq 0 ] || e2e_fail "check --live failed (exit $rc)"
+e2e_log "PASS: $engine, lmc $lmc: 2 groups, $members members reached from every member, no loop, no credit loop added"
