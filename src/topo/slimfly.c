@@ -143,6 +143,8 @@ struct sf_match {
 	int32_t *inv;     /* position -> local, -1 */
 	uint32_t *cnt_a;  /* placed neighbours of a switch */
 	uint32_t *cnt_r;  /* placed neighbours of a position */
+	uint8_t *lam_a;   /* n * n: common neighbours of two switches */
+	uint8_t *lam_r;   /* m->n * m->n: of two positions (both capped) */
 	uint64_t budget;
 	uint32_t deepest; /* the switch that failed furthest in */
 	uint32_t depth_max;
@@ -173,6 +175,27 @@ static uint32_t choose(const struct sf_match *s)
 	return best;
 }
 
+/*
+ * Whether every placed switch shares as many neighbours with v as its
+ * position shares with c (at most as many with cables missing).
+ */
+static bool common_fit(const struct sf_match *s, uint32_t v, uint32_t c)
+{
+	const uint8_t *la = s->lam_a + (uint64_t)v * s->n;
+	const uint8_t *lr = s->lam_r + (uint64_t)c * s->m->n;
+	uint32_t w;
+
+	for (w = 0; w < s->n; w++) {
+		int32_t u = s->map[w];
+
+		if (u < 0 || la[w] == lr[u])
+			continue;
+		if (!s->damaged || la[w] > lr[u])
+			return false;
+	}
+	return true;
+}
+
 /* Whether position c fits switch v given what is placed. */
 static bool fits(const struct sf_match *s, uint32_t v, uint32_t c)
 {
@@ -188,7 +211,7 @@ static bool fits(const struct sf_match *s, uint32_t v, uint32_t c)
 		if (u >= 0 && !ot_mms_adjacent(m, c, u))
 			return false;
 	}
-	return true;
+	return common_fit(s, v, c);
 }
 
 /* 1 when all is placed, 0 when no placement extends this one, -1 budget. */
@@ -206,9 +229,13 @@ static int extend(struct sf_match *s, uint32_t depth)
 		s->deepest = v;
 	}
 	if (!s->cnt_a[v]) {
-		/* the first switch (or a new part): any free position */
+		/*
+		 * The first switch: (0,0,0) or (1,0,0), as every (t,x,y) is
+		 * (t,0,0) under an automorphism.  A new part: any free
+		 * position.
+		 */
 		for (c = 0; c < m->n && r == 0; c++) {
-			if (!fits(s, v, c))
+			if ((!depth && c % (m->q * m->q)) || !fits(s, v, c))
 				continue;
 			if (!s->budget--)
 				return -1;
@@ -395,8 +422,37 @@ static int match_alloc(struct sf_match *s, int32_t **local)
 	return 0;
 }
 
+/*
+ * lam[a * n + b]: the common neighbours of a and b (capped at 255), from
+ * nb (stride slots per vertex, cnt[a] of them, or all when cnt is NULL).
+ */
+static uint8_t *common_counts(const uint32_t *nb, const uint32_t *cnt,
+			      unsigned int stride, uint32_t n)
+{
+	uint8_t *lam = calloc((uint64_t)n * n, 1);
+	uint32_t a, i, j;
+
+	if (!lam)
+		return NULL;
+	for (a = 0; a < n; a++) {
+		const uint32_t *x = nb + (uint64_t)a * stride;
+		uint32_t d = cnt ? cnt[a] : stride;
+
+		for (i = 0; i < d; i++)
+			for (j = 0; j < d; j++) {
+				uint8_t *l = lam + (uint64_t)x[i] * n + x[j];
+
+				if (i != j && *l < 255)
+					(*l)++;
+			}
+	}
+	return lam;
+}
+
 static void match_free(struct sf_match *s)
 {
+	free(s->lam_a);
+	free(s->lam_r);
 	free(s->node);
 	free(s->nb);
 	free(s->nbc);
@@ -439,6 +495,12 @@ static int recognize(struct ot_sf *sf, const struct ot_fabric *f,
 		goto out;
 	}
 	error = switch_graph(&s, local, &sf->width, err);
+	if (!error) {
+		s.lam_a = common_counts(s.nb, s.nbc, s.m->deg, s.n);
+		s.lam_r = common_counts(s.m->nb, NULL, s.m->deg, s.m->n);
+		if (!s.lam_a || !s.lam_r)
+			error = ot_error_nomem(err, "slimfly");
+	}
 	if (!error)
 		error = place_all(&s, err);
 	if (!error)
