@@ -147,6 +147,8 @@ struct sf_match {
 	int32_t *inv;     /* position -> local, -1 */
 	uint32_t *cnt_a;  /* placed neighbours of a switch */
 	uint32_t *cnt_r;  /* placed neighbours of a position */
+	uint32_t *order;  /* the placed switches, in placing order */
+	uint32_t nplaced;
 	uint8_t *lam_a;   /* n * n: common neighbours of two switches */
 	uint8_t *lam_r;   /* m->n * m->n: of two positions (both capped) */
 	uint64_t budget;
@@ -161,6 +163,10 @@ static void place(struct sf_match *s, uint32_t v, uint32_t c, int sign)
 	unsigned int k;
 
 	s->map[v] = sign > 0 ? (int32_t)c : -1;
+	if (sign > 0)
+		s->order[s->nplaced++] = v;
+	else
+		s->nplaced--; /* undone in reverse order */
 	s->inv[c] = sign > 0 ? (int32_t)v : -1;
 	for (k = 0; k < s->nbc[v]; k++)
 		s->cnt_a[s->nb[(uint64_t)v * m->deg + k]] += sign;
@@ -188,12 +194,13 @@ static bool common_fit(const struct sf_match *s, uint32_t v, uint32_t c)
 {
 	const uint8_t *la = s->lam_a + (uint64_t)v * s->n;
 	const uint8_t *lr = s->lam_r + (uint64_t)c * s->m->n;
-	uint32_t w;
+	uint32_t k;
 
-	for (w = 0; w < s->n; w++) {
+	for (k = 0; k < s->nplaced; k++) {
+		uint32_t w = s->order[k];
 		int32_t u = s->map[w];
 
-		if (u < 0 || la[w] == lr[u])
+		if (la[w] == lr[u])
 			continue;
 		if (!s->damaged || la[w] > lr[u])
 			return false;
@@ -397,8 +404,9 @@ static int match_alloc(struct sf_match *s, int32_t **local)
 	s->inv = malloc(s->m->n * sizeof(*s->inv));
 	s->cnt_a = calloc(s->n, sizeof(*s->cnt_a));
 	s->cnt_r = calloc(s->m->n, sizeof(*s->cnt_r));
+	s->order = malloc(s->n * sizeof(*s->order));
 	if (!*local || !s->node || !s->nb || !s->nbc || !s->map || !s->inv ||
-	    !s->cnt_a || !s->cnt_r)
+	    !s->cnt_a || !s->cnt_r || !s->order)
 		return -1;
 	key = malloc(s->n * sizeof(*key));
 	if (!key)
@@ -461,6 +469,7 @@ static void match_free(struct sf_match *s)
 	free(s->inv);
 	free(s->cnt_a);
 	free(s->cnt_r);
+	free(s->order);
 }
 
 /*
