@@ -21,8 +21,8 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 # recognize_ms BIN NET: the median recognize time of 3 runs, or "refused"
 recognize_ms() {
-	local i out ms=()
-	for i in 1 2 3; do
+	local out ms=()
+	for _ in 1 2 3; do
 		if ! out=$("$1" route --time --lfts-only sf-mms "$2" 2>&1 >/dev/null); then
 			echo refused
 			return
@@ -33,9 +33,11 @@ recognize_ms() {
 }
 
 printf '%-4s %-9s %-14s %s\n' q accepted "median ms" "${base:+baseline: accepted, median ms, ratio}"
-for q in ${*:-3 4 5 7 8 9 11 13 16 17 19 23}; do
+[ $# -gt 0 ] || set -- 3 4 5 7 8 9 11 13 16 17 19 23
+for q in "$@"; do
 	ok=0 bok=0 all=0
-	: >"$tmp/t" >"$tmp/b"
+	: >"$tmp/t"
+	: >"$tmp/b"
 	for s in $seeds; do
 		"$osmtopo" gen slimfly "$q" --cas $((1 + s % 3)) \
 			--widths $((1 + s % 2)) --shuffle-ports "$s" -o "$tmp/f.net"
