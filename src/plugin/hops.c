@@ -42,6 +42,15 @@ struct hop_graph {
 	uint32_t *start;   /* CSR: switch neighbours of sw[i] through ports */
 	uint32_t *nbr;
 	uint8_t *port;
+	/*
+	 * The distance matrix: row t, column col[v] holds v's distance from
+	 * t; columns in LID order (order[c]: the switch of column c), rows
+	 * stride bytes apart, a cache line more than n rounded up, so that
+	 * the rows of a switch's neighbours, read side by side, do not
+	 * evict one another from the same cache sets (rows 2 KB apart do).
+	 */
+	uint32_t *col, *order;
+	size_t stride;
 };
 
 static int cmp_sw_guid(const void *a, const void *b)
@@ -135,6 +144,8 @@ static void free_graph(struct hop_graph *g)
 	free(g->start);
 	free(g->nbr);
 	free(g->port);
+	free(g->col);
+	free(g->order);
 }
 
 /*
@@ -164,7 +175,7 @@ static bool expand(const struct hop_graph *g, uint64_t *seen,
 		while (fresh) {
 			unsigned int k = (unsigned int)__builtin_ctzll(fresh);
 
-			rows[(size_t)k * g->n + v] = (uint8_t)level;
+			rows[(size_t)k * g->stride + g->col[v]] = (uint8_t)level;
 			fresh &= fresh - 1;
 		}
 	}
@@ -189,7 +200,7 @@ static int distances(const struct hop_graph *g, uint8_t *dist)
 
 	if (!seen)
 		return -1;
-	memset(dist, OSM_NO_PATH, (size_t)g->n * g->n);
+	memset(dist, OSM_NO_PATH, (size_t)g->n * g->stride);
 	for (b = 0; b < g->n; b += 64) {
 		uint32_t m = g->n - b < 64 ? g->n - b : 64;
 		bool more = true;
@@ -197,11 +208,11 @@ static int distances(const struct hop_graph *g, uint8_t *dist)
 		memset(seen, 0, 2 * (size_t)g->n * sizeof(*seen));
 		for (j = 0; j < m; j++) {
 			seen[b + j] = front[b + j] = 1ULL << j;
-			dist[(size_t)(b + j) * g->n + b + j] = 0;
+			dist[(size_t)(b + j) * g->stride + g->col[b + j]] = 0;
 		}
 		for (level = 1; more && level <= OSM_NO_PATH - 2; level++)
-			more = expand(g, seen, front, next, dist + (size_t)b * g->n,
-				      level);
+			more = expand(g, seen, front, next,
+				      dist + (size_t)b * g->stride, level);
 	}
 	free(seen);
 	return 0;
@@ -218,9 +229,10 @@ static int distances(const struct hop_graph *g, uint8_t *dist)
  * keeps the rows from one sweep to the next (clearing them), so only the
  * first sweep allocates.
  */
-static int set_row(const struct hop_graph *g, uint32_t s, uint32_t t,
+static int set_row(const struct hop_graph *g, uint32_t s, uint32_t c,
 		   uint16_t lid, const uint8_t *dist)
 {
+	uint32_t t = g->order[c];
 	osm_switch_t *sw = g->sw[s];
 	uint8_t *row = sw->hops[lid];
 	uint32_t j;
@@ -235,7 +247,7 @@ static int set_row(const struct hop_graph *g, uint32_t s, uint32_t t,
 	if (s == t)
 		row[0] = 0;
 	for (j = g->start[s]; j < g->start[s + 1]; j++) {
-		uint8_t d = dist[(size_t)g->nbr[j] * g->n + t];
+		uint8_t d = dist[(size_t)g->nbr[j] * g->stride + c];
 
 		if (d >= OSM_NO_PATH - 1)
 			continue;
@@ -249,21 +261,55 @@ static int set_row(const struct hop_graph *g, uint32_t s, uint32_t t,
 /*
  * Every switch's rows toward every switch LID, from the distance matrix:
  * switch by switch, so that the matrix rows of its neighbours are read
- * in order (column order would miss the cache on every entry).
+ * in order (column order would miss the cache on every entry), and in
+ * LID order, so that the switch's LID-indexed row pointers are too.  No
+ * row is written when some LID lies beyond some switch's table.
  */
 static int set_rows(const struct hop_graph *g, const uint16_t *lid,
 		    const uint8_t *dist)
 {
-	uint32_t s, t;
+	uint32_t s, c;
 
 	for (s = 0; s < g->n; s++)
-		for (t = 0; t < g->n; t++) {
-			if (!lid[t])
-				continue;
-			if (lid[t] > g->sw[s]->max_lid_ho ||
-			    set_row(g, s, t, lid[t], dist))
+		if (g->n && lid[g->order[g->n - 1]] > g->sw[s]->max_lid_ho)
+			return -1;
+	for (s = 0; s < g->n; s++)
+		for (c = 0; c < g->n; c++)
+			if (lid[g->order[c]] &&
+			    set_row(g, s, c, lid[g->order[c]], dist))
 				return -1;
-		}
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The matrix columns in LID order (struct hop_graph). */
+static int lid_columns(struct hop_graph *g, const uint16_t *lid)
+{
+	uint32_t c;
+
+	uint64_t *key = calloc(g->n + 1, sizeof(*key));
+
+	g->col = calloc(g->n + 1, sizeof(*g->col));
+	g->order = calloc(g->n + 1, sizeof(*g->order));
+	if (!key || !g->col || !g->order) {
+		free(key);
+		return -1;
+	}
+	for (c = 0; c < g->n; c++)
+		key[c] = (uint64_t)lid[c] << 32 | c;
+	qsort(key, g->n, sizeof(*key), cmp_u64);
+	for (c = 0; c < g->n; c++) {
+		g->order[c] = (uint32_t)key[c];
+		g->col[g->order[c]] = c;
+	}
+	free(key);
+	g->stride = ((size_t)g->n + 63) / 64 * 64 + 64;
 	return 0;
 }
 
@@ -285,15 +331,15 @@ int ot_build_lid_matrices(void *context)
 		return 1;
 	}
 	rc = build_graph(&ctx->osm->subn, &g);
-	/* all pairs: n^2 bytes, 4 MB on 2,048 switches */
-	dist = malloc((size_t)g.n * g.n + 1);
 	lid = malloc((g.n + 1) * sizeof(*lid));
-	if (rc || !dist || !lid)
-		goto oom;
-	if (distances(&g, dist))
+	if (rc || !lid)
 		goto oom;
 	for (t = 0; t < g.n; t++)
 		lid[t] = cl_ntoh16(osm_node_get_base_lid(g.sw[t]->p_node, 0));
+	/* all pairs: n^2 bytes and a little, 4.3 MB on 2,048 switches */
+	if (lid_columns(&g, lid) ||
+	    !(dist = malloc((size_t)g.n * g.stride + 1)) || distances(&g, dist))
+		goto oom;
 	mid = ot_now_ms();
 	if (set_rows(&g, lid, dist))
 		goto oom;
