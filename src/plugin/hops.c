@@ -175,7 +175,8 @@ static bool expand(const struct hop_graph *g, uint64_t *seen,
 		while (fresh) {
 			unsigned int k = (unsigned int)__builtin_ctzll(fresh);
 
-			rows[(size_t)k * g->stride + g->col[v]] = (uint8_t)level;
+			rows[(size_t)k * g->stride + g->col[v]] =
+				(uint8_t)level;
 			fresh &= fresh - 1;
 		}
 	}
