@@ -27,6 +27,10 @@ gen=$logdir/fabrics
 mkdir -p "$gen"
 "$OSMTOPO" gen kns 6 2 --radix 8 --shuffle-ports 20261121 -o "$gen/cellia-shuffled.net" ||
 	{ echo "cannot generate fabrics"; exit 2; }
+# parallel cables, several CAs, shuffled ports, missing cables
+"$OSMTOPO" gen flatfly 4x4x3 --widths 2,1,1 --cas 2 --drop-links 0.1 --seed 7 \
+	--shuffle-ports 5 -o "$gen/flatfly-damaged-shuffled.net" ||
+	{ echo "cannot generate fabrics"; exit 2; }
 # CELLIA with one router-switch cable pulled: drop the port line on both
 # ends (ibsim would otherwise restore a cable declared on one end).
 drop_cable() {
@@ -66,6 +70,9 @@ tests=(
 	"live-mcast-hdor|$here/test_live_mcast.sh hdor $topo/kns-8x2-4cas-2links.net 0"
 	"topologies-fresh|$here/test_topologies_fresh.sh"
 	"osm-dump|$here/test_osm_dump.sh $topo/cellia-kns-6x2.net"
+	"hop-rows-ff-dor|$here/test_hop_rows.sh ff-dor $topo/flatfly-3x3x3-w2-2cas.net"
+	"hop-rows-damaged|$here/test_hop_rows.sh ff-twisted-dor $gen/flatfly-damaged-shuffled.net"
+	"hop-rows-hdor|$here/test_hop_rows.sh hdor $gen/cellia-shuffled.net"
 	"miscabling|$here/test_miscabling.sh"
 	"miscabling-flatfly|$here/test_miscabling.sh flatfly ff-dor $topo/flatfly-3x3x3-w2-2cas.net FF[0,0,0] 9 FF[1,2,2] 5"
 	"miscabling-slimfly|$here/test_miscabling.sh slimfly sf-mms $topo/slimfly-q5-3cas.net SF[0,0,0] 4 SF[1,2,3] 6"

@@ -939,7 +939,25 @@ struct ff_dealer {
 	uint8_t *col;
 	uint16_t col_lid[FF_BATCH];
 	unsigned int ncol;
+	/*
+	 * Stage 1 of the dealing group, per destination (s1start, by its
+	 * position in the group): its deliveries and final hops with their
+	 * weights, recorded when its hops were first chosen, so that stage 1
+	 * chooses and weighs them no second time (a few per destination:
+	 * the switches one hop from its own).
+	 */
+	struct ff_s1 *s1;
+	size_t ns1, caps1, *s1start;
 };
+
+/* A stage-1 entry: a delivery (b = FF_DELIVER) or a bundle to deal. */
+struct ff_s1 {
+	uint32_t slot;
+	uint32_t b;
+	uint32_t w;
+};
+
+#define FF_DELIVER UINT32_MAX
 
 static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
 {
@@ -957,7 +975,8 @@ static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
 	d->offset = -1;
 	d->weighed = c->hops_gen - 1;
 	d->col = malloc(((size_t)c->ff->nslots + 1) * FF_BATCH);
-	if (!d->col)
+	d->s1start = malloc(((size_t)c->nlids + 1) * sizeof(*d->s1start));
+	if (!d->col || !d->s1start)
 		return -1;
 	memset(d->col, FF_KEEP, ((size_t)c->ff->nslots + 1) * FF_BATCH);
 	for (s = 0; s < 3; s++) {
@@ -990,6 +1009,8 @@ static void dealer_free(struct ff_dealer *d)
 	unsigned int i;
 
 	free(d->col);
+	free(d->s1);
+	free(d->s1start);
 	free(d->count);
 	free(d->total);
 	free(d->weight);
@@ -1068,9 +1089,14 @@ static void dealer_weigh(const struct ff_ctx *c, struct ff_dealer *d,
 	}
 }
 
-/* The cable of bundle b at slot s for t (see above). */
-static unsigned int dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
-				const struct ff_dest *t, size_t b, uint32_t s)
+/*
+ * The cable of bundle b for t (see above), through: t's weight there.
+ * Inlined into its two callers: a call per LFT entry costs more than
+ * the pick itself.
+ */
+static inline __attribute__((always_inline)) unsigned int
+dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
+	    const struct ff_dest *t, size_t b, uint32_t through)
 {
 	unsigned int k = t->escape ? FF_ESCAPE_SL : t->layer, l, best = 0;
 	uint16_t *cnt = d->count + (b * FF_CLASSES + k) * c->maxw;
@@ -1088,7 +1114,7 @@ static unsigned int dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
 			best = l;
 	cnt[best]++;
 	all[best]++;
-	w[best] += d->through[s];
+	w[best] += through;
 	return best;
 }
 
@@ -1160,14 +1186,11 @@ static void dealer_flush(const struct ff_ctx *c, struct ff_dealer *d,
 	d->ncol = 0;
 }
 
-static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
-		      const struct ff_hop *hops, uint16_t lid,
-		      unsigned int stage, struct ot_routing *out)
+/* The class counts start again with each dealing group. */
+static void dealer_group(const struct ff_ctx *c, struct ff_dealer *d,
+			 const struct ff_dest *t)
 {
-	const struct ff_dest *t = &c->dest[lid];
 	int offset = deal_group(t);
-	uint8_t *col = d->col + d->ncol;
-	uint32_t i;
 
 	if (offset != d->offset) {
 		memset(d->count, 0, ((size_t)c->ff->nslots * c->sumk + 1) *
@@ -1175,6 +1198,26 @@ static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
 					    sizeof(*d->count));
 		d->offset = offset;
 	}
+}
+
+/* The batch takes lid's column; flushed when full. */
+static void dealer_next(const struct ff_ctx *c, struct ff_dealer *d,
+			uint16_t lid, struct ot_routing *out)
+{
+	d->col_lid[d->ncol++] = lid;
+	if (d->ncol == FF_BATCH)
+		dealer_flush(c, d, out);
+}
+
+static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
+		      const struct ff_hop *hops, uint16_t lid,
+		      unsigned int stage, struct ot_routing *out)
+{
+	const struct ff_dest *t = &c->dest[lid];
+	uint8_t *col = d->col + d->ncol;
+	uint32_t i;
+
+	dealer_group(c, d, t);
 	if (stage)
 		dealer_weigh(c, d, hops);
 	if (d->planned[stage] != c->hops_gen)
@@ -1186,11 +1229,80 @@ static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
 		size_t b = d->plan_b[stage][i];
 
 		col[(size_t)s * FF_BATCH] =
-			c->bport[b * c->maxw + dealer_pick(c, d, t, b, s)];
+			c->bport[b * c->maxw +
+				 dealer_pick(c, d, t, b, d->through[s])];
 	}
-	d->col_lid[d->ncol++] = lid;
-	if (d->ncol == FF_BATCH)
-		dealer_flush(c, d, out);
+	dealer_next(c, d, lid, out);
+}
+
+/*
+ * Stage 1 of the destination at position x of the group, from its
+ * record: what deal_dest() writes for stage 1 from the same hops and
+ * weights, in the same order.
+ */
+static void deal_recorded(const struct ff_ctx *c, struct ff_dealer *d,
+			  uint32_t x, uint16_t lid, struct ot_routing *out)
+{
+	const struct ff_dest *t = &c->dest[lid];
+	uint8_t *col = d->col + d->ncol;
+	size_t i;
+
+	dealer_group(c, d, t);
+	for (i = d->s1start[x]; i < d->s1start[x + 1]; i++) {
+		const struct ff_s1 *e = &d->s1[i];
+
+		col[(size_t)e->slot * FF_BATCH] = e->b == FF_DELIVER ?
+			t->port :
+			c->bport[(size_t)e->b * c->maxw +
+				 dealer_pick(c, d, t, e->b, e->w)];
+	}
+	dealer_next(c, d, lid, out);
+}
+
+/*
+ * The record of stage 1 for the destination at position x of the group,
+ * from its hops and weights just taken: the deliveries, then the final
+ * hops, each in slot order (dealer_plan()'s order).  dealer_weigh() left
+ * the switches sorted by distance, in slot order within one: those at
+ * distance 0 (the deliveries) last, those at distance 1 before them.
+ */
+static int record_stage1(const struct ff_ctx *c, struct ff_dealer *d,
+			 const struct ff_hop *hops, uint32_t x)
+{
+	uint32_t n = c->ff->nslots, from, to, k, s;
+
+	d->s1start[x] = d->ns1;
+	if (n < 2)
+		goto out; /* no switch to deal */
+	from = d->bucket[n - 2];
+	to = d->bucket[n];
+	if (d->ns1 + (to - from) > d->caps1) {
+		size_t cap = (d->ns1 + (to - from)) * 2 + 256;
+		struct ff_s1 *e = realloc(d->s1, cap * sizeof(*e));
+
+		if (!e)
+			return -1;
+		d->s1 = e;
+		d->caps1 = cap;
+	}
+	for (k = d->bucket[n - 1]; k < to; k++) {
+		struct ff_s1 *e = &d->s1[d->ns1++];
+
+		e->slot = d->stack[k];
+		e->b = FF_DELIVER;
+	}
+	for (k = from; k < d->bucket[n - 1]; k++) {
+		struct ff_s1 *e = &d->s1[d->ns1++];
+
+		s = d->stack[k];
+		e->slot = s;
+		e->b = (uint32_t)(s * c->sumk + c->koff[hops[s].dim] +
+				  hops[s].v);
+		e->w = d->through[s];
+	}
+out:
+	d->s1start[x + 1] = d->ns1;
+	return 0;
 }
 
 /*
@@ -1254,11 +1366,17 @@ static int deal_stages(struct ff_ctx *c, struct ff_dealer *d,
 		for (x = 0; x < n; x++) {
 			uint32_t seq = (uint32_t)order[x].key;
 
+			if (stage == 1) {
+				/* recorded when the hops were chosen */
+				deal_recorded(c, d, seq - g, order[x].lid, out);
+				continue;
+			}
 			if (rehop(c, &c->dest[order[x].lid], seq, hops))
 				return -1;
 			deal_dest(c, d, hops, order[x].lid, stage, out);
 		}
 	}
+	d->ns1 = 0;
 	return 0;
 }
 
@@ -1339,6 +1457,10 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 		}
 		dealer_weigh(c, &d, hops);
 		stage_keys(c, &d, hops, key + (size_t)(q - g) * (FF_STAGES + 1));
+		if (record_stage1(c, &d, hops, q - g)) {
+			error = ot_error_nomem(c->err, c->name);
+			goto out;
+		}
 		if (q + 1 < c->nlids &&
 		    deal_group(&c->dest[c->lids[q + 1]]) == deal_group(t))
 			continue;
