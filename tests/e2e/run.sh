@@ -114,6 +114,7 @@ tests=(
 	"ff-mixed-ador-flatfly-damaged|$here/test_ff_engines.sh ff-mixed-ador gen:flatfly+4x4x3+--cas+2+--drop-links+0.1+--drop-switches+0.05+--seed+7 1"
 	"sf-mms-q5-shuffled|$here/test_sf_mms.sh gen:slimfly+5+--cas+3+--shuffle-ports+5"
 	"sf-mms-q4-w2-shuffled|$here/test_sf_mms.sh gen:slimfly+4+--widths+2+--cas+3+--shuffle-ports+6"
+	"sf-mms-q8-shuffled|$here/test_sf_mms.sh gen:slimfly+8+--cas+1+--shuffle-ports+1"
 	"sf-mms-q5-damaged|$here/test_sf_mms.sh gen:slimfly+5+--cas+2+--drop-links+0.03+--seed+5+--shuffle-ports+3"
 	"sf-mms-q4-lmc1|$here/test_sf_mms.sh gen:slimfly+4+--widths+2+--cas+2+--shuffle-ports+8 1"
 	"sf-mms-q4-lmc2|$here/test_sf_mms.sh gen:slimfly+4+--cas+2+--shuffle-ports+3 2"
