@@ -115,6 +115,43 @@ int ot_fabric_link(struct ot_fabric *f, int a, unsigned int pa, int b,
 	return 0;
 }
 
+struct ot_fabric *ot_fabric_copy_cables(const struct ot_fabric *f,
+					ot_cable_keep_fn keep, const void *ctx,
+					struct ot_error *err)
+{
+	struct ot_fabric *g = ot_fabric_new();
+	uint32_t i;
+	unsigned int p;
+
+	if (!g)
+		return NULL;
+	for (i = 0; i < f->nnodes; i++)
+		if (ot_fabric_add_node(g, f->node[i].type, f->node[i].nports,
+				       f->node[i].guid, f->node[i].desc,
+				       err) < 0)
+			goto fail;
+	for (i = 0; i < f->nnodes; i++) {
+		for (p = 0; p <= f->node[i].nports; p++) {
+			const struct ot_port *pt = &f->node[i].port[p];
+			int32_t q = pt->peer;
+
+			if (pt->lid && ot_fabric_set_lid(g, (int)i, p, pt->lid,
+							 pt->lmc, err))
+				goto fail;
+			if (q < 0 || (uint32_t)q < i ||
+			    ((uint32_t)q == i && pt->peer_port < p) ||
+			    !keep(f, i, p, (uint32_t)q, pt->peer_port, ctx))
+				continue;
+			if (ot_fabric_link(g, (int)i, p, q, pt->peer_port, err))
+				goto fail;
+		}
+	}
+	return g;
+fail:
+	ot_fabric_free(g);
+	return NULL;
+}
+
 int ot_fabric_set_lid(struct ot_fabric *f, int node, unsigned int port,
 		      uint16_t lid, uint8_t lmc, struct ot_error *err)
 {

@@ -80,6 +80,19 @@ int ot_fabric_add_node(struct ot_fabric *f, enum ot_node_type type,
 int ot_fabric_link(struct ot_fabric *f, int a, unsigned int pa, int b,
 		   unsigned int pb, struct ot_error *err);
 
+/*
+ * A copy of f's nodes and LIDs with those of its cables keep() accepts:
+ * each cable is offered once, as (a, pa, b, pb) from its end with the
+ * lower index (then lower port).  Not indexed, so that the caller can add
+ * cables; NULL with err set on failure.
+ */
+typedef bool (*ot_cable_keep_fn)(const struct ot_fabric *f, uint32_t a,
+				 unsigned int pa, uint32_t b, unsigned int pb,
+				 const void *ctx);
+struct ot_fabric *ot_fabric_copy_cables(const struct ot_fabric *f,
+					ot_cable_keep_fn keep, const void *ctx,
+					struct ot_error *err);
+
 /* Sets the base LID and LMC of a port (port 0 for a switch). */
 int ot_fabric_set_lid(struct ot_fabric *f, int node, unsigned int port,
 		      uint16_t lid, uint8_t lmc, struct ot_error *err);

@@ -361,39 +361,28 @@ static int suspects(struct mc *m, uint32_t *out, unsigned long *total)
 	return (int)n;
 }
 
+/* Cables other than router-switch ones (ot_fabric_copy_cables()). */
+static bool not_router_switch(const struct ot_fabric *f, uint32_t a,
+			      unsigned int pa, uint32_t b, unsigned int pb,
+			      const void *ctx)
+{
+	const struct mc *m = ctx;
+
+	(void)pa;
+	(void)pb;
+	return !(ot_is_switch(f, (int)a) && ot_is_switch(f, (int)b) &&
+		 m->is_router[a] != m->is_router[b]);
+}
+
 /* f with the router-switch cables as m has them now, indexed; or NULL. */
 static struct ot_fabric *repaired(const struct mc *m, struct ot_error *err)
 {
-	const struct ot_fabric *f = m->f;
-	struct ot_fabric *g = ot_fabric_new();
+	struct ot_fabric *g;
 	uint32_t i;
-	unsigned int p;
 
+	g = ot_fabric_copy_cables(m->f, not_router_switch, m, err);
 	if (!g)
 		return NULL;
-	for (i = 0; i < f->nnodes; i++)
-		if (ot_fabric_add_node(g, f->node[i].type, f->node[i].nports,
-				       f->node[i].guid, f->node[i].desc,
-				       err) < 0)
-			goto fail;
-	for (i = 0; i < f->nnodes; i++) {
-		for (p = 0; p <= f->node[i].nports; p++) {
-			const struct ot_port *pt = &f->node[i].port[p];
-			int32_t q = pt->peer;
-
-			if (pt->lid && ot_fabric_set_lid(g, (int)i, p, pt->lid,
-							 pt->lmc, err))
-				goto fail;
-			/* each cable once; router-switch ones from m */
-			if (q < 0 || (uint32_t)q < i ||
-			    ((uint32_t)q == i && pt->peer_port < p) ||
-			    (ot_is_switch(f, i) && ot_is_switch(f, q) &&
-			     m->is_router[i] != m->is_router[q]))
-				continue;
-			if (ot_fabric_link(g, (int)i, p, q, pt->peer_port, err))
-				goto fail;
-		}
-	}
 	for (i = 0; i < m->nc; i++)
 		if (ot_fabric_link(g, m->c[i].r, m->c[i].rp, m->c[i].s,
 				   m->c[i].sp, err))

@@ -217,6 +217,17 @@ static uint32_t over_full(struct fm *m)
 	return n;
 }
 
+/* Cables other than switch-to-switch ones (ot_fabric_copy_cables()). */
+static bool not_between_switches(const struct ot_fabric *f, uint32_t a,
+				 unsigned int pa, uint32_t b, unsigned int pb,
+				 const void *ctx)
+{
+	(void)pa;
+	(void)pb;
+	(void)ctx;
+	return !(ot_is_switch(f, (int)a) && ot_is_switch(f, (int)b));
+}
+
 /*
  * f with its switch-to-switch cables as cab[] (nc of them) has them,
  * indexed; or NULL.
@@ -225,33 +236,12 @@ static struct ot_fabric *recabled(const struct ot_fabric *f,
 				  const struct fm_cable *cab, uint32_t nc,
 				  bool skip_suspects, struct ot_error *err)
 {
-	struct ot_fabric *g = ot_fabric_new();
+	struct ot_fabric *g;
 	uint32_t i;
-	unsigned int p;
 
+	g = ot_fabric_copy_cables(f, not_between_switches, NULL, err);
 	if (!g)
 		return NULL;
-	for (i = 0; i < f->nnodes; i++)
-		if (ot_fabric_add_node(g, f->node[i].type, f->node[i].nports,
-				       f->node[i].guid, f->node[i].desc,
-				       err) < 0)
-			goto fail;
-	for (i = 0; i < f->nnodes; i++) {
-		for (p = 0; p <= f->node[i].nports; p++) {
-			const struct ot_port *pt = &f->node[i].port[p];
-			int32_t q = pt->peer;
-
-			if (pt->lid && ot_fabric_set_lid(g, (int)i, p, pt->lid,
-							 pt->lmc, err))
-				goto fail;
-			if (q < 0 || (uint32_t)q < i ||
-			    ((uint32_t)q == i && pt->peer_port < p) ||
-			    (ot_is_switch(f, i) && ot_is_switch(f, q)))
-				continue;
-			if (ot_fabric_link(g, (int)i, p, q, pt->peer_port, err))
-				goto fail;
-		}
-	}
 	for (i = 0; i < nc; i++)
 		if (!(skip_suspects && cab[i].suspect) &&
 		    ot_fabric_link(g, cab[i].a, cab[i].pa, cab[i].b, cab[i].pb,
