@@ -29,6 +29,7 @@
 
 #include "live/live.h"
 #include "live/progress.h"
+#include "live/saport.h"
 #include "live/window.h"
 
 /* MCMemberRecord component mask bits (IBA vol. 1, 15.2.5.17). */
@@ -339,32 +340,6 @@ static int read_mfts(struct mc_reader *m)
 	return ot_win_drain(m->win);
 }
 
-static int mc_open(const struct ot_live_opts *o, struct ibmad_port **mad,
-		   ib_portid_t *sa, struct ot_error *err)
-{
-	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS };
-	char cabuf[UMAD_CA_NAME_LEN];
-	char *ca = NULL;
-	int port = o ? o->port : 0;
-
-	if (o && o->ca && o->ca[0]) {
-		snprintf(cabuf, sizeof(cabuf), "%s", o->ca);
-		ca = cabuf;
-	}
-	*mad = mad_rpc_open_port(ca, port, classes,
-				 sizeof(classes) / sizeof(classes[0]));
-	if (!*mad)
-		return ot_error_set(err,
-				    "cannot open MAD port %s port %d for multicast queries",
-				    ca ? ca : "(first CA)", port);
-	if (o && o->timeout_ms > 0)
-		mad_rpc_set_timeout(*mad, o->timeout_ms);
-	memset(sa, 0, sizeof(*sa));
-	if (ib_resolve_smlid_via(sa, 0, *mad) < 0)
-		return ot_error_set(err, "no subnet manager known to the local port");
-	return 0;
-}
-
 static void mc_reader_free(struct mc_reader *m)
 {
 	ot_win_free(m->win);
@@ -385,7 +360,7 @@ int ot_live_read_mcast(const struct ot_live_opts *o, const struct ot_fabric *f,
 	int error = 1;
 
 	*out = NULL;
-	if (mc_open(o, &mad, &m.sa, err))
+	if (ot_live_sa_open(o, &mad, &m.sa, "multicast queries", err))
 		goto out;
 	error = -1;
 	m.win = ot_win_new(mad, MCAST_WINDOW, o ? o->timeout_ms : 0, mc_done,
@@ -463,7 +438,8 @@ int ot_live_mcast_join(const struct ot_live_opts *o, const uint8_t mgid[16],
 	uint64_t guid = 0;
 	int error = -1;
 
-	if (mc_open(o, &mad, &sa, err) || local_port_guid(mad, &guid, err))
+	if (ot_live_sa_open(o, &mad, &sa, "multicast queries", err) ||
+	    local_port_guid(mad, &guid, err))
 		goto out;
 	sa.qp = 1;
 	sa.qkey = IB_DEFAULT_QP1_QKEY;

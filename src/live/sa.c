@@ -39,6 +39,7 @@
 
 #include "live/live.h"
 #include "live/progress.h"
+#include "live/saport.h"
 #include "live/window.h"
 
 /* PathRecord component mask bits (IBA vol. 1, 15.2.5.16). */
@@ -382,15 +383,9 @@ static void sa_note(const struct sa_query *q, bool sample)
 			q->refused, asked);
 }
 
-static int sa_open(const struct ot_live_opts *o, struct sa_query *q,
-		   struct ibmad_port **mad, struct ot_error *err)
+int ot_live_sa_open(const struct ot_live_opts *o, struct ibmad_port **mad,
+		    ib_portid_t *sa, const char *what, struct ot_error *err)
 {
-	/*
-	 * The SMI classes are for the local PortInfo (where the SM is).
-	 * Both, although only the directed one is used: libumad2sim frees
-	 * only one class of a closed port, so a class an earlier port of
-	 * this process registered must be registered again to be usable.
-	 */
 	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS };
 	char cabuf[UMAD_CA_NAME_LEN];
 	char *ca = NULL;
@@ -403,13 +398,12 @@ static int sa_open(const struct ot_live_opts *o, struct sa_query *q,
 	*mad = mad_rpc_open_port(ca, port, classes,
 				 sizeof(classes) / sizeof(classes[0]));
 	if (!*mad)
-		return ot_error_set(err,
-				    "cannot open MAD port %s port %d for SA queries",
-				    ca ? ca : "(first CA)", port);
+		return ot_error_set(err, "cannot open MAD port %s port %d for %s",
+				    ca ? ca : "(first CA)", port, what);
 	if (o && o->timeout_ms > 0)
 		mad_rpc_set_timeout(*mad, o->timeout_ms);
-	/* Where the SA is: the master SM's LID in the local PortInfo. */
-	if (ib_resolve_smlid_via(&q->sa, 0, *mad) < 0)
+	memset(sa, 0, sizeof(*sa));
+	if (ib_resolve_smlid_via(sa, 0, *mad) < 0)
 		return ot_error_set(err, "no subnet manager known to the local port");
 	return 0;
 }
@@ -423,7 +417,7 @@ int ot_live_read_path_sls(const struct ot_live_opts *o, struct ot_routing *r,
 	bool sample;
 	int error = 1;
 
-	if (sa_open(o, &q, &mad, err))
+	if (ot_live_sa_open(o, &mad, &q.sa, "SA queries", err))
 		goto out;
 	error = -1;
 	q.t = sa_sl_table_new(f);
