@@ -711,7 +711,12 @@ struct ot_fabric *ot_netfile_read(FILE *in, const char *name,
 	error = check_unique_guids(&rd);
 	if (error)
 		goto out;
-	ot_fabric_assign_lids(rd.f);
+	if (ot_fabric_assign_lids(rd.f)) {
+		error = ot_error_set(err,
+				     "%s: more ports need LIDs than the %u unicast LIDs hold",
+				     name, OT_MAX_UCAST_LID);
+		goto out;
+	}
 	error = ot_fabric_index(rd.f, &sub);
 	if (error)
 		ot_error_set(err, "%s: %s", name, sub.msg);

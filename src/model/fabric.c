@@ -4,6 +4,7 @@
  * LID index built once the fabric is complete.  First step of the flow;
  * every other part of osmtopo reads it.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,9 +174,9 @@ static bool port_needs_lid(const struct ot_node *n, unsigned int p)
 	return p > 0 && n->port[p].peer >= 0;
 }
 
-void ot_fabric_assign_lids(struct ot_fabric *f)
+uint32_t ot_fabric_assign_lids(struct ot_fabric *f)
 {
-	uint32_t next = 1, i;
+	uint32_t next = 1, i, left = 0;
 	unsigned int p;
 
 	for (i = 0; i < f->nnodes; i++)
@@ -196,11 +197,14 @@ void ot_fabric_assign_lids(struct ot_fabric *f)
 				continue;
 			/* as OpenSM lays them out: base LIDs aligned to 2^lmc */
 			next = (next + nl - 1) & ~(nl - 1);
-			if (next + nl - 1 > OT_MAX_UCAST_LID)
-				return; /* ot_fabric_index() reports it */
+			if (next + nl - 1 > OT_MAX_UCAST_LID) {
+				left++;
+				continue;
+			}
 			pt->lid = next;
 			next += nl;
 		}
+	return left;
 }
 
 int ot_fabric_set_ca_lmc(struct ot_fabric *f, uint8_t lmc,
@@ -218,7 +222,20 @@ int ot_fabric_set_ca_lmc(struct ot_fabric *f, uint8_t lmc,
 			pt->lid = 0;
 			pt->lmc = f->node[i].type == OT_NODE_SWITCH ? 0 : lmc;
 		}
-	ot_fabric_assign_lids(f);
+	if (ot_fabric_assign_lids(f)) {
+		uint32_t sw = 0, cas = 0;
+
+		for (i = 0; i < f->nnodes; i++)
+			for (p = 0; p <= f->node[i].nports; p++)
+				if (port_needs_lid(&f->node[i], p))
+					*(f->node[i].type == OT_NODE_SWITCH ?
+						  &sw : &cas) += 1;
+		return ot_error_set(err,
+				    "LMC %u: %u switches and %u CA ports x %u LIDs need %" PRIu64 " LIDs, above the %u unicast LIDs",
+				    lmc, sw, cas, 1u << lmc,
+				    (uint64_t)sw + ((uint64_t)cas << lmc),
+				    OT_MAX_UCAST_LID);
+	}
 	return ot_fabric_index(f, err);
 }
 

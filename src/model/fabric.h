@@ -101,13 +101,17 @@ int ot_fabric_set_lid(struct ot_fabric *f, int node, unsigned int port,
  * Gives a LID to every port that needs one and has none: switch port 0 and
  * each cabled CA port, in node order, after the highest LID already used;
  * a port with LMC l gets 2^l LIDs from a multiple of 2^l, as OpenSM does.
+ * Returns how many ports found no room below OT_MAX_UCAST_LID (they stay
+ * without a LID): 0 when every port got its LIDs.
  */
-void ot_fabric_assign_lids(struct ot_fabric *f);
+uint32_t ot_fabric_assign_lids(struct ot_fabric *f);
 
 /*
  * Renumbers every LID for a subnet run with `lmc` (OpenSM's option): each
  * CA port gets 2^lmc LIDs, switches one.  For fabrics read from files that
  * carry no LMC, so offline routing sees what OpenSM would.  Indexes f.
+ * Fails, naming the numbers, when the LIDs do not fit the unicast range
+ * (16,384 CAs with LMC 2 need 65,536 LIDs of the 49,151).
  */
 int ot_fabric_set_ca_lmc(struct ot_fabric *f, uint8_t lmc,
 			 struct ot_error *err);

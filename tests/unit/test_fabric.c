@@ -126,6 +126,44 @@ START_TEST(set_ca_lmc_lays_lids_out_as_opensm)
 }
 END_TEST
 
+/*
+ * 16,384 CAs with LMC 2 need 65,536 LIDs and the unicast range holds
+ * 49,151: the LMC is refused with the numbers, no CA is left without LIDs
+ * silently (a check would count only the CAs that got some).  64 switches
+ * with 200 CAs each: LMC 1 fits (25,664 LIDs), LMC 2 (51,264) does not.
+ */
+START_TEST(an_lmc_beyond_the_unicast_range_is_refused)
+{
+	struct ot_error err = { 0 };
+	struct ot_fabric *f = ot_fabric_new();
+	unsigned int s, c;
+	uint32_t i;
+
+	ck_assert_ptr_nonnull(f);
+	for (s = 0; s < 64; s++) {
+		int sw = ot_fabric_add_node(f, OT_NODE_SWITCH, 200, 0x1000 + s,
+					    "s", &err);
+
+		for (c = 0; c < 200; c++) {
+			int ca = ot_fabric_add_node(f, OT_NODE_CA, 1,
+						    0x100000 + s * 256 + c, "c",
+						    &err);
+
+			ck_assert_int_eq(ot_fabric_link(f, sw, c + 1, ca, 1,
+							&err), 0);
+		}
+	}
+	ck_assert_int_eq(ot_fabric_set_ca_lmc(f, 1, &err), 0);
+	for (i = 0; i < f->nnodes; i++)
+		if (f->node[i].type == OT_NODE_CA)
+			ck_assert_uint_ne(f->node[i].port[1].lid, 0);
+	ck_assert_int_eq(ot_fabric_set_ca_lmc(f, 2, &err), -1);
+	ck_assert_msg(strstr(err.msg, "64 switches and 12800 CA ports x 4 LIDs need 51264 LIDs, above the 49151"),
+		      "%s", err.msg);
+	ot_fabric_free(f);
+}
+END_TEST
+
 START_TEST(duplicate_lids_are_refused)
 {
 	struct ot_fabric *f = two_switches();
@@ -278,6 +316,7 @@ static Suite *fabric_suite(void)
 	tcase_add_test(tc, lids_are_assigned_in_node_order);
 	tcase_add_test(tc, lmc_covers_a_range_and_assignment_skips_it);
 	tcase_add_test(tc, set_ca_lmc_lays_lids_out_as_opensm);
+	tcase_add_test(tc, an_lmc_beyond_the_unicast_range_is_refused);
 	tcase_add_test(tc, duplicate_lids_are_refused);
 	tcase_add_test(tc, one_sided_cables_are_found);
 	tcase_add_test(tc, a_new_routing_routes_nothing);
