@@ -178,3 +178,34 @@ int gen_wire(struct ot_fabric *f, struct gen_layout *l,
 		return -1;
 	return gen_link_cables(f, l, w->cable, w->kept, w->ncables, err);
 }
+
+int gen_damage_wire(struct ot_fabric *f, struct gen_layout *l,
+		    const struct gen_damage *d, gen_collect_fn collect,
+		    const void *shape, bool *present,
+		    const struct gen_wiring *w, bool shuffle, uint64_t seed,
+		    struct ot_error *err)
+{
+	struct ot_prng rng = { .state = d->seed };
+	struct gen_wiring wired = *w;
+	struct gen_cable *cable = NULL;
+	bool *kept = NULL;
+	uint32_t ncables = 0;
+	int error;
+
+	error = gen_drop_switches(w->nsw, d->drop_switches, &rng, present,
+				  err);
+	if (!error)
+		error = collect(shape, present, &cable, &ncables, err);
+	if (!error)
+		error = gen_drop_cables(ncables, d->drop_links, &rng, &kept,
+					err);
+	if (!error) {
+		wired.cable = cable;
+		wired.kept = kept;
+		wired.ncables = ncables;
+		error = gen_wire(f, l, &wired, shuffle, seed, err);
+	}
+	free(cable);
+	free(kept);
+	return error;
+}

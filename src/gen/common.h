@@ -117,4 +117,28 @@ int gen_wire(struct ot_fabric *f, struct gen_layout *l,
 	     const struct gen_wiring *w, bool shuffle, uint64_t seed,
 	     struct ot_error *err);
 
+/* The cables among the switches present[] keeps, for gen_damage_wire(). */
+typedef int (*gen_collect_fn)(const void *shape, const bool *present,
+			      struct gen_cable **cable, uint32_t *ncables,
+			      struct ot_error *err);
+
+/* Damage asked of a generator: fractions, and the seed of its stream. */
+struct gen_damage {
+	double drop_switches, drop_links;
+	uint64_t seed;
+};
+
+/*
+ * What every direct-network generator does once its shape is known: the
+ * damage drawn from its own stream (switches among w->nsw slots into
+ * present[], which the caller allocated and its names may read, then the
+ * cables collect() lists among those left), and gen_wire() with w's name,
+ * ctx, nsw and cas and those cables.  0 or -1 with err.
+ */
+int gen_damage_wire(struct ot_fabric *f, struct gen_layout *l,
+		    const struct gen_damage *d, gen_collect_fn collect,
+		    const void *shape, bool *present,
+		    const struct gen_wiring *w, bool shuffle, uint64_t seed,
+		    struct ot_error *err);
+
 #endif

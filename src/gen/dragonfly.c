@@ -146,11 +146,19 @@ static void partner(const struct df_shape *s, bool palm, uint32_t G,
 	*jp = c * (s->g - 1) + (s->g - 2 - d);
 }
 
-static int collect_cables(const struct ot_dragonfly_params *p,
-			  const struct df_shape *s, const bool *present,
+/* What collect_cables() cables: the parameters and the arrangement. */
+struct df_cabling {
+	const struct ot_dragonfly_params *p;
+	const struct df_shape *s;
+};
+
+static int collect_cables(const void *shape, const bool *present,
 			  struct gen_cable **out, uint32_t *count,
 			  struct ot_error *err)
 {
+	const struct df_cabling *dc = shape;
+	const struct ot_dragonfly_params *p = dc->p;
+	const struct df_shape *s = dc->s;
 	uint32_t per = s->a * s->h, G, H, i, k, j, jp, n = 0;
 	uint64_t max = (uint64_t)s->g *
 		       ((uint64_t)s->a * (s->a - 1) / 2 * s->w + per);
@@ -212,29 +220,14 @@ static bool node_name(const void *ctx, uint32_t ln, char *buf, size_t len)
 	return true;
 }
 
-/* The damage, from its own stream: switches, then the cables left. */
-static int damage(const struct ot_dragonfly_params *p, const struct df_shape *s,
-		  bool *present, struct gen_cable **cable, uint32_t *n,
-		  bool **kept, struct ot_error *err)
-{
-	struct ot_prng rng = { .state = p->drop_seed };
-
-	if (gen_drop_switches(s->nsw, p->drop_switches, &rng, present, err) ||
-	    collect_cables(p, s, present, cable, n, err))
-		return -1;
-	return gen_drop_cables(*n, p->drop_links, &rng, kept, err);
-}
-
 struct ot_fabric *ot_gen_dragonfly(const struct ot_dragonfly_params *p,
 				   struct ot_error *err)
 {
 	struct df_shape s = { 0 };
 	struct gen_layout l = { 0 };
 	struct ot_fabric *f = NULL;
-	struct gen_cable *cable = NULL;
 	struct df_names names;
-	bool *present = NULL, *kept = NULL;
-	uint32_t ncables = 0;
+	bool *present = NULL;
 	int error;
 
 	error = check_params(p, &s, err);
@@ -249,21 +242,23 @@ struct ot_fabric *ot_gen_dragonfly(const struct ot_dragonfly_params *p,
 		error = ot_error_nomem(err, "dragonfly");
 		goto out;
 	}
-	error = damage(p, &s, present, &cable, &ncables, &kept, err);
-	if (error)
-		goto out;
 	names.s = &s;
 	names.present = present;
-	error = gen_wire(f, &l,
-			 &(struct gen_wiring){ node_name, &names, s.nsw, s.p,
-					       cable, kept, ncables },
-			 p->shuffle, p->seed, err);
+	error = gen_damage_wire(f, &l,
+				&(struct gen_damage){ p->drop_switches,
+						      p->drop_links,
+						      p->drop_seed },
+				collect_cables,
+				&(struct df_cabling){ p, &s }, present,
+				&(struct gen_wiring){ .name = node_name,
+						      .ctx = &names,
+						      .nsw = s.nsw,
+						      .cas = s.p },
+				p->shuffle, p->seed, err);
 out:
 	gen_layout_free(&l);
 	free(s.slot);
 	free(present);
-	free(cable);
-	free(kept);
 	if (error) {
 		ot_fabric_free(f);
 		return NULL;

@@ -18,7 +18,6 @@
 
 #include "gen/common.h"
 #include "gen/gen.h"
-#include "model/prng.h"
 #include "topo/flatfly.h"
 
 #define MAX_SWITCHES (1u << 20)
@@ -130,10 +129,11 @@ static void coords_str(const struct ff_shape *s, uint32_t slot, char *buf,
 				 d + 1 < s->ndims ? "," : "]");
 }
 
-static int collect_cables(const struct ff_shape *s, const bool *present,
+static int collect_cables(const void *shape, const bool *present,
 			  struct gen_cable **out, uint32_t *count,
 			  struct ot_error *err)
 {
+	const struct ff_shape *s = shape;
 	struct gen_cable *c = NULL;
 	uint64_t max = 0;
 	uint32_t slot, n = 0;
@@ -203,14 +203,11 @@ static bool node_name(const void *ctx, uint32_t ln, char *buf, size_t len)
 struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 				 struct ot_error *err)
 {
-	struct ot_prng drop_rng = { .state = p->drop_seed };
 	struct ff_shape s = { 0 };
 	struct gen_layout l = { 0 };
 	struct ot_fabric *f = NULL;
-	struct gen_cable *cable = NULL;
 	struct ff_names names;
-	bool *present = NULL, *cable_kept = NULL;
-	uint32_t ncables = 0;
+	bool *present = NULL;
 	int error = 0;
 
 	error = check_params(p, &s, err);
@@ -223,27 +220,21 @@ struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 		error = ot_error_nomem(err, "flatfly");
 		goto out;
 	}
-	error = gen_drop_switches(s.nslots, p->drop_switches, &drop_rng,
-				  present, err);
-	if (!error)
-		error = collect_cables(&s, present, &cable, &ncables, err);
-	if (!error)
-		error = gen_drop_cables(ncables, p->drop_links, &drop_rng,
-				    &cable_kept, err);
-	if (error)
-		goto out;
 	names.s = &s;
 	names.present = present;
-	error = gen_wire(f, &l,
-			 &(struct gen_wiring){ node_name, &names, s.nslots,
-					       s.cas, cable, cable_kept,
-					       ncables },
-			 p->shuffle, p->seed, err);
+	error = gen_damage_wire(f, &l,
+				&(struct gen_damage){ p->drop_switches,
+						      p->drop_links,
+						      p->drop_seed },
+				collect_cables, &s, present,
+				&(struct gen_wiring){ .name = node_name,
+						      .ctx = &names,
+						      .nsw = s.nslots,
+						      .cas = s.cas },
+				p->shuffle, p->seed, err);
 out:
 	gen_layout_free(&l);
 	free(present);
-	free(cable);
-	free(cable_kept);
 	if (error) {
 		ot_fabric_free(f);
 		return NULL;

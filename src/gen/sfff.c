@@ -19,7 +19,6 @@
 
 #include "gen/common.h"
 #include "gen/gen.h"
-#include "model/prng.h"
 #include "topo/slimfly.h"
 
 #define MAX_SWITCHES (1u << 20)
@@ -165,10 +164,11 @@ static uint32_t ff_cables(const struct sfff_shape *s, uint32_t slot,
 	return n;
 }
 
-static int collect_cables(const struct sfff_shape *s, const bool *present,
+static int collect_cables(const void *shape, const bool *present,
 			  struct gen_cable **out, uint32_t *count,
 			  struct ot_error *err)
 {
+	const struct sfff_shape *s = shape;
 	uint64_t max = (uint64_t)s->nslots * s->m->deg * s->width / 2;
 	struct gen_cable *c;
 	uint32_t fs, slot, n = 0;
@@ -224,34 +224,25 @@ static int build(struct ot_fabric *f, const struct ot_sfff_params *p,
 		 const struct sfff_shape *s, struct gen_layout *l,
 		 struct ot_error *err)
 {
-	struct ot_prng drop_rng = { .state = p->drop_seed };
-	struct gen_cable *cable = NULL;
-	bool *present, *kept = NULL;
 	struct sfff_names names = { .s = s };
-	uint32_t ncables = 0;
+	bool *present;
 	int error;
 
 	present = malloc(s->nslots * sizeof(*present));
 	if (!present)
 		return ot_error_nomem(err, "sfxff");
-	error = gen_drop_switches(s->nslots, p->drop_switches, &drop_rng,
-				  present, err);
-	if (!error)
-		error = collect_cables(s, present, &cable, &ncables, err);
-	if (!error)
-		error = gen_drop_cables(ncables, p->drop_links, &drop_rng,
-					&kept, err);
-	if (error)
-		goto out;
 	names.present = present;
-	error = gen_wire(f, l,
-			 &(struct gen_wiring){ node_name, &names, s->nslots,
-					       s->cas, cable, kept, ncables },
-			 p->shuffle, p->seed, err);
-out:
+	error = gen_damage_wire(f, l,
+				&(struct gen_damage){ p->drop_switches,
+						      p->drop_links,
+						      p->drop_seed },
+				collect_cables, s, present,
+				&(struct gen_wiring){ .name = node_name,
+						      .ctx = &names,
+						      .nsw = s->nslots,
+						      .cas = s->cas },
+				p->shuffle, p->seed, err);
 	free(present);
-	free(cable);
-	free(kept);
 	return error;
 }
 

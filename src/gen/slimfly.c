@@ -16,7 +16,6 @@
 
 #include "gen/common.h"
 #include "gen/gen.h"
-#include "model/prng.h"
 #include "topo/slimfly.h"
 
 unsigned int ot_gen_slimfly_balanced_cas(unsigned int q, unsigned int width)
@@ -38,11 +37,19 @@ static unsigned int nb_rank(const struct ot_mms *m, uint32_t a, uint32_t b)
 	return k;
 }
 
-static int collect_cables(const struct ot_mms *m, unsigned int width,
-			  unsigned int cas, const bool *present,
+/* What collect_cables() cables: the MMS graph, L cables an edge, CAs. */
+struct sf_cabling {
+	const struct ot_mms *m;
+	unsigned int width, cas;
+};
+
+static int collect_cables(const void *shape, const bool *present,
 			  struct gen_cable **out, uint32_t *count,
 			  struct ot_error *err)
 {
+	const struct sf_cabling *sc = shape;
+	const struct ot_mms *m = sc->m;
+	unsigned int width = sc->width, cas = sc->cas;
 	struct gen_cable *c;
 	uint32_t a, n = 0;
 	unsigned int k, l;
@@ -125,36 +132,26 @@ static int build(struct ot_fabric *f, const struct ot_slimfly_params *p,
 		 const struct ot_mms *m, struct gen_layout *l,
 		 struct ot_error *err)
 {
-	struct ot_prng drop_rng = { .state = p->drop_seed };
-	unsigned int width = p->width ? p->width : 1;
-	struct gen_cable *cable = NULL;
-	bool *present, *kept = NULL;
+	struct sf_cabling sc = { m, p->width ? p->width : 1, p->cas };
 	struct sf_names names = { .m = m, .cas = p->cas };
-	uint32_t ncables = 0;
+	bool *present;
 	int error;
 
 	present = malloc(m->n * sizeof(*present));
 	if (!present)
 		return ot_error_nomem(err, "slimfly");
-	error = gen_drop_switches(m->n, p->drop_switches, &drop_rng, present,
-				  err);
-	if (!error)
-		error = collect_cables(m, width, p->cas, present, &cable,
-				       &ncables, err);
-	if (!error)
-		error = gen_drop_cables(ncables, p->drop_links, &drop_rng,
-					&kept, err);
-	if (error)
-		goto out;
 	names.present = present;
-	error = gen_wire(f, l,
-			 &(struct gen_wiring){ node_name, &names, m->n, p->cas,
-					       cable, kept, ncables },
-			 p->shuffle, p->seed, err);
-out:
+	error = gen_damage_wire(f, l,
+				&(struct gen_damage){ p->drop_switches,
+						      p->drop_links,
+						      p->drop_seed },
+				collect_cables, &sc, present,
+				&(struct gen_wiring){ .name = node_name,
+						      .ctx = &names,
+						      .nsw = m->n,
+						      .cas = p->cas },
+				p->shuffle, p->seed, err);
 	free(present);
-	free(cable);
-	free(kept);
 	return error;
 }
 
