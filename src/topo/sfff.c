@@ -357,42 +357,24 @@ out:
 
 /*
  * Step 3b: the MMS positions of one copy, the copy of the lowest GUID
- * first.  The copies are the same graph, so any one will do; the next is
- * tried when the MMS search gives up on one (its backtracking budget is
- * spent on some switch orders, seen for q = 8).
+ * (the copies are the same graph, so any one will do; step 3d checks
+ * the others).
  */
 static int recognize_copy(struct sp_build *b, struct ot_sfff *out)
 {
-	struct ot_error why = { 0 }, first = { 0 };
-	uint8_t *tried = calloc(b->nff, 1);
-	uint32_t r;
-	int error = -1;
+	struct ot_error why = { 0 };
 
-	if (!tried)
+	if (!recognize_one(b, b->fslot[0], out, &why))
+		return 0;
+	if (why.cls == OT_ERR_NOMEM)
 		return ot_error_nomem(b->err, "sfxff");
-	for (r = 0; r < b->nsw && error; r++) {
-		if (tried[b->fslot[r]])
-			continue;
-		tried[b->fslot[r]] = 1;
-		error = recognize_one(b, b->fslot[r], out, &why);
-		if (error && !first.msg[0])
-			first = why;
-		if (error && (why.cls == OT_ERR_NOMEM ||
-			      !strstr(why.msg, "search gave up")))
-			break;
-	}
-	free(tried);
-	if (error && why.cls == OT_ERR_NOMEM)
-		return ot_error_nomem(b->err, "sfxff");
-	if (error && b->nffd)
-		ot_refuse(b->err, OT_ERR_TOPOLOGY,
-			  "sfxff: the Slim Fly copy of the lowest GUID: %s",
-			  first.msg[0] ? first.msg : why.msg);
-	else if (error)
-		ot_refuse(b->err, OT_ERR_TOPOLOGY,
-			  "sfxff: no FlatFly dimension found, the %u switches as one Slim Fly: %s",
-			  b->nsw, first.msg[0] ? first.msg : why.msg);
-	return error;
+	if (b->nffd)
+		return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+				 "sfxff: the Slim Fly copy of the lowest GUID: %s",
+				 why.msg);
+	return ot_refuse(b->err, OT_ERR_TOPOLOGY,
+			 "sfxff: no FlatFly dimension found, the %u switches as one Slim Fly: %s",
+			 b->nsw, why.msg);
 }
 
 /* Step 3c: every switch the position its FlatFly cables lead to. */
