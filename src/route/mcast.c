@@ -1,0 +1,758 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Multicast spanning trees (mcast.h): for the plugin's mcast_build_stree
+ * and for the tests.  Per routing, the switch distances (bit-parallel
+ * breadth-first searches, 64 sources a pass) and the canonical order are
+ * computed once; the unicast channel dependency graph once, on the first
+ * tree that turns at a switch.  Per group: the candidate roots, then for
+ * each tried a tree, its dependencies added to the graph, the search for
+ * a new loop (model/cdg.h), and the dependencies taken out again.
+ */
+#define _GNU_SOURCE /* strverscmp */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/cdg.h"
+#include "route/mcast.h"
+
+#define FAR 0xff /* no path */
+
+struct ot_mtree_net {
+	const struct ot_routing *r;
+	const struct ot_fabric *f;
+	uint32_t nsw;
+	int32_t *swnode;   /* switch number -> node */
+	uint32_t *swidx;   /* node -> switch number, UINT32_MAX: none */
+	uint32_t *rank;    /* switch number -> place in canonical order */
+	uint32_t *adj_start, *adj; /* usable switch neighbours, no repeats */
+	uint8_t *dist;     /* nsw x nsw hops, FAR: unreachable; lazily */
+	bool cdg_ready;
+	struct ot_cdg cdg;
+	struct ot_cdg_sccs sccs;
+	double cdg_ms;
+	/* work space of one build */
+	uint32_t *stamp, cur;
+	uint32_t *parent;  /* switch number of the parent in the tree */
+	uint8_t *up_port;  /* port to it */
+	uint32_t *first, *count; /* entries of a tree switch */
+};
+
+/* ------------------------------------------------------------------ */
+/* Per routing: switches, canonical order, distances.                  */
+
+static const struct ot_mtree_net *cmp_net;
+
+/* The engine's labels as text with numbers by value, then node index. */
+static int cmp_canonical(const void *a, const void *b)
+{
+	const struct ot_mtree_net *n = cmp_net;
+	int32_t x = n->swnode[*(const uint32_t *)a];
+	int32_t y = n->swnode[*(const uint32_t *)b];
+	const char *lx = n->r->label ? n->r->label[x] : NULL;
+	const char *ly = n->r->label ? n->r->label[y] : NULL;
+	int c;
+
+	if (lx && !ly)
+		return -1;
+	if (!lx && ly)
+		return 1;
+	if (lx && ly) {
+		c = strverscmp(lx, ly);
+		if (c)
+			return c;
+	}
+	return x < y ? -1 : x > y;
+}
+
+static int canonical_order(struct ot_mtree_net *n)
+{
+	uint32_t *order = malloc((n->nsw + 1) * sizeof(*order)), i;
+
+	if (!order)
+		return -1;
+	for (i = 0; i < n->nsw; i++)
+		order[i] = i;
+	cmp_net = n;
+	qsort(order, n->nsw, sizeof(*order), cmp_canonical);
+	for (i = 0; i < n->nsw; i++)
+		n->rank[order[i]] = i;
+	free(order);
+	return 0;
+}
+
+/* A switch's usable switch neighbours (a switch each, sorted). */
+static uint32_t neighbours(const struct ot_mtree_net *n, uint32_t s,
+			   uint32_t *out)
+{
+	const struct ot_node *nd = &n->f->node[n->swnode[s]];
+	uint32_t k = 0, i, j;
+	unsigned int p;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t y = nd->port[p].peer;
+
+		if (y < 0 || n->swidx[y] == UINT32_MAX || y == n->swnode[s])
+			continue;
+		out[k++] = n->swidx[y];
+	}
+	/* insertion sort, then drop repeats (parallel cables) */
+	for (i = 1; i < k; i++)
+		for (j = i; j > 0 && out[j - 1] > out[j]; j--) {
+			uint32_t t = out[j];
+
+			out[j] = out[j - 1];
+			out[j - 1] = t;
+		}
+	for (i = 0, j = 0; i < k; i++)
+		if (!j || out[j - 1] != out[i])
+			out[j++] = out[i];
+	return j;
+}
+
+static int build_adjacency(struct ot_mtree_net *n)
+{
+	uint32_t s, k = 0, cap = 0;
+
+	for (s = 0; s < n->nsw; s++)
+		cap += n->f->node[n->swnode[s]].nports;
+	n->adj_start = malloc((n->nsw + 1) * sizeof(*n->adj_start));
+	n->adj = malloc((cap + 1) * sizeof(*n->adj));
+	if (!n->adj_start || !n->adj)
+		return -1;
+	for (s = 0; s < n->nsw; s++) {
+		n->adj_start[s] = k;
+		k += neighbours(n, s, n->adj + k);
+	}
+	n->adj_start[n->nsw] = k;
+	return 0;
+}
+
+/*
+ * One level of 64 breadth-first searches at once (a bit per search):
+ * the switches the frontier reaches first, at distance level from the
+ * search of their bit.  Whether any was reached.
+ */
+static bool expand(struct ot_mtree_net *n, uint64_t *seen, uint64_t *front,
+		   uint64_t *next, uint32_t base, unsigned int level)
+{
+	uint32_t v, j;
+	bool any = false;
+
+	memset(next, 0, (size_t)n->nsw * sizeof(*next));
+	for (v = 0; v < n->nsw; v++)
+		if (front[v])
+			for (j = n->adj_start[v]; j < n->adj_start[v + 1]; j++)
+				next[n->adj[j]] |= front[v];
+	for (v = 0; v < n->nsw; v++) {
+		uint64_t fresh = next[v] & ~seen[v];
+
+		front[v] = fresh;
+		seen[v] |= fresh;
+		any |= fresh != 0;
+		for (; fresh; fresh &= fresh - 1) {
+			uint32_t k = (uint32_t)__builtin_ctzll(fresh);
+
+			n->dist[(size_t)(base + k) * n->nsw + v] =
+				(uint8_t)level;
+		}
+	}
+	return any;
+}
+
+/* Every pair's distance, n->nsw / 64 passes over the cables per level. */
+static int distances(struct ot_mtree_net *n)
+{
+	uint64_t *seen;
+	uint32_t b, j;
+	unsigned int level;
+
+	n->dist = malloc((size_t)n->nsw * n->nsw + 1);
+	seen = calloc(3 * (size_t)n->nsw + 1, sizeof(*seen));
+	if (!n->dist || !seen) {
+		free(seen);
+		return -1;
+	}
+	memset(n->dist, FAR, (size_t)n->nsw * n->nsw);
+	for (b = 0; b < n->nsw; b += 64) {
+		uint32_t m = n->nsw - b < 64 ? n->nsw - b : 64;
+		uint64_t *front = seen + n->nsw, *next = front + n->nsw;
+		bool more = true;
+
+		memset(seen, 0, 2 * (size_t)n->nsw * sizeof(*seen));
+		for (j = 0; j < m; j++) {
+			seen[b + j] = front[b + j] = 1ull << j;
+			n->dist[(size_t)(b + j) * n->nsw + b + j] = 0;
+		}
+		for (level = 1; more && level < FAR; level++)
+			more = expand(n, seen, front, next, b, level);
+	}
+	free(seen);
+	return 0;
+}
+
+static uint8_t dist(const struct ot_mtree_net *n, uint32_t a, uint32_t b)
+{
+	return n->dist[(size_t)a * n->nsw + b];
+}
+
+int ot_mtree_net_new(const struct ot_routing *r, const bool *no_mcast,
+		     struct ot_mtree_net **out, struct ot_error *err)
+{
+	const struct ot_fabric *f = r->fabric;
+	struct ot_mtree_net *n = calloc(1, sizeof(*n));
+	size_t nn = f->nnodes ? f->nnodes : 1;
+	uint32_t i;
+
+	*out = NULL;
+	if (!n)
+		return ot_error_nomem(err, "multicast");
+	n->r = r;
+	n->f = f;
+	n->swnode = malloc(nn * sizeof(*n->swnode));
+	n->swidx = malloc(nn * sizeof(*n->swidx));
+	if (!n->swnode || !n->swidx)
+		goto oom;
+	for (i = 0; i < f->nnodes; i++) {
+		n->swidx[i] = UINT32_MAX;
+		if (ot_is_switch(f, i) && !(no_mcast && no_mcast[i])) {
+			n->swidx[i] = n->nsw;
+			n->swnode[n->nsw++] = (int32_t)i;
+		}
+	}
+	n->rank = malloc((n->nsw + 1) * sizeof(*n->rank));
+	n->stamp = calloc(n->nsw + 1, sizeof(*n->stamp));
+	n->parent = malloc((n->nsw + 1) * sizeof(*n->parent));
+	n->up_port = malloc(n->nsw + 1);
+	n->first = malloc((n->nsw + 1) * sizeof(*n->first));
+	n->count = malloc((n->nsw + 1) * sizeof(*n->count));
+	if (!n->rank || !n->stamp || !n->parent || !n->up_port ||
+	    !n->first || !n->count || canonical_order(n) ||
+	    build_adjacency(n))
+		goto oom;
+	*out = n;
+	return 0;
+oom:
+	ot_mtree_net_free(n);
+	return ot_error_nomem(err, "multicast");
+}
+
+void ot_mtree_net_free(struct ot_mtree_net *n)
+{
+	if (!n)
+		return;
+	if (n->cdg_ready) {
+		ot_cdg_sccs_free(&n->sccs);
+		ot_cdg_free(&n->cdg);
+	}
+	free(n->swnode);
+	free(n->swidx);
+	free(n->rank);
+	free(n->adj_start);
+	free(n->adj);
+	free(n->dist);
+	free(n->stamp);
+	free(n->parent);
+	free(n->up_port);
+	free(n->first);
+	free(n->count);
+	free(n);
+}
+
+double ot_mtree_net_cdg_ms(const struct ot_mtree_net *n)
+{
+	return n->cdg_ms;
+}
+
+/* The unicast graph and its parts, once per routing. */
+static int unicast_graph(struct ot_mtree_net *n)
+{
+	double start = ot_now_ms();
+
+	if (n->cdg_ready)
+		return 0;
+	if (ot_cdg_init(&n->cdg, n->f))
+		return -1;
+	if (ot_cdg_build_unicast(&n->cdg, n->r) ||
+	    ot_cdg_sccs(&n->cdg, 0, &n->sccs)) {
+		ot_cdg_free(&n->cdg);
+		return -1;
+	}
+	n->cdg_ready = true;
+	n->cdg_ms = ot_now_ms() - start;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* One group.                                                          */
+
+/* A member where it enters the switches: switch number and port. */
+struct entry_pt {
+	uint32_t sw;
+	uint8_t port;
+};
+
+struct build {
+	struct ot_mtree_net *n;
+	struct entry_pt *pt;    /* per member port, repeats dropped */
+	uint32_t npt;
+	uint32_t *msw;          /* member switches, no repeats */
+	uint32_t nmsw;
+	uint32_t *cand;         /* candidate roots, best first */
+	uint32_t ncand;
+	uint16_t sls;
+	struct ot_cdg_edge *edge; /* dependencies new to the graph */
+	uint32_t nedge, cap_edge;
+};
+
+static int cmp_member(const void *a, const void *b)
+{
+	const struct ot_mcast_member *x = a, *y = b;
+
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return (int)x->port - (int)y->port;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return cmp_member(a, b);
+}
+
+/* The members' switches and ports; members on no usable switch counted. */
+static int place_members(struct build *b, const struct ot_mcast_member *m,
+			 uint32_t nm, struct ot_mtree *out)
+{
+	struct ot_mtree_net *n = b->n;
+	const struct ot_fabric *f = n->f;
+	struct ot_mcast_member *sorted = malloc((nm + 1) * sizeof(*sorted));
+	uint32_t i;
+
+	b->pt = malloc((nm + 1) * sizeof(*b->pt));
+	b->msw = malloc((nm + 1) * sizeof(*b->msw));
+	if (!sorted || !b->pt || !b->msw) {
+		free(sorted);
+		return -1;
+	}
+	memcpy(sorted, m, nm * sizeof(*m));
+	qsort(sorted, nm, sizeof(*sorted), cmp_member);
+	n->cur++;
+	for (i = 0; i < nm; i++) {
+		const struct ot_mcast_member *x = &sorted[i];
+		uint32_t sw = UINT32_MAX;
+		uint8_t port = 0;
+
+		if (i && !cmp_member(&sorted[i - 1], x))
+			continue;
+		if (x->node < 0 || (uint32_t)x->node >= f->nnodes ||
+		    x->port > f->node[x->node].nports) {
+			out->unattached++;
+			continue;
+		}
+		if (ot_is_switch(f, x->node)) {
+			sw = n->swidx[x->node];
+		} else if (x->port) {
+			const struct ot_port *p = &f->node[x->node].port[x->port];
+
+			if (p->peer >= 0 && ot_is_switch(f, p->peer)) {
+				sw = n->swidx[p->peer];
+				port = p->peer_port;
+			}
+		}
+		if (sw == UINT32_MAX) {
+			out->unattached++;
+			continue;
+		}
+		b->pt[b->npt].sw = sw;
+		b->pt[b->npt++].port = port;
+		if (n->stamp[sw] != n->cur) {
+			n->stamp[sw] = n->cur;
+			b->msw[b->nmsw++] = sw;
+		}
+	}
+	free(sorted);
+	out->nmember_sw = b->nmsw;
+	return 0;
+}
+
+/* Candidate roots: most member switches reached, least eccentricity. */
+struct cand_key {
+	uint32_t sw, reach, ecc, rank;
+};
+
+static int cmp_cand(const void *a, const void *b)
+{
+	const struct cand_key *x = a, *y = b;
+
+	if (x->reach != y->reach)
+		return x->reach > y->reach ? -1 : 1;
+	if (x->ecc != y->ecc)
+		return x->ecc < y->ecc ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static int candidates(struct build *b)
+{
+	struct ot_mtree_net *n = b->n;
+	struct cand_key *k = malloc((b->nmsw + 1) * sizeof(*k));
+	uint32_t i, j;
+
+	b->cand = malloc((b->nmsw + 1) * sizeof(*b->cand));
+	if (!k || !b->cand) {
+		free(k);
+		return -1;
+	}
+	for (i = 0; i < b->nmsw; i++) {
+		const uint8_t *row = n->dist + (size_t)b->msw[i] * n->nsw;
+
+		k[i].sw = b->msw[i];
+		k[i].reach = 0;
+		k[i].ecc = 0;
+		k[i].rank = n->rank[b->msw[i]];
+		for (j = 0; j < b->nmsw; j++) {
+			uint8_t d = row[b->msw[j]];
+
+			if (d == FAR)
+				continue;
+			k[i].reach++;
+			if (d > k[i].ecc)
+				k[i].ecc = d;
+		}
+	}
+	qsort(k, b->nmsw, sizeof(*k), cmp_cand);
+	for (i = 0; i < b->nmsw; i++)
+		b->cand[i] = k[i].sw;
+	b->ncand = b->nmsw;
+	free(k);
+	return 0;
+}
+
+/*
+ * Switch u's parent in the tree from root: among its neighbours one hop
+ * nearer, the first in canonical order; and u's lowest port to it.
+ */
+static void hang(struct ot_mtree_net *n, uint32_t root, uint32_t u)
+{
+	const struct ot_node *nd = &n->f->node[n->swnode[u]];
+	uint8_t du = dist(n, root, u);
+	uint32_t best = UINT32_MAX, j;
+	unsigned int p;
+
+	for (j = n->adj_start[u]; j < n->adj_start[u + 1]; j++) {
+		uint32_t v = n->adj[j];
+
+		if (dist(n, root, v) + 1 == du &&
+		    (best == UINT32_MAX || n->rank[v] < n->rank[best]))
+			best = v;
+	}
+	n->parent[u] = best;
+	for (p = 1; p <= nd->nports; p++)
+		if (nd->port[p].peer == n->swnode[best])
+			break;
+	n->up_port[u] = (uint8_t)p;
+}
+
+static int add_entry(struct ot_mtree *t, uint32_t *cap, int32_t node,
+		     uint8_t port)
+{
+	if (t->nentries == *cap) {
+		uint32_t c = *cap ? 2 * *cap : 64;
+		struct ot_mcast_member *v = realloc(t->entry,
+						    c * sizeof(*v));
+
+		if (!v)
+			return -1;
+		t->entry = v;
+		*cap = c;
+	}
+	t->entry[t->nentries].node = node;
+	t->entry[t->nentries++].port = port;
+	return 0;
+}
+
+/*
+ * The tree from root: the member switches' paths up to the root (stamped
+ * n->cur), the entries, sorted, and each tree switch's run of them.
+ */
+static int grow(struct build *b, uint32_t root, struct ot_mtree *t)
+{
+	struct ot_mtree_net *n = b->n;
+	const struct ot_fabric *f = n->f;
+	uint32_t cap = 0, i;
+
+	t->root = n->swnode[root];
+	t->nswitches = 1;
+	t->nentries = 0;
+	t->depth = 0;
+	t->unreached = 0;
+	n->cur++;
+	n->stamp[root] = n->cur;
+	for (i = 0; i < b->nmsw; i++) {
+		uint32_t u = b->msw[i];
+		uint8_t d = dist(n, root, u);
+
+		if (d == FAR) {
+			t->unreached++;
+			continue;
+		}
+		if (d > t->depth)
+			t->depth = d;
+		while (n->stamp[u] != n->cur) {
+			int32_t x = n->swnode[u];
+			uint8_t p;
+
+			n->stamp[u] = n->cur;
+			t->nswitches++;
+			hang(n, root, u);
+			p = n->up_port[u];
+			if (add_entry(t, &cap, x, p) ||
+			    add_entry(t, &cap, n->swnode[n->parent[u]],
+				      f->node[x].port[p].peer_port))
+				return -1;
+			u = n->parent[u];
+		}
+	}
+	for (i = 0; i < b->npt; i++)
+		if (n->stamp[b->pt[i].sw] == n->cur &&
+		    add_entry(t, &cap, n->swnode[b->pt[i].sw], b->pt[i].port))
+			return -1;
+	qsort(t->entry, t->nentries, sizeof(*t->entry), cmp_entry);
+	for (i = 0; i < t->nentries; i++) {
+		uint32_t s = n->swidx[t->entry[i].node];
+
+		if (i && t->entry[i - 1].node == t->entry[i].node) {
+			if (t->entry[i - 1].port == t->entry[i].port)
+				t->entry[i].port = OT_NO_PORT; /* a repeat */
+			n->count[s]++;
+			continue;
+		}
+		n->first[s] = i;
+		n->count[s] = 1;
+	}
+	return 0;
+}
+
+static int note_edge(struct build *b, uint32_t from, uint32_t to)
+{
+	if (b->nedge == b->cap_edge) {
+		uint32_t c = b->cap_edge ? 2 * b->cap_edge : 256;
+		struct ot_cdg_edge *v = realloc(b->edge, c * sizeof(*v));
+
+		if (!v)
+			return -1;
+		b->edge = v;
+		b->cap_edge = c;
+	}
+	b->edge[b->nedge].from = from;
+	b->edge[b->nedge++].to = to;
+	return 0;
+}
+
+/* The VLs switch x sends out of port o on SL sl: from its other ports. */
+static uint16_t vls_out(const struct build *b, const struct ot_mtree *t,
+			uint32_t x, uint8_t o, unsigned int sl)
+{
+	const struct ot_mtree_net *n = b->n;
+	uint16_t vls = 0;
+	uint32_t i;
+
+	for (i = n->first[x]; i < n->first[x] + n->count[x]; i++) {
+		uint8_t in = t->entry[i].port;
+
+		if (in != OT_NO_PORT && in != o)
+			vls |= 1u << ot_cdg_vl(n->r, n->swnode[x], in, o, sl);
+	}
+	return vls;
+}
+
+/* Whether port p of node u leads to a switch of the net. */
+static bool to_switch(const struct ot_mtree_net *n, int32_t u, uint8_t p)
+{
+	int32_t y;
+
+	if (p == 0 || p == OT_NO_PORT)
+		return false;
+	y = n->f->node[u].port[p].peer;
+	return y >= 0 && n->swidx[y] != UINT32_MAX;
+}
+
+/*
+ * The turns of tree switch u on SL sl, into the graph: packets in by a
+ * port from switch x, out by another to a switch.  New dependencies
+ * are noted (to be taken out again).
+ */
+static int turns_at(struct build *b, const struct ot_mtree *t, uint32_t u,
+		    unsigned int sl)
+{
+	struct ot_mtree_net *n = b->n;
+	int32_t un = n->swnode[u];
+	uint32_t i, j, end = n->first[u] + n->count[u];
+
+	for (i = n->first[u]; i < end; i++) {
+		uint8_t in = t->entry[i].port;
+		const struct ot_port *pin;
+		uint32_t from;
+		uint16_t vls;
+
+		if (!to_switch(n, un, in))
+			continue;
+		pin = &n->f->node[un].port[in];
+		vls = vls_out(b, t, n->swidx[pin->peer], pin->peer_port, sl);
+		from = ot_cdg_channel(&n->cdg, pin->peer, pin->peer_port, 0);
+		for (j = n->first[u]; j < end; j++) {
+			uint8_t out = t->entry[j].port, vl;
+			unsigned int v;
+
+			if (j == i || !to_switch(n, un, out))
+				continue;
+			vl = ot_cdg_vl(n->r, un, in, out, sl);
+			for (v = 0; v < OT_CDG_VLS; v++) {
+				int rc;
+
+				if (!(vls & (1u << v)))
+					continue;
+				rc = ot_cdg_add(&n->cdg, from + v, un, out, vl);
+				if (rc < 0 ||
+				    (rc > 0 &&
+				     note_edge(b, from + v,
+					       ot_cdg_channel(&n->cdg, un,
+							      out, vl))))
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Takes the noted dependencies out of the graph again. */
+static void take_out(struct build *b)
+{
+	struct ot_cdg *g = &b->n->cdg;
+	uint32_t i;
+
+	for (i = 0; i < b->nedge; i++) {
+		uint32_t to = b->edge[i].to;
+
+		ot_cdg_remove(g, b->edge[i].from, ot_cdg_channel_node(g, to),
+			      ot_cdg_channel_port(g, to), to % OT_CDG_VLS);
+	}
+	b->nedge = 0;
+}
+
+/* The channels of the loop tree t adds to unicast; 0: none; -1: OOM. */
+static int64_t added_loop(struct build *b, const struct ot_mtree *t)
+{
+	struct ot_mtree_net *n = b->n;
+	int64_t loop;
+	uint32_t i;
+	unsigned int sl;
+
+	if (t->nswitches < 2)
+		return 0; /* no turn from switch to switch */
+	if (unicast_graph(n))
+		return -1;
+	for (i = 0; i < t->nentries; i++) {
+		uint32_t u = n->swidx[t->entry[i].node];
+
+		if (i && t->entry[i - 1].node == t->entry[i].node)
+			continue;
+		for (sl = 0; sl < OT_NUM_SLS; sl++)
+			if (b->sls & (1u << sl) && turns_at(b, t, u, sl)) {
+				take_out(b);
+				return -1;
+			}
+	}
+	loop = ot_cdg_new_loop(&n->cdg, &n->sccs, b->edge, b->nedge);
+	take_out(b);
+	return loop;
+}
+
+/* Drops the repeated entries grow() marked. */
+static void compact(struct ot_mtree *t)
+{
+	uint32_t i, k = 0;
+
+	for (i = 0; i < t->nentries; i++)
+		if (t->entry[i].port != OT_NO_PORT)
+			t->entry[k++] = t->entry[i];
+	t->nentries = k;
+}
+
+static int try_roots(struct build *b, struct ot_mtree *out)
+{
+	unsigned int tries = b->ncand < OT_MTREE_TRIES ? b->ncand :
+							 OT_MTREE_TRIES;
+	unsigned int i, best = 0, last = 0;
+	int64_t best_loop = -1, loop;
+
+	for (i = 0; i < tries; i++) {
+		if (grow(b, b->cand[i], out))
+			return -1;
+		last = i;
+		loop = added_loop(b, out);
+		if (loop < 0)
+			return -1;
+		out->tries = i + 1;
+		if (best_loop < 0 || loop < best_loop) {
+			best = i;
+			best_loop = loop;
+		}
+		if (!loop)
+			break;
+	}
+	if (best != last && grow(b, b->cand[best], out))
+		return -1;
+	out->chosen = best;
+	out->loop = best_loop;
+	compact(out);
+	return 0;
+}
+
+int ot_mtree_build(struct ot_mtree_net *n, const struct ot_mcast_member *m,
+		   uint32_t nm, uint16_t sls, struct ot_mtree *out,
+		   struct ot_error *err)
+{
+	struct build b = { .n = n, .sls = sls ? sls : 1 };
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->root = -1;
+	if (place_members(&b, m, nm, out))
+		goto out;
+	if (b.npt < 2 || !b.nmsw) {
+		rc = 0; /* nobody to send to, as OpenSM's own builder */
+		goto out;
+	}
+	if ((!n->dist && distances(n)) || candidates(&b) ||
+	    try_roots(&b, out))
+		goto out;
+	rc = 0;
+out:
+	free(b.pt);
+	free(b.msw);
+	free(b.cand);
+	free(b.edge);
+	if (rc) {
+		ot_mtree_free(out);
+		return ot_error_nomem(err, "multicast");
+	}
+	return 0;
+}
+
+void ot_mtree_free(struct ot_mtree *t)
+{
+	free(t->entry);
+	t->entry = NULL;
+	t->nentries = 0;
+}
+
+int ot_mtree_apply(const struct ot_mtree *t, struct ot_mcast *mc,
+		   uint16_t mlid)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nentries; i++)
+		if (ot_mcast_set(mc, t->entry[i].node, mlid, t->entry[i].port,
+				 true))
+			return -1;
+	return 0;
+}

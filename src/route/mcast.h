@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Multicast spanning trees over any engine's routing: what the plugin
+ * gives OpenSM through the engines' mcast_build_stree callback, so that
+ * OpenSM neither needs its hop matrices (its own tree builder reads them)
+ * nor builds trees that ignore the engine's VLs.
+ *
+ * A group's members are CA (or router) ports, counted at the switch port
+ * their cable arrives on, and switches (their port 0).  The tree:
+ *
+ *  - Root: a member switch of least eccentricity (the most switch hops
+ *    to another member switch), among those reaching the most member
+ *    switches (a damaged fabric may be in pieces); ties by the engine's
+ *    canonical order of switches: the labels it gave them (its
+ *    coordinates, compared as text with numbers by value), then node
+ *    GUID.
+ *  - A shortest-path tree from the root: each switch hangs off the
+ *    neighbour one hop nearer the root that comes first in the canonical
+ *    order, by its lowest-numbered cable to it (the one choice that
+ *    depends on port numbers: which of parallel cables).  Branches
+ *    without a member are cut.
+ *  - MFT entries: on every tree switch its tree ports, its member CA
+ *    ports and port 0 when it is a member itself; none elsewhere.
+ *
+ * The same fabric, members and labels give the same tree whatever the
+ * GUIDs (beyond the labels' own ties), the discovery order or the port
+ * numbers (beyond parallel cables).
+ *
+ * No credit loop: multicast packets carry the group's SL, and at each
+ * hop their VL is the engine's SL2VL for (in port, out port, SL).  A tree
+ * switch u passes packets from each of its tree and member ports to all
+ * its others, so the tree adds, for every turn in -> out at u (in from a
+ * switch x, out to a switch), a dependency from x's channel to u on each
+ * VL x sends on it to u's channel out on SL2VL(u, in, out, SL).  Those
+ * dependencies added to the engine's unicast channel dependency graph
+ * (model/cdg.h, the checker's) must leave it without a new loop.  The
+ * candidate roots are tried in order, at most OT_MTREE_TRIES; when each
+ * closes a loop, the tree whose loop has the fewest channels is returned
+ * all the same (a group never goes without a tree), with that loop.
+ */
+#ifndef OSMTOPO_ROUTE_MCAST_H
+#define OSMTOPO_ROUTE_MCAST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/error.h"
+#include "model/mcast.h"
+#include "model/routing.h"
+
+/* Candidate roots tried for a tree that adds no credit loop. */
+#define OT_MTREE_TRIES 8
+
+/*
+ * What every tree of one routing shares: switch distances, the canonical
+ * order, and (on the first tree with a turn) the unicast channel
+ * dependency graph and its strongly connected parts.  Built once per
+ * routing, freed with it; borrows r, which must outlive it.
+ */
+struct ot_mtree_net;
+
+/*
+ * no_mcast (per node, may be NULL): switches that cannot forward
+ * multicast, left out of every tree.  0 with *out set, or -1 with err.
+ */
+int ot_mtree_net_new(const struct ot_routing *r, const bool *no_mcast,
+		     struct ot_mtree_net **out, struct ot_error *err);
+void ot_mtree_net_free(struct ot_mtree_net *n);
+
+/* Milliseconds the unicast dependency graph took (0 before it exists). */
+double ot_mtree_net_cdg_ms(const struct ot_mtree_net *n);
+
+struct ot_mtree {
+	int32_t root;          /* node; -1: no tree (fewer than 2 members) */
+	uint32_t nswitches;    /* switches in the tree */
+	uint32_t nmember_sw;   /* switches with members */
+	uint32_t unreached;    /* member switches the tree does not reach */
+	uint32_t unattached;   /* members cabled to no (usable) switch */
+	unsigned int depth;    /* hops from the root to the farthest */
+	unsigned int tries;    /* roots tried */
+	unsigned int chosen;   /* the root's place among the candidates */
+	int64_t loop;          /* channels of the loop it adds; 0: none */
+	uint32_t nentries;
+	struct ot_mcast_member *entry; /* MFT bits: (switch, port), sorted */
+};
+
+/*
+ * The tree of the group whose members are m[0..nm) and whose packets
+ * carry the SLs of sls (bit per SL).  0 with *out filled (free it with
+ * ot_mtree_free()), or -1 with err set (out of memory).
+ */
+int ot_mtree_build(struct ot_mtree_net *n, const struct ot_mcast_member *m,
+		   uint32_t nm, uint16_t sls, struct ot_mtree *out,
+		   struct ot_error *err);
+void ot_mtree_free(struct ot_mtree *t);
+
+/* Sets t's entries in mc's MFTs for mlid.  0, or -1 beyond the tables. */
+int ot_mtree_apply(const struct ot_mtree *t, struct ot_mcast *mc,
+		   uint16_t mlid);
+
+#endif
