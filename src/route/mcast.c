@@ -30,6 +30,7 @@ struct ot_mtree_net {
 	struct ot_cdg cdg;
 	struct ot_cdg_sccs sccs;
 	double cdg_ms;
+	unsigned int roots; /* candidate roots tried, OT_MTREE_TRIES */
 	/* work space of one build */
 	uint32_t *stamp, cur;
 	uint32_t *parent;  /* switch number of the parent in the tree */
@@ -208,6 +209,7 @@ int ot_mtree_net_new(const struct ot_routing *r, const bool *no_mcast,
 		return ot_error_nomem(err, "multicast");
 	n->r = r;
 	n->f = f;
+	n->roots = OT_MTREE_TRIES;
 	n->swnode = malloc(nn * sizeof(*n->swnode));
 	n->swidx = malloc(nn * sizeof(*n->swidx));
 	if (!n->swnode || !n->swidx)
@@ -261,6 +263,11 @@ void ot_mtree_net_free(struct ot_mtree_net *n)
 double ot_mtree_net_cdg_ms(const struct ot_mtree_net *n)
 {
 	return n->cdg_ms;
+}
+
+void ot_mtree_net_set_roots(struct ot_mtree_net *n, unsigned int roots)
+{
+	n->roots = roots ? roots : 1;
 }
 
 /* The unicast graph and its parts, once per routing. */
@@ -318,6 +325,30 @@ static int cmp_entry(const void *a, const void *b)
 	return cmp_member(a, b);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Switch numbers sorted in canonical order (GUIDs aside). */
+static int by_rank(const struct ot_mtree_net *n, uint32_t *sw, uint32_t k)
+{
+	uint64_t *key = malloc((k + 1) * sizeof(*key));
+	uint32_t i;
+
+	if (!key)
+		return -1;
+	for (i = 0; i < k; i++)
+		key[i] = (uint64_t)n->rank[sw[i]] << 32 | sw[i];
+	qsort(key, k, sizeof(*key), cmp_u64);
+	for (i = 0; i < k; i++)
+		sw[i] = (uint32_t)key[i];
+	free(key);
+	return 0;
+}
+
 /* The members' switches and ports; members on no usable switch counted. */
 static int place_members(struct build *b, const struct ot_mcast_member *m,
 			 uint32_t nm, struct ot_mtree *out)
@@ -371,7 +402,7 @@ static int place_members(struct build *b, const struct ot_mcast_member *m,
 	}
 	free(sorted);
 	out->nmember_sw = b->nmsw;
-	return 0;
+	return by_rank(n, b->msw, b->nmsw);
 }
 
 /* Candidate roots: most member switches reached, least eccentricity. */
@@ -470,14 +501,139 @@ static int add_entry(struct ot_mtree *t, uint32_t *cap, int32_t node,
 }
 
 /*
- * The tree from root: the member switches' paths up to the root (stamped
- * n->cur), the entries, sorted, and each tree switch's run of them.
+ * t's entries sorted, repeats dropped, and each switch's run of them
+ * (n->first, n->count).  -1 when an entry is on no switch of the net.
  */
-static int grow(struct build *b, uint32_t root, struct ot_mtree *t)
+static int index_entries(struct ot_mtree_net *n, struct ot_mtree *t)
+{
+	uint32_t i, k = 0;
+
+	qsort(t->entry, t->nentries, sizeof(*t->entry), cmp_entry);
+	for (i = 0; i < t->nentries; i++) {
+		const struct ot_mcast_member *e = &t->entry[i];
+		uint32_t s;
+
+		if (e->node < 0 || (uint32_t)e->node >= n->f->nnodes ||
+		    n->swidx[e->node] == UINT32_MAX ||
+		    e->port > n->f->node[e->node].nports)
+			return -1;
+		if (k && !cmp_entry(&t->entry[k - 1], e))
+			continue;
+		s = n->swidx[e->node];
+		if (!k || t->entry[k - 1].node != e->node) {
+			n->first[s] = k;
+			n->count[s] = 0;
+		}
+		n->count[s]++;
+		t->entry[k++] = *e;
+	}
+	t->nentries = k;
+	return 0;
+}
+
+/*
+ * The shapes of tree tried from each root: the shortest-path tree of
+ * canonical parents (hang()); the engine's own unicast paths from the
+ * root out to the member switches (packets down the tree then go the
+ * way unicast goes); the engine's unicast paths from the member switches
+ * in to the root (packets up the tree go the way unicast goes).
+ */
+enum shape { SHAPE_BFS, SHAPE_OUT, SHAPE_IN, NSHAPES };
+
+static const char *const shape_name[NSHAPES] = {
+	"shortest paths", "unicast out of the root", "unicast into the root",
+};
+
+/*
+ * The switch number at the far end of switch x's LFT entry for lid, or
+ * UINT32_MAX when it leads to no usable switch; *port: the entry.
+ */
+static uint32_t lft_next(const struct ot_mtree_net *n, uint32_t x,
+			 uint16_t lid, uint8_t *port)
+{
+	const struct ot_routing *r = n->r;
+	int32_t xn = n->swnode[x], y;
+	uint8_t p;
+
+	if (!lid || lid > r->max_lid || !r->lft[xn])
+		return UINT32_MAX;
+	p = r->lft[xn][lid];
+	if (p == 0 || p > n->f->node[xn].nports)
+		return UINT32_MAX;
+	y = n->f->node[xn].port[p].peer;
+	if (y < 0 || n->swidx[y] == UINT32_MAX)
+		return UINT32_MAX;
+	*port = p;
+	return n->swidx[y];
+}
+
+/* Switch u joins the tree under v, by u's port up (v's: its far end). */
+static int join(struct ot_mtree_net *n, struct ot_mtree *t, uint32_t *cap,
+		uint32_t u, uint32_t v, uint8_t up)
+{
+	int32_t x = n->swnode[u];
+
+	n->stamp[u] = n->cur;
+	n->parent[u] = v;
+	n->up_port[u] = up;
+	t->nswitches++;
+	if (add_entry(t, cap, x, up) ||
+	    add_entry(t, cap, n->swnode[v], n->f->node[x].port[up].peer_port))
+		return -1;
+	return 0;
+}
+
+/*
+ * Member switch m into the tree from root, as shape says.  0, 1 when the
+ * shape cannot reach m (an LFT entry leads nowhere), -1 (OOM).
+ */
+static int reach(struct ot_mtree_net *n, struct ot_mtree *t, uint32_t *cap,
+		 uint32_t root, uint32_t m, enum shape shape)
+{
+	uint16_t lid = shape == SHAPE_OUT ? n->f->node[n->swnode[m]].port[0].lid :
+			n->f->node[n->swnode[root]].port[0].lid;
+	uint32_t u = m, v, steps = 0;
+	uint8_t p;
+
+	if (shape == SHAPE_OUT) {
+		for (u = root; u != m; u = v, steps++) {
+			v = lft_next(n, u, lid, &p);
+			if (v == UINT32_MAX || steps > n->nsw)
+				return 1;
+			if (n->stamp[v] != n->cur &&
+			    join(n, t, cap, v, u, n->f->node[n->swnode[u]].port[p].peer_port))
+				return -1;
+		}
+		return 0;
+	}
+	while (n->stamp[u] != n->cur) {
+		if (shape == SHAPE_BFS) {
+			hang(n, root, u);
+			v = n->parent[u];
+			p = n->up_port[u];
+		} else {
+			v = lft_next(n, u, lid, &p);
+			if (v == UINT32_MAX || steps++ > n->nsw)
+				return 1;
+		}
+		if (join(n, t, cap, u, v, p))
+			return -1;
+		u = v;
+	}
+	return 0;
+}
+
+/*
+ * The tree from root in a shape: the member switches joined (stamped
+ * n->cur), the entries indexed, the depth.  0, 1 when the shape does not
+ * fit (unicast that does not lead there), -1 (OOM).
+ */
+static int grow(struct build *b, uint32_t root, enum shape shape,
+		struct ot_mtree *t)
 {
 	struct ot_mtree_net *n = b->n;
-	const struct ot_fabric *f = n->f;
 	uint32_t cap = 0, i;
+	int rc;
 
 	t->root = n->swnode[root];
 	t->nswitches = 1;
@@ -486,49 +642,33 @@ static int grow(struct build *b, uint32_t root, struct ot_mtree *t)
 	t->unreached = 0;
 	n->cur++;
 	n->stamp[root] = n->cur;
+	n->parent[root] = root;
 	for (i = 0; i < b->nmsw; i++) {
-		uint32_t u = b->msw[i];
-		uint8_t d = dist(n, root, u);
+		uint32_t m = b->msw[i];
 
-		if (d == FAR) {
+		if (dist(n, root, m) == FAR) {
 			t->unreached++;
 			continue;
 		}
+		rc = reach(n, t, &cap, root, m, shape);
+		if (rc)
+			return rc;
+	}
+	for (i = 0; i < b->nmsw; i++) {
+		uint32_t u = b->msw[i], d = 0;
+
+		if (dist(n, root, u) == FAR)
+			continue;
+		for (; u != root; u = n->parent[u])
+			d++;
 		if (d > t->depth)
 			t->depth = d;
-		while (n->stamp[u] != n->cur) {
-			int32_t x = n->swnode[u];
-			uint8_t p;
-
-			n->stamp[u] = n->cur;
-			t->nswitches++;
-			hang(n, root, u);
-			p = n->up_port[u];
-			if (add_entry(t, &cap, x, p) ||
-			    add_entry(t, &cap, n->swnode[n->parent[u]],
-				      f->node[x].port[p].peer_port))
-				return -1;
-			u = n->parent[u];
-		}
 	}
 	for (i = 0; i < b->npt; i++)
 		if (n->stamp[b->pt[i].sw] == n->cur &&
 		    add_entry(t, &cap, n->swnode[b->pt[i].sw], b->pt[i].port))
 			return -1;
-	qsort(t->entry, t->nentries, sizeof(*t->entry), cmp_entry);
-	for (i = 0; i < t->nentries; i++) {
-		uint32_t s = n->swidx[t->entry[i].node];
-
-		if (i && t->entry[i - 1].node == t->entry[i].node) {
-			if (t->entry[i - 1].port == t->entry[i].port)
-				t->entry[i].port = OT_NO_PORT; /* a repeat */
-			n->count[s]++;
-			continue;
-		}
-		n->first[s] = i;
-		n->count[s] = 1;
-	}
-	return 0;
+	return index_entries(n, t) ? -1 : 0;
 }
 
 static int note_edge(struct build *b, uint32_t from, uint32_t to)
@@ -558,7 +698,7 @@ static uint16_t vls_out(const struct build *b, const struct ot_mtree *t,
 	for (i = n->first[x]; i < n->first[x] + n->count[x]; i++) {
 		uint8_t in = t->entry[i].port;
 
-		if (in != OT_NO_PORT && in != o)
+		if (in != o)
 			vls |= 1u << ot_cdg_vl(n->r, n->swnode[x], in, o, sl);
 	}
 	return vls;
@@ -569,7 +709,7 @@ static bool to_switch(const struct ot_mtree_net *n, int32_t u, uint8_t p)
 {
 	int32_t y;
 
-	if (p == 0 || p == OT_NO_PORT)
+	if (p == 0)
 		return false;
 	y = n->f->node[u].port[p].peer;
 	return y >= 0 && n->swidx[y] != UINT32_MAX;
@@ -638,7 +778,21 @@ static void take_out(struct build *b)
 	b->nedge = 0;
 }
 
-/* The channels of the loop tree t adds to unicast; 0: none; -1: OOM. */
+/* Whether some entry of t leads from a switch to a switch. */
+static bool any_link(const struct ot_mtree_net *n, const struct ot_mtree *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nentries; i++)
+		if (to_switch(n, t->entry[i].node, t->entry[i].port))
+			return true;
+	return false;
+}
+
+/*
+ * The channels of the loop tree t (its entries indexed) adds to unicast;
+ * 0: none; -1: OOM.
+ */
 static int64_t added_loop(struct build *b, const struct ot_mtree *t)
 {
 	struct ot_mtree_net *n = b->n;
@@ -646,7 +800,7 @@ static int64_t added_loop(struct build *b, const struct ot_mtree *t)
 	uint32_t i;
 	unsigned int sl;
 
-	if (t->nswitches < 2)
+	if (!any_link(n, t))
 		return 0; /* no turn from switch to switch */
 	if (unicast_graph(n))
 		return -1;
@@ -666,44 +820,42 @@ static int64_t added_loop(struct build *b, const struct ot_mtree *t)
 	return loop;
 }
 
-/* Drops the repeated entries grow() marked. */
-static void compact(struct ot_mtree *t)
-{
-	uint32_t i, k = 0;
-
-	for (i = 0; i < t->nentries; i++)
-		if (t->entry[i].port != OT_NO_PORT)
-			t->entry[k++] = t->entry[i];
-	t->nentries = k;
-}
-
+/*
+ * The candidate roots in order, each with every shape, until a tree adds
+ * no loop; else the tree with the smallest loop (the first of equals).
+ */
 static int try_roots(struct build *b, struct ot_mtree *out)
 {
-	unsigned int tries = b->ncand < OT_MTREE_TRIES ? b->ncand :
-							 OT_MTREE_TRIES;
-	unsigned int i, best = 0, last = 0;
-	int64_t best_loop = -1, loop;
+	unsigned int roots = b->ncand < b->n->roots ? b->ncand : b->n->roots;
+	unsigned int i, k, best = 0, last = 0;
+	int64_t best_loop = -1, loop = -1;
+	int rc;
 
-	for (i = 0; i < tries; i++) {
-		if (grow(b, b->cand[i], out))
-			return -1;
-		last = i;
-		loop = added_loop(b, out);
-		if (loop < 0)
-			return -1;
-		out->tries = i + 1;
-		if (best_loop < 0 || loop < best_loop) {
-			best = i;
-			best_loop = loop;
+	out->tries = 0;
+	for (i = 0; i < roots && loop; i++)
+		for (k = 0; k < NSHAPES && loop; k++) {
+			rc = grow(b, b->cand[i], (enum shape)k, out);
+			if (rc < 0)
+				return -1;
+			if (rc)
+				continue;
+			last = i * NSHAPES + k;
+			loop = added_loop(b, out);
+			if (loop < 0)
+				return -1;
+			out->tries++;
+			if (best_loop < 0 || loop < best_loop) {
+				best = last;
+				best_loop = loop;
+			}
 		}
-		if (!loop)
-			break;
-	}
-	if (best != last && grow(b, b->cand[best], out))
+	if (best != last &&
+	    grow(b, b->cand[best / NSHAPES], (enum shape)(best % NSHAPES),
+		 out))
 		return -1;
-	out->chosen = best;
+	out->chosen = best / NSHAPES;
+	out->shape = shape_name[best % NSHAPES];
 	out->loop = best_loop;
-	compact(out);
 	return 0;
 }
 
@@ -743,6 +895,21 @@ void ot_mtree_free(struct ot_mtree *t)
 	free(t->entry);
 	t->entry = NULL;
 	t->nentries = 0;
+}
+
+int64_t ot_mtree_loop(struct ot_mtree_net *n, struct ot_mtree *t,
+		      uint16_t sls, struct ot_error *err)
+{
+	struct build b = { .n = n, .sls = sls ? sls : 1 };
+	int64_t loop;
+
+	if (index_entries(n, t))
+		return ot_error_set(err, "multicast: an MFT entry on no switch of the fabric");
+	loop = added_loop(&b, t);
+	free(b.edge);
+	if (loop < 0)
+		return ot_error_nomem(err, "multicast");
+	return loop;
 }
 
 int ot_mtree_apply(const struct ot_mtree *t, struct ot_mcast *mc,

@@ -34,8 +34,13 @@
  * VL x sends on it to u's channel out on SL2VL(u, in, out, SL).  Those
  * dependencies added to the engine's unicast channel dependency graph
  * (model/cdg.h, the checker's) must leave it without a new loop.  The
- * candidate roots are tried in order, at most OT_MTREE_TRIES; when each
- * closes a loop, the tree whose loop has the fewest channels is returned
+ * candidate roots are tried in order, at most OT_MTREE_TRIES, each with
+ * three shapes of tree: the shortest-path tree above; the engine's own
+ * unicast paths from the root out to the member switches (so that
+ * packets going down the tree turn as unicast does); its unicast paths
+ * from the member switches in to the root (packets going up turn as
+ * unicast does).  The first tree that adds no loop is taken; when each
+ * closes one, the tree whose loop has the fewest channels is returned
  * all the same (a group never goes without a tree), with that loop.
  */
 #ifndef OSMTOPO_ROUTE_MCAST_H
@@ -67,6 +72,12 @@ int ot_mtree_net_new(const struct ot_routing *r, const bool *no_mcast,
 		     struct ot_mtree_net **out, struct ot_error *err);
 void ot_mtree_net_free(struct ot_mtree_net *n);
 
+/*
+ * At most roots candidate roots (OT_MTREE_TRIES unless set): 1 shows
+ * the first choice's best tree (tests, diagnosis).
+ */
+void ot_mtree_net_set_roots(struct ot_mtree_net *n, unsigned int roots);
+
 /* Milliseconds the unicast dependency graph took (0 before it exists). */
 double ot_mtree_net_cdg_ms(const struct ot_mtree_net *n);
 
@@ -77,8 +88,9 @@ struct ot_mtree {
 	uint32_t unreached;    /* member switches the tree does not reach */
 	uint32_t unattached;   /* members cabled to no (usable) switch */
 	unsigned int depth;    /* hops from the root to the farthest */
-	unsigned int tries;    /* roots tried */
+	unsigned int tries;    /* trees tried */
 	unsigned int chosen;   /* the root's place among the candidates */
+	const char *shape;     /* how the tree hangs from it (static) */
 	int64_t loop;          /* channels of the loop it adds; 0: none */
 	uint32_t nentries;
 	struct ot_mcast_member *entry; /* MFT bits: (switch, port), sorted */
@@ -93,6 +105,15 @@ int ot_mtree_build(struct ot_mtree_net *n, const struct ot_mcast_member *m,
 		   uint32_t nm, uint16_t sls, struct ot_mtree *out,
 		   struct ot_error *err);
 void ot_mtree_free(struct ot_mtree *t);
+
+/*
+ * The channels of the credit loop a tree (any: t->entry, the MFT bits,
+ * sorted again here) adds to the unicast of n's routing with packets on
+ * the SLs of sls; 0 when it adds none, -1 with err set (out of memory,
+ * an entry on no switch).
+ */
+int64_t ot_mtree_loop(struct ot_mtree_net *n, struct ot_mtree *t,
+		      uint16_t sls, struct ot_error *err);
 
 /* Sets t's entries in mc's MFTs for mlid.  0, or -1 beyond the tables. */
 int ot_mtree_apply(const struct ot_mtree *t, struct ot_mcast *mc,
