@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * What the plugin's mcast_build_stree costs (src/plugin/mcast.c, the
+ * trees of route/mcast.h), offline on a net file routed by an engine:
+ * the first tree after a routing builds the switch distances and the
+ * engine's unicast channel dependency graph (once per routing); every
+ * tree then picks its root, grows and checks itself against that graph.
+ * Prints, for groups of every CA, every 8th and every 64th: the time of
+ * each step, the tree, and whether it adds a credit loop.  It asserts
+ * nothing.
+ *
+ * usage: mtree NETFILE ENGINE [LMC]
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "io/netfile.h"
+#include "model/routing.h"
+#include "route/engine.h"
+#include "route/mcast.h"
+
+static int group(struct ot_mtree_net *net, const struct ot_fabric *f,
+		 unsigned int every)
+{
+	struct ot_mcast_member *m = calloc(f->nnodes + 1, sizeof(*m));
+	struct ot_error err = { 0 };
+	struct ot_mtree t;
+	uint32_t i, nm = 0, ca = 0;
+	double cdg = ot_mtree_net_cdg_ms(net), start = ot_now_ms(), ms;
+
+	if (!m)
+		return -1;
+	for (i = 0; i < f->nnodes; i++)
+		if (f->node[i].type == OT_NODE_CA && ca++ % every == 0) {
+			m[nm].node = (int32_t)i;
+			m[nm++].port = 1;
+		}
+	if (ot_mtree_build(net, m, nm, 1, &t, &err)) {
+		fprintf(stderr, "mtree: %s\n", err.msg);
+		free(m);
+		return -1;
+	}
+	ms = ot_now_ms() - start;
+	cdg = ot_mtree_net_cdg_ms(net) - cdg;
+	printf("every %3u CA: %6u members, tree of %5u switches, depth %u, root %u (%s), %u tried, loop %" PRId64 ": %9.1f ms (of which unicast dependencies %.1f ms)\n",
+	       every, nm, t.nswitches, t.depth, t.chosen + 1,
+	       t.shape ? t.shape : "-", t.tries, t.loop, ms, cdg);
+	ot_mtree_free(&t);
+	free(m);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const unsigned int every[] = { 64, 8, 1 };
+	struct ot_error err = { 0 };
+	struct ot_fabric *f;
+	struct ot_routing *r = NULL;
+	struct ot_mtree_net *net = NULL;
+	unsigned int i;
+	double start;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: mtree NETFILE ENGINE [LMC]\n");
+		return 2;
+	}
+	f = ot_netfile_load(argv[1], &err);
+	if (!f || (argc > 3 && ot_fabric_set_ca_lmc(f, (uint8_t)atoi(argv[3]),
+						    &err)) ||
+	    !ot_engine_find(argv[2]) ||
+	    ot_engine_run(ot_engine_find(argv[2]), f, &r, &err)) {
+		fprintf(stderr, "mtree: %s\n", err.msg[0] ? err.msg :
+			"no such engine");
+		return 1;
+	}
+	start = ot_now_ms();
+	if (ot_mtree_net_new(r, NULL, &net, &err)) {
+		fprintf(stderr, "mtree: %s\n", err.msg);
+		return 1;
+	}
+	printf("%s, %s: %u switches; per-routing state set up in %.1f ms\n",
+	       argv[1], argv[2], f->nswitches, ot_now_ms() - start);
+	for (i = 0; i < sizeof(every) / sizeof(every[0]); i++)
+		if (group(net, f, every[i]))
+			return 1;
+	ot_mtree_net_free(net);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+	return 0;
+}
