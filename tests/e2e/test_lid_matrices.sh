@@ -31,25 +31,10 @@ bcast=ff12:401b:ffff::ffff:ffff
 mapfile -t cas < <(grep -E '^(Hca|Ca)' "$net" | sed -E 's/^[^"]*"([^"]*)".*/\1/')
 nb=0
 for ((i = 0; i < ${#cas[@]}; i += 3)); do
-	SIM_HOST=${cas[$i]} sim "$OSMTOPO" fabric --live --join "$bcast" \
-		>>"$WORK/join.out" 2>&1 ||
-		e2e_fail "${cas[$i]} cannot join: $(tail -1 "$WORK/join.out")"
+	mcast_join "${cas[$i]}" "$bcast"
 	nb=$((nb + 1))
 done
-mc() {
-	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["multicast"][sys.argv[2]])' \
-		"$WORK/check.json" "$1"
-}
-for _ in $(seq 1 60); do
-	sim "$OSMTOPO" check --live --json --no-balance >"$WORK/check.json" \
-		2>"$WORK/check.err" || true
-	if [ -s "$WORK/check.json" ] && [ "$(mc members)" -eq "$nb" ] &&
-		[ "$(mc not_delivered)" -eq 0 ]; then
-		break
-	fi
-	sleep 1
-done
-[ -s "$WORK/check.json" ] || e2e_fail "check printed nothing: $(cat "$WORK/check.err")"
+mcast_check "$nb"
 [ "$(mc members)" -eq "$nb" ] || e2e_fail "$(mc members) members, $nb joined"
 [ "$(mc not_delivered)" -eq 0 ] || e2e_fail "$(mc not_delivered) member pairs not delivered"
 [ "$(mc looping_groups)" -eq 0 ] || e2e_fail "the MFTs forward in a loop"

@@ -38,32 +38,13 @@ for ((i = 0; i < ncas; i++)); do
 	[ $((i % 3)) -eq 0 ] && groups+=("$bcast") && nb=$((nb + 1))
 	[ $((i % 5)) -eq 1 ] && groups+=("$own") && no=$((no + 1))
 	for g in "${groups[@]}"; do
-		SIM_HOST=${cas[$i]} sim "$OSMTOPO" fabric --live --join "$g" \
-			>>"$WORK/join.out" 2>&1 ||
-			e2e_fail "${cas[$i]} cannot join $g: $(tail -1 "$WORK/join.out")"
+		mcast_join "${cas[$i]}" "$g"
 	done
 done
 e2e_log "$nb CAs joined $bcast, $no joined $own"
 
-# mc KEY: a number of the report's "multicast" object
-mc() {
-	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["multicast"][sys.argv[2]])' \
-		"$WORK/check.json" "$1"
-}
-
-# OpenSM builds the trees after the joins, in its own time: poll.
-members=$((nb + no))
-for _ in $(seq 1 60); do
-	sim "$OSMTOPO" check --live --json --no-balance >"$WORK/check.json" \
-		2>"$WORK/check.err"
-	rc=$?
-	if [ -s "$WORK/check.json" ] && [ "$(mc members)" -eq "$members" ] &&
-		[ "$(mc not_delivered)" -eq 0 ]; then
-		break
-	fi
-	sleep 1
-done
-[ -s "$WORK/check.json" ] || e2e_fail "check printed nothing: $(cat "$WORK/check.err")"
+mcast_check $((nb + no))
+rc=$MCAST_RC
 groups_with_members=$(mc groups_with_members)
 members=$(mc members)
 not_delivered=$(mc not_delivered)

@@ -55,9 +55,7 @@ sweeps_done() {
 
 mapfile -t cas < <(net_cas "$net" | awk '{ print $1 }' | head -4)
 for ca in "${cas[@]}"; do
-	SIM_HOST=$ca sim "$OSMTOPO" fabric --live --join ff12:401b:ffff::ffff:ffff \
-		>>"$WORK/join.out" 2>&1 ||
-		e2e_fail "$ca cannot join: $(tail -1 "$WORK/join.out")"
+	mcast_join "$ca" ff12:401b:ffff::ffff:ffff
 done
 
 if [ -n "$faults" ]; then

@@ -293,6 +293,23 @@ static unsigned int dim_of(const struct ot_fabric *f, int32_t u, int32_t v)
  * way round the cube (t -> x -> y -> s), makes the channel b->t lead by
  * the tree back to s->a, which leads to a->b and b->t by unicast.
  */
+/* Every CA a member of g, its port set in its switch's MFT. */
+static void every_ca_joins(struct ot_mcast *mc, struct ot_mcast_group *g)
+{
+	const struct ot_fabric *f = mc->fabric;
+	uint32_t i;
+
+	for (i = 0; i < f->nnodes; i++) {
+		const struct ot_port *pt = &f->node[i].port[1];
+
+		if (f->node[i].type == OT_NODE_SWITCH)
+			continue;
+		ck_assert(!ot_mcast_add_member(g, (int32_t)i, 1));
+		ck_assert(!ot_mcast_set(mc, pt->peer, MLID, pt->peer_port,
+					true));
+	}
+}
+
 /*
  * The 3-cube (widths 2,1,1, 2 CAs a switch, ports shuffled) routed by
  * ff-dor, every CA a member, and a tree holding s-a and b-t but not a-b,
@@ -333,15 +350,7 @@ static struct ot_mcast *cube_loop_tree(struct ot_fabric **fp,
 	mc = ot_mcast_new(f, 4);
 	g = ot_mcast_add_group(mc, MLID, mgid, 0);
 	ck_assert(mc && g);
-	for (i = 0; i < f->nnodes; i++) {
-		const struct ot_port *pt = &f->node[i].port[1];
-
-		if (f->node[i].type == OT_NODE_SWITCH)
-			continue;
-		ck_assert(!ot_mcast_add_member(g, (int32_t)i, 1));
-		ck_assert(!ot_mcast_set(mc, pt->peer, MLID, pt->peer_port,
-					true));
-	}
+	every_ca_joins(mc, g);
 	name_flip(f, t, d1, x, sizeof(x));
 	name_flip(f, node(f, x), d2, y, sizeof(y));
 	edge(mc, f->node[s].desc, f->node[a].desc, true);
@@ -464,18 +473,10 @@ static struct ot_mcast *random_tree(const struct ot_fabric *f,
 	struct ot_mcast_group *g = ot_mcast_add_group(mc, MLID, mgid, 0);
 	int32_t *stack = calloc(f->nnodes, sizeof(*stack));
 	bool *in = calloc(f->nnodes, sizeof(*in));
-	uint32_t sp = 0, i, start;
+	uint32_t sp = 0, start;
 
 	ck_assert(mc && g && stack && in);
-	for (i = 0; i < f->nnodes; i++) {
-		const struct ot_port *pt = &f->node[i].port[1];
-
-		if (f->node[i].type == OT_NODE_SWITCH)
-			continue;
-		ck_assert(!ot_mcast_add_member(g, (int32_t)i, 1));
-		ck_assert(!ot_mcast_set(mc, pt->peer, MLID, pt->peer_port,
-					true));
-	}
+	every_ca_joins(mc, g);
 	do
 		start = ot_prng_below(rng, f->nnodes);
 	while (f->node[start].type != OT_NODE_SWITCH);
