@@ -41,12 +41,10 @@ struct ot_mtree_net {
 /* ------------------------------------------------------------------ */
 /* Per routing: switches, canonical order, distances.                  */
 
-static const struct ot_mtree_net *cmp_net;
-
 /* The engine's labels as text with numbers by value, then node index. */
-static int cmp_canonical(const void *a, const void *b)
+static int cmp_canonical(const void *a, const void *b, void *arg)
 {
-	const struct ot_mtree_net *n = cmp_net;
+	const struct ot_mtree_net *n = arg;
 	int32_t x = n->swnode[*(const uint32_t *)a];
 	int32_t y = n->swnode[*(const uint32_t *)b];
 	const char *lx = n->r->label ? n->r->label[x] : NULL;
@@ -73,8 +71,7 @@ static int canonical_order(struct ot_mtree_net *n)
 		return -1;
 	for (i = 0; i < n->nsw; i++)
 		order[i] = i;
-	cmp_net = n;
-	qsort(order, n->nsw, sizeof(*order), cmp_canonical);
+	qsort_r(order, n->nsw, sizeof(*order), cmp_canonical, n);
 	for (i = 0; i < n->nsw; i++)
 		n->rank[order[i]] = i;
 	free(order);
@@ -382,7 +379,8 @@ static int place_members(struct build *b, const struct ot_mcast_member *m,
 		if (ot_is_switch(f, x->node)) {
 			sw = n->swidx[x->node];
 		} else if (x->port) {
-			const struct ot_port *p = &f->node[x->node].port[x->port];
+			const struct ot_port *p =
+				&f->node[x->node].port[x->port];
 
 			if (p->peer >= 0 && ot_is_switch(f, p->peer)) {
 				sw = n->swidx[p->peer];
@@ -502,12 +500,14 @@ static int add_entry(struct ot_mtree *t, uint32_t *cap, int32_t node,
 
 /*
  * t's entries sorted, repeats dropped, and each switch's run of them
- * (n->first, n->count).  -1 when an entry is on no switch of the net.
+ * (n->first, n->count; the switch stamped n->cur).  -1 when an entry is
+ * on no switch of the net.
  */
 static int index_entries(struct ot_mtree_net *n, struct ot_mtree *t)
 {
 	uint32_t i, k = 0;
 
+	n->cur++; /* stamps the switches that have entries */
 	qsort(t->entry, t->nentries, sizeof(*t->entry), cmp_entry);
 	for (i = 0; i < t->nentries; i++) {
 		const struct ot_mcast_member *e = &t->entry[i];
@@ -521,6 +521,7 @@ static int index_entries(struct ot_mtree_net *n, struct ot_mtree *t)
 			continue;
 		s = n->swidx[e->node];
 		if (!k || t->entry[k - 1].node != e->node) {
+			n->stamp[s] = n->cur;
 			n->first[s] = k;
 			n->count[s] = 0;
 		}
@@ -590,8 +591,9 @@ static int join(struct ot_mtree_net *n, struct ot_mtree *t, uint32_t *cap,
 static int reach(struct ot_mtree_net *n, struct ot_mtree *t, uint32_t *cap,
 		 uint32_t root, uint32_t m, enum shape shape)
 {
-	uint16_t lid = shape == SHAPE_OUT ? n->f->node[n->swnode[m]].port[0].lid :
-			n->f->node[n->swnode[root]].port[0].lid;
+	const struct ot_fabric *f = n->f;
+	int32_t to = n->swnode[shape == SHAPE_OUT ? m : root];
+	uint16_t lid = f->node[to].port[0].lid;
 	uint32_t u = m, v, steps = 0;
 	uint8_t p;
 
@@ -600,8 +602,11 @@ static int reach(struct ot_mtree_net *n, struct ot_mtree *t, uint32_t *cap,
 			v = lft_next(n, u, lid, &p);
 			if (v == UINT32_MAX || steps > n->nsw)
 				return 1;
-			if (n->stamp[v] != n->cur &&
-			    join(n, t, cap, v, u, n->f->node[n->swnode[u]].port[p].peer_port))
+			if (n->stamp[v] == n->cur)
+				continue;
+			/* v joins under u, by the far end of u's port p */
+			if (join(n, t, cap, v, u,
+				 f->node[n->swnode[u]].port[p].peer_port))
 				return -1;
 		}
 		return 0;
@@ -695,13 +700,19 @@ static uint16_t vls_out(const struct build *b, const struct ot_mtree *t,
 	uint16_t vls = 0;
 	uint32_t i;
 
+	bool out = false;
+
+	if (n->stamp[x] != n->cur)
+		return 0; /* no entry: x forwards nothing (any MFT) */
 	for (i = n->first[x]; i < n->first[x] + n->count[x]; i++) {
 		uint8_t in = t->entry[i].port;
 
-		if (in != o)
+		if (in == o)
+			out = true;
+		else
 			vls |= 1u << ot_cdg_vl(n->r, n->swnode[x], in, o, sl);
 	}
-	return vls;
+	return out ? vls : 0; /* a tree lists both ends; any MFT may not */
 }
 
 /* Whether port p of node u leads to a switch of the net. */
@@ -904,7 +915,8 @@ int64_t ot_mtree_loop(struct ot_mtree_net *n, struct ot_mtree *t,
 	int64_t loop;
 
 	if (index_entries(n, t))
-		return ot_error_set(err, "multicast: an MFT entry on no switch of the fabric");
+		return ot_error_set(err,
+			"multicast: an MFT entry on no switch of the fabric");
 	loop = added_loop(&b, t);
 	free(b.edge);
 	if (loop < 0)

@@ -107,10 +107,13 @@ int ot_mtree_build(struct ot_mtree_net *n, const struct ot_mcast_member *m,
 void ot_mtree_free(struct ot_mtree *t);
 
 /*
- * The channels of the credit loop a tree (any: t->entry, the MFT bits,
- * sorted again here) adds to the unicast of n's routing with packets on
- * the SLs of sls; 0 when it adds none, -1 with err set (out of memory,
- * an entry on no switch).
+ * The channels of the credit loop a tree adds to the unicast of n's
+ * routing with packets on the SLs of sls; 0 when it adds none, -1 with
+ * err set (out of memory, an entry on no switch).  The tree may be any
+ * MFT bits (t->entry, sorted again here): every turn between two ports a
+ * switch lists counts, on the VLs its neighbour sends toward it when the
+ * neighbour lists that cable too (the checker floods from the members
+ * instead: the same for a tree whose every branch has a member).
  */
 int64_t ot_mtree_loop(struct ot_mtree_net *n, struct ot_mtree *t,
 		      uint16_t sls, struct ot_error *err);
