@@ -403,9 +403,12 @@ static int place_members(struct build *b, const struct ot_mcast_member *m,
 	return by_rank(n, b->msw, b->nmsw);
 }
 
-/* Candidate roots: most member switches reached, least eccentricity. */
+/*
+ * Candidate roots: most member switches reached, least eccentricity,
+ * least total distance to the member switches, canonical order.
+ */
 struct cand_key {
-	uint32_t sw, reach, ecc, rank;
+	uint32_t sw, reach, ecc, sum, rank;
 };
 
 static int cmp_cand(const void *a, const void *b)
@@ -416,6 +419,8 @@ static int cmp_cand(const void *a, const void *b)
 		return x->reach > y->reach ? -1 : 1;
 	if (x->ecc != y->ecc)
 		return x->ecc < y->ecc ? -1 : 1;
+	if (x->sum != y->sum)
+		return x->sum < y->sum ? -1 : 1;
 	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
@@ -436,6 +441,7 @@ static int candidates(struct build *b)
 		k[i].sw = b->msw[i];
 		k[i].reach = 0;
 		k[i].ecc = 0;
+		k[i].sum = 0;
 		k[i].rank = n->rank[b->msw[i]];
 		for (j = 0; j < b->nmsw; j++) {
 			uint8_t d = row[b->msw[j]];
@@ -443,6 +449,7 @@ static int candidates(struct build *b)
 			if (d == FAR)
 				continue;
 			k[i].reach++;
+			k[i].sum += d;
 			if (d > k[i].ecc)
 				k[i].ecc = d;
 		}

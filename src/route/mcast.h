@@ -10,10 +10,10 @@
  *
  *  - Root: a member switch of least eccentricity (the most switch hops
  *    to another member switch), among those reaching the most member
- *    switches (a damaged fabric may be in pieces); ties by the engine's
- *    canonical order of switches: the labels it gave them (its
- *    coordinates, compared as text with numbers by value), then node
- *    GUID.
+ *    switches (a damaged fabric may be in pieces); then the least total
+ *    distance to the member switches; then the engine's canonical order
+ *    of switches: the labels it gave them (its coordinates, compared as
+ *    text with numbers by value), then node GUID.
  *  - A shortest-path tree from the root: each switch hangs off the
  *    neighbour one hop nearer the root that comes first in the canonical
  *    order, by its lowest-numbered cable to it (the one choice that
@@ -23,8 +23,11 @@
  *    ports and port 0 when it is a member itself; none elsewhere.
  *
  * The same fabric, members and labels give the same tree whatever the
- * GUIDs (beyond the labels' own ties), the discovery order or the port
- * numbers (beyond parallel cables).
+ * discovery order or the port numbers (beyond parallel cables).  GUIDs
+ * enter through the labels only (and where two switches share a label):
+ * the recognizers break by GUID the ties the topology leaves open, so
+ * on a symmetric fabric other GUIDs may move the coordinates, and the
+ * tree moves with them: it is the same tree in coordinates.
  *
  * No credit loop: multicast packets carry the group's SL, and at each
  * hop their VL is the engine's SL2VL for (in port, out port, SL).  A tree
