@@ -6,16 +6,20 @@
  * engine's unicast channel dependency graph (once per routing); every
  * tree then picks its root, grows and checks itself against that graph.
  * Prints, for groups of every CA, every 8th and every 64th: the time of
- * each step, the tree, and whether it adds a credit loop.  It asserts
- * nothing.
+ * each step, the tree, and whether it adds a credit loop.  With RANDOM,
+ * that many groups of random CAs (each CA in with a probability drawn
+ * per group; seed 1) and how their trees came out: which shape, how
+ * many needed another root, how many kept a loop.  It asserts nothing.
  *
- * usage: mtree NETFILE ENGINE [LMC]
+ * usage: mtree NETFILE ENGINE [LMC [RANDOM]]
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "io/netfile.h"
+#include "model/prng.h"
 #include "model/routing.h"
 #include "route/engine.h"
 #include "route/mcast.h"
@@ -51,6 +55,48 @@ static int group(struct ot_mtree_net *net, const struct ot_fabric *f,
 	return 0;
 }
 
+/* count groups of random CAs: the trees' shapes, roots and loops. */
+static int random_groups(struct ot_mtree_net *net, const struct ot_fabric *f,
+			 unsigned int count)
+{
+	struct ot_mcast_member *m = calloc(f->nnodes + 1, sizeof(*m));
+	struct ot_prng rng = { 1 };
+	struct ot_error err = { 0 };
+	unsigned int g, other = 0, loops = 0, bfs = 0, out = 0, in = 0;
+
+	if (!m)
+		return -1;
+	for (g = 0; g < count; g++) {
+		uint32_t per = 1 + ot_prng_below(&rng, 1000), nm = 0, i;
+		struct ot_mtree t;
+
+		for (i = 0; i < f->nnodes; i++)
+			if (f->node[i].type == OT_NODE_CA &&
+			    ot_prng_below(&rng, 1000) < per) {
+				m[nm].node = (int32_t)i;
+				m[nm++].port = 1;
+			}
+		if (ot_mtree_build(net, m, nm, 1, &t, &err)) {
+			fprintf(stderr, "mtree: %s\n", err.msg);
+			free(m);
+			return -1;
+		}
+		other += t.chosen > 0;
+		loops += t.loop > 0;
+		if (t.shape && strstr(t.shape, "out"))
+			out++;
+		else if (t.shape && strstr(t.shape, "into"))
+			in++;
+		else if (t.shape)
+			bfs++;
+		ot_mtree_free(&t);
+	}
+	printf("%u random groups: shortest-path trees %u, unicast out of the root %u, unicast into the root %u; another root than the first %u; a credit loop left %u\n",
+	       count, bfs, out, in, other, loops);
+	free(m);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const unsigned int every[] = { 64, 8, 1 };
@@ -62,7 +108,7 @@ int main(int argc, char **argv)
 	double start;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: mtree NETFILE ENGINE [LMC]\n");
+		fprintf(stderr, "usage: mtree NETFILE ENGINE [LMC [RANDOM]]\n");
 		return 2;
 	}
 	f = ot_netfile_load(argv[1], &err);
@@ -84,6 +130,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(every) / sizeof(every[0]); i++)
 		if (group(net, f, every[i]))
 			return 1;
+	if (argc > 4 && random_groups(net, f, (unsigned int)atoi(argv[4])))
+		return 1;
 	ot_mtree_net_free(net);
 	ot_routing_free(r);
 	ot_fabric_free(f);
