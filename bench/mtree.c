@@ -40,7 +40,7 @@ static int group(struct ot_mtree_net *net, const struct ot_fabric *f,
 			m[nm].node = (int32_t)i;
 			m[nm++].port = 1;
 		}
-	if (ot_mtree_build(net, m, nm, 1, &t, &err)) {
+	if (ot_mtree_build(net, 0, m, nm, 1, &t, &err)) {
 		fprintf(stderr, "mtree: %s\n", err.msg);
 		free(m);
 		return -1;
@@ -76,7 +76,7 @@ static int random_groups(struct ot_mtree_net *net, const struct ot_fabric *f,
 				m[nm].node = (int32_t)i;
 				m[nm++].port = 1;
 			}
-		if (ot_mtree_build(net, m, nm, 1, &t, &err)) {
+		if (ot_mtree_build(net, 0, m, nm, 1, &t, &err)) {
 			fprintf(stderr, "mtree: %s\n", err.msg);
 			free(m);
 			return -1;

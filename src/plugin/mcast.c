@@ -9,8 +9,9 @@
  * So the callback only sets the bits of its tree (osm_mcast_tbl_set()).
  *
  * The tree is route/mcast.h's: the same for every engine, rooted at a
- * member switch of least eccentricity, and checked against the engine's
- * unicast channel dependencies for credit loops.  Since every osmtopo
+ * member switch of least eccentricity, and checked for credit loops
+ * against the engine's unicast channel dependencies and the trees of
+ * the other MLIDs (each MLID's tree replaces its previous one).  Since every osmtopo
  * engine builds its own trees, OpenSM's default tree builder, and with it
  * OpenSM's hop matrices, are not needed (build_lid_matrices below).
  *
@@ -239,7 +240,7 @@ ib_api_status_t ot_mcast_build_stree(void *context, osm_mgrp_box_t *mbox)
 		free(no);
 	}
 	cdg_ms = ot_mtree_net_cdg_ms(ctx->mtree);
-	if (ot_mtree_build(ctx->mtree, m, n, sls, &t, &err))
+	if (ot_mtree_build(ctx->mtree, mbox->mlid, m, n, sls, &t, &err))
 		goto oom;
 	cdg_ms = ot_mtree_net_cdg_ms(ctx->mtree) - cdg_ms;
 	set_mfts(ctx, &t, mbox->mlid);

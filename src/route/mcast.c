@@ -28,14 +28,44 @@ struct ot_mtree_net {
 	uint8_t *dist;     /* nsw x nsw hops, FAR: unreachable; lazily */
 	bool cdg_ready;
 	struct ot_cdg cdg;
-	struct ot_cdg_sccs sccs;
+	struct ot_cdg_sccs sccs; /* base: the order new loops are judged by */
 	double cdg_ms;
+	/*
+	 * The installed trees (per MLID, what ot_mtree_build() was given):
+	 * their dependencies stay in the graph, so that the next group's
+	 * tree is checked against unicast and every other group's tree, as
+	 * the checker checks them all together.  edges: the dependencies
+	 * that trees brought into the graph, with how many trees hold each;
+	 * exc: those of them against base's order (where a search for a
+	 * loop must start too).  rebased: base was recomputed with trees'
+	 * dependencies in it (after a tree that kept a loop).
+	 */
+	struct installed **inst;  /* OT_MTREE_MLIDS entries, lazily */
+	struct edge_table {
+		uint64_t *key;   /* edge key + 1; 0: empty */
+		uint32_t *count;
+		uint64_t mask, n;
+	} edges;
+	struct ot_cdg_edge *exc;
+	uint32_t nexc, cap_exc;
+	bool rebased;
 	unsigned int roots; /* candidate roots tried, OT_MTREE_TRIES */
 	/* work space of one build */
 	uint32_t *stamp, cur;
 	uint32_t *parent;  /* switch number of the parent in the tree */
 	uint8_t *up_port;  /* port to it */
 	uint32_t *first, *count; /* entries of a tree switch */
+};
+
+/* MLIDs a net can hold trees for: 0xC000 .. 0xFFFE. */
+#define OT_MTREE_MLIDS (0xffffu - OT_MLID_BASE)
+
+/* An installed tree's dependencies, and which of them it counts. */
+struct installed {
+	struct ot_cdg_edge *edge;
+	uint8_t *counted; /* 1: in net->edges (not unicast's own) */
+	uint32_t n, cap;
+	bool in_base;     /* in the graph base was computed on */
 };
 
 /* ------------------------------------------------------------------ */
@@ -235,6 +265,15 @@ oom:
 	return ot_error_nomem(err, "multicast");
 }
 
+static void installed_free(struct installed *t)
+{
+	if (!t)
+		return;
+	free(t->edge);
+	free(t->counted);
+	free(t);
+}
+
 void ot_mtree_net_free(struct ot_mtree_net *n)
 {
 	if (!n)
@@ -243,6 +282,16 @@ void ot_mtree_net_free(struct ot_mtree_net *n)
 		ot_cdg_sccs_free(&n->sccs);
 		ot_cdg_free(&n->cdg);
 	}
+	if (n->inst) {
+		uint32_t i;
+
+		for (i = 0; i < OT_MTREE_MLIDS; i++)
+			installed_free(n->inst[i]);
+		free(n->inst);
+	}
+	free(n->edges.key);
+	free(n->edges.count);
+	free(n->exc);
 	free(n->swnode);
 	free(n->swidx);
 	free(n->rank);
@@ -306,6 +355,7 @@ struct build {
 	uint16_t sls;
 	struct ot_cdg_edge *edge; /* dependencies new to the graph */
 	uint32_t nedge, cap_edge;
+	struct installed *install; /* installing: every dependency here */
 };
 
 static int cmp_member(const void *a, const void *b)
@@ -699,6 +749,240 @@ static int note_edge(struct build *b, uint32_t from, uint32_t to)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* Installed trees.                                                    */
+
+static uint64_t edge_key(uint32_t from, uint32_t to)
+{
+	return ((uint64_t)from << 32 | to) + 1;
+}
+
+static uint64_t key_slot(const struct edge_table *t, uint64_t key)
+{
+	uint64_t h = key * 0x9e3779b97f4a7c15ull;
+
+	return (h ^ h >> 29) & t->mask;
+}
+
+/* key's slot in t, or the empty slot where it would go. */
+static uint64_t find_slot(const struct edge_table *t, uint64_t key)
+{
+	uint64_t h = key_slot(t, key);
+
+	while (t->key[h] && t->key[h] != key)
+		h = (h + 1) & t->mask;
+	return h;
+}
+
+static uint32_t table_count(const struct edge_table *t, uint64_t key)
+{
+	uint64_t h;
+
+	if (!t->key)
+		return 0;
+	h = find_slot(t, key);
+	return t->key[h] ? t->count[h] : 0;
+}
+
+static int table_grow(struct edge_table *t)
+{
+	uint64_t size = t->key ? 2 * (t->mask + 1) : 1024, i;
+	struct edge_table g = { .mask = size - 1, .n = t->n };
+
+	g.key = calloc(size, sizeof(*g.key));
+	g.count = calloc(size, sizeof(*g.count));
+	if (!g.key || !g.count) {
+		free(g.key);
+		free(g.count);
+		return -1;
+	}
+	for (i = 0; t->key && i <= t->mask; i++)
+		if (t->key[i]) {
+			uint64_t h = find_slot(&g, t->key[i]);
+
+			g.key[h] = t->key[i];
+			g.count[h] = t->count[i];
+		}
+	free(t->key);
+	free(t->count);
+	*t = g;
+	return 0;
+}
+
+/* One more tree holds key: its count, or 0 when out of memory. */
+static uint32_t table_inc(struct edge_table *t, uint64_t key)
+{
+	uint64_t h;
+
+	if ((!t->key || 2 * (t->n + 1) > t->mask + 1) && table_grow(t))
+		return 0;
+	h = find_slot(t, key);
+	if (!t->key[h]) {
+		t->key[h] = key;
+		t->count[h] = 0;
+		t->n++;
+	}
+	return ++t->count[h];
+}
+
+/* One tree less holds key: its count left (the key gone at 0). */
+static uint32_t table_dec(struct edge_table *t, uint64_t key)
+{
+	uint64_t h = find_slot(t, key), j;
+
+	if (!t->key[h] || --t->count[h])
+		return t->key[h] ? t->count[h] : 0;
+	/* backward shift: later keys of the run move into the hole */
+	t->key[h] = 0;
+	t->n--;
+	for (j = (h + 1) & t->mask; t->key[j]; j = (j + 1) & t->mask) {
+		uint64_t home = key_slot(t, t->key[j]);
+
+		if ((j > h && (home <= h || home > j)) ||
+		    (j < h && home <= h && home > j)) {
+			t->key[h] = t->key[j];
+			t->count[h] = t->count[j];
+			t->key[j] = 0;
+			h = j;
+		}
+	}
+	return 0;
+}
+
+/* Whether edge from -> to goes against base's order of parts. */
+static bool against_base(const struct ot_mtree_net *n, uint32_t from,
+			 uint32_t to)
+{
+	int32_t a = n->sccs.comp[from], b = n->sccs.comp[to];
+
+	return a < 0 || b < 0 || a <= b;
+}
+
+static int push_edge(struct ot_cdg_edge **v, uint32_t *len, uint32_t *cap,
+		     uint32_t from, uint32_t to)
+{
+	if (*len == *cap) {
+		uint32_t c = *cap ? 2 * *cap : 64;
+		struct ot_cdg_edge *w = realloc(*v, c * sizeof(*w));
+
+		if (!w)
+			return -1;
+		*v = w;
+		*cap = c;
+	}
+	(*v)[*len].from = from;
+	(*v)[(*len)++].to = to;
+	return 0;
+}
+
+/*
+ * The tree being installed holds dependency from -> to (fresh: the
+ * graph did not have it): counted when it is multicast's (fresh, or
+ * already held by another tree), not when unicast has it.
+ */
+static int hold(struct ot_mtree_net *n, struct installed *t, uint32_t from,
+		uint32_t to, bool fresh)
+{
+	uint64_t key = edge_key(from, to);
+	uint8_t counted = fresh || table_count(&n->edges, key) > 0;
+	uint32_t c;
+
+	if (t->n == t->cap) {
+		uint32_t cap = t->cap ? 2 * t->cap : 64;
+		struct ot_cdg_edge *e = realloc(t->edge, cap * sizeof(*e));
+		uint8_t *k;
+
+		if (!e)
+			return -1;
+		t->edge = e;
+		k = realloc(t->counted, cap);
+		if (!k)
+			return -1;
+		t->counted = k;
+		t->cap = cap;
+	}
+	t->edge[t->n].from = from;
+	t->edge[t->n].to = to;
+	t->counted[t->n++] = counted;
+	if (!counted)
+		return 0;
+	c = table_inc(&n->edges, key);
+	if (!c)
+		return -1;
+	if (c == 1 && against_base(n, from, to) &&
+	    push_edge(&n->exc, &n->nexc, &n->cap_exc, from, to))
+		return -1;
+	return 0;
+}
+
+/*
+ * base again: the parts of the graph as it is, trees' dependencies in
+ * them, and so no exception.  After a tree that kept a loop (the loop is
+ * then no longer new), and after withdrawing a tree base had in it.
+ */
+static int rebase(struct ot_mtree_net *n)
+{
+	struct ot_cdg_sccs s;
+	uint32_t i;
+
+	if (ot_cdg_sccs(&n->cdg, 0, &s))
+		return -1;
+	ot_cdg_sccs_free(&n->sccs);
+	n->sccs = s;
+	n->nexc = 0;
+	n->rebased = true;
+	for (i = 0; n->inst && i < OT_MTREE_MLIDS; i++)
+		if (n->inst[i])
+			n->inst[i]->in_base = true;
+	return 0;
+}
+
+/* The tree of mlid, if any, out of the graph. */
+static int withdraw(struct ot_mtree_net *n, uint16_t mlid)
+{
+	struct installed *t;
+	uint32_t i;
+	bool in_base;
+
+	if (!n->inst || !n->inst[mlid - OT_MLID_BASE])
+		return 0;
+	t = n->inst[mlid - OT_MLID_BASE];
+	n->inst[mlid - OT_MLID_BASE] = NULL;
+	for (i = 0; i < t->n; i++) {
+		uint32_t to = t->edge[i].to;
+
+		if (t->counted[i] &&
+		    !table_dec(&n->edges, edge_key(t->edge[i].from, to)))
+			ot_cdg_remove(&n->cdg, t->edge[i].from,
+				      ot_cdg_channel_node(&n->cdg, to),
+				      ot_cdg_channel_port(&n->cdg, to),
+				      to % OT_CDG_VLS);
+	}
+	in_base = t->in_base;
+	installed_free(t);
+	return in_base ? rebase(n) : 0;
+}
+
+/*
+ * The exceptions still held by a tree, and the dependencies a candidate
+ * brought, into b->edge: where the search for a new loop starts.
+ */
+static int with_exceptions(struct build *b)
+{
+	struct ot_mtree_net *n = b->n;
+	uint32_t i, k = 0;
+
+	for (i = 0; i < n->nexc; i++)
+		if (table_count(&n->edges, edge_key(n->exc[i].from,
+						    n->exc[i].to)))
+			n->exc[k++] = n->exc[i];
+	n->nexc = k;
+	for (i = 0; i < n->nexc; i++)
+		if (note_edge(b, n->exc[i].from, n->exc[i].to))
+			return -1;
+	return 0;
+}
+
 /* The VLs switch x sends out of port o on SL sl: from its other ports. */
 static uint16_t vls_out(const struct build *b, const struct ot_mtree *t,
 			uint32_t x, uint8_t o, unsigned int sl)
@@ -736,7 +1020,8 @@ static bool to_switch(const struct ot_mtree_net *n, int32_t u, uint8_t p)
 /*
  * The turns of tree switch u on SL sl, into the graph: packets in by a
  * port from switch x, out by another to a switch.  New dependencies
- * are noted (to be taken out again).
+ * are noted (to be taken out again), or, when installing, every one is
+ * held by the tree.
  */
 static int turns_at(struct build *b, const struct ot_mtree *t, uint32_t u,
 		    unsigned int sl)
@@ -748,7 +1033,7 @@ static int turns_at(struct build *b, const struct ot_mtree *t, uint32_t u,
 	for (i = n->first[u]; i < end; i++) {
 		uint8_t in = t->entry[i].port;
 		const struct ot_port *pin;
-		uint32_t from;
+		uint32_t from, to;
 		uint16_t vls;
 
 		if (!to_switch(n, un, in))
@@ -769,11 +1054,13 @@ static int turns_at(struct build *b, const struct ot_mtree *t, uint32_t u,
 				if (!(vls & (1u << v)))
 					continue;
 				rc = ot_cdg_add(&n->cdg, from + v, un, out, vl);
-				if (rc < 0 ||
-				    (rc > 0 &&
-				     note_edge(b, from + v,
-					       ot_cdg_channel(&n->cdg, un,
-							      out, vl))))
+				if (rc < 0)
+					return -1;
+				to = ot_cdg_channel(&n->cdg, un, out, vl);
+				if (b->install ?
+					    hold(n, b->install, from + v, to,
+						 rc > 0) :
+					    rc > 0 && note_edge(b, from + v, to))
 					return -1;
 			}
 		}
@@ -808,34 +1095,81 @@ static bool any_link(const struct ot_mtree_net *n, const struct ot_mtree *t)
 }
 
 /*
- * The channels of the loop tree t (its entries indexed) adds to unicast;
- * 0: none; -1: OOM.
+ * The channels of the loop tree t (its entries indexed) adds to unicast
+ * and the installed trees; 0: none; -1: OOM.
  */
+static int all_turns(struct build *b, const struct ot_mtree *t);
+
 static int64_t added_loop(struct build *b, const struct ot_mtree *t)
 {
 	struct ot_mtree_net *n = b->n;
+	uint32_t own;
 	int64_t loop;
-	uint32_t i;
-	unsigned int sl;
 
 	if (!any_link(n, t))
 		return 0; /* no turn from switch to switch */
 	if (unicast_graph(n))
 		return -1;
+	if (all_turns(b, t)) {
+		take_out(b);
+		return -1;
+	}
+	own = b->nedge;
+	if (with_exceptions(b)) {
+		b->nedge = own;
+		take_out(b);
+		return -1;
+	}
+	loop = ot_cdg_new_loop(&n->cdg, &n->sccs, b->edge, b->nedge);
+	b->nedge = own; /* the exceptions stay: trees hold them */
+	take_out(b);
+	return loop;
+}
+
+/* Every turn of t (entries indexed) on every SL of b. */
+static int all_turns(struct build *b, const struct ot_mtree *t)
+{
+	struct ot_mtree_net *n = b->n;
+	uint32_t i;
+	unsigned int sl;
+
 	for (i = 0; i < t->nentries; i++) {
 		uint32_t u = n->swidx[t->entry[i].node];
 
 		if (i && t->entry[i - 1].node == t->entry[i].node)
 			continue;
 		for (sl = 0; sl < OT_NUM_SLS; sl++)
-			if (b->sls & (1u << sl) && turns_at(b, t, u, sl)) {
-				take_out(b);
+			if (b->sls & (1u << sl) && turns_at(b, t, u, sl))
 				return -1;
-			}
 	}
-	loop = ot_cdg_new_loop(&n->cdg, &n->sccs, b->edge, b->nedge);
-	take_out(b);
-	return loop;
+	return 0;
+}
+
+/*
+ * Tree t (entries indexed) installed for mlid: its dependencies stay in
+ * the graph, held by it.  A tree that kept a loop makes base again.
+ */
+static int install(struct build *b, uint16_t mlid, const struct ot_mtree *t)
+{
+	struct ot_mtree_net *n = b->n;
+	struct installed *in;
+
+	if (!any_link(n, t))
+		return 0;
+	if (!n->inst) {
+		n->inst = calloc(OT_MTREE_MLIDS, sizeof(*n->inst));
+		if (!n->inst)
+			return -1;
+	}
+	in = calloc(1, sizeof(*in));
+	if (!in)
+		return -1;
+	n->inst[mlid - OT_MLID_BASE] = in;
+	b->install = in;
+	if (all_turns(b, t))
+		return -1;
+	b->install = NULL;
+	return t->loop ? rebase(n) : 0;
 }
 
 /*
@@ -877,15 +1211,20 @@ static int try_roots(struct build *b, struct ot_mtree *out)
 	return 0;
 }
 
-int ot_mtree_build(struct ot_mtree_net *n, const struct ot_mcast_member *m,
-		   uint32_t nm, uint16_t sls, struct ot_mtree *out,
-		   struct ot_error *err)
+int ot_mtree_build(struct ot_mtree_net *n, uint16_t mlid,
+		   const struct ot_mcast_member *m, uint32_t nm, uint16_t sls,
+		   struct ot_mtree *out, struct ot_error *err)
 {
 	struct build b = { .n = n, .sls = sls ? sls : 1 };
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	out->root = -1;
+	if (mlid && (mlid < OT_MLID_BASE || mlid - OT_MLID_BASE >=
+					      OT_MTREE_MLIDS))
+		return ot_error_set(err, "multicast: MLID 0x%04x", mlid);
+	if (mlid && withdraw(n, mlid))
+		goto out;
 	if (place_members(&b, m, nm, out))
 		goto out;
 	if (b.npt < 2 || !b.nmsw) {
@@ -894,6 +1233,9 @@ int ot_mtree_build(struct ot_mtree_net *n, const struct ot_mcast_member *m,
 	}
 	if ((!n->dist && distances(n)) || candidates(&b) ||
 	    try_roots(&b, out))
+		goto out;
+	/* out's entries are indexed (try_roots() grew it last) */
+	if (mlid && install(&b, mlid, out))
 		goto out;
 	rc = 0;
 out:

@@ -36,7 +36,9 @@
  * switch x, out to a switch), a dependency from x's channel to u on each
  * VL x sends on it to u's channel out on SL2VL(u, in, out, SL).  Those
  * dependencies added to the engine's unicast channel dependency graph
- * (model/cdg.h, the checker's) must leave it without a new loop.  The
+ * (model/cdg.h, the checker's) and to those of the trees already
+ * installed for other MLIDs (all groups' packets share the channels)
+ * must leave it without a new loop.  The
  * candidate roots are tried in order, at most OT_MTREE_TRIES, each with
  * three shapes of tree: the shortest-path tree above; the engine's own
  * unicast paths from the root out to the member switches (so that
@@ -101,17 +103,23 @@ struct ot_mtree {
 
 /*
  * The tree of the group whose members are m[0..nm) and whose packets
- * carry the SLs of sls (bit per SL).  0 with *out filled (free it with
- * ot_mtree_free()), or -1 with err set (out of memory).
+ * carry the SLs of sls (bit per SL), checked against the unicast of n's
+ * routing and the trees installed in n.  With an MLID (not 0), the
+ * MLID's previous tree is withdrawn first and this one installed: its
+ * dependencies stay in n's graph for the next groups' checks, since all
+ * groups' packets share the channels (the checker adds them all).  0
+ * with *out filled (free it with ot_mtree_free()), or -1 with err set
+ * (out of memory, an MLID out of the multicast range).
  */
-int ot_mtree_build(struct ot_mtree_net *n, const struct ot_mcast_member *m,
-		   uint32_t nm, uint16_t sls, struct ot_mtree *out,
-		   struct ot_error *err);
+int ot_mtree_build(struct ot_mtree_net *n, uint16_t mlid,
+		   const struct ot_mcast_member *m, uint32_t nm, uint16_t sls,
+		   struct ot_mtree *out, struct ot_error *err);
 void ot_mtree_free(struct ot_mtree *t);
 
 /*
  * The channels of the credit loop a tree adds to the unicast of n's
- * routing with packets on the SLs of sls; 0 when it adds none, -1 with
+ * routing (and n's installed trees) with packets on the SLs of sls; 0
+ * when it adds none, -1 with
  * err set (out of memory, an entry on no switch).  The tree may be any
  * MFT bits (t->entry, sorted again here): every turn between two ports a
  * switch lists counts, on the VLs its neighbour sends toward it when the

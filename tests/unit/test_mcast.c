@@ -686,7 +686,7 @@ static struct ot_mcast *built_group(const struct ot_fabric *f,
 	ck_assert(mc && g);
 	for (i = 0; i < nm; i++)
 		ck_assert(!ot_mcast_add_member(g, m[i].node, m[i].port));
-	ck_assert_msg(!ot_mtree_build(net, m, nm, 1, t, &err), "%s",
+	ck_assert_msg(!ot_mtree_build(net, 0, m, nm, 1, t, &err), "%s",
 		      err.msg);
 	ck_assert(!ot_mtree_apply(t, mc, MLID));
 	return mc;
@@ -833,7 +833,7 @@ START_TEST(tree_same_under_shuffles)
 	size_t at;
 
 	ck_assert(m0 && m);
-	ck_assert(!ot_mtree_build(net, m0, nm, 1, &t, &err));
+	ck_assert(!ot_mtree_build(net, 0, m0, nm, 1, &t, &err));
 	want = tree_text(f0, &t);
 	ot_mtree_free(&t);
 	ot_mtree_net_free(net);
@@ -844,7 +844,7 @@ START_TEST(tree_same_under_shuffles)
 
 		net = tree_net(r);
 		members_by_name(f, f0, m0, nm, m);
-		ck_assert(!ot_mtree_build(net, m, nm, 1, &t, &err));
+		ck_assert(!ot_mtree_build(net, 0, m, nm, 1, &t, &err));
 		got = tree_text(f, &t);
 		for (at = 0; got[at] && got[at] == want[at]; at++)
 			;
@@ -945,7 +945,7 @@ START_TEST(tree_same_in_coordinates)
 			m[nm++].port = 0;
 		}
 		net = tree_net(r);
-		ck_assert(!ot_mtree_build(net, m, nm, 1, &t, &err));
+		ck_assert(!ot_mtree_build(net, 0, m, nm, 1, &t, &err));
 		out = open_memstream(&got, &len);
 		ck_assert(out);
 		for (i = 0; i < t.nentries; i++) {
@@ -1052,6 +1052,101 @@ START_TEST(tree_avoids_credit_loop)
 }
 END_TEST
 
+/* Members of a group: the CAs i with i % every == first. */
+static uint32_t stride_members(const struct ot_fabric *f, unsigned int every,
+			       unsigned int first, struct ot_mcast_member *m)
+{
+	uint32_t i, nm = 0, ca = 0;
+
+	for (i = 0; i < f->nnodes; i++)
+		if (f->node[i].type != OT_NODE_SWITCH &&
+		    ca++ % every == first) {
+			m[nm].node = (int32_t)i;
+			m[nm++].port = 1;
+		}
+	return nm;
+}
+
+/*
+ * Two groups (every third CA; every fifth from the second) of a damaged
+ * FlatFly, their trees built for MLIDs 0xc000 and 0xc001 into one MFT
+ * state: the checker counts both groups' dependencies together.  Built
+ * each on its own (MLID 0: checked against unicast alone) the two trees
+ * close a credit loop between them on some drop seed (searched over 300,
+ * ff-twisted-dor, 10 % of the cables missing, as e2e's damaged FlatFly);
+ * built as the plugin builds them (the second checked against unicast
+ * and the first) they do not.
+ */
+START_TEST(trees_of_groups_together)
+{
+	struct tree_case tc = { "FlatFly 4x4x3 damaged", "ff-twisted-dor",
+				ff_damaged };
+	static const uint8_t mgid[2][16] = { { 0xff, 0x12, 0xe0, 0x05 },
+					     { 0xff, 0x12, 0xe0, 0x06 } };
+	bool found = false;
+
+	keep_guids = true;
+	for (drop_seed = 1; drop_seed <= 300 && !found; drop_seed++) {
+		struct ot_routing *r = NULL;
+		struct ot_fabric *f = make_case(&tc, 5, &r);
+		struct ot_mcast_member *m = calloc(f->nnodes + 1, sizeof(*m));
+		unsigned int mode;
+
+		ck_assert(m);
+		for (mode = 0; mode < 2; mode++) {
+			struct ot_mtree_net *net = tree_net(r);
+			struct ot_mcast *mc = ot_mcast_new(f, 4);
+			struct ot_check_report *rep = NULL;
+			const struct ot_check_counts *c;
+			struct ot_error err = { 0 };
+			unsigned int k;
+
+			ck_assert(mc);
+			for (k = 0; k < 2; k++) {
+				struct ot_mcast_group *g = ot_mcast_add_group(
+					mc, OT_MLID_BASE + k, mgid[k], 0);
+				uint32_t nm = stride_members(f, k ? 5 : 3, k, m),
+					 i;
+				struct ot_mtree t;
+
+				ck_assert(g);
+				for (i = 0; i < nm; i++)
+					ck_assert(!ot_mcast_add_member(
+						g, m[i].node, m[i].port));
+				ck_assert(!ot_mtree_build(net,
+					mode ? OT_MLID_BASE + k : 0, m, nm, 1,
+					&t, &err));
+				ck_assert_int_eq(t.loop, 0);
+				ck_assert(!ot_mtree_apply(&t, mc,
+							  OT_MLID_BASE + k));
+				ot_mtree_free(&t);
+			}
+			c = run(f, r, mc, &rep);
+			ck_assert_uint_eq(c->mcast.missed, 0);
+			if (!mode && c->mcast.credit_loops > c->credit_loops)
+				found = true;
+			if (mode && found)
+				ck_assert_msg(c->mcast.credit_loops ==
+						      c->credit_loops,
+					      "drop seed %llu: the trees of two groups close %u credit loops together",
+					      (unsigned long long)drop_seed,
+					      c->mcast.credit_loops);
+			ot_check_report_free(rep);
+			ot_mcast_free(mc);
+			ot_mtree_net_free(net);
+			if (!found)
+				break;
+		}
+		free(m);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+	drop_seed = 3;
+	keep_guids = false;
+	ck_assert_msg(found, "no drop seed up to 300 where two groups' own trees close a loop together");
+}
+END_TEST
+
 /* One member port: no tree; all on one switch: that switch alone. */
 START_TEST(tree_small_groups)
 {
@@ -1066,7 +1161,7 @@ START_TEST(tree_small_groups)
 	m[0].node = a;
 	m[0].port = 1;
 	m[1] = m[0];
-	ck_assert(!ot_mtree_build(net, m, 2, 1, &t, &err));
+	ck_assert(!ot_mtree_build(net, 0, m, 2, 1, &t, &err));
 	ck_assert_int_eq(t.root, -1);
 	ck_assert_uint_eq(t.nentries, 0);
 	ot_mtree_free(&t);
@@ -1074,7 +1169,7 @@ START_TEST(tree_small_groups)
 	m[1].port = 1;
 	m[2].node = f->node[a].port[1].peer;
 	m[2].port = 0;
-	ck_assert(!ot_mtree_build(net, m, 3, 1, &t, &err));
+	ck_assert(!ot_mtree_build(net, 0, m, 3, 1, &t, &err));
 	ck_assert_int_eq(t.root, f->node[a].port[1].peer);
 	ck_assert_uint_eq(t.nswitches, 1);
 	ck_assert_uint_eq(t.nentries, 3); /* two CA ports and port 0 */
@@ -1109,6 +1204,7 @@ static Suite *mcast_suite(void)
 			    sizeof(cases) / sizeof(cases[0]));
 	tcase_add_loop_test(tc, tree_avoids_credit_loop, 0, 2);
 	tcase_add_test(tc, tree_small_groups);
+	tcase_add_test(tc, trees_of_groups_together);
 	suite_add_tcase(s, tc);
 	return s;
 }
