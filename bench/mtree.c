@@ -24,11 +24,22 @@
 #include "route/engine.h"
 #include "route/mcast.h"
 
+/* The tree of members m (no MLID: not kept for the next groups). */
+static int build(struct ot_mtree_net *net, const struct ot_mcast_member *m,
+		 uint32_t nm, struct ot_mtree *t)
+{
+	struct ot_error err = { 0 };
+
+	if (!ot_mtree_build(net, 0, m, nm, 1, t, &err))
+		return 0;
+	fprintf(stderr, "mtree: %s\n", err.msg);
+	return -1;
+}
+
 static int group(struct ot_mtree_net *net, const struct ot_fabric *f,
 		 unsigned int every)
 {
 	struct ot_mcast_member *m = calloc(f->nnodes + 1, sizeof(*m));
-	struct ot_error err = { 0 };
 	struct ot_mtree t;
 	uint32_t i, nm = 0, ca = 0;
 	double cdg = ot_mtree_net_cdg_ms(net), start = ot_now_ms(), ms;
@@ -40,8 +51,7 @@ static int group(struct ot_mtree_net *net, const struct ot_fabric *f,
 			m[nm].node = (int32_t)i;
 			m[nm++].port = 1;
 		}
-	if (ot_mtree_build(net, 0, m, nm, 1, &t, &err)) {
-		fprintf(stderr, "mtree: %s\n", err.msg);
+	if (build(net, m, nm, &t)) {
 		free(m);
 		return -1;
 	}
@@ -61,7 +71,6 @@ static int random_groups(struct ot_mtree_net *net, const struct ot_fabric *f,
 {
 	struct ot_mcast_member *m = calloc(f->nnodes + 1, sizeof(*m));
 	struct ot_prng rng = { 1 };
-	struct ot_error err = { 0 };
 	unsigned int g, other = 0, loops = 0, bfs = 0, out = 0, in = 0;
 
 	if (!m)
@@ -76,8 +85,7 @@ static int random_groups(struct ot_mtree_net *net, const struct ot_fabric *f,
 				m[nm].node = (int32_t)i;
 				m[nm++].port = 1;
 			}
-		if (ot_mtree_build(net, 0, m, nm, 1, &t, &err)) {
-			fprintf(stderr, "mtree: %s\n", err.msg);
+		if (build(net, m, nm, &t)) {
 			free(m);
 			return -1;
 		}
