@@ -2,9 +2,10 @@
 /*
  * What the plugin's mcast_build_stree costs (src/plugin/mcast.c, the
  * trees of route/mcast.h), offline on a net file routed by an engine:
- * the first tree after a routing builds the switch distances and the
- * engine's unicast channel dependency graph (once per routing); every
- * tree then picks its root, grows and checks itself against that graph.
+ * the first tree after a routing builds the switch distances, the
+ * engine's unicast channel dependency graph and the master tree (once
+ * per routing); every tree then takes its subtree of the master (or
+ * picks its root and grows) and checks itself against that graph.
  * Prints, for groups of every CA, every 8th and every 64th: the time of
  * each step, the tree, and whether it adds a credit loop.  With RANDOM,
  * that many groups of random CAs (each CA in with a probability drawn
@@ -57,7 +58,7 @@ static int group(struct ot_mtree_net *net, const struct ot_fabric *f,
 	}
 	ms = ot_now_ms() - start;
 	cdg = ot_mtree_net_cdg_ms(net) - cdg;
-	printf("every %3u CA: %6u members, tree of %5u switches, depth %u, root %u (%s), %u tried, loop %" PRId64 ": %9.1f ms (of which unicast dependencies %.1f ms)\n",
+	printf("every %3u CA: %6u members, tree of %5u switches, depth %u, root %u (%s), %u tried, loop %" PRId64 ": %9.1f ms (of which unicast dependencies and master tree %.1f ms)\n",
 	       every, nm, t.nswitches, t.depth, t.chosen + 1,
 	       t.shape ? t.shape : "-", t.tries, t.loop, ms, cdg);
 	ot_mtree_free(&t);
@@ -71,7 +72,7 @@ static int random_groups(struct ot_mtree_net *net, const struct ot_fabric *f,
 {
 	struct ot_mcast_member *m = calloc(f->nnodes + 1, sizeof(*m));
 	struct ot_prng rng = { 1 };
-	unsigned int g, other = 0, loops = 0, bfs = 0, out = 0, in = 0;
+	unsigned int g, other = 0, loops = 0, bfs = 0, out = 0, in = 0, sub = 0;
 
 	if (!m)
 		return -1;
@@ -91,7 +92,9 @@ static int random_groups(struct ot_mtree_net *net, const struct ot_fabric *f,
 		}
 		other += t.chosen > 0;
 		loops += t.loop > 0;
-		if (t.shape && strstr(t.shape, "out"))
+		if (t.shape && strstr(t.shape, "master"))
+			sub++;
+		else if (t.shape && strstr(t.shape, "out"))
 			out++;
 		else if (t.shape && strstr(t.shape, "into"))
 			in++;
@@ -99,8 +102,8 @@ static int random_groups(struct ot_mtree_net *net, const struct ot_fabric *f,
 			bfs++;
 		ot_mtree_free(&t);
 	}
-	printf("%u random groups: shortest-path trees %u, unicast out of the root %u, unicast into the root %u; another root than the first %u; a credit loop left %u\n",
-	       count, bfs, out, in, other, loops);
+	printf("%u random groups: the master's subtree %u, shortest-path trees %u, unicast out of the root %u, unicast into the root %u; another root than the first %u; a credit loop left %u\n",
+	       count, sub, bfs, out, in, other, loops);
 	free(m);
 	return 0;
 }

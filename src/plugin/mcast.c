@@ -194,13 +194,13 @@ static void log_tree(struct ot_plugin_engine *ctx, uint16_t mlid,
 		return;
 	}
 	OSM_LOG(log, OSM_LOG_VERBOSE,
-		"%s: MLID 0x%04x: multicast tree of %u switch(es) from \"%s\" for %u member port(s) on %u switch(es), depth %u, SLs 0x%04x, root %u of %u tried, %s in %.3f ms (unicast dependencies %.3f ms)\n",
+		"%s: MLID 0x%04x: multicast tree of %u switch(es) from \"%s\" for %u member port(s) on %u switch(es), depth %u, SLs 0x%04x, %s, %u tried, %s in %.3f ms (unicast dependencies and master tree %.3f ms)\n",
 		name, mlid, t->nswitches, f->node[t->root].desc, nmembers,
-		t->nmember_sw, t->depth, sls, t->chosen + 1, t->tries,
+		t->nmember_sw, t->depth, sls, t->shape, t->tries,
 		t->loop ? "CREDIT LOOP" : "no credit loop", ms, cdg_ms);
 	if (t->loop)
 		OSM_LOG(log, OSM_LOG_ERROR,
-			OT_ERR_MCAST ": %s: MLID 0x%04x: each of the %u root(s) tried closes a credit loop with unicast traffic; installed the tree from \"%s\", whose loop has %" PRId64 " channels\n",
+			OT_ERR_MCAST ": %s: MLID 0x%04x: each of the %u tree(s) tried closes a credit loop with unicast traffic and the other groups' trees; installed the tree from \"%s\", whose loop has %" PRId64 " channels\n",
 			name, mlid, t->tries, f->node[t->root].desc, t->loop);
 	if (t->unreached || t->unattached)
 		OSM_LOG(log, OSM_LOG_INFO,

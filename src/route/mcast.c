@@ -37,8 +37,9 @@ struct ot_mtree_net {
 	 * the checker checks them all together.  edges: the dependencies
 	 * that trees brought into the graph, with how many trees hold each;
 	 * exc: those of them against base's order (where a search for a
-	 * loop must start too).  rebased: base was recomputed with trees'
-	 * dependencies in it (after a tree that kept a loop).
+	 * loop must start too).  A tree that kept a loop is not installed:
+	 * every installed tree closes no loop with unicast and the others,
+	 * and the next groups are not blamed for its loop.
 	 */
 	struct installed **inst;  /* OT_MTREE_MLIDS entries, lazily */
 	struct edge_table {
@@ -48,7 +49,21 @@ struct ot_mtree_net {
 	} edges;
 	struct ot_cdg_edge *exc;
 	uint32_t nexc, cap_exc;
-	bool rebased;
+	/*
+	 * The master tree: a tree over every switch with CAs, without a loop
+	 * against unicast, made once per routing before any tree is
+	 * installed.  Its
+	 * subtrees cannot close a loop with one another (their turns are
+	 * among its turns), so a group whose own trees all loop with the
+	 * trees installed tries the smallest subtree of it that holds its
+	 * member switches.  master: 0 not made yet, 1 made, -1 none (it
+	 * loops itself), 2 being made, -2 not to be made (tests).
+	 */
+	int master;
+	uint32_t mroot;
+	uint32_t *mparent;  /* switch number -> parent in it; UINT32_MAX */
+	uint8_t *mup;       /* port to the parent */
+	uint32_t *mchild, *mlast, *mlist; /* work space of a subtree */
 	unsigned int roots; /* candidate roots tried, OT_MTREE_TRIES */
 	/* work space of one build */
 	uint32_t *stamp, cur;
@@ -65,7 +80,6 @@ struct installed {
 	struct ot_cdg_edge *edge;
 	uint8_t *counted; /* 1: in net->edges (not unicast's own) */
 	uint32_t n, cap;
-	bool in_base;     /* in the graph base was computed on */
 };
 
 /* ------------------------------------------------------------------ */
@@ -292,6 +306,11 @@ void ot_mtree_net_free(struct ot_mtree_net *n)
 	free(n->edges.key);
 	free(n->edges.count);
 	free(n->exc);
+	free(n->mparent);
+	free(n->mup);
+	free(n->mchild);
+	free(n->mlast);
+	free(n->mlist);
 	free(n->swnode);
 	free(n->swidx);
 	free(n->rank);
@@ -311,9 +330,14 @@ double ot_mtree_net_cdg_ms(const struct ot_mtree_net *n)
 	return n->cdg_ms;
 }
 
-void ot_mtree_net_set_roots(struct ot_mtree_net *n, unsigned int roots)
+void ot_mtree_net_set_roots(struct ot_mtree_net *n, unsigned int roots,
+			    bool master)
 {
 	n->roots = roots ? roots : 1;
+	if (!master && n->master >= 0 && n->master != 2)
+		n->master = -2; /* not made, not to be made */
+	else if (master && n->master == -2)
+		n->master = 0;
 }
 
 /* The unicast graph and its parts, once per routing. */
@@ -601,6 +625,10 @@ enum shape { SHAPE_BFS, SHAPE_OUT, SHAPE_IN, NSHAPES };
 static const char *const shape_name[NSHAPES] = {
 	"shortest paths", "unicast out of the root", "unicast into the root",
 };
+static const char master_name[] = "subtree of the master tree";
+
+/* The index of the master's subtree among the trees of try_roots(). */
+#define MASTER_TRY UINT32_MAX
 
 /*
  * The switch number at the far end of switch x's LFT entry for lid, or
@@ -915,37 +943,14 @@ static int hold(struct ot_mtree_net *n, struct installed *t, uint32_t from,
 	return 0;
 }
 
-/*
- * base again: the parts of the graph as it is, trees' dependencies in
- * them, and so no exception.  After a tree that kept a loop (the loop is
- * then no longer new), and after withdrawing a tree base had in it.
- */
-static int rebase(struct ot_mtree_net *n)
-{
-	struct ot_cdg_sccs s;
-	uint32_t i;
-
-	if (ot_cdg_sccs(&n->cdg, 0, &s))
-		return -1;
-	ot_cdg_sccs_free(&n->sccs);
-	n->sccs = s;
-	n->nexc = 0;
-	n->rebased = true;
-	for (i = 0; n->inst && i < OT_MTREE_MLIDS; i++)
-		if (n->inst[i])
-			n->inst[i]->in_base = true;
-	return 0;
-}
-
 /* The tree of mlid, if any, out of the graph. */
-static int withdraw(struct ot_mtree_net *n, uint16_t mlid)
+static void withdraw(struct ot_mtree_net *n, uint16_t mlid)
 {
 	struct installed *t;
 	uint32_t i;
-	bool in_base;
 
 	if (!n->inst || !n->inst[mlid - OT_MLID_BASE])
-		return 0;
+		return;
 	t = n->inst[mlid - OT_MLID_BASE];
 	n->inst[mlid - OT_MLID_BASE] = NULL;
 	for (i = 0; i < t->n; i++) {
@@ -958,9 +963,7 @@ static int withdraw(struct ot_mtree_net *n, uint16_t mlid)
 				      ot_cdg_channel_port(&n->cdg, to),
 				      to % OT_CDG_VLS);
 	}
-	in_base = t->in_base;
 	installed_free(t);
-	return in_base ? rebase(n) : 0;
 }
 
 /*
@@ -1147,14 +1150,14 @@ static int all_turns(struct build *b, const struct ot_mtree *t)
 
 /*
  * Tree t (entries indexed) installed for mlid: its dependencies stay in
- * the graph, held by it.  A tree that kept a loop makes base again.
+ * the graph, held by it.  Not a tree that kept a loop (see net->inst).
  */
 static int install(struct build *b, uint16_t mlid, const struct ot_mtree *t)
 {
 	struct ot_mtree_net *n = b->n;
 	struct installed *in;
 
-	if (!any_link(n, t))
+	if (t->loop || !any_link(n, t))
 		return 0;
 	if (!n->inst) {
 		n->inst = calloc(OT_MTREE_MLIDS, sizeof(*n->inst));
@@ -1169,44 +1172,209 @@ static int install(struct build *b, uint16_t mlid, const struct ot_mtree *t)
 	if (all_turns(b, t))
 		return -1;
 	b->install = NULL;
-	return t->loop ? rebase(n) : 0;
+	return 0;
 }
 
 /*
- * The candidate roots in order, each with every shape, until a tree adds
- * no loop; else the tree with the smallest loop (the first of equals).
+ * The smallest subtree of the master tree that holds the member
+ * switches: their paths up to the master's root, less the stem above
+ * the first switch where they meet.  0, 1 when the master does not
+ * reach a member switch, -1 (OOM).
+ */
+static int grow_master(struct build *b, struct ot_mtree *t)
+{
+	struct ot_mtree_net *n = b->n;
+	uint32_t cap = 0, i, nl = 0, top, u;
+
+	n->cur++;
+	for (i = 0; i < b->nmsw; i++)
+		if (n->mparent[b->msw[i]] == UINT32_MAX &&
+		    b->msw[i] != n->mroot)
+			return 1;
+	n->stamp[n->mroot] = n->cur;
+	n->mchild[n->mroot] = 0;
+	for (i = 0; i < b->nmsw; i++)
+		for (u = b->msw[i]; n->stamp[u] != n->cur; u = n->mparent[u]) {
+			n->stamp[u] = n->cur;
+			n->mchild[u] = 0;
+			n->mlist[nl++] = u;
+		}
+	for (i = 0; i < nl; i++) {
+		u = n->mlist[i];
+		n->mchild[n->mparent[u]]++;
+		n->mlast[n->mparent[u]] = u;
+	}
+	/* the stem: down from the root while one branch and no member */
+	for (top = n->mroot; n->mchild[top] == 1; top = n->mlast[top]) {
+		for (i = 0; i < b->nmsw && b->msw[i] != top; i++)
+			;
+		if (i < b->nmsw)
+			break;
+		n->mchild[top] = UINT32_MAX; /* above top: out */
+	}
+	t->root = n->swnode[top];
+	t->nswitches = 1;
+	t->nentries = 0;
+	t->depth = 0;
+	t->unreached = 0;
+	for (i = 0; i < nl; i++) {
+		u = n->mlist[i];
+		if (u == top || n->mchild[u] == UINT32_MAX)
+			continue;
+		if (join(n, t, &cap, u, n->mparent[u], n->mup[u]))
+			return -1;
+	}
+	for (i = 0; i < b->nmsw; i++) {
+		uint32_t d = 0;
+
+		for (u = b->msw[i]; u != top; u = n->mparent[u])
+			d++;
+		if (d > t->depth)
+			t->depth = d;
+	}
+	for (i = 0; i < b->npt; i++)
+		if (add_entry(t, &cap, n->swnode[b->pt[i].sw], b->pt[i].port))
+			return -1;
+	return index_entries(n, t) ? -1 : 0;
+}
+
+static int try_roots(struct build *b, struct ot_mtree *out);
+static int candidates(struct build *b);
+
+/* Whether switch number s has a CA (or router) cabled to it. */
+static bool has_cas(const struct ot_mtree_net *n, uint32_t s)
+{
+	const struct ot_node *nd = &n->f->node[n->swnode[s]];
+	unsigned int p;
+
+	for (p = 1; p <= nd->nports; p++)
+		if (nd->port[p].peer >= 0 && !ot_is_switch(n->f, nd->port[p].peer))
+			return true;
+	return false;
+}
+
+/*
+ * The master tree, before any tree is installed: every switch with CAs
+ * a member (every switch when none has: the transit switches of a KNS
+ * are in it only where it passes), the same candidates and shapes as a
+ * group's, checked against unicast alone (b's SLs).  0, or -1 (OOM).
+ */
+static int make_master(struct ot_mtree_net *n, uint16_t sls)
+{
+	struct build b = { .n = n, .sls = sls };
+	struct ot_mtree t = { 0 };
+	uint32_t i;
+	int rc = -1;
+
+	n->master = 2;
+	n->mparent = malloc((n->nsw + 1) * sizeof(*n->mparent));
+	n->mup = malloc(n->nsw + 1);
+	n->mchild = malloc((n->nsw + 1) * sizeof(*n->mchild));
+	n->mlast = malloc((n->nsw + 1) * sizeof(*n->mlast));
+	n->mlist = malloc((n->nsw + 1) * sizeof(*n->mlist));
+	b.pt = malloc((n->nsw + 1) * sizeof(*b.pt));
+	b.msw = malloc((n->nsw + 1) * sizeof(*b.msw));
+	if (!n->mparent || !n->mup || !n->mchild || !n->mlast || !n->mlist ||
+	    !b.pt || !b.msw)
+		goto out;
+	for (i = 0; i < n->nsw; i++)
+		if (has_cas(n, i)) {
+			b.pt[b.npt].sw = i;
+			b.pt[b.npt++].port = 0;
+			b.msw[b.nmsw++] = i;
+		}
+	for (i = 0; !b.nmsw && i < n->nsw; i++) {
+		b.pt[b.npt].sw = i;
+		b.pt[b.npt++].port = 0;
+		b.msw[b.nmsw++] = i;
+	}
+	if (by_rank(n, b.msw, b.nmsw) || candidates(&b) ||
+	    try_roots(&b, &t))
+		goto out;
+	/* its switches: the members' paths up (parent[] of its growth) */
+	n->mroot = n->swidx[t.root];
+	for (i = 0; i < n->nsw; i++)
+		n->mparent[i] = UINT32_MAX;
+	for (i = 0; i < b.nmsw; i++) {
+		uint32_t u = b.msw[i];
+
+		if (dist(n, n->mroot, u) == FAR)
+			continue;
+		for (; u != n->mroot && n->mparent[u] == UINT32_MAX;
+		     u = n->parent[u])
+			n->mparent[u] = n->parent[u];
+	}
+	memcpy(n->mup, n->up_port, n->nsw);
+	n->master = t.loop ? -1 : 1;
+	rc = 0;
+out:
+	if (rc)
+		n->master = -1;
+	ot_mtree_free(&t);
+	free(b.pt);
+	free(b.msw);
+	free(b.cand);
+	free(b.edge);
+	return rc;
+}
+
+/* Tree number try (a candidate root and a shape, or MASTER_TRY) grown. */
+static int grow_try(struct build *b, uint32_t try, struct ot_mtree *out)
+{
+	if (try == MASTER_TRY)
+		return grow_master(b, out);
+	return grow(b, b->cand[try / NSHAPES], (enum shape)(try % NSHAPES),
+		    out);
+}
+
+/*
+ * The trees of a group in order until one adds no loop: the subtree of
+ * the master tree (all groups' subtrees of it are safe together), then
+ * the candidate roots, each with every shape (the master's own trees:
+ * no master yet); else the tree with the smallest loop (the first of
+ * equals).
  */
 static int try_roots(struct build *b, struct ot_mtree *out)
 {
-	unsigned int roots = b->ncand < b->n->roots ? b->ncand : b->n->roots;
-	unsigned int i, k, best = 0, last = 0;
+	struct ot_mtree_net *n = b->n;
+	unsigned int roots = b->ncand < n->roots ? b->ncand : n->roots;
+	uint32_t i, try, best = 0, last = 0, ntries = roots * NSHAPES;
 	int64_t best_loop = -1, loop = -1;
 	int rc;
 
+	if (!n->master && n->nsw > 1) {
+		double start;
+
+		if (unicast_graph(n))
+			return -1;
+		start = ot_now_ms();
+		if (make_master(n, b->sls))
+			return -1;
+		n->cdg_ms += ot_now_ms() - start;
+	}
 	out->tries = 0;
-	for (i = 0; i < roots && loop; i++)
-		for (k = 0; k < NSHAPES && loop; k++) {
-			rc = grow(b, b->cand[i], (enum shape)k, out);
-			if (rc < 0)
-				return -1;
-			if (rc)
-				continue;
-			last = i * NSHAPES + k;
-			loop = added_loop(b, out);
-			if (loop < 0)
-				return -1;
-			out->tries++;
-			if (best_loop < 0 || loop < best_loop) {
-				best = last;
-				best_loop = loop;
-			}
+	for (i = n->master == 1 ? 0 : 1; i <= ntries && loop; i++) {
+		try = i ? i - 1 : MASTER_TRY;
+		rc = grow_try(b, try, out);
+		if (rc < 0)
+			return -1;
+		if (rc)
+			continue;
+		last = try;
+		loop = added_loop(b, out);
+		if (loop < 0)
+			return -1;
+		out->tries++;
+		if (best_loop < 0 || loop < best_loop) {
+			best = try;
+			best_loop = loop;
 		}
-	if (best != last &&
-	    grow(b, b->cand[best / NSHAPES], (enum shape)(best % NSHAPES),
-		 out))
+	}
+	if (best != last && grow_try(b, best, out))
 		return -1;
-	out->chosen = best / NSHAPES;
-	out->shape = shape_name[best % NSHAPES];
+	out->chosen = best == MASTER_TRY ? 0 : best / NSHAPES;
+	out->shape = best == MASTER_TRY ? master_name :
+					  shape_name[best % NSHAPES];
 	out->loop = best_loop;
 	return 0;
 }
@@ -1223,8 +1391,8 @@ int ot_mtree_build(struct ot_mtree_net *n, uint16_t mlid,
 	if (mlid && (mlid < OT_MLID_BASE || mlid - OT_MLID_BASE >=
 					      OT_MTREE_MLIDS))
 		return ot_error_set(err, "multicast: MLID 0x%04x", mlid);
-	if (mlid && withdraw(n, mlid))
-		goto out;
+	if (mlid)
+		withdraw(n, mlid);
 	if (place_members(&b, m, nm, out))
 		goto out;
 	if (b.npt < 2 || !b.nmsw) {

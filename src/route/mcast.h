@@ -6,7 +6,11 @@
  * nor builds trees that ignore the engine's VLs.
  *
  * A group's members are CA (or router) ports, counted at the switch port
- * their cable arrives on, and switches (their port 0).  The tree:
+ * their cable arrives on, and switches (their port 0).  MFT entries: on
+ * every switch of the group's tree its tree ports, its member CA ports
+ * and port 0 when it is a member itself; none elsewhere.
+ *
+ * A tree grown from a root:
  *
  *  - Root: a member switch of least eccentricity (the most switch hops
  *    to another member switch), among those reaching the most member
@@ -14,20 +18,13 @@
  *    distance to the member switches; then the engine's canonical order
  *    of switches: the labels it gave them (its coordinates, compared as
  *    text with numbers by value), then node GUID.
- *  - A shortest-path tree from the root: each switch hangs off the
- *    neighbour one hop nearer the root that comes first in the canonical
- *    order, by its lowest-numbered cable to it (the one choice that
- *    depends on port numbers: which of parallel cables).  Branches
- *    without a member are cut.
- *  - MFT entries: on every tree switch its tree ports, its member CA
- *    ports and port 0 when it is a member itself; none elsewhere.
- *
- * The same fabric, members and labels give the same tree whatever the
- * discovery order or the port numbers (beyond parallel cables).  GUIDs
- * enter through the labels only (and where two switches share a label):
- * the recognizers break by GUID the ties the topology leaves open, so
- * on a symmetric fabric other GUIDs may move the coordinates, and the
- * tree moves with them: it is the same tree in coordinates.
+ *  - Shapes, tried in this order from each root: the shortest-path tree,
+ *    each switch hanging off its neighbour one hop nearer the root that
+ *    comes first in the canonical order, by its lowest-numbered cable to
+ *    it; the engine's own unicast paths from the root out to the member
+ *    switches (packets going down the tree turn as unicast does); its
+ *    unicast paths from the member switches in to the root (packets
+ *    going up turn as unicast does).  Branches without a member are cut.
  *
  * No credit loop: multicast packets carry the group's SL, and at each
  * hop their VL is the engine's SL2VL for (in port, out port, SL).  A tree
@@ -36,17 +33,32 @@
  * switch x, out to a switch), a dependency from x's channel to u on each
  * VL x sends on it to u's channel out on SL2VL(u, in, out, SL).  Those
  * dependencies added to the engine's unicast channel dependency graph
- * (model/cdg.h, the checker's) and to those of the trees already
- * installed for other MLIDs (all groups' packets share the channels)
- * must leave it without a new loop.  The
- * candidate roots are tried in order, at most OT_MTREE_TRIES, each with
- * three shapes of tree: the shortest-path tree above; the engine's own
- * unicast paths from the root out to the member switches (so that
- * packets going down the tree turn as unicast does); its unicast paths
- * from the member switches in to the root (packets going up turn as
- * unicast does).  The first tree that adds no loop is taken; when each
- * closes one, the tree whose loop has the fewest channels is returned
- * all the same (a group never goes without a tree), with that loop.
+ * (model/cdg.h, the checker's) and to those of the trees installed for
+ * the other MLIDs (all groups' packets share the channels, and two
+ * trees each without a loop against unicast can close one together)
+ * must leave it without a new loop.
+ *
+ * The master tree: the tree of a group of every switch with CAs, grown
+ * as above (roots in order, each with every shape, until one adds no
+ * loop to unicast alone), once per routing.  A group's tree is, first,
+ * the smallest subtree of the master holding its member switches: its
+ * turns are among the master's, so the subtrees of all groups together
+ * add no loop (with groups rooted each at its own best switch, 17 of 40
+ * trees closed one with the others on a 4x4x3 FlatFly with ff-dor:
+ * test_mcast.c).  When that subtree adds a loop (no master: every tree
+ * of it looped; or a member switch outside it), the group's own trees
+ * follow: at most OT_MTREE_TRIES roots, each with the three shapes.  The
+ * first tree that adds no loop is taken; when each closes one, the tree
+ * whose loop has the fewest channels is returned all the same (a group
+ * never goes without a tree), with that loop, and not kept in the graph
+ * (the next groups are not blamed for it).
+ *
+ * The same fabric, members and labels give the same tree whatever the
+ * discovery order or the port numbers (beyond parallel cables).  GUIDs
+ * enter through the labels only (and where two switches share a label):
+ * the recognizers break by GUID the ties the topology leaves open, so
+ * on a symmetric fabric other GUIDs may move the coordinates, and the
+ * tree moves with them: it is the same tree in coordinates.
  */
 #ifndef OSMTOPO_ROUTE_MCAST_H
 #define OSMTOPO_ROUTE_MCAST_H
@@ -63,9 +75,10 @@
 
 /*
  * What every tree of one routing shares: switch distances, the canonical
- * order, and (on the first tree with a turn) the unicast channel
- * dependency graph and its strongly connected parts.  Built once per
- * routing, freed with it; borrows r, which must outlive it.
+ * order, and (on the first tree) the unicast channel dependency graph
+ * and its strongly connected parts, the master tree, and the trees
+ * installed since.  Built once per routing, freed with it; borrows r,
+ * which must outlive it.
  */
 struct ot_mtree_net;
 
@@ -78,12 +91,18 @@ int ot_mtree_net_new(const struct ot_routing *r, const bool *no_mcast,
 void ot_mtree_net_free(struct ot_mtree_net *n);
 
 /*
- * At most roots candidate roots (OT_MTREE_TRIES unless set): 1 shows
- * the first choice's best tree (tests, diagnosis).
+ * At most roots candidate roots (OT_MTREE_TRIES unless set), and the
+ * master tree's subtree after them or not (it is, unless set): 1 root
+ * without the master shows the first choice's best tree (tests,
+ * diagnosis).  Before the first tree of n, or with master true.
  */
-void ot_mtree_net_set_roots(struct ot_mtree_net *n, unsigned int roots);
+void ot_mtree_net_set_roots(struct ot_mtree_net *n, unsigned int roots,
+			    bool master);
 
-/* Milliseconds the unicast dependency graph took (0 before it exists). */
+/*
+ * Milliseconds the unicast dependency graph and the master tree took (0
+ * before they exist).
+ */
 double ot_mtree_net_cdg_ms(const struct ot_mtree_net *n);
 
 struct ot_mtree {

@@ -986,8 +986,9 @@ END_TEST
  * VLs, detours; 10 %).  The first drop seed (and member stride) where
  * the best tree of that root loops (the checker agrees: the MFTs add a
  * credit loop; with the generator's GUIDs, drop seed 186 for ff-dor,
- * 115 for ff-twisted-dor); the builder then takes another root, and its
- * tree adds none (the checker agrees).
+ * 115 for ff-twisted-dor); without the master tree the builder then
+ * takes another root, and with it the master's subtree, and neither
+ * tree adds a loop (the checker agrees).
  */
 START_TEST(tree_avoids_credit_loop)
 {
@@ -1010,8 +1011,9 @@ START_TEST(tree_avoids_credit_loop)
 			const struct ot_check_counts *c;
 			struct ot_mcast *mc;
 			struct ot_mtree t;
+			unsigned int k;
 
-			ot_mtree_net_set_roots(net, 1);
+			ot_mtree_net_set_roots(net, 1, false);
 			mc = built_group(f, net, m, nm, &t);
 			if (t.loop) {
 				found = true;
@@ -1023,19 +1025,28 @@ START_TEST(tree_avoids_credit_loop)
 					      (unsigned long long)drop_seed,
 					      (long long)t.loop);
 				ot_check_report_free(rep);
-				ot_mcast_free(mc);
-				ot_mtree_free(&t);
-				ot_mtree_net_set_roots(net, OT_MTREE_TRIES);
-				mc = built_group(f, net, m, nm, &t);
-				c = run(f, r, mc, &rep);
-				ck_assert_msg(t.loop == 0 && t.chosen > 0,
-					      "drop seed %llu: loop %lld, root %u",
-					      (unsigned long long)drop_seed,
-					      (long long)t.loop, t.chosen);
-				ck_assert_uint_eq(c->mcast.missed, 0);
-				ck_assert_uint_eq(c->mcast.credit_loops,
-						  c->credit_loops);
-				ot_check_report_free(rep);
+				for (k = 0; k < 2; k++) {
+					/* other roots; then the master's */
+					ot_mcast_free(mc);
+					ot_mtree_free(&t);
+					ot_mtree_net_free(net);
+					net = tree_net(r);
+					ot_mtree_net_set_roots(net,
+							       OT_MTREE_TRIES,
+							       k);
+					mc = built_group(f, net, m, nm, &t);
+					c = run(f, r, mc, &rep);
+					ck_assert_msg(t.loop == 0 &&
+						      (k || t.chosen > 0),
+						      "drop seed %llu, master %u: loop %lld, root %u",
+						      (unsigned long long)drop_seed,
+						      k, (long long)t.loop,
+						      t.chosen);
+					ck_assert_uint_eq(c->mcast.missed, 0);
+					ck_assert_uint_eq(c->mcast.credit_loops,
+							  c->credit_loops);
+					ot_check_report_free(rep);
+				}
 			}
 			ot_mcast_free(mc);
 			ot_mtree_free(&t);
@@ -1070,12 +1081,13 @@ static uint32_t stride_members(const struct ot_fabric *f, unsigned int every,
 /*
  * Two groups (every third CA; every fifth from the second) of a damaged
  * FlatFly, their trees built for MLIDs 0xc000 and 0xc001 into one MFT
- * state: the checker counts both groups' dependencies together.  Built
- * each on its own (MLID 0: checked against unicast alone) the two trees
- * close a credit loop between them on some drop seed (searched over 300,
- * ff-twisted-dor, 10 % of the cables missing, as e2e's damaged FlatFly);
- * built as the plugin builds them (the second checked against unicast
- * and the first) they do not.
+ * state: the checker counts both groups' dependencies together.  The
+ * groups' own trees (no master tree), built each on its own (MLID 0:
+ * checked against unicast alone), close a credit loop between them on
+ * some drop seed (searched over 300, ff-twisted-dor, 10 % of the cables
+ * missing, as e2e's damaged FlatFly; drop seed 2); built with their
+ * MLIDs (the second checked against unicast and the first) they do not;
+ * nor do the master tree's subtrees, even each on its own.
  */
 START_TEST(trees_of_groups_together)
 {
@@ -1093,7 +1105,7 @@ START_TEST(trees_of_groups_together)
 		unsigned int mode;
 
 		ck_assert(m);
-		for (mode = 0; mode < 2; mode++) {
+		for (mode = 0; mode < 3; mode++) {
 			struct ot_mtree_net *net = tree_net(r);
 			struct ot_mcast *mc = ot_mcast_new(f, 4);
 			struct ot_check_report *rep = NULL;
@@ -1102,6 +1114,8 @@ START_TEST(trees_of_groups_together)
 			unsigned int k;
 
 			ck_assert(mc);
+			/* modes 0, 1: the groups' own trees; 2: the master's */
+			ot_mtree_net_set_roots(net, OT_MTREE_TRIES, mode == 2);
 			for (k = 0; k < 2; k++) {
 				struct ot_mcast_group *g = ot_mcast_add_group(
 					mc, OT_MLID_BASE + k, mgid[k], 0);
@@ -1114,8 +1128,8 @@ START_TEST(trees_of_groups_together)
 					ck_assert(!ot_mcast_add_member(
 						g, m[i].node, m[i].port));
 				ck_assert(!ot_mtree_build(net,
-					mode ? OT_MLID_BASE + k : 0, m, nm, 1,
-					&t, &err));
+					mode == 1 ? OT_MLID_BASE + k : 0, m, nm,
+					1, &t, &err));
 				ck_assert_int_eq(t.loop, 0);
 				ck_assert(!ot_mtree_apply(&t, mc,
 							  OT_MLID_BASE + k));
@@ -1144,6 +1158,98 @@ START_TEST(trees_of_groups_together)
 	drop_seed = 3;
 	keep_guids = false;
 	ck_assert_msg(found, "no drop seed up to 300 where two groups' own trees close a loop together");
+}
+END_TEST
+
+/*
+ * Groups joined and left at random, as OpenSM rebuilds a group's tree at
+ * every change: 40 builds over 6 MLIDs of a FlatFly 4x4x3 (damaged:
+ * drop seed 2, 10 % of the cables missing; and intact), with ff-dor and
+ * ff-twisted-dor, each MLID's latest tree kept in one MFT state.  After
+ * every build the checker agrees with the builder: no credit loop added
+ * while every tree that stays was built without one (whatever the trees
+ * withdrawn before them held: a withdrawal gives back exactly its own
+ * dependencies).  No tree keeps a loop: they are the master tree's
+ * subtrees (with the groups' own trees first, 16 of the 40 kept one with
+ * ff-dor damaged, 17 intact; 6 and 7 with ff-twisted-dor).
+ */
+START_TEST(trees_rebuilt_at_random)
+{
+	struct tree_case tc = { "FlatFly 4x4x3",
+				_i % 2 ? "ff-twisted-dor" : "ff-dor",
+				ff_damaged };
+	struct ot_routing *r = NULL;
+	struct ot_fabric *f;
+	struct ot_mtree_net *net;
+	struct ot_mcast *mc;
+	struct ot_mcast_member *m;
+	struct ot_check_report *rep = NULL;
+	const struct ot_check_counts *c;
+	struct ot_prng rng = { 11 };
+	struct ot_error err = { 0 };
+	int64_t loop[6] = { 0 };
+	unsigned int b, k, errors = 0;
+	bool any;
+	uint32_t n;
+
+	drop_seed = 2;
+	if (_i >= 2)
+		drop_links = 0; /* intact */
+	f = make_case(&tc, 5, &r);
+	drop_links = 0.1;
+	drop_seed = 3;
+	net = tree_net(r);
+	mc = ot_mcast_new(f, 8);
+	m = calloc(f->nnodes + 1, sizeof(*m));
+	ck_assert(mc && m);
+	for (k = 0; k < 6; k++) {
+		uint8_t mgid[16] = { 0xff, 0x12, 0xe0, 0x10, (uint8_t)k };
+
+		ck_assert(ot_mcast_add_group(mc, OT_MLID_BASE + k, mgid, 0));
+	}
+	for (b = 0; b < 40; b++) {
+		uint32_t per = 1 + ot_prng_below(&rng, 400), nm = 0, i;
+		uint16_t mlid = OT_MLID_BASE + ot_prng_below(&rng, 6);
+		struct ot_mcast_group *g = &mc->group[mlid - OT_MLID_BASE];
+		struct ot_mtree t;
+		unsigned int p;
+
+		for (i = 0; i < f->nnodes; i++)
+			if (f->node[i].type != OT_NODE_SWITCH &&
+			    ot_prng_below(&rng, 1000) < per) {
+				m[nm].node = (int32_t)i;
+				m[nm++].port = 1;
+			}
+		ck_assert(!ot_mtree_build(net, mlid, m, nm, 1, &t, &err));
+		for (n = 0; n < f->nnodes; n++)
+			for (p = 0; p <= f->node[n].nports; p++)
+				ot_mcast_set(mc, (int32_t)n, mlid, p, false);
+		ck_assert(!ot_mtree_apply(&t, mc, mlid));
+		g->nmembers = 0;
+		for (i = 0; i < nm; i++)
+			ck_assert(!ot_mcast_add_member(g, m[i].node,
+						       m[i].port));
+		loop[mlid - OT_MLID_BASE] = t.loop;
+		errors += t.loop > 0;
+		for (k = 0, any = false; k < 6; k++)
+			any |= loop[k] > 0;
+		c = run(f, r, mc, &rep);
+		ck_assert_uint_eq(c->mcast.missed, 0);
+		ck_assert_uint_eq(c->mcast.looping, 0);
+		ck_assert_msg(any || c->mcast.credit_loops == c->credit_loops,
+			      "%s, build %u: the trees that stayed close %u credit loops together",
+			      tc.engine, b, c->mcast.credit_loops);
+		ot_check_report_free(rep);
+		rep = NULL;
+		ot_mtree_free(&t);
+	}
+	ck_assert_msg(!errors, "%s, %s: %u of 40 trees kept a loop",
+		      tc.engine, _i >= 2 ? "intact" : "damaged", errors);
+	free(m);
+	ot_mcast_free(mc);
+	ot_mtree_net_free(net);
+	ot_routing_free(r);
+	ot_fabric_free(f);
 }
 END_TEST
 
@@ -1205,6 +1311,7 @@ static Suite *mcast_suite(void)
 	tcase_add_loop_test(tc, tree_avoids_credit_loop, 0, 2);
 	tcase_add_test(tc, tree_small_groups);
 	tcase_add_test(tc, trees_of_groups_together);
+	tcase_add_loop_test(tc, trees_rebuilt_at_random, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }
