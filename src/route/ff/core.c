@@ -714,29 +714,6 @@ static int dor_hop(struct ff_ctx *c, uint32_t s, const struct ff_dest *t,
 	return 0;
 }
 
-/* The rule: where switch s sends a packet for t (see the file's top). */
-static int next_hop(struct ff_ctx *c, uint32_t s, const struct ff_dest *t,
-		    uint32_t seq, struct ff_hop *h)
-{
-	const uint8_t *sc = ff_coords(c, s), *tc = ff_coords(c, t->tslot);
-	const uint8_t *pi = c->order[t->layer];
-	unsigned int k, L;
-
-	if (s == (uint32_t)t->tslot) {
-		h->dim = -1;
-		return 0;
-	}
-	if (c->variant & FF_TWISTED) {
-		L = pi[c->n - 1];
-		if (sc[L] != t->tau)
-			return twist_hop(c, s, t, L, seq, h);
-	}
-	for (k = 0; k < c->n; k++)
-		if (sc[pi[k]] != tc[pi[k]])
-			break;
-	return dor_hop(c, s, t, pi[k], seq, h);
-}
-
 /* The neighbours of slot, as hops; nb holds sumk entries. */
 static unsigned int neighbours(const struct ff_ctx *c, uint32_t slot,
 			       struct ff_hop *nb)
@@ -838,9 +815,14 @@ static int escape_hops(struct ff_ctx *c, const struct ff_dest *t,
 }
 
 /*
- * The variant's hop at every switch toward t, or -1 (err set) when some
- * switch has none; the flags that size the VLs are then left as they
- * were, since t goes to the escape layer.
+ * The variant's hop at every switch toward t (the rule at the top of the
+ * file), or -1 (err set) when some switch has none; the flags that size
+ * the VLs are then left as they were, since t goes to the escape layer.
+ * The usual hop -- deliver, twist, or the first dimension in t's order
+ * where the switch differs from t, to ADOR's via coordinate or to t's,
+ * over a cable that is there -- is taken here with what depends on t
+ * alone worked out once; twist_hop() and dor_hop() decide the rest
+ * (detours, refusals) as the rule says.
  */
 static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
 		      const struct ff_dest *b);
@@ -849,7 +831,11 @@ static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
 			uint32_t seq, struct ff_hop *hops)
 {
 	bool same_dim = c->same_dim_hops, twist = c->twist_detour;
-	bool detours = c->detours;
+	bool detours = c->detours, via_taken = false;
+	const uint8_t *tc = ff_coords(c, t->tslot), *pi = c->order[t->layer];
+	unsigned int n = c->n, L = pi[n - 1], i, k, v, ador = 0;
+	bool twisted = c->variant & FF_TWISTED;
+	uint8_t via[OT_FF_MAX_DIMS];
 	uint32_t s;
 
 	/* the buffer holds t's hops already (the flags were set then) */
@@ -858,19 +844,63 @@ static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
 	c->hops_gen++;
 	c->hops_valid = false;
 	c->seq_used = false;
+	/*
+	 * ADOR's extra hop (not in the last dimension for Twisted: the
+	 * twist was it); its coordinate depends on the line only when
+	 * cables are missing.
+	 */
+	for (i = 0; i < n && (c->variant & FF_ADOR) && t->offset; i++) {
+		if (twisted && i == L)
+			continue;
+		ador |= 1u << i;
+		via[i] = ff_ador_via(c, t->tslot, t, i);
+	}
 	for (s = 0; s < c->ff->nslots; s++) {
+		const uint8_t *sc = ff_coords(c, s);
+		struct ff_hop *h = &hops[s];
+
 		if (c->ff->slot_node[s] < 0)
 			continue;
-		if (next_hop(c, s, t, seq, &hops[s])) {
-			c->same_dim_hops = same_dim;
-			c->twist_detour = twist;
-			c->detours = detours;
-			return -1;
+		if (s == (uint32_t)t->tslot) {
+			h->dim = -1;
+			continue;
 		}
+		if (twisted && sc[L] != t->tau) {
+			h->dim = L;
+			h->v = t->tau;
+			if (ff_has(c, s, L, t->tau))
+				continue;
+			if (twist_hop(c, s, t, L, seq, h))
+				goto fail;
+			continue;
+		}
+		for (k = 0; k < n - 1 && sc[pi[k]] == tc[pi[k]]; k++)
+			;
+		i = pi[k];
+		h->dim = i;
+		if (ador & (1u << i)) {
+			v = c->complete ? via[i] : ff_ador_via(c, s, t, i);
+			if (v != tc[i] && sc[i] != v && ff_has(c, s, i, v)) {
+				h->v = v;
+				via_taken = true;
+				continue;
+			}
+		}
+		h->v = tc[i];
+		if (ff_has(c, s, i, tc[i]))
+			continue;
+		if (dor_hop(c, s, t, i, seq, h))
+			goto fail;
 	}
+	c->same_dim_hops |= via_taken;
 	c->hops_valid = !c->seq_used;
 	c->hops_of = *t;
 	return 0;
+fail:
+	c->same_dim_hops = same_dim;
+	c->twist_detour = twist;
+	c->detours = detours;
+	return -1;
 }
 
 /*
@@ -911,212 +941,7 @@ static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
 
 #define FF_BATCH 64
 #define FF_KEEP 0xff
-
-struct ff_dealer {
-	uint16_t *count;  /* per bundle, class and cable */
-	uint32_t *total;  /* per bundle and cable: destinations */
-	uint64_t *weight; /* per bundle and cable */
-	uint32_t *through; /* per slot: CAs whose packets pass there */
-	uint32_t *cas;     /* per slot: CAs of the switch */
-	uint32_t *dist;    /* per slot: hops to t's switch */
-	uint32_t *stack;   /* nslots: walks, then slots by distance */
-	uint32_t *bucket;  /* nslots + 2: counts by distance */
-	int offset;        /* offset (and kind) the counts are for */
-	uint32_t weighed;  /* the hops_gen of the weights */
-	/*
-	 * Per stage (0: all), the switches that deliver and those that deal
-	 * a hop in that stage, with its bundle: made once per hops_gen.
-	 */
-	uint32_t planned[3];
-	uint32_t *plan_slot[3], nplan[3], ndeliver[3];
-	size_t *plan_b[3];
-	/*
-	 * The entries of the last FF_BATCH calls of deal_dest(), per slot
-	 * (FF_KEEP: not written by that call), written to the LFT rows a
-	 * batch at a time: a destination's entries lie in every switch's
-	 * row, 18 KB apart at 16K, a TLB miss each.
-	 */
-	uint8_t *col;
-	uint16_t col_lid[FF_BATCH];
-	unsigned int ncol;
-	/*
-	 * Stage 1 of the dealing group, per destination (s1start, by its
-	 * position in the group): its deliveries and final hops with their
-	 * weights, recorded when its hops were first chosen, so that stage 1
-	 * chooses and weighs them no second time (a few per destination:
-	 * the switches one hop from its own).
-	 */
-	struct ff_s1 *s1;
-	size_t ns1, caps1, *s1start;
-};
-
-/* A stage-1 entry: a delivery (b = FF_DELIVER) or a bundle to deal. */
-struct ff_s1 {
-	uint32_t slot;
-	uint32_t b;
-	uint32_t w;
-};
-
-#define FF_DELIVER UINT32_MAX
-
-static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
-{
-	size_t nb = (size_t)c->ff->nslots * c->sumk + 1;
-	uint32_t s;
-
-	d->count = calloc(nb * FF_CLASSES * c->maxw, sizeof(*d->count));
-	d->total = calloc(nb * c->maxw, sizeof(*d->total));
-	d->weight = calloc(nb * c->maxw, sizeof(*d->weight));
-	d->through = calloc(c->ff->nslots + 1, sizeof(*d->through));
-	d->cas = calloc(c->ff->nslots + 1, sizeof(*d->cas));
-	d->dist = calloc(c->ff->nslots + 1, sizeof(*d->dist));
-	d->stack = calloc(c->ff->nslots + 1, sizeof(*d->stack));
-	d->bucket = calloc(c->ff->nslots + 2, sizeof(*d->bucket));
-	d->offset = -1;
-	d->weighed = c->hops_gen - 1;
-	d->col = malloc(((size_t)c->ff->nslots + 1) * FF_BATCH);
-	d->s1start = malloc(((size_t)c->nlids + 1) * sizeof(*d->s1start));
-	if (!d->col || !d->s1start)
-		return -1;
-	memset(d->col, FF_KEEP, ((size_t)c->ff->nslots + 1) * FF_BATCH);
-	for (s = 0; s < 3; s++) {
-		d->planned[s] = c->hops_gen - 1;
-		d->plan_slot[s] = malloc(((size_t)c->ff->nslots + 1) *
-					 sizeof(*d->plan_slot[s]));
-		d->plan_b[s] = malloc(((size_t)c->ff->nslots + 1) *
-				      sizeof(*d->plan_b[s]));
-		if (!d->plan_slot[s] || !d->plan_b[s])
-			return -1;
-	}
-	if (!d->count || !d->total || !d->weight || !d->through || !d->cas ||
-	    !d->dist || !d->stack || !d->bucket)
-		return -1;
-	for (s = 0; s < c->ff->nslots; s++) {
-		int32_t node = c->ff->slot_node[s];
-		unsigned int p;
-
-		for (p = 1; node >= 0 && p <= c->f->node[node].nports; p++) {
-			int32_t x = c->f->node[node].port[p].peer;
-
-			d->cas[s] += x >= 0 && !ot_is_switch(c->f, x);
-		}
-	}
-	return 0;
-}
-
-static void dealer_free(struct ff_dealer *d)
-{
-	unsigned int i;
-
-	free(d->col);
-	free(d->s1);
-	free(d->s1start);
-	free(d->count);
-	free(d->total);
-	free(d->weight);
-	free(d->through);
-	free(d->cas);
-	free(d->dist);
-	free(d->stack);
-	free(d->bucket);
-	for (i = 0; i < 3; i++) {
-		free(d->plan_slot[i]);
-		free(d->plan_b[i]);
-	}
-}
-
-/*
- * Each switch's distance to t's switch along the hops chosen toward t,
- * remembered on the way (the hops form a tree into t's switch); a walk
- * that does not end there within nslots hops counts as nslots.
- */
-static void dealer_dist(const struct ff_ctx *c, struct ff_dealer *d,
-			const struct ff_hop *hops)
-{
-	uint32_t n = c->ff->nslots, s, x, top, k;
-
-	for (s = 0; s < n; s++)
-		d->dist[s] = UINT32_MAX;
-	for (s = 0; s < n; s++) {
-		if (c->ff->slot_node[s] < 0 || d->dist[s] != UINT32_MAX)
-			continue;
-		for (x = s, top = 0; d->dist[x] == UINT32_MAX && top < n;) {
-			if (hops[x].dim < 0) {
-				d->dist[x] = 0;
-				break;
-			}
-			d->stack[top++] = x;
-			x = ff_move(c, x, hops[x].dim, hops[x].v);
-		}
-		k = d->dist[x] == UINT32_MAX ? n : d->dist[x];
-		while (top)
-			d->dist[d->stack[--top]] = ++k < n ? k : n;
-	}
-}
-
-/*
- * The weight of t at every switch -- the CAs whose packets for t pass
- * there, counted along the hops chosen toward it, farthest switches
- * first -- and each switch's distance to t's switch.
- */
-static void dealer_weigh(const struct ff_ctx *c, struct ff_dealer *d,
-			 const struct ff_hop *hops)
-{
-	uint32_t n = c->ff->nslots, s, x, k;
-
-	/* the same hops as last time: the same weights */
-	if (d->weighed == c->hops_gen)
-		return;
-	d->weighed = c->hops_gen;
-	dealer_dist(c, d, hops);
-	memset(d->bucket, 0, (n + 2) * sizeof(*d->bucket));
-	for (s = 0; s < n; s++)
-		if (c->ff->slot_node[s] >= 0)
-			d->bucket[n - d->dist[s] + 1]++;
-	for (k = 1; k <= n + 1; k++)
-		d->bucket[k] += d->bucket[k - 1];
-	for (s = 0; s < n; s++)
-		if (c->ff->slot_node[s] >= 0)
-			d->stack[d->bucket[n - d->dist[s]]++] = s;
-	for (s = 0; s < n; s++)
-		d->through[s] = d->cas[s];
-	for (k = 0; k < d->bucket[n]; k++) {
-		s = d->stack[k];
-		if (hops[s].dim < 0 || d->dist[s] >= n)
-			continue;
-		x = ff_move(c, s, hops[s].dim, hops[s].v);
-		d->through[x] += d->through[s];
-	}
-}
-
-/*
- * The cable of bundle b for t (see above), through: t's weight there.
- * Inlined into its two callers: a call per LFT entry costs more than
- * the pick itself.
- */
-static inline __attribute__((always_inline)) unsigned int
-dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
-	    const struct ff_dest *t, size_t b, uint32_t through)
-{
-	unsigned int k = t->escape ? FF_ESCAPE_SL : t->layer, l, best = 0;
-	uint16_t *cnt = d->count + (b * FF_CLASSES + k) * c->maxw;
-	uint32_t *all = d->total + b * c->maxw;
-	uint64_t *w = d->weight + b * c->maxw;
-	unsigned int n = c->bcnt[b];
-
-	/* two cables (the usual parallel pair): the loop below, unrolled */
-	if (n == 2)
-		best = cnt[1] != cnt[0] ? cnt[1] < cnt[0] :
-		       all[1] != all[0] ? all[1] < all[0] : w[1] < w[0];
-	for (l = 1; n > 2 && l < n; l++)
-		if (cnt[l] != cnt[best] ? cnt[l] < cnt[best] :
-		    all[l] != all[best] ? all[l] < all[best] : w[l] < w[best])
-			best = l;
-	cnt[best]++;
-	all[best]++;
-	w[best] += through;
-	return best;
-}
+#define FF_NONE UINT32_MAX
 
 /*
  * The dealing stages (deal_stages()): 1, the final hops into the
@@ -1136,192 +961,486 @@ static int deal_group(const struct ff_dest *t)
 }
 
 /*
- * The LFT entries toward lid at the switches of a stage (0: all), and
- * the deliveries.
+ * A hop into a bundle of parallel cables, to deal: switch slot's bundle
+ * k (index slot * sumk + k), where the destination weighs w.
  */
-/*
- * The plan of a stage for the hops (see struct ff_dealer): deliveries
- * first, then the dealt switches.
- */
-static void dealer_plan(const struct ff_ctx *c, struct ff_dealer *d,
-			const struct ff_hop *hops, unsigned int stage)
-{
-	uint32_t s, *slot = d->plan_slot[stage], n = 0;
-	size_t *pb = d->plan_b[stage];
-
-	d->planned[stage] = c->hops_gen;
-	for (s = 0; s < c->ff->nslots; s++)
-		if (c->ff->slot_node[s] >= 0 && hops[s].dim < 0)
-			slot[n++] = s;
-	d->ndeliver[stage] = n;
-	for (s = 0; s < c->ff->nslots; s++) {
-		if (c->ff->slot_node[s] < 0 || hops[s].dim < 0 ||
-		    (stage && ff_stage(d->dist[s]) != stage))
-			continue;
-		pb[n] = (size_t)s * c->sumk + c->koff[hops[s].dim] +
-			hops[s].v;
-		slot[n++] = s;
-	}
-	d->nplan[stage] = n;
-}
-
-/* The batch's entries into the switches' LFT rows, in call order. */
-static void dealer_flush(const struct ff_ctx *c, struct ff_dealer *d,
-			 struct ot_routing *out)
-{
-	uint32_t s;
-	unsigned int j;
-
-	for (s = 0; s < c->ff->nslots; s++) {
-		int32_t node = c->ff->slot_node[s];
-		uint8_t *src = d->col + (size_t)s * FF_BATCH;
-
-		if (node < 0)
-			continue;
-		for (j = 0; j < d->ncol; j++)
-			if (src[j] != FF_KEEP)
-				out->lft[node][d->col_lid[j]] = src[j];
-		memset(src, FF_KEEP, d->ncol);
-	}
-	d->ncol = 0;
-}
-
-/* The class counts start again with each dealing group. */
-static void dealer_group(const struct ff_ctx *c, struct ff_dealer *d,
-			 const struct ff_dest *t)
-{
-	int offset = deal_group(t);
-
-	if (offset != d->offset) {
-		memset(d->count, 0, ((size_t)c->ff->nslots * c->sumk + 1) *
-					    FF_CLASSES * c->maxw *
-					    sizeof(*d->count));
-		d->offset = offset;
-	}
-}
-
-/* The batch takes lid's column; flushed when full. */
-static void dealer_next(const struct ff_ctx *c, struct ff_dealer *d,
-			uint16_t lid, struct ot_routing *out)
-{
-	d->col_lid[d->ncol++] = lid;
-	if (d->ncol == FF_BATCH)
-		dealer_flush(c, d, out);
-}
-
-static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
-		      const struct ff_hop *hops, uint16_t lid,
-		      unsigned int stage, struct ot_routing *out)
-{
-	const struct ff_dest *t = &c->dest[lid];
-	uint8_t *col = d->col + d->ncol;
-	uint32_t i;
-
-	dealer_group(c, d, t);
-	if (stage)
-		dealer_weigh(c, d, hops);
-	if (d->planned[stage] != c->hops_gen)
-		dealer_plan(c, d, hops, stage);
-	for (i = 0; i < d->ndeliver[stage]; i++)
-		col[(size_t)d->plan_slot[stage][i] * FF_BATCH] = t->port;
-	for (; i < d->nplan[stage]; i++) {
-		uint32_t s = d->plan_slot[stage][i];
-		size_t b = d->plan_b[stage][i];
-
-		col[(size_t)s * FF_BATCH] =
-			c->bport[b * c->maxw +
-				 dealer_pick(c, d, t, b, d->through[s])];
-	}
-	dealer_next(c, d, lid, out);
-}
+struct ff_deal {
+	uint32_t slot;
+	uint16_t k;
+	uint16_t w;
+};
 
 /*
- * Stage 1 of the destination at position x of the group, from its
- * record: what deal_dest() writes for stage 1 from the same hops and
- * weights, in the same order.
+ * A hop over a single cable: its port, whatever the dealing, and where
+ * the switch's entries lie in the batch (slot * FF_BATCH).
  */
-static void deal_recorded(const struct ff_ctx *c, struct ff_dealer *d,
-			  uint32_t x, uint16_t lid, struct ot_routing *out)
-{
-	const struct ff_dest *t = &c->dest[lid];
-	uint8_t *col = d->col + d->ncol;
-	size_t i;
-
-	dealer_group(c, d, t);
-	for (i = d->s1start[x]; i < d->s1start[x + 1]; i++) {
-		const struct ff_s1 *e = &d->s1[i];
-
-		col[(size_t)e->slot * FF_BATCH] = e->b == FF_DELIVER ?
-			t->port :
-			c->bport[(size_t)e->b * c->maxw +
-				 dealer_pick(c, d, t, e->b, e->w)];
-	}
-	dealer_next(c, d, lid, out);
-}
+struct ff_direct {
+	uint32_t at;
+	uint32_t port;
+};
 
 /*
- * The record of stage 1 for the destination at position x of the group,
- * from its hops and weights just taken: the deliveries, then the final
- * hops, each in slot order (dealer_plan()'s order).  dealer_weigh() left
- * the switches sorted by distance, in slot order within one: those at
- * distance 0 (the deliveries) last, those at distance 1 before them.
+ * What one choice of hops (hops_gen) toward a destination means for the
+ * tables: the switches that deliver, the hops over single cables, and,
+ * weighed, the hops to deal per stage and the keys of the stages.
  */
-static int record_stage1(const struct ff_ctx *c, struct ff_dealer *d,
-			 const struct ff_hop *hops, uint32_t x)
+struct ff_sheet {
+	uint32_t gen;      /* the hops_gen it was made from */
+	uint32_t *next;    /* per slot: where its hop leads */
+	uint32_t *dist;    /* per slot: hops to t's switch (nslots: never) */
+	uint32_t *through; /* per slot: CAs whose packets for t pass there */
+	uint32_t *deliver, ndeliver;
+	struct ff_direct *direct;
+	uint32_t ndirect;
+	struct ff_deal *deal[FF_STAGES + 1]; /* per stage 1, 2 */
+	uint32_t ndeal[FF_STAGES + 1];
+	/* per stage: 0 without hops there, else 1 + their largest weight */
+	uint32_t key[FF_STAGES + 1];
+	uint32_t wmax; /* the largest weight of a hop to deal */
+};
+
+/*
+ * The destinations of a dealing group that took one choice of hops (the
+ * consecutive ones with one rule, see same_rule()), positions first ..
+ * first + count - 1 of the dealing order; the hops they deal, recorded
+ * when the memory allows (at: stage s in store[at[s - 1] .. at[s]]),
+ * else chosen again when their turn comes.
+ */
+struct ff_gen {
+	uint32_t first, count;
+	uint32_t key[FF_STAGES + 1];
+	uint32_t ndeal[FF_STAGES + 1];
+	bool recorded;
+	size_t at[FF_STAGES + 1];
+};
+
+/*
+ * The records of a dealing group may take this many bytes per LFT entry
+ * of the routing (FF_RECORD_MIN at least); beyond, hops are chosen again.
+ * ff_record_limit, when not SIZE_MAX, overrides it (unit tests: 0).
+ */
+#define FF_RECORD_PER_ENTRY 1
+#define FF_RECORD_MIN ((size_t)1 << 22)
+size_t ff_record_limit = SIZE_MAX;
+
+struct ff_dealer {
+	uint16_t *count;  /* per bundle, class and cable */
+	uint32_t *total;  /* per bundle and cable: destinations */
+	uint64_t *weight; /* per bundle and cable */
+	uint32_t *cas;    /* per slot: CAs of the switch */
+	uint32_t *stack;  /* nslots: walks */
+	uint32_t *popped; /* nslots: switches as their distance is known */
+	uint32_t *dist0;  /* per slot: unknown, nslots for missing switches */
+	struct ff_sheet sh;
+	/*
+	 * The entries of the last FF_BATCH destinations dealt, per slot
+	 * (FF_KEEP: not written), written to the LFT rows a batch at a
+	 * time: a destination's entries lie in every switch's row, 18 KB
+	 * apart at 16K, a TLB miss each.  The pending run: the columns
+	 * run0 .. ncol - 1, destinations with the sheet's hops whose
+	 * deliveries and single cables are not in the batch yet.
+	 */
+	uint8_t *col;
+	uint16_t col_lid[FF_BATCH];
+	unsigned int ncol, run0;
+	/* the dealing group's generations and their records */
+	struct ff_gen *gen;
+	uint32_t ngen, capgen;
+	struct ff_deal *store;
+	size_t nstore, capstore, budget;
+	struct ot_deal_key *order;
+};
+
+static int sheet_init(const struct ff_ctx *c, struct ff_sheet *sh)
 {
-	uint32_t n = c->ff->nslots, from, to, k, s;
+	size_t n = (size_t)c->ff->nslots + 1;
+	unsigned int i;
 
-	d->s1start[x] = d->ns1;
-	if (n < 2)
-		goto out; /* no switch to deal */
-	from = d->bucket[n - 2];
-	to = d->bucket[n];
-	if (d->ns1 + (to - from) > d->caps1) {
-		size_t cap = (d->ns1 + (to - from)) * 2 + 256;
-		struct ff_s1 *e = realloc(d->s1, cap * sizeof(*e));
-
-		if (!e)
+	sh->gen = c->hops_gen - 1;
+	sh->next = malloc(n * sizeof(*sh->next));
+	sh->dist = malloc(n * sizeof(*sh->dist));
+	sh->through = malloc(n * sizeof(*sh->through));
+	sh->deliver = malloc(n * sizeof(*sh->deliver));
+	sh->direct = malloc(n * sizeof(*sh->direct));
+	if (!sh->next || !sh->dist || !sh->through || !sh->deliver ||
+	    !sh->direct)
+		return -1;
+	for (i = 1; i <= FF_STAGES; i++) {
+		sh->deal[i] = malloc(n * sizeof(*sh->deal[i]));
+		if (!sh->deal[i])
 			return -1;
-		d->s1 = e;
-		d->caps1 = cap;
 	}
-	for (k = d->bucket[n - 1]; k < to; k++) {
-		struct ff_s1 *e = &d->s1[d->ns1++];
-
-		e->slot = d->stack[k];
-		e->b = FF_DELIVER;
-	}
-	for (k = from; k < d->bucket[n - 1]; k++) {
-		struct ff_s1 *e = &d->s1[d->ns1++];
-
-		s = d->stack[k];
-		e->slot = s;
-		e->b = (uint32_t)(s * c->sumk + c->koff[hops[s].dim] +
-				  hops[s].v);
-		e->w = d->through[s];
-	}
-out:
-	d->s1start[x + 1] = d->ns1;
 	return 0;
 }
 
-/*
- * Where t's hops lie, from the weights just taken: per stage, 0 when t
- * has no hop there, else 1 + the largest weight of its hops there.
- */
-static void stage_keys(const struct ff_ctx *c, const struct ff_dealer *d,
-		       const struct ff_hop *hops, uint32_t *key)
+static void sheet_free(struct ff_sheet *sh)
 {
+	unsigned int i;
+
+	free(sh->next);
+	free(sh->dist);
+	free(sh->through);
+	free(sh->deliver);
+	free(sh->direct);
+	for (i = 1; i <= FF_STAGES; i++)
+		free(sh->deal[i]);
+}
+
+static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
+{
+	size_t nb = (size_t)c->ff->nslots * c->sumk + 1;
 	uint32_t s;
 
-	memset(key, 0, (FF_STAGES + 1) * sizeof(*key));
+	d->count = calloc(nb * FF_CLASSES * c->maxw, sizeof(*d->count));
+	d->total = calloc(nb * c->maxw, sizeof(*d->total));
+	d->weight = calloc(nb * c->maxw, sizeof(*d->weight));
+	d->cas = calloc(c->ff->nslots + 1, sizeof(*d->cas));
+	d->stack = calloc(c->ff->nslots + 1, sizeof(*d->stack));
+	d->popped = calloc(c->ff->nslots + 1, sizeof(*d->popped));
+	d->dist0 = calloc(c->ff->nslots + 1, sizeof(*d->dist0));
+	d->col = malloc(((size_t)c->ff->nslots + 1) * FF_BATCH);
+	d->order = malloc(((size_t)c->nlids + 1) * sizeof(*d->order));
+	if (sheet_init(c, &d->sh) || !d->count || !d->total || !d->weight ||
+	    !d->cas || !d->stack || !d->popped || !d->dist0 || !d->col ||
+	    !d->order)
+		return -1;
+	memset(d->col, FF_KEEP, ((size_t)c->ff->nslots + 1) * FF_BATCH);
 	for (s = 0; s < c->ff->nslots; s++) {
-		uint32_t *k = &key[ff_stage(d->dist[s])];
+		int32_t node = c->ff->slot_node[s];
+		unsigned int p;
 
-		if (c->ff->slot_node[s] >= 0 && hops[s].dim >= 0 &&
-		    d->through[s] >= *k)
-			*k = d->through[s] + 1;
+		d->dist0[s] = node < 0 ? c->ff->nslots : UINT32_MAX;
+		for (p = 1; node >= 0 && p <= c->f->node[node].nports; p++) {
+			int32_t x = c->f->node[node].port[p].peer;
+
+			d->cas[s] += x >= 0 && !ot_is_switch(c->f, x);
+		}
 	}
+	return 0;
+}
+
+static void dealer_free(struct ff_dealer *d)
+{
+	sheet_free(&d->sh);
+	free(d->col);
+	free(d->count);
+	free(d->total);
+	free(d->weight);
+	free(d->cas);
+	free(d->stack);
+	free(d->popped);
+	free(d->dist0);
+	free(d->gen);
+	free(d->store);
+	free(d->order);
+}
+
+/*
+ * Each switch's distance to t's switch along its hops, remembered on the
+ * way (the hops form a tree into t's switch); a walk that does not end
+ * there within nslots hops counts as nslots.  A switch's distance is
+ * known before those of the switches whose hops lead to it, so that
+ * order, backwards, adds up the weights of t (the CAs whose packets for
+ * t pass a switch) from the farthest switches in; and the stage keys.
+ */
+static void sheet_weigh(const struct ff_ctx *c, struct ff_dealer *d)
+{
+	struct ff_sheet *sh = &d->sh;
+	const uint32_t n = c->ff->nslots, *next = sh->next;
+	uint32_t *dist = sh->dist, *through = sh->through;
+	uint32_t *stack = d->stack, *popped = d->popped;
+	uint32_t s, x, top, k, npop = 0, key[FF_STAGES + 1] = { 0 };
+
+	/* missing switches count as known: no walk starts or ends there */
+	memcpy(dist, d->dist0, n * sizeof(*dist));
+	for (k = 0; k < sh->ndeliver; k++)
+		dist[sh->deliver[k]] = 0;
+	for (s = 0; s < n; s++) {
+		if (dist[s] != UINT32_MAX)
+			continue;
+		x = s;
+		top = 0;
+		do {
+			stack[top++] = x;
+			x = next[x];
+		} while (dist[x] == UINT32_MAX && top < n);
+		k = dist[x] == UINT32_MAX ? n : dist[x];
+		do {
+			x = stack[--top];
+			k += k < n;
+			dist[x] = k;
+			popped[npop++] = x;
+		} while (top);
+	}
+	memcpy(through, d->cas, n * sizeof(*through));
+	while (npop) {
+		uint32_t w, *kx;
+
+		x = popped[--npop];
+		w = through[x];
+		kx = &key[ff_stage(dist[x])];
+		*kx = w >= *kx ? w + 1 : *kx;
+		if (dist[x] < n)
+			through[next[x]] += w;
+	}
+	memcpy(sh->key, key, sizeof(key));
+}
+
+/*
+ * The sheet of the hops just chosen (see struct ff_sheet); weighed only
+ * when some hop goes into a bundle of parallel cables.
+ */
+static void sheet_make(const struct ff_ctx *c, struct ff_dealer *d,
+		       const struct ff_hop *hops)
+{
+	struct ff_sheet *sh = &d->sh;
+	const uint32_t n = c->ff->nslots, sumk = c->sumk, maxw = c->maxw;
+	const unsigned int nd = c->n;
+	const int32_t *node = c->ff->slot_node;
+	const uint8_t *bcnt = c->bcnt, *bport = c->bport, *coords = c->coords;
+	uint32_t koff[OT_FF_MAX_DIMS], stride[OT_FF_MAX_DIMS];
+	uint32_t s, ncand = 0, ndir = 0, ndl = 0, k, st, *next = sh->next;
+	struct ff_deal *cand = sh->deal[FF_STAGES];
+	struct ff_direct *dir = sh->direct;
+
+	memcpy(koff, c->koff, sizeof(koff));
+	memcpy(stride, c->stride, sizeof(stride));
+	sh->gen = c->hops_gen;
+	memset(sh->key, 0, sizeof(sh->key));
+	memset(sh->ndeal, 0, sizeof(sh->ndeal));
+	sh->wmax = 0;
+	for (s = 0; s < n; s++) {
+		const struct ff_hop h = hops[s];
+		size_t b;
+
+		if (node[s] < 0)
+			continue;
+		if (h.dim < 0) {
+			sh->deliver[ndl++] = s;
+			continue;
+		}
+		k = koff[h.dim] + h.v;
+		b = (size_t)s * sumk + k;
+		next[s] = s + (h.v - coords[(size_t)s * nd + h.dim]) *
+			      stride[h.dim];
+		if (bcnt[b] > 1) {
+			cand[ncand].slot = s;
+			cand[ncand++].k = k;
+			continue;
+		}
+		dir[ndir].at = s * FF_BATCH;
+		dir[ndir++].port = bport[b * maxw];
+	}
+	sh->ndeliver = ndl;
+	sh->ndirect = ndir;
+	if (!ncand)
+		return; /* nothing to deal: neither weights nor keys matter */
+	sheet_weigh(c, d);
+	/* stage 2 fills in place: its entries come after the candidate read */
+	for (k = 0; k < ncand; k++) {
+		struct ff_deal e = cand[k];
+		uint32_t w = sh->through[e.slot];
+
+		st = ff_stage(sh->dist[e.slot]);
+		sh->wmax = w > sh->wmax ? w : sh->wmax;
+		sh->deal[st][sh->ndeal[st]++] = e;
+	}
+}
+
+/*
+ * The cable of bundle b for a destination of class k (layer or escape
+ * layer) that weighs `through` there (see above).  Inlined: a call per
+ * LFT entry costs more than the pick itself.
+ */
+static inline __attribute__((always_inline)) unsigned int
+dealer_pick(const struct ff_ctx *c, struct ff_dealer *d, unsigned int k,
+	    size_t b, uint32_t through)
+{
+	uint16_t *cnt = d->count + (b * FF_CLASSES + k) * c->maxw;
+	uint32_t *all = d->total + b * c->maxw;
+	uint64_t *w = d->weight + b * c->maxw;
+	unsigned int n = c->bcnt[b], l, best = 0;
+
+	/* two cables (the usual parallel pair): the loop below, unrolled */
+	if (n == 2)
+		best = cnt[1] != cnt[0] ? cnt[1] < cnt[0] :
+		       all[1] != all[0] ? all[1] < all[0] : w[1] < w[0];
+	for (l = 1; n > 2 && l < n; l++)
+		if (cnt[l] != cnt[best] ? cnt[l] < cnt[best] :
+		    all[l] != all[best] ? all[l] < all[best] : w[l] < w[best])
+			best = l;
+	cnt[best]++;
+	all[best]++;
+	w[best] += through;
+	return best;
+}
+
+/*
+ * dealer_pick() len times on a bundle of two cables for one class (cnt:
+ * its counts, all, w), the counters held in registers meanwhile.
+ */
+static void deal_pair(uint16_t *cnt, uint32_t *all, uint64_t *w,
+		      uint32_t through, const uint8_t *port, uint8_t *dst,
+		      unsigned int len)
+{
+	uint16_t c0 = cnt[0], c1 = cnt[1];
+	uint32_t a0 = all[0], a1 = all[1];
+	uint64_t w0 = w[0], w1 = w[1];
+	unsigned int j;
+
+	for (j = 0; j < len; j++) {
+		bool one = c1 != c0 ? c1 < c0 : a1 != a0 ? a1 < a0 : w1 < w0;
+
+		if (one) {
+			c1++;
+			a1++;
+			w1 += through;
+		} else {
+			c0++;
+			a0++;
+			w0 += through;
+		}
+		dst[j] = port[one];
+	}
+	cnt[0] = c0;
+	cnt[1] = c1;
+	all[0] = a0;
+	all[1] = a1;
+	w[0] = w0;
+	w[1] = w1;
+}
+
+/* 0x80 in each byte of x that is not FF_KEEP (an entry), 0 elsewhere. */
+static inline uint64_t written(uint64_t x)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+
+	x = ~x; /* FF_KEEP bytes -> 0 */
+	return (((x & low7) + low7) | x) & ~low7;
+}
+
+/*
+ * The batch's entries into the switches' LFT rows.  When the batch's
+ * LIDs are consecutive (they follow the dealing order, and so usually
+ * do), 8 entries go at once.
+ */
+static void dealer_flush(const struct ff_ctx *c, struct ff_dealer *d,
+			 struct ot_routing *out)
+{
+	const uint64_t all = 0x8080808080808080ull;
+	const uint16_t *lid = d->col_lid;
+	unsigned int j, w, nw = d->ncol / 8;
+	bool run = true;
+	uint32_t s;
+
+	for (j = 1; j < d->ncol && run; j++)
+		run = lid[j] == lid[0] + j;
+	for (s = 0; s < c->ff->nslots; s++) {
+		int32_t node = c->ff->slot_node[s];
+		uint8_t *src = d->col + (size_t)s * FF_BATCH, *row;
+		bool any = false;
+
+		if (node < 0)
+			continue;
+		row = out->lft[node];
+		for (w = 0; w < nw; w++) {
+			uint64_t x, m;
+
+			memcpy(&x, src + 8 * w, 8);
+			if (x == UINT64_MAX)
+				continue;
+			any = true;
+			m = written(x);
+			if (run && m == all) {
+				memcpy(row + lid[0] + 8 * w, &x, 8);
+				continue;
+			}
+			for (; m; m &= m - 1) {
+				j = 8 * w + __builtin_ctzll(m) / 8;
+				row[lid[j]] = src[j];
+			}
+		}
+		for (j = 8 * nw; j < d->ncol; j++)
+			if (src[j] != FF_KEEP) {
+				row[lid[j]] = src[j];
+				any = true;
+			}
+		if (any)
+			memset(src, FF_KEEP, d->ncol);
+	}
+	d->ncol = 0;
+	d->run0 = 0;
+}
+
+/*
+ * The deliveries and single cables of the pending run (the sheet's
+ * hops) into its columns.
+ */
+static void run_end(const struct ff_ctx *c, struct ff_dealer *d)
+{
+	const struct ff_sheet *sh = &d->sh;
+	unsigned int len = d->ncol - d->run0, j;
+	uint8_t *col = d->col + d->run0;
+	uint32_t i;
+
+	if (!len)
+		return;
+	for (i = 0; i < sh->ndeliver; i++)
+		for (j = 0; j < len; j++)
+			col[(size_t)sh->deliver[i] * FF_BATCH + j] =
+				c->dest[d->col_lid[d->run0 + j]].port;
+	for (i = 0; i < sh->ndirect; i++) {
+		uint8_t *dst = col + sh->direct[i].at;
+
+		if (len == 1)
+			*dst = sh->direct[i].port;
+		else
+			memset(dst, sh->direct[i].port, len);
+	}
+	d->run0 = d->ncol;
+}
+
+/*
+ * Deals the hops e[0 .. ne - 1] to the destinations lids[0 .. len - 1],
+ * which took the same hops, one after the other, into the next columns
+ * of the batch.  A bundle's cables depend only on what was dealt from
+ * that bundle before, so the destinations can be taken together hop by
+ * hop.  The weights are the entries' own, or through's when not NULL.
+ */
+static void deal_run(const struct ff_ctx *c, struct ff_dealer *d,
+		     const struct ff_deal *e, uint32_t ne,
+		     const uint32_t *through, const uint16_t *lids,
+		     unsigned int len)
+{
+	uint8_t cls[FF_BATCH], *col = d->col + d->ncol;
+	bool one = true; /* one class: the usual run, one rule */
+	unsigned int j;
+	uint32_t i;
+
+	for (j = 0; j < len; j++) {
+		const struct ff_dest *t = &c->dest[lids[j]];
+
+		cls[j] = t->escape ? FF_ESCAPE_SL : t->layer;
+		one = one && cls[j] == cls[0];
+		d->col_lid[d->ncol + j] = lids[j];
+	}
+	for (i = 0; i < ne; i++) {
+		size_t b = (size_t)e[i].slot * c->sumk + e[i].k;
+		uint32_t w = through ? through[e[i].slot] : e[i].w;
+		const uint8_t *port = c->bport + b * c->maxw;
+		uint8_t *dst = col + (size_t)e[i].slot * FF_BATCH;
+
+		if (one && c->bcnt[b] == 2) {
+			deal_pair(d->count + (b * FF_CLASSES + cls[0]) * c->maxw,
+				  d->total + b * c->maxw,
+				  d->weight + b * c->maxw, w, port, dst, len);
+			continue;
+		}
+		for (j = 0; j < len; j++)
+			dst[j] = port[dealer_pick(c, d, cls[j], b, w)];
+	}
+	d->ncol += len;
+	d->run0 = d->ncol;
 }
 
 /* The variant's or the escape layer's hops toward t, as chosen before. */
@@ -1333,50 +1452,124 @@ static int rehop(struct ff_ctx *c, struct ff_dest *t, uint32_t seq,
 }
 
 /*
- * Deals the cables toward the destinations lids[g..q] (one dealing
- * group): first every final hop into a destination's switch, then the
- * hops farther out, and within each stage the destinations whose hops
- * there weigh most first.  The final hop of a twisted destination
- * carries nearly all its flows on one cable, and the hops near a
- * destination more of them than those far out: dealt in LID order, two
- * heavy entries of different classes could be forced onto one cable by
- * the class counts (issue 9, 2x4x4 widths 2,1,1: 0.976 + 0.504 on one
- * dimension-0 cable); a bundle that sees its heavy entries first spreads
- * them, and the light ones, which the class counts force, follow.
+ * A new generation for the destination at position q, from the sheet;
+ * its hops to deal recorded when they fit the group's budget.
+ */
+static int gen_new(struct ff_dealer *d, uint32_t q)
+{
+	const struct ff_sheet *sh = &d->sh;
+	size_t need = sh->ndeal[1] + sh->ndeal[2];
+	struct ff_gen *g;
+	unsigned int st;
+
+	if (d->ngen == d->capgen) {
+		uint32_t cap = d->capgen * 2 + 64;
+		struct ff_gen *x = realloc(d->gen, cap * sizeof(*x));
+
+		if (!x)
+			return -1;
+		d->gen = x;
+		d->capgen = cap;
+	}
+	g = &d->gen[d->ngen++];
+	g->first = q;
+	g->count = 0;
+	memcpy(g->key, sh->key, sizeof(g->key));
+	memcpy(g->ndeal, sh->ndeal, sizeof(g->ndeal));
+	g->recorded = sh->wmax <= UINT16_MAX &&
+		      (d->nstore + need) * sizeof(*d->store) <= d->budget;
+	g->at[0] = g->at[1] = g->at[2] = d->nstore;
+	if (!g->recorded || !need)
+		return 0;
+	if (d->nstore + need > d->capstore) {
+		size_t cap = (d->nstore + need) * 2;
+		struct ff_deal *x;
+
+		if (cap * sizeof(*x) > d->budget)
+			cap = d->budget / sizeof(*x);
+		x = realloc(d->store, cap * sizeof(*x));
+		if (!x)
+			return -1;
+		d->store = x;
+		d->capstore = cap;
+	}
+	g->at[0] = d->nstore;
+	for (st = 1; st <= FF_STAGES; st++) {
+		struct ff_deal *e = d->store + d->nstore;
+		uint32_t i;
+
+		memcpy(e, sh->deal[st], sh->ndeal[st] * sizeof(*e));
+		for (i = 0; i < sh->ndeal[st]; i++)
+			e[i].w = (uint16_t)sh->through[e[i].slot];
+		d->nstore += sh->ndeal[st];
+		g->at[st] = d->nstore;
+	}
+	return 0;
+}
+
+/*
+ * Deals the cables toward the destinations of the group (positions g ..
+ * q of the dealing order): first every final hop into a destination's
+ * switch, then the hops farther out, and within each stage the
+ * destinations whose hops there weigh most first.  The final hop of a
+ * twisted destination carries nearly all its flows on one cable, and
+ * the hops near a destination more of them than those far out: dealt in
+ * LID order, two heavy entries of different classes could be forced
+ * onto one cable by the class counts (issue 9, 2x4x4 widths 2,1,1:
+ * 0.976 + 0.504 on one dimension-0 cable); a bundle that sees its heavy
+ * entries first spreads them, and the light ones, which the class counts
+ * force, follow.  A generation's destinations are consecutive in both
+ * stages (same keys, consecutive positions), so generations are sorted.
  */
 static int deal_stages(struct ff_ctx *c, struct ff_dealer *d,
-		       struct ff_hop *hops, uint32_t g, uint32_t q,
-		       const uint32_t *key, struct ot_deal_key *order,
-		       struct ot_routing *out)
+		       struct ff_hop *hops, struct ot_routing *out)
 {
 	unsigned int stage;
-	uint32_t x, n;
+	uint32_t x, n, gi;
 
+	/* the class counts start again with each dealing group */
+	memset(d->count, 0, ((size_t)c->ff->nslots * c->sumk + 1) *
+				    FF_CLASSES * c->maxw * sizeof(*d->count));
 	for (stage = 1; stage <= FF_STAGES; stage++) {
-		for (x = g, n = 0; x <= q; x++) {
-			uint32_t k = key[(size_t)(x - g) * (FF_STAGES + 1) +
-					 stage];
-
-			if (!k)
+		for (gi = 0, n = 0; gi < d->ngen; gi++) {
+			if (!d->gen[gi].ndeal[stage])
 				continue;
-			order[n].key = ((uint64_t)(UINT32_MAX - k) << 32) + x;
-			order[n++].lid = c->lids[x];
+			d->order[n].key = ((uint64_t)(UINT32_MAX -
+						d->gen[gi].key[stage]) << 32) +
+					  gi;
+			d->order[n++].lid = 0;
 		}
-		ot_deal_sort(order, n);
+		ot_deal_sort(d->order, n);
 		for (x = 0; x < n; x++) {
-			uint32_t seq = (uint32_t)order[x].key;
+			const struct ff_gen *g = &d->gen[(uint32_t)d->order[x].key];
+			const struct ff_deal *e = d->store;
+			const uint32_t *through = NULL;
+			uint32_t ne = g->ndeal[stage], done, len;
 
-			if (stage == 1) {
-				/* recorded when the hops were chosen */
-				deal_recorded(c, d, seq - g, order[x].lid, out);
-				continue;
+			if (g->recorded) {
+				e += g->at[stage - 1];
+			} else {
+				if (rehop(c, &c->dest[c->lids[g->first]],
+					  g->first, hops))
+					return -1;
+				if (d->sh.gen != c->hops_gen)
+					sheet_make(c, d, hops);
+				e = d->sh.deal[stage];
+				through = d->sh.through;
 			}
-			if (rehop(c, &c->dest[order[x].lid], seq, hops))
-				return -1;
-			deal_dest(c, d, hops, order[x].lid, stage, out);
+			for (done = 0; done < g->count; done += len) {
+				if (d->ncol == FF_BATCH)
+					dealer_flush(c, d, out);
+				len = g->count - done;
+				if (len > FF_BATCH - d->ncol)
+					len = FF_BATCH - d->ncol;
+				deal_run(c, d, e, ne, through,
+					 c->lids + g->first + done, len);
+			}
 		}
 	}
-	d->ns1 = 0;
+	d->ngen = 0;
+	d->nstore = 0;
 	return 0;
 }
 
@@ -1414,10 +1607,21 @@ static int route_dest(struct ff_ctx *c, struct ff_dest *t, uint32_t q,
 	return 0;
 }
 
+/* The budget of a group's records: see FF_RECORD_PER_ENTRY. */
+static size_t record_budget(const struct ff_ctx *c)
+{
+	size_t b = (size_t)c->nlids * c->ff->nslots * FF_RECORD_PER_ENTRY;
+
+	if (ff_record_limit != SIZE_MAX)
+		return ff_record_limit;
+	return b > FF_RECORD_MIN ? b : FF_RECORD_MIN;
+}
+
 /*
- * Destination by destination (in dealing order) the hops, then per
- * dealing group (LID offset) the cables of each bundle (deal_stages();
- * with single cables only, at once).
+ * Destination by destination (in dealing order) the hops: the entries
+ * that need no dealing (deliveries, single cables) go to the tables at
+ * once, the hops into bundles are recorded per choice of hops; then per
+ * dealing group (LID offset) the cables of each bundle (deal_stages()).
  */
 static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 {
@@ -1425,15 +1629,12 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 	struct ff_dest failed = { .kind = FF_DEST_NONE };
 	struct ff_hop *hops = NULL;
 	struct ff_dealer d = { 0 };
-	struct ot_deal_key *order = NULL;
-	uint32_t *key = NULL;
 	uint32_t q, g = 0;
+	bool fresh;
 	int error = 0;
 
 	hops = malloc(((size_t)ff->nslots + 1) * sizeof(*hops));
-	key = malloc(((size_t)c->nlids + 1) * (FF_STAGES + 1) * sizeof(*key));
-	order = malloc(((size_t)c->nlids + 1) * sizeof(*order));
-	if (dealer_init(c, &d) || !hops || !key || !order) {
+	if (dealer_init(c, &d) || !hops) {
 		error = ot_error_nomem(c->err, c->name);
 		goto out;
 	}
@@ -1444,27 +1645,34 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 	/* orders and layers may have changed since the last call */
 	c->hops_gen++;
 	c->hops_valid = false;
+	d.budget = record_budget(c);
 	for (q = 0; q < c->nlids; q++) {
 		struct ff_dest *t = &c->dest[c->lids[q]];
 
 		error = route_dest(c, t, q, &failed, hops);
 		if (error)
 			goto out;
-		if (c->maxw == 1) {
-			/* single cables: nothing to deal */
-			deal_dest(c, &d, hops, c->lids[q], 0, out);
-			continue;
+		fresh = q == g;
+		if (d.sh.gen != c->hops_gen) {
+			run_end(c, &d);
+			sheet_make(c, &d, hops);
+			fresh = true;
 		}
-		dealer_weigh(c, &d, hops);
-		stage_keys(c, &d, hops, key + (size_t)(q - g) * (FF_STAGES + 1));
-		if (record_stage1(c, &d, hops, q - g)) {
+		if (fresh && gen_new(&d, q)) {
 			error = ot_error_nomem(c->err, c->name);
 			goto out;
 		}
+		d.gen[d.ngen - 1].count++;
+		if (d.ncol == FF_BATCH) {
+			run_end(c, &d);
+			dealer_flush(c, &d, out);
+		}
+		d.col_lid[d.ncol++] = c->lids[q];
 		if (q + 1 < c->nlids &&
 		    deal_group(&c->dest[c->lids[q + 1]]) == deal_group(t))
 			continue;
-		error = deal_stages(c, &d, hops, g, q, key, order, out);
+		run_end(c, &d);
+		error = deal_stages(c, &d, hops, out);
 		if (error)
 			goto out;
 		g = q + 1;
@@ -1473,8 +1681,6 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 out:
 	dealer_free(&d);
 	free(hops);
-	free(key);
-	free(order);
 	return error;
 }
 

@@ -188,6 +188,13 @@ int ff_route(const char *name, unsigned int variant,
 	     struct ot_routing *out, struct ot_error *err);
 
 /*
+ * Bytes the dealing may keep of recorded hops per dealing group (core.c);
+ * SIZE_MAX, its own budget.  The unit tests set 0 to have every hop
+ * chosen again when dealt, which must give the same tables.
+ */
+extern size_t ff_record_limit;
+
+/*
  * ADOR (ador.c): the coordinate of dimension i that packets for t cross
  * through on the line of slot, t's own coordinate when there is none.
  */
