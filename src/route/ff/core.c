@@ -777,18 +777,45 @@ out:
 }
 
 /*
+ * The hops toward one destination, from every switch present: where each
+ * leads and the bundle it takes (koff[dim] + v; FF_DELIVER at the
+ * switches that deliver, which deliver also lists).
+ */
+#define FF_DELIVER UINT16_MAX
+
+struct ff_hops {
+	uint32_t *next;
+	uint16_t *bundle;
+	uint32_t *deliver, ndeliver;
+};
+
+static inline void hops_set(const struct ff_ctx *c, struct ff_hops *hp,
+			    uint32_t s, const struct ff_hop *h)
+{
+	if (h->dim < 0) {
+		hp->bundle[s] = FF_DELIVER;
+		hp->deliver[hp->ndeliver++] = s;
+		return;
+	}
+	hp->next[s] = ff_move(c, s, h->dim, h->v);
+	hp->bundle[s] = c->koff[h->dim] + h->v;
+}
+
+/*
  * The escape layer's hop at every switch toward t (see the top of the
  * file), or a refusal naming two switches when it has none: missing
  * cables and switches cut the fabric in two.
  */
 static int escape_hops(struct ff_ctx *c, const struct ff_dest *t,
-		       uint32_t seq, struct ff_hop *hops)
+		       uint32_t seq, struct ff_hops *hp)
 {
 	char a[OT_ERROR_LEN / 3], b[OT_ERROR_LEN / 3];
+	const struct ff_hop deliver = { .dim = -1 };
 	uint32_t s, next;
 
 	c->hops_gen++;
 	c->hops_valid = false;
+	hp->ndeliver = 0;
 	if (escape_prepare(c))
 		return -1;
 	for (s = 0; s < c->ff->nslots; s++) {
@@ -796,10 +823,10 @@ static int escape_hops(struct ff_ctx *c, const struct ff_dest *t,
 			continue;
 		switch (ot_escape_hop(&c->esc.layer, s, t->tslot, seq, &next)) {
 		case OT_ESCAPE_DELIVER:
-			hops[s].dim = -1;
+			hops_set(c, hp, s, &deliver);
 			break;
 		case OT_ESCAPE_FORWARD:
-			hops[s] = c->esc.hop[next];
+			hops_set(c, hp, s, &c->esc.hop[next]);
 			break;
 		case OT_ESCAPE_CUT:
 			slot_name(c, s, a, sizeof(a));
@@ -828,15 +855,21 @@ static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
 		      const struct ff_dest *b);
 
 static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
-			uint32_t seq, struct ff_hop *hops)
+			uint32_t seq, struct ff_hops *hp)
 {
 	bool same_dim = c->same_dim_hops, twist = c->twist_detour;
 	bool detours = c->detours, via_taken = false;
 	const uint8_t *tc = ff_coords(c, t->tslot), *pi = c->order[t->layer];
+	const uint8_t *has = c->bcnt, *sc = c->coords;
+	const int32_t *node = c->ff->slot_node;
 	unsigned int n = c->n, L = pi[n - 1], i, k, v, ador = 0;
+	unsigned int tau = t->tau, sumk = c->sumk;
 	bool twisted = c->variant & FF_TWISTED;
+	uint32_t stride[OT_FF_MAX_DIMS], koff[OT_FF_MAX_DIMS];
+	uint32_t s, *next = hp->next;
+	uint16_t *bundle = hp->bundle;
 	uint8_t via[OT_FF_MAX_DIMS];
-	uint32_t s;
+	struct ff_hop h;
 
 	/* the buffer holds t's hops already (the flags were set then) */
 	if (c->hops_valid && same_rule(c, &c->hops_of, t))
@@ -844,6 +877,9 @@ static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
 	c->hops_gen++;
 	c->hops_valid = false;
 	c->seq_used = false;
+	hp->ndeliver = 0;
+	memcpy(stride, c->stride, sizeof(stride));
+	memcpy(koff, c->koff, sizeof(koff));
 	/*
 	 * ADOR's extra hop (not in the last dimension for Twisted: the
 	 * twist was it); its coordinate depends on the line only when
@@ -855,42 +891,46 @@ static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
 		ador |= 1u << i;
 		via[i] = ff_ador_via(c, t->tslot, t, i);
 	}
-	for (s = 0; s < c->ff->nslots; s++) {
-		const uint8_t *sc = ff_coords(c, s);
-		struct ff_hop *h = &hops[s];
-
-		if (c->ff->slot_node[s] < 0)
+	for (s = 0; s < c->ff->nslots; s++, sc += n, has += sumk) {
+		if (node[s] < 0)
 			continue;
 		if (s == (uint32_t)t->tslot) {
-			h->dim = -1;
+			bundle[s] = FF_DELIVER;
+			hp->deliver[hp->ndeliver++] = s;
 			continue;
 		}
-		if (twisted && sc[L] != t->tau) {
-			h->dim = L;
-			h->v = t->tau;
-			if (ff_has(c, s, L, t->tau))
+		if (twisted && sc[L] != tau) {
+			if (has[koff[L] + tau]) {
+				next[s] = s + (tau - sc[L]) * stride[L];
+				bundle[s] = koff[L] + tau;
 				continue;
-			if (twist_hop(c, s, t, L, seq, h))
+			}
+			if (twist_hop(c, s, t, L, seq, &h))
 				goto fail;
+			hops_set(c, hp, s, &h);
 			continue;
 		}
 		for (k = 0; k < n - 1 && sc[pi[k]] == tc[pi[k]]; k++)
 			;
 		i = pi[k];
-		h->dim = i;
+		v = tc[i];
 		if (ador & (1u << i)) {
-			v = c->complete ? via[i] : ff_ador_via(c, s, t, i);
-			if (v != tc[i] && sc[i] != v && ff_has(c, s, i, v)) {
-				h->v = v;
+			unsigned int w = c->complete ? via[i] :
+					 ff_ador_via(c, s, t, i);
+
+			if (w != v && sc[i] != w && has[koff[i] + w]) {
+				v = w;
 				via_taken = true;
-				continue;
 			}
 		}
-		h->v = tc[i];
-		if (ff_has(c, s, i, tc[i]))
+		if (has[koff[i] + v]) {
+			next[s] = s + (v - sc[i]) * stride[i];
+			bundle[s] = koff[i] + v;
 			continue;
-		if (dor_hop(c, s, t, i, seq, h))
+		}
+		if (dor_hop(c, s, t, i, seq, &h))
 			goto fail;
+		hops_set(c, hp, s, &h);
 	}
 	c->same_dim_hops |= via_taken;
 	c->hops_valid = !c->seq_used;
@@ -971,27 +1011,17 @@ struct ff_deal {
 };
 
 /*
- * A hop over a single cable: its port, whatever the dealing, and where
- * the switch's entries lie in the batch (slot * FF_BATCH).
- */
-struct ff_direct {
-	uint32_t at;
-	uint32_t port;
-};
-
-/*
- * What one choice of hops (hops_gen) toward a destination means for the
- * tables: the switches that deliver, the hops over single cables, and,
- * weighed, the hops to deal per stage and the keys of the stages.
+ * One choice of hops (hops_gen) toward a destination, and what it means
+ * for the tables: weighed, the hops to deal per stage and the keys of
+ * the stages (the hops over single cables need no dealing: their ports
+ * go to the batch at once).
  */
 struct ff_sheet {
-	uint32_t gen;      /* the hops_gen it was made from */
-	uint32_t *next;    /* per slot: where its hop leads */
+	struct ff_hops hp; /* the hops buffer route_dest() fills */
+	uint32_t gen;      /* the hops_gen the rest was made from */
 	uint32_t *dist;    /* per slot: hops to t's switch (nslots: never) */
 	uint32_t *through; /* per slot: CAs whose packets for t pass there */
-	uint32_t *deliver, ndeliver;
-	struct ff_direct *direct;
-	uint32_t ndirect;
+	uint32_t *deliver, ndeliver; /* hp's, kept while hp changes */
 	struct ff_deal *deal[FF_STAGES + 1]; /* per stage 1, 2 */
 	uint32_t ndeal[FF_STAGES + 1];
 	/* per stage: 0 without hops there, else 1 + their largest weight */
@@ -1033,16 +1063,16 @@ struct ff_dealer {
 	uint32_t *dist0;  /* per slot: unknown, nslots for missing switches */
 	struct ff_sheet sh;
 	/*
-	 * The entries of the last FF_BATCH destinations dealt, per slot
-	 * (FF_KEEP: not written), written to the LFT rows a batch at a
-	 * time: a destination's entries lie in every switch's row, 18 KB
-	 * apart at 16K, a TLB miss each.  The pending run: the columns
-	 * run0 .. ncol - 1, destinations with the sheet's hops whose
-	 * deliveries and single cables are not in the batch yet.
+	 * The entries of the last FF_BATCH destinations, per slot (FF_KEEP:
+	 * not written), written to the LFT rows a batch at a time: a
+	 * destination's entries lie in every switch's row, 18 KB apart at
+	 * 16K, a TLB miss each.  run0: the column of the first destination
+	 * in the batch with the sheet's hops, -1 if none.
 	 */
 	uint8_t *col;
 	uint16_t col_lid[FF_BATCH];
-	unsigned int ncol, run0;
+	unsigned int ncol;
+	int run0;
 	/* the dealing group's generations and their records */
 	struct ff_gen *gen;
 	uint32_t ngen, capgen;
@@ -1057,13 +1087,14 @@ static int sheet_init(const struct ff_ctx *c, struct ff_sheet *sh)
 	unsigned int i;
 
 	sh->gen = c->hops_gen - 1;
-	sh->next = malloc(n * sizeof(*sh->next));
+	sh->hp.next = malloc(n * sizeof(*sh->hp.next));
+	sh->hp.bundle = malloc(n * sizeof(*sh->hp.bundle));
+	sh->hp.deliver = malloc(n * sizeof(*sh->hp.deliver));
 	sh->dist = malloc(n * sizeof(*sh->dist));
 	sh->through = malloc(n * sizeof(*sh->through));
 	sh->deliver = malloc(n * sizeof(*sh->deliver));
-	sh->direct = malloc(n * sizeof(*sh->direct));
-	if (!sh->next || !sh->dist || !sh->through || !sh->deliver ||
-	    !sh->direct)
+	if (!sh->hp.next || !sh->hp.bundle || !sh->hp.deliver || !sh->dist ||
+	    !sh->through || !sh->deliver)
 		return -1;
 	for (i = 1; i <= FF_STAGES; i++) {
 		sh->deal[i] = malloc(n * sizeof(*sh->deal[i]));
@@ -1077,11 +1108,12 @@ static void sheet_free(struct ff_sheet *sh)
 {
 	unsigned int i;
 
-	free(sh->next);
+	free(sh->hp.next);
+	free(sh->hp.bundle);
+	free(sh->hp.deliver);
 	free(sh->dist);
 	free(sh->through);
 	free(sh->deliver);
-	free(sh->direct);
 	for (i = 1; i <= FF_STAGES; i++)
 		free(sh->deal[i]);
 }
@@ -1105,6 +1137,7 @@ static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
 	    !d->order)
 		return -1;
 	memset(d->col, FF_KEEP, ((size_t)c->ff->nslots + 1) * FF_BATCH);
+	d->run0 = -1;
 	for (s = 0; s < c->ff->nslots; s++) {
 		int32_t node = c->ff->slot_node[s];
 		unsigned int p;
@@ -1136,21 +1169,92 @@ static void dealer_free(struct ff_dealer *d)
 }
 
 /*
- * Each switch's distance to t's switch along its hops, remembered on the
- * way (the hops form a tree into t's switch); a walk that does not end
- * there within nslots hops counts as nslots.  A switch's distance is
- * known before those of the switches whose hops lead to it, so that
- * order, backwards, adds up the weights of t (the CAs whose packets for
- * t pass a switch) from the farthest switches in; and the stage keys.
+ * The deliveries of the destination of batch column col (its CA's
+ * port, or 0 for a switch's LID).
  */
-static void sheet_weigh(const struct ff_ctx *c, struct ff_dealer *d)
+static void sheet_deliver(const struct ff_ctx *c, struct ff_dealer *d,
+			  uint8_t *col)
+{
+	uint8_t port = c->dest[d->col_lid[col - d->col]].port;
+	uint32_t i;
+
+	for (i = 0; i < d->sh.ndeliver; i++)
+		col[(size_t)d->sh.deliver[i] * FF_BATCH] = port;
+}
+
+/*
+ * The deliveries and the ports of the hops over single cables into batch
+ * column col, from the hops (hp holds the sheet's).
+ */
+static void sheet_write(const struct ff_ctx *c, struct ff_dealer *d,
+			uint8_t *col)
+{
+	const uint16_t *bundle = d->sh.hp.bundle;
+	uint32_t s;
+
+	for (s = 0; s < c->ff->nslots; s++) {
+		size_t b;
+
+		if (c->ff->slot_node[s] < 0 || bundle[s] == FF_DELIVER)
+			continue;
+		b = (size_t)s * c->sumk + bundle[s];
+		if (c->bcnt[b] <= 1)
+			col[(size_t)s * FF_BATCH] = c->bport[b * c->maxw];
+	}
+	sheet_deliver(c, d, col);
+}
+
+/*
+ * Batch column `from` into column `to`: the entries of a destination
+ * with the same hops before its deliveries (FF_KEEP where hops are dealt
+ * later).
+ */
+static void column_copy(const struct ff_ctx *c, struct ff_dealer *d,
+			unsigned int from, unsigned int to)
+{
+	uint8_t *col = d->col;
+	uint32_t s;
+
+	for (s = 0; s < c->ff->nslots; s++, col += FF_BATCH)
+		col[to] = col[from];
+}
+
+/*
+ * The sheet of the hops just chosen (see struct ff_sheet), and, unless
+ * col is NULL, the ports of the hops over single cables into the batch
+ * column col.  With parallel cables: each switch's distance to t's
+ * switch along its hops, remembered on the way (the hops form a tree
+ * into t's switch; a walk that does not end there within nslots hops
+ * counts as nslots).  A switch's distance is known before those of the
+ * switches whose hops lead to it, so that order, backwards, adds up the
+ * weights of t (the CAs whose packets for t pass a switch) from the
+ * farthest switches in, each switch's weight complete when its turn
+ * comes: its stage key and, for a hop into a bundle, its entry to deal.
+ */
+static void sheet_make(const struct ff_ctx *c, struct ff_dealer *d,
+		       uint8_t *col)
 {
 	struct ff_sheet *sh = &d->sh;
-	const uint32_t n = c->ff->nslots, *next = sh->next;
+	const uint32_t n = c->ff->nslots, sumk = c->sumk, maxw = c->maxw;
+	const uint32_t *next = sh->hp.next;
+	const uint16_t *bundle = sh->hp.bundle;
+	const uint8_t *bcnt = c->bcnt, *bport = c->bport;
 	uint32_t *dist = sh->dist, *through = sh->through;
 	uint32_t *stack = d->stack, *popped = d->popped;
-	uint32_t s, x, top, k, npop = 0, key[FF_STAGES + 1] = { 0 };
+	uint32_t s, x, top, k, npop = 0, wmax = 0;
+	uint32_t key[FF_STAGES + 1] = { 0 }, nd[FF_STAGES + 1] = { 0 };
 
+	sh->gen = c->hops_gen;
+	d->run0 = -1;
+	sh->ndeliver = sh->hp.ndeliver;
+	memcpy(sh->deliver, sh->hp.deliver,
+	       sh->ndeliver * sizeof(*sh->deliver));
+	if (maxw == 1) {
+		/* nothing to deal: neither weights nor keys matter */
+		if (col)
+			sheet_write(c, d, col);
+		goto out;
+	}
 	/* missing switches count as known: no walk starts or ends there */
 	memcpy(dist, d->dist0, n * sizeof(*dist));
 	for (k = 0; k < sh->ndeliver; k++)
@@ -1174,77 +1278,32 @@ static void sheet_weigh(const struct ff_ctx *c, struct ff_dealer *d)
 	}
 	memcpy(through, d->cas, n * sizeof(*through));
 	while (npop) {
-		uint32_t w, *kx;
+		uint32_t w, st;
+		size_t b;
 
 		x = popped[--npop];
 		w = through[x];
-		kx = &key[ff_stage(dist[x])];
-		*kx = w >= *kx ? w + 1 : *kx;
+		st = ff_stage(dist[x]);
+		key[st] = w >= key[st] ? w + 1 : key[st];
 		if (dist[x] < n)
 			through[next[x]] += w;
-	}
-	memcpy(sh->key, key, sizeof(key));
-}
-
-/*
- * The sheet of the hops just chosen (see struct ff_sheet); weighed only
- * when some hop goes into a bundle of parallel cables.
- */
-static void sheet_make(const struct ff_ctx *c, struct ff_dealer *d,
-		       const struct ff_hop *hops)
-{
-	struct ff_sheet *sh = &d->sh;
-	const uint32_t n = c->ff->nslots, sumk = c->sumk, maxw = c->maxw;
-	const unsigned int nd = c->n;
-	const int32_t *node = c->ff->slot_node;
-	const uint8_t *bcnt = c->bcnt, *bport = c->bport, *coords = c->coords;
-	uint32_t koff[OT_FF_MAX_DIMS], stride[OT_FF_MAX_DIMS];
-	uint32_t s, ncand = 0, ndir = 0, ndl = 0, k, st, *next = sh->next;
-	struct ff_deal *cand = sh->deal[FF_STAGES];
-	struct ff_direct *dir = sh->direct;
-
-	memcpy(koff, c->koff, sizeof(koff));
-	memcpy(stride, c->stride, sizeof(stride));
-	sh->gen = c->hops_gen;
-	memset(sh->key, 0, sizeof(sh->key));
-	memset(sh->ndeal, 0, sizeof(sh->ndeal));
-	sh->wmax = 0;
-	for (s = 0; s < n; s++) {
-		const struct ff_hop h = hops[s];
-		size_t b;
-
-		if (node[s] < 0)
-			continue;
-		if (h.dim < 0) {
-			sh->deliver[ndl++] = s;
-			continue;
-		}
-		k = koff[h.dim] + h.v;
-		b = (size_t)s * sumk + k;
-		next[s] = s + (h.v - coords[(size_t)s * nd + h.dim]) *
-			      stride[h.dim];
+		b = (size_t)x * sumk + bundle[x];
 		if (bcnt[b] > 1) {
-			cand[ncand].slot = s;
-			cand[ncand++].k = k;
-			continue;
-		}
-		dir[ndir].at = s * FF_BATCH;
-		dir[ndir++].port = bport[b * maxw];
-	}
-	sh->ndeliver = ndl;
-	sh->ndirect = ndir;
-	if (!ncand)
-		return; /* nothing to deal: neither weights nor keys matter */
-	sheet_weigh(c, d);
-	/* stage 2 fills in place: its entries come after the candidate read */
-	for (k = 0; k < ncand; k++) {
-		struct ff_deal e = cand[k];
-		uint32_t w = sh->through[e.slot];
+			struct ff_deal *e = &sh->deal[st][nd[st]++];
 
-		st = ff_stage(sh->dist[e.slot]);
-		sh->wmax = w > sh->wmax ? w : sh->wmax;
-		sh->deal[st][sh->ndeal[st]++] = e;
+			e->slot = x;
+			e->k = bundle[x];
+			wmax = w > wmax ? w : wmax;
+		} else if (col) {
+			col[(size_t)x * FF_BATCH] = bport[b * maxw];
+		}
 	}
+	if (col)
+		sheet_deliver(c, d, col);
+out:
+	sh->wmax = wmax;
+	memcpy(sh->key, key, sizeof(key));
+	memcpy(sh->ndeal, nd, sizeof(nd));
 }
 
 /*
@@ -1369,35 +1428,7 @@ static void dealer_flush(const struct ff_ctx *c, struct ff_dealer *d,
 			memset(src, FF_KEEP, d->ncol);
 	}
 	d->ncol = 0;
-	d->run0 = 0;
-}
-
-/*
- * The deliveries and single cables of the pending run (the sheet's
- * hops) into its columns.
- */
-static void run_end(const struct ff_ctx *c, struct ff_dealer *d)
-{
-	const struct ff_sheet *sh = &d->sh;
-	unsigned int len = d->ncol - d->run0, j;
-	uint8_t *col = d->col + d->run0;
-	uint32_t i;
-
-	if (!len)
-		return;
-	for (i = 0; i < sh->ndeliver; i++)
-		for (j = 0; j < len; j++)
-			col[(size_t)sh->deliver[i] * FF_BATCH + j] =
-				c->dest[d->col_lid[d->run0 + j]].port;
-	for (i = 0; i < sh->ndirect; i++) {
-		uint8_t *dst = col + sh->direct[i].at;
-
-		if (len == 1)
-			*dst = sh->direct[i].port;
-		else
-			memset(dst, sh->direct[i].port, len);
-	}
-	d->run0 = d->ncol;
+	d->run0 = -1;
 }
 
 /*
@@ -1440,15 +1471,14 @@ static void deal_run(const struct ff_ctx *c, struct ff_dealer *d,
 			dst[j] = port[dealer_pick(c, d, cls[j], b, w)];
 	}
 	d->ncol += len;
-	d->run0 = d->ncol;
 }
 
 /* The variant's or the escape layer's hops toward t, as chosen before. */
 static int rehop(struct ff_ctx *c, struct ff_dest *t, uint32_t seq,
-		 struct ff_hop *hops)
+		 struct ff_hops *hp)
 {
-	return t->escape ? escape_hops(c, t, seq, hops) :
-			   variant_hops(c, t, seq, hops);
+	return t->escape ? escape_hops(c, t, seq, hp) :
+			   variant_hops(c, t, seq, hp);
 }
 
 /*
@@ -1522,11 +1552,12 @@ static int gen_new(struct ff_dealer *d, uint32_t q)
  * stages (same keys, consecutive positions), so generations are sorted.
  */
 static int deal_stages(struct ff_ctx *c, struct ff_dealer *d,
-		       struct ff_hop *hops, struct ot_routing *out)
+		       struct ot_routing *out)
 {
 	unsigned int stage;
 	uint32_t x, n, gi;
 
+	d->run0 = -1; /* the columns that follow are the stages' */
 	/* the class counts start again with each dealing group */
 	memset(d->count, 0, ((size_t)c->ff->nslots * c->sumk + 1) *
 				    FF_CLASSES * c->maxw * sizeof(*d->count));
@@ -1550,10 +1581,10 @@ static int deal_stages(struct ff_ctx *c, struct ff_dealer *d,
 				e += g->at[stage - 1];
 			} else {
 				if (rehop(c, &c->dest[c->lids[g->first]],
-					  g->first, hops))
+					  g->first, &d->sh.hp))
 					return -1;
 				if (d->sh.gen != c->hops_gen)
-					sheet_make(c, d, hops);
+					sheet_make(c, d, NULL);
 				e = d->sh.deal[stage];
 				through = d->sh.through;
 			}
@@ -1580,7 +1611,7 @@ static int deal_stages(struct ff_ctx *c, struct ff_dealer *d,
  * does -- as hops; failed remembers a rule that did not work.
  */
 static int route_dest(struct ff_ctx *c, struct ff_dest *t, uint32_t q,
-		      struct ff_dest *failed, struct ff_hop *hops)
+		      struct ff_dest *failed, struct ff_hops *hops)
 {
 	struct ff_dest first = *t;
 	bool known = failed->kind != FF_DEST_NONE && same_rule(c, failed, t);
@@ -1625,16 +1656,12 @@ static size_t record_budget(const struct ff_ctx *c)
  */
 static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 {
-	const struct ot_ff *ff = c->ff;
 	struct ff_dest failed = { .kind = FF_DEST_NONE };
-	struct ff_hop *hops = NULL;
 	struct ff_dealer d = { 0 };
 	uint32_t q, g = 0;
-	bool fresh;
 	int error = 0;
 
-	hops = malloc(((size_t)ff->nslots + 1) * sizeof(*hops));
-	if (dealer_init(c, &d) || !hops) {
+	if (dealer_init(c, &d)) {
 		error = ot_error_nomem(c->err, c->name);
 		goto out;
 	}
@@ -1648,31 +1675,37 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 	d.budget = record_budget(c);
 	for (q = 0; q < c->nlids; q++) {
 		struct ff_dest *t = &c->dest[c->lids[q]];
+		uint8_t *col;
+		bool fresh = q == g;
 
-		error = route_dest(c, t, q, &failed, hops);
+		error = route_dest(c, t, q, &failed, &d.sh.hp);
 		if (error)
 			goto out;
-		fresh = q == g;
+		if (d.ncol == FF_BATCH)
+			dealer_flush(c, &d, out);
+		col = d.col + d.ncol;
+		d.col_lid[d.ncol] = c->lids[q];
 		if (d.sh.gen != c->hops_gen) {
-			run_end(c, &d);
-			sheet_make(c, &d, hops);
+			sheet_make(c, &d, col);
 			fresh = true;
+		} else if (d.run0 >= 0) {
+			column_copy(c, &d, d.run0, d.ncol);
+			sheet_deliver(c, &d, col);
+		} else {
+			sheet_write(c, &d, col);
 		}
+		if (d.run0 < 0)
+			d.run0 = d.ncol;
+		d.ncol++;
 		if (fresh && gen_new(&d, q)) {
 			error = ot_error_nomem(c->err, c->name);
 			goto out;
 		}
 		d.gen[d.ngen - 1].count++;
-		if (d.ncol == FF_BATCH) {
-			run_end(c, &d);
-			dealer_flush(c, &d, out);
-		}
-		d.col_lid[d.ncol++] = c->lids[q];
 		if (q + 1 < c->nlids &&
 		    deal_group(&c->dest[c->lids[q + 1]]) == deal_group(t))
 			continue;
-		run_end(c, &d);
-		error = deal_stages(c, &d, hops, out);
+		error = deal_stages(c, &d, out);
 		if (error)
 			goto out;
 		g = q + 1;
@@ -1680,7 +1713,6 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 	dealer_flush(c, &d, out);
 out:
 	dealer_free(&d);
-	free(hops);
 	return error;
 }
 
