@@ -1869,6 +1869,51 @@ static int ff_refuse_budget(const struct ff_ctx *c, const struct ff_vlrule *v,
 			 b->max_sls);
 }
 
+/*
+ * Whether routing on the current orders may fit the VLs (and budget b).
+ * The flags that size the VLs only grow from one destination to the
+ * next, so when the first destination of each dealing group, routed on
+ * its own, already sets flags that do not fit (ADOR's second hop in a
+ * dimension, with 4 orders of Twisted Mixed ADOR), the whole routing
+ * would not fit either and need not be made.  Errors are left to
+ * fill_lfts() (true).
+ */
+static bool may_fit(struct ff_ctx *c, const struct ot_engine_budget *b)
+{
+	size_t n = (size_t)c->ff->nslots + 1;
+	struct ff_hops hp = { .ndeliver = 0 };
+	struct ff_vlrule v;
+	bool fits = true;
+	uint32_t q;
+
+	hp.next = malloc(n * sizeof(*hp.next));
+	hp.bundle = malloc(n * sizeof(*hp.bundle));
+	hp.deliver = malloc(n * sizeof(*hp.deliver));
+	c->same_dim_hops = false;
+	c->twist_detour = false;
+	c->detours = false;
+	c->any_escape = false;
+	for (q = 0; q < c->nlids && fits && hp.next && hp.bundle &&
+		    hp.deliver; q++) {
+		struct ff_dest t = c->dest[c->lids[q]];
+		struct ff_dest failed = { .kind = FF_DEST_NONE };
+
+		if (q && deal_group(&c->dest[c->lids[q - 1]]) == deal_group(&t))
+			continue;
+		c->hops_valid = false;
+		if (route_dest(c, &t, q, &failed, &hp))
+			break;
+		v = vlrule(c);
+		fits = ff_fits(c, &v, b);
+	}
+	c->hops_gen++;
+	c->hops_valid = false;
+	free(hp.next);
+	free(hp.bundle);
+	free(hp.deliver);
+	return fits;
+}
+
 int ff_route(const char *name, unsigned int variant,
 	     const struct ot_fabric *f, const struct ot_engine_budget *b,
 	     struct ot_routing *out, struct ot_error *err)
@@ -1911,6 +1956,10 @@ int ff_route(const char *name, unsigned int variant,
 	for (;;) {
 		build_orders(&c, m);
 		error = assign_layers(&c);
+		if (!error && m > 1 && !may_fit(&c, b)) {
+			m--;
+			continue;
+		}
 		if (!error)
 			error = fill_lfts(&c, out);
 		if (error)
