@@ -779,15 +779,85 @@ out:
 /*
  * The hops toward one destination, from every switch present: where each
  * leads and the bundle it takes (koff[dim] + v; FF_DELIVER at the
- * switches that deliver, which deliver also lists).
+ * switches that deliver, which deliver also lists).  When valid, they
+ * are the variant's toward every destination with of's rule (not when a
+ * hop depended on the LID's sequence number).  gx and run0 are the
+ * dealer's (fill_lfts()).
  */
 #define FF_DELIVER UINT16_MAX
+#define FF_NONE UINT32_MAX
 
 struct ff_hops {
 	uint32_t *next;
 	uint16_t *bundle;
 	uint32_t *deliver, ndeliver;
+	uint32_t gen; /* the hops_gen that chose them */
+	bool valid;
+	struct ff_dest of;
+	uint32_t gx; /* their generation in the dealing group, or FF_NONE */
+	int run0;    /* a batch column with them, or -1 */
 };
+
+/*
+ * The last choices of hops: the Mixed variants' CAs of a switch take
+ * turns through the orders (FF_MAX_ORDERS), so a rule comes back after
+ * a few others.  cur: the buffer of the last destination routed.
+ */
+#define FF_CACHE FF_MAX_ORDERS
+
+struct ff_cache {
+	struct ff_hops hp[FF_CACHE];
+	unsigned int n, cur, victim;
+};
+
+static int cache_init(struct ff_cache *x, unsigned int n, uint32_t nslots)
+{
+	unsigned int i;
+
+	x->n = n;
+	x->cur = 0;
+	x->victim = 0;
+	for (i = 0; i < n; i++) {
+		struct ff_hops *hp = &x->hp[i];
+
+		hp->next = malloc(((size_t)nslots + 1) * sizeof(*hp->next));
+		hp->bundle = malloc(((size_t)nslots + 1) * sizeof(*hp->bundle));
+		hp->deliver = malloc(((size_t)nslots + 1) *
+				     sizeof(*hp->deliver));
+		hp->valid = false;
+		hp->gx = FF_NONE;
+		hp->run0 = -1;
+		if (!hp->next || !hp->bundle || !hp->deliver)
+			return -1;
+	}
+	return 0;
+}
+
+static void cache_free(struct ff_cache *x)
+{
+	unsigned int i;
+
+	for (i = 0; i < x->n; i++) {
+		free(x->hp[i].next);
+		free(x->hp[i].bundle);
+		free(x->hp[i].deliver);
+	}
+}
+
+/* The buffer a new choice of hops goes to (the oldest), made current. */
+static struct ff_hops *cache_take(struct ff_ctx *c, struct ff_cache *x)
+{
+	struct ff_hops *hp = &x->hp[x->victim];
+
+	x->cur = x->victim;
+	x->victim = (x->victim + 1) % x->n;
+	hp->gen = ++c->hops_gen;
+	hp->valid = false;
+	hp->gx = FF_NONE;
+	hp->run0 = -1;
+	hp->ndeliver = 0;
+	return hp;
+}
 
 static inline void hops_set(const struct ff_ctx *c, struct ff_hops *hp,
 			    uint32_t s, const struct ff_hop *h)
@@ -807,15 +877,13 @@ static inline void hops_set(const struct ff_ctx *c, struct ff_hops *hp,
  * cables and switches cut the fabric in two.
  */
 static int escape_hops(struct ff_ctx *c, const struct ff_dest *t,
-		       uint32_t seq, struct ff_hops *hp)
+		       uint32_t seq, struct ff_cache *x)
 {
 	char a[OT_ERROR_LEN / 3], b[OT_ERROR_LEN / 3];
 	const struct ff_hop deliver = { .dim = -1 };
+	struct ff_hops *hp = cache_take(c, x);
 	uint32_t s, next;
 
-	c->hops_gen++;
-	c->hops_valid = false;
-	hp->ndeliver = 0;
 	if (escape_prepare(c))
 		return -1;
 	for (s = 0; s < c->ff->nslots; s++) {
@@ -855,7 +923,7 @@ static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
 		      const struct ff_dest *b);
 
 static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
-			uint32_t seq, struct ff_hops *hp)
+			uint32_t seq, struct ff_cache *x)
 {
 	bool same_dim = c->same_dim_hops, twist = c->twist_detour;
 	bool detours = c->detours, via_taken = false;
@@ -866,18 +934,22 @@ static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
 	unsigned int tau = t->tau, sumk = c->sumk;
 	bool twisted = c->variant & FF_TWISTED;
 	uint32_t stride[OT_FF_MAX_DIMS], koff[OT_FF_MAX_DIMS];
-	uint32_t s, *next = hp->next;
-	uint16_t *bundle = hp->bundle;
+	uint32_t s, *next;
+	uint16_t *bundle;
 	uint8_t via[OT_FF_MAX_DIMS];
+	struct ff_hops *hp;
 	struct ff_hop h;
 
-	/* the buffer holds t's hops already (the flags were set then) */
-	if (c->hops_valid && same_rule(c, &c->hops_of, t))
-		return 0;
-	c->hops_gen++;
-	c->hops_valid = false;
+	/* a buffer holds t's hops already (the flags were set then) */
+	for (i = 0; i < x->n; i++)
+		if (x->hp[i].valid && same_rule(c, &x->hp[i].of, t)) {
+			x->cur = i;
+			return 0;
+		}
+	hp = cache_take(c, x);
+	next = hp->next;
+	bundle = hp->bundle;
 	c->seq_used = false;
-	hp->ndeliver = 0;
 	memcpy(stride, c->stride, sizeof(stride));
 	memcpy(koff, c->koff, sizeof(koff));
 	/*
@@ -933,8 +1005,8 @@ static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
 		hops_set(c, hp, s, &h);
 	}
 	c->same_dim_hops |= via_taken;
-	c->hops_valid = !c->seq_used;
-	c->hops_of = *t;
+	hp->valid = !c->seq_used;
+	hp->of = *t;
 	return 0;
 fail:
 	c->same_dim_hops = same_dim;
@@ -981,7 +1053,6 @@ static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
 
 #define FF_BATCH 64
 #define FF_KEEP 0xff
-#define FF_NONE UINT32_MAX
 
 /*
  * The dealing stages (deal_stages()): 1, the final hops into the
@@ -1017,11 +1088,9 @@ struct ff_deal {
  * go to the batch at once).
  */
 struct ff_sheet {
-	struct ff_hops hp; /* the hops buffer route_dest() fills */
-	uint32_t gen;      /* the hops_gen the rest was made from */
+	uint32_t gen;      /* the hops_gen it was made from */
 	uint32_t *dist;    /* per slot: hops to t's switch (nslots: never) */
 	uint32_t *through; /* per slot: CAs whose packets for t pass there */
-	uint32_t *deliver, ndeliver; /* hp's, kept while hp changes */
 	struct ff_deal *deal[FF_STAGES + 1]; /* per stage 1, 2 */
 	uint32_t ndeal[FF_STAGES + 1];
 	/* per stage: 0 without hops there, else 1 + their largest weight */
@@ -1030,14 +1099,12 @@ struct ff_sheet {
 };
 
 /*
- * The destinations of a dealing group that took one choice of hops (the
- * consecutive ones with one rule, see same_rule()), positions first ..
- * first + count - 1 of the dealing order; the hops they deal, recorded
- * when the memory allows (at: stage s in store[at[s - 1] .. at[s]]),
- * else chosen again when their turn comes.
+ * The destinations of a dealing group that took one choice of hops (one
+ * rule, see same_rule()): the keys of their stages and the hops they
+ * deal, recorded when the memory allows (at: stage s in store[at[s - 1]
+ * .. at[s]]), else chosen again when their turn comes.
  */
 struct ff_gen {
-	uint32_t first, count;
 	uint32_t key[FF_STAGES + 1];
 	uint32_t ndeal[FF_STAGES + 1];
 	bool recorded;
@@ -1061,21 +1128,20 @@ struct ff_dealer {
 	uint32_t *stack;  /* nslots: walks */
 	uint32_t *popped; /* nslots: switches as their distance is known */
 	uint32_t *dist0;  /* per slot: unknown, nslots for missing switches */
+	struct ff_cache cache; /* the hops route_dest() chooses */
 	struct ff_sheet sh;
 	/*
 	 * The entries of the last FF_BATCH destinations, per slot (FF_KEEP:
 	 * not written), written to the LFT rows a batch at a time: a
 	 * destination's entries lie in every switch's row, 18 KB apart at
-	 * 16K, a TLB miss each.  run0: the column of the first destination
-	 * in the batch with the sheet's hops, -1 if none.
+	 * 16K, a TLB miss each.
 	 */
 	uint8_t *col;
 	uint16_t col_lid[FF_BATCH];
 	unsigned int ncol;
-	int run0;
-	/* the dealing group's generations and their records */
+	/* the dealing group's generations, each destination's, the records */
 	struct ff_gen *gen;
-	uint32_t ngen, capgen;
+	uint32_t ngen, capgen, *gx;
 	struct ff_deal *store;
 	size_t nstore, capstore, budget;
 	struct ot_deal_key *order;
@@ -1086,15 +1152,10 @@ static int sheet_init(const struct ff_ctx *c, struct ff_sheet *sh)
 	size_t n = (size_t)c->ff->nslots + 1;
 	unsigned int i;
 
-	sh->gen = c->hops_gen - 1;
-	sh->hp.next = malloc(n * sizeof(*sh->hp.next));
-	sh->hp.bundle = malloc(n * sizeof(*sh->hp.bundle));
-	sh->hp.deliver = malloc(n * sizeof(*sh->hp.deliver));
+	sh->gen = c->hops_gen;
 	sh->dist = malloc(n * sizeof(*sh->dist));
 	sh->through = malloc(n * sizeof(*sh->through));
-	sh->deliver = malloc(n * sizeof(*sh->deliver));
-	if (!sh->hp.next || !sh->hp.bundle || !sh->hp.deliver || !sh->dist ||
-	    !sh->through || !sh->deliver)
+	if (!sh->dist || !sh->through)
 		return -1;
 	for (i = 1; i <= FF_STAGES; i++) {
 		sh->deal[i] = malloc(n * sizeof(*sh->deal[i]));
@@ -1108,12 +1169,8 @@ static void sheet_free(struct ff_sheet *sh)
 {
 	unsigned int i;
 
-	free(sh->hp.next);
-	free(sh->hp.bundle);
-	free(sh->hp.deliver);
 	free(sh->dist);
 	free(sh->through);
-	free(sh->deliver);
 	for (i = 1; i <= FF_STAGES; i++)
 		free(sh->deal[i]);
 }
@@ -1131,13 +1188,14 @@ static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
 	d->popped = calloc(c->ff->nslots + 1, sizeof(*d->popped));
 	d->dist0 = calloc(c->ff->nslots + 1, sizeof(*d->dist0));
 	d->col = malloc(((size_t)c->ff->nslots + 1) * FF_BATCH);
+	d->gx = malloc(((size_t)c->nlids + 1) * sizeof(*d->gx));
 	d->order = malloc(((size_t)c->nlids + 1) * sizeof(*d->order));
-	if (sheet_init(c, &d->sh) || !d->count || !d->total || !d->weight ||
+	if (cache_init(&d->cache, FF_CACHE, c->ff->nslots) ||
+	    sheet_init(c, &d->sh) || !d->count || !d->total || !d->weight ||
 	    !d->cas || !d->stack || !d->popped || !d->dist0 || !d->col ||
-	    !d->order)
+	    !d->gx || !d->order)
 		return -1;
 	memset(d->col, FF_KEEP, ((size_t)c->ff->nslots + 1) * FF_BATCH);
-	d->run0 = -1;
 	for (s = 0; s < c->ff->nslots; s++) {
 		int32_t node = c->ff->slot_node[s];
 		unsigned int p;
@@ -1154,6 +1212,7 @@ static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
 
 static void dealer_free(struct ff_dealer *d)
 {
+	cache_free(&d->cache);
 	sheet_free(&d->sh);
 	free(d->col);
 	free(d->count);
@@ -1164,44 +1223,44 @@ static void dealer_free(struct ff_dealer *d)
 	free(d->popped);
 	free(d->dist0);
 	free(d->gen);
+	free(d->gx);
 	free(d->store);
 	free(d->order);
 }
 
 /*
- * The deliveries of the destination of batch column col (its CA's
- * port, or 0 for a switch's LID).
+ * The deliveries of hp into batch column col: its destination's port
+ * (its CA's port, or 0 for a switch's LID).
  */
-static void sheet_deliver(const struct ff_ctx *c, struct ff_dealer *d,
-			  uint8_t *col)
+static void hops_deliver(const struct ff_ctx *c, struct ff_dealer *d,
+			 const struct ff_hops *hp, uint8_t *col)
 {
 	uint8_t port = c->dest[d->col_lid[col - d->col]].port;
 	uint32_t i;
 
-	for (i = 0; i < d->sh.ndeliver; i++)
-		col[(size_t)d->sh.deliver[i] * FF_BATCH] = port;
+	for (i = 0; i < hp->ndeliver; i++)
+		col[(size_t)hp->deliver[i] * FF_BATCH] = port;
 }
 
 /*
- * The deliveries and the ports of the hops over single cables into batch
- * column col, from the hops (hp holds the sheet's).
+ * The deliveries and the ports of the hops over single cables of hp
+ * into batch column col.
  */
-static void sheet_write(const struct ff_ctx *c, struct ff_dealer *d,
-			uint8_t *col)
+static void hops_write(const struct ff_ctx *c, struct ff_dealer *d,
+		       const struct ff_hops *hp, uint8_t *col)
 {
-	const uint16_t *bundle = d->sh.hp.bundle;
 	uint32_t s;
 
 	for (s = 0; s < c->ff->nslots; s++) {
 		size_t b;
 
-		if (c->ff->slot_node[s] < 0 || bundle[s] == FF_DELIVER)
+		if (c->ff->slot_node[s] < 0 || hp->bundle[s] == FF_DELIVER)
 			continue;
-		b = (size_t)s * c->sumk + bundle[s];
+		b = (size_t)s * c->sumk + hp->bundle[s];
 		if (c->bcnt[b] <= 1)
 			col[(size_t)s * FF_BATCH] = c->bport[b * c->maxw];
 	}
-	sheet_deliver(c, d, col);
+	hops_deliver(c, d, hp, col);
 }
 
 /*
@@ -1220,45 +1279,41 @@ static void column_copy(const struct ff_ctx *c, struct ff_dealer *d,
 }
 
 /*
- * The sheet of the hops just chosen (see struct ff_sheet), and, unless
- * col is NULL, the ports of the hops over single cables into the batch
- * column col.  With parallel cables: each switch's distance to t's
- * switch along its hops, remembered on the way (the hops form a tree
- * into t's switch; a walk that does not end there within nslots hops
- * counts as nslots).  A switch's distance is known before those of the
- * switches whose hops lead to it, so that order, backwards, adds up the
- * weights of t (the CAs whose packets for t pass a switch) from the
- * farthest switches in, each switch's weight complete when its turn
- * comes: its stage key and, for a hop into a bundle, its entry to deal.
+ * The sheet of hp (see struct ff_sheet), and, unless col is NULL, hp's
+ * deliveries and ports of the hops over single cables into batch column
+ * col.  With parallel cables: each switch's distance to t's switch
+ * along its hops, remembered on the way (the hops form a tree into t's
+ * switch; a walk that does not end there within nslots hops counts as
+ * nslots).  A switch's distance is known before those of the switches
+ * whose hops lead to it, so that order, backwards, adds up the weights
+ * of t (the CAs whose packets for t pass a switch) from the farthest
+ * switches in, each switch's weight complete when its turn comes: its
+ * stage key and, for a hop into a bundle, its entry to deal.
  */
 static void sheet_make(const struct ff_ctx *c, struct ff_dealer *d,
-		       uint8_t *col)
+		       const struct ff_hops *hp, uint8_t *col)
 {
 	struct ff_sheet *sh = &d->sh;
 	const uint32_t n = c->ff->nslots, sumk = c->sumk, maxw = c->maxw;
-	const uint32_t *next = sh->hp.next;
-	const uint16_t *bundle = sh->hp.bundle;
+	const uint32_t *next = hp->next;
+	const uint16_t *bundle = hp->bundle;
 	const uint8_t *bcnt = c->bcnt, *bport = c->bport;
 	uint32_t *dist = sh->dist, *through = sh->through;
 	uint32_t *stack = d->stack, *popped = d->popped;
 	uint32_t s, x, top, k, npop = 0, wmax = 0;
 	uint32_t key[FF_STAGES + 1] = { 0 }, nd[FF_STAGES + 1] = { 0 };
 
-	sh->gen = c->hops_gen;
-	d->run0 = -1;
-	sh->ndeliver = sh->hp.ndeliver;
-	memcpy(sh->deliver, sh->hp.deliver,
-	       sh->ndeliver * sizeof(*sh->deliver));
+	sh->gen = hp->gen;
 	if (maxw == 1) {
 		/* nothing to deal: neither weights nor keys matter */
 		if (col)
-			sheet_write(c, d, col);
+			hops_write(c, d, hp, col);
 		goto out;
 	}
 	/* missing switches count as known: no walk starts or ends there */
 	memcpy(dist, d->dist0, n * sizeof(*dist));
-	for (k = 0; k < sh->ndeliver; k++)
-		dist[sh->deliver[k]] = 0;
+	for (k = 0; k < hp->ndeliver; k++)
+		dist[hp->deliver[k]] = 0;
 	for (s = 0; s < n; s++) {
 		if (dist[s] != UINT32_MAX)
 			continue;
@@ -1299,7 +1354,7 @@ static void sheet_make(const struct ff_ctx *c, struct ff_dealer *d,
 		}
 	}
 	if (col)
-		sheet_deliver(c, d, col);
+		hops_deliver(c, d, hp, col);
 out:
 	sh->wmax = wmax;
 	memcpy(sh->key, key, sizeof(key));
@@ -1428,7 +1483,8 @@ static void dealer_flush(const struct ff_ctx *c, struct ff_dealer *d,
 			memset(src, FF_KEEP, d->ncol);
 	}
 	d->ncol = 0;
-	d->run0 = -1;
+	for (s = 0; s < d->cache.n; s++)
+		d->cache.hp[s].run0 = -1;
 }
 
 /*
@@ -1475,17 +1531,18 @@ static void deal_run(const struct ff_ctx *c, struct ff_dealer *d,
 
 /* The variant's or the escape layer's hops toward t, as chosen before. */
 static int rehop(struct ff_ctx *c, struct ff_dest *t, uint32_t seq,
-		 struct ff_hops *hp)
+		 struct ff_cache *x)
 {
-	return t->escape ? escape_hops(c, t, seq, hp) :
-			   variant_hops(c, t, seq, hp);
+	return t->escape ? escape_hops(c, t, seq, x) :
+			   variant_hops(c, t, seq, x);
 }
 
 /*
- * A new generation for the destination at position q, from the sheet;
- * its hops to deal recorded when they fit the group's budget.
+ * A new generation in the group, from the sheet; its hops to deal
+ * recorded when they fit the budget.  Its index, or FF_NONE when out of
+ * memory.
  */
-static int gen_new(struct ff_dealer *d, uint32_t q)
+static uint32_t gen_new(struct ff_dealer *d)
 {
 	const struct ff_sheet *sh = &d->sh;
 	size_t need = sh->ndeal[1] + sh->ndeal[2];
@@ -1497,20 +1554,18 @@ static int gen_new(struct ff_dealer *d, uint32_t q)
 		struct ff_gen *x = realloc(d->gen, cap * sizeof(*x));
 
 		if (!x)
-			return -1;
+			return FF_NONE;
 		d->gen = x;
 		d->capgen = cap;
 	}
-	g = &d->gen[d->ngen++];
-	g->first = q;
-	g->count = 0;
+	g = &d->gen[d->ngen];
 	memcpy(g->key, sh->key, sizeof(g->key));
 	memcpy(g->ndeal, sh->ndeal, sizeof(g->ndeal));
 	g->recorded = sh->wmax <= UINT16_MAX &&
 		      (d->nstore + need) * sizeof(*d->store) <= d->budget;
 	g->at[0] = g->at[1] = g->at[2] = d->nstore;
 	if (!g->recorded || !need)
-		return 0;
+		return d->ngen++;
 	if (d->nstore + need > d->capstore) {
 		size_t cap = (d->nstore + need) * 2;
 		struct ff_deal *x;
@@ -1519,11 +1574,10 @@ static int gen_new(struct ff_dealer *d, uint32_t q)
 			cap = d->budget / sizeof(*x);
 		x = realloc(d->store, cap * sizeof(*x));
 		if (!x)
-			return -1;
+			return FF_NONE;
 		d->store = x;
 		d->capstore = cap;
 	}
-	g->at[0] = d->nstore;
 	for (st = 1; st <= FF_STAGES; st++) {
 		struct ff_deal *e = d->store + d->nstore;
 		uint32_t i;
@@ -1534,7 +1588,20 @@ static int gen_new(struct ff_dealer *d, uint32_t q)
 		d->nstore += sh->ndeal[st];
 		g->at[st] = d->nstore;
 	}
-	return 0;
+	return d->ngen++;
+}
+
+/* A new dealing group: no generation yet, no batch column of pass 1. */
+static void group_start(struct ff_dealer *d)
+{
+	unsigned int i;
+
+	d->ngen = 0;
+	d->nstore = 0;
+	for (i = 0; i < d->cache.n; i++) {
+		d->cache.hp[i].gx = FF_NONE;
+		d->cache.hp[i].run0 = -1;
+	}
 }
 
 /*
@@ -1548,59 +1615,62 @@ static int gen_new(struct ff_dealer *d, uint32_t q)
  * onto one cable by the class counts (issue 9, 2x4x4 widths 2,1,1:
  * 0.976 + 0.504 on one dimension-0 cable); a bundle that sees its heavy
  * entries first spreads them, and the light ones, which the class counts
- * force, follow.  A generation's destinations are consecutive in both
- * stages (same keys, consecutive positions), so generations are sorted.
+ * force, follow.  Consecutive destinations of one generation are dealt
+ * together (deal_run()).
  */
-static int deal_stages(struct ff_ctx *c, struct ff_dealer *d,
-		       struct ot_routing *out)
+static int deal_stages(struct ff_ctx *c, struct ff_dealer *d, uint32_t g,
+		       uint32_t q, struct ot_routing *out)
 {
-	unsigned int stage;
-	uint32_t x, n, gi;
+	uint16_t lids[FF_BATCH];
+	unsigned int stage, len;
+	uint32_t x, y, n, gi;
 
-	d->run0 = -1; /* the columns that follow are the stages' */
 	/* the class counts start again with each dealing group */
 	memset(d->count, 0, ((size_t)c->ff->nslots * c->sumk + 1) *
 				    FF_CLASSES * c->maxw * sizeof(*d->count));
 	for (stage = 1; stage <= FF_STAGES; stage++) {
-		for (gi = 0, n = 0; gi < d->ngen; gi++) {
-			if (!d->gen[gi].ndeal[stage])
+		for (x = g, n = 0; x <= q; x++) {
+			const struct ff_gen *ge = &d->gen[d->gx[x - g]];
+
+			if (!ge->ndeal[stage])
 				continue;
 			d->order[n].key = ((uint64_t)(UINT32_MAX -
-						d->gen[gi].key[stage]) << 32) +
-					  gi;
-			d->order[n++].lid = 0;
+						      ge->key[stage]) << 32) +
+					  x;
+			d->order[n++].lid = c->lids[x];
 		}
 		ot_deal_sort(d->order, n);
-		for (x = 0; x < n; x++) {
-			const struct ff_gen *g = &d->gen[(uint32_t)d->order[x].key];
+		for (x = 0; x < n; x = y) {
 			const struct ff_deal *e = d->store;
 			const uint32_t *through = NULL;
-			uint32_t ne = g->ndeal[stage], done, len;
+			const struct ff_gen *ge;
 
-			if (g->recorded) {
-				e += g->at[stage - 1];
+			if (d->ncol == FF_BATCH)
+				dealer_flush(c, d, out);
+			gi = d->gx[(uint32_t)d->order[x].key - g];
+			ge = &d->gen[gi];
+			for (y = x, len = 0; y < n && len < FF_BATCH - d->ncol &&
+				     d->gx[(uint32_t)d->order[y].key - g] == gi;
+			     y++)
+				lids[len++] = d->order[y].lid;
+			if (ge->recorded) {
+				e += ge->at[stage - 1];
 			} else {
-				if (rehop(c, &c->dest[c->lids[g->first]],
-					  g->first, &d->sh.hp))
+				struct ff_hops *hp;
+
+				if (rehop(c, &c->dest[d->order[x].lid],
+					  (uint32_t)d->order[x].key, &d->cache))
 					return -1;
-				if (d->sh.gen != c->hops_gen)
-					sheet_make(c, d, NULL);
+				hp = &d->cache.hp[d->cache.cur];
+				if (d->sh.gen != hp->gen)
+					sheet_make(c, d, hp, NULL);
 				e = d->sh.deal[stage];
 				through = d->sh.through;
 			}
-			for (done = 0; done < g->count; done += len) {
-				if (d->ncol == FF_BATCH)
-					dealer_flush(c, d, out);
-				len = g->count - done;
-				if (len > FF_BATCH - d->ncol)
-					len = FF_BATCH - d->ncol;
-				deal_run(c, d, e, ne, through,
-					 c->lids + g->first + done, len);
-			}
+			deal_run(c, d, e, ge->ndeal[stage], through, lids, len);
 		}
 	}
-	d->ngen = 0;
-	d->nstore = 0;
+	group_start(d);
 	return 0;
 }
 
@@ -1608,10 +1678,11 @@ static int deal_stages(struct ff_ctx *c, struct ff_dealer *d,
  * Where t goes from every switch -- the variant on the destination's
  * layer, or for Mixed the next layer that reaches it from everywhere
  * (its path SL follows, no VL is added), or the escape layer when none
- * does -- as hops; failed remembers a rule that did not work.
+ * does -- as hops, x's current buffer; failed remembers a rule that did
+ * not work.
  */
 static int route_dest(struct ff_ctx *c, struct ff_dest *t, uint32_t q,
-		      struct ff_dest *failed, struct ff_hops *hops)
+		      struct ff_dest *failed, struct ff_cache *x)
 {
 	struct ff_dest first = *t;
 	bool known = failed->kind != FF_DEST_NONE && same_rule(c, failed, t);
@@ -1619,18 +1690,18 @@ static int route_dest(struct ff_ctx *c, struct ff_dest *t, uint32_t q,
 	int error;
 
 	t->escape = 0;
-	error = known ? -1 : variant_hops(c, t, q, hops);
+	error = known ? -1 : variant_hops(c, t, q, x);
 	for (k = 1; error && !known && (c->variant & FF_MIXED) &&
 		    k < c->norders; k++) {
 		assign_layer(c, t, (first.layer + k) % c->norders);
-		error = variant_hops(c, t, q, hops);
+		error = variant_hops(c, t, q, x);
 	}
 	if (!error)
 		return 0;
 	/* the escape layer ignores layer and tau */
 	*t = first;
 	*failed = first;
-	error = escape_hops(c, t, q, hops);
+	error = escape_hops(c, t, q, x);
 	if (error)
 		return error;
 	t->escape = 1;
@@ -1669,43 +1740,45 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 	c->twist_detour = false;
 	c->detours = false;
 	c->any_escape = false;
-	/* orders and layers may have changed since the last call */
-	c->hops_gen++;
-	c->hops_valid = false;
 	d.budget = record_budget(c);
+	group_start(&d);
 	for (q = 0; q < c->nlids; q++) {
 		struct ff_dest *t = &c->dest[c->lids[q]];
+		struct ff_hops *hp;
 		uint8_t *col;
-		bool fresh = q == g;
 
-		error = route_dest(c, t, q, &failed, &d.sh.hp);
+		error = route_dest(c, t, q, &failed, &d.cache);
 		if (error)
 			goto out;
+		hp = &d.cache.hp[d.cache.cur];
 		if (d.ncol == FF_BATCH)
 			dealer_flush(c, &d, out);
 		col = d.col + d.ncol;
 		d.col_lid[d.ncol] = c->lids[q];
-		if (d.sh.gen != c->hops_gen) {
-			sheet_make(c, &d, col);
-			fresh = true;
-		} else if (d.run0 >= 0) {
-			column_copy(c, &d, d.run0, d.ncol);
-			sheet_deliver(c, &d, col);
+		if (hp->gx == FF_NONE) {
+			if (d.sh.gen != hp->gen)
+				sheet_make(c, &d, hp, col);
+			else
+				hops_write(c, &d, hp, col);
+			hp->gx = gen_new(&d);
+			if (hp->gx == FF_NONE) {
+				error = ot_error_nomem(c->err, c->name);
+				goto out;
+			}
+		} else if (hp->run0 >= 0) {
+			column_copy(c, &d, hp->run0, d.ncol);
+			hops_deliver(c, &d, hp, col);
 		} else {
-			sheet_write(c, &d, col);
+			hops_write(c, &d, hp, col);
 		}
-		if (d.run0 < 0)
-			d.run0 = d.ncol;
+		if (hp->run0 < 0)
+			hp->run0 = d.ncol;
 		d.ncol++;
-		if (fresh && gen_new(&d, q)) {
-			error = ot_error_nomem(c->err, c->name);
-			goto out;
-		}
-		d.gen[d.ngen - 1].count++;
+		d.gx[q - g] = hp->gx;
 		if (q + 1 < c->nlids &&
 		    deal_group(&c->dest[c->lids[q + 1]]) == deal_group(t))
 			continue;
-		error = deal_stages(c, &d, out);
+		error = deal_stages(c, &d, g, q, out);
 		if (error)
 			goto out;
 		g = q + 1;
@@ -1880,37 +1953,30 @@ static int ff_refuse_budget(const struct ff_ctx *c, const struct ff_vlrule *v,
  */
 static bool may_fit(struct ff_ctx *c, const struct ot_engine_budget *b)
 {
-	size_t n = (size_t)c->ff->nslots + 1;
-	struct ff_hops hp = { .ndeliver = 0 };
+	struct ff_cache x = { .n = 0 };
 	struct ff_vlrule v;
 	bool fits = true;
-	uint32_t q;
+	uint32_t q = c->nlids;
 
-	hp.next = malloc(n * sizeof(*hp.next));
-	hp.bundle = malloc(n * sizeof(*hp.bundle));
-	hp.deliver = malloc(n * sizeof(*hp.deliver));
 	c->same_dim_hops = false;
 	c->twist_detour = false;
 	c->detours = false;
 	c->any_escape = false;
-	for (q = 0; q < c->nlids && fits && hp.next && hp.bundle &&
-		    hp.deliver; q++) {
+	if (!cache_init(&x, 1, c->ff->nslots))
+		q = 0; /* out of memory: fill_lfts() says so */
+	for (; q < c->nlids && fits; q++) {
 		struct ff_dest t = c->dest[c->lids[q]];
 		struct ff_dest failed = { .kind = FF_DEST_NONE };
 
 		if (q && deal_group(&c->dest[c->lids[q - 1]]) == deal_group(&t))
 			continue;
-		c->hops_valid = false;
-		if (route_dest(c, &t, q, &failed, &hp))
+		x.hp[0].valid = false;
+		if (route_dest(c, &t, q, &failed, &x))
 			break;
 		v = vlrule(c);
 		fits = ff_fits(c, &v, b);
 	}
-	c->hops_gen++;
-	c->hops_valid = false;
-	free(hp.next);
-	free(hp.bundle);
-	free(hp.deliver);
+	cache_free(&x);
 	return fits;
 }
 
