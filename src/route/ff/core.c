@@ -1101,20 +1101,22 @@ struct ff_sheet {
 /*
  * The destinations of a dealing group that took one choice of hops (one
  * rule, see same_rule()): the keys of their stages and the hops they
- * deal, recorded when the memory allows (at: stage s in store[at[s - 1]
- * .. at[s]]), else chosen again when their turn comes.
+ * deal per stage, recorded (at: stage s in store[at[s - 1] .. at[s]]):
+ * always for stage 1 (a few final hops), for stage 2 when the memory
+ * allows, else chosen again when their turn comes.
  */
 struct ff_gen {
 	uint32_t key[FF_STAGES + 1];
 	uint32_t ndeal[FF_STAGES + 1];
-	bool recorded;
+	bool recorded[FF_STAGES + 1];
 	size_t at[FF_STAGES + 1];
 };
 
 /*
- * The records of a dealing group may take this many bytes per LFT entry
- * of the routing (FF_RECORD_MIN at least); beyond, hops are chosen again.
- * ff_record_limit, when not SIZE_MAX, overrides it (unit tests: 0).
+ * The records of stage 2 of a dealing group may take this many bytes per
+ * LFT entry of the routing (FF_RECORD_MIN at least); beyond, hops are
+ * chosen again.  ff_record_limit, when not SIZE_MAX, overrides it (unit
+ * tests: 0, which records no stage at all).
  */
 #define FF_RECORD_PER_ENTRY 1
 #define FF_RECORD_MIN ((size_t)1 << 22)
@@ -1546,6 +1548,7 @@ static uint32_t gen_new(struct ff_dealer *d)
 {
 	const struct ff_sheet *sh = &d->sh;
 	size_t need = sh->ndeal[1] + sh->ndeal[2];
+	bool fits = sh->wmax <= UINT16_MAX;
 	struct ff_gen *g;
 	unsigned int st;
 
@@ -1561,31 +1564,33 @@ static uint32_t gen_new(struct ff_dealer *d)
 	g = &d->gen[d->ngen];
 	memcpy(g->key, sh->key, sizeof(g->key));
 	memcpy(g->ndeal, sh->ndeal, sizeof(g->ndeal));
-	g->recorded = sh->wmax <= UINT16_MAX &&
-		      (d->nstore + need) * sizeof(*d->store) <= d->budget;
-	g->at[0] = g->at[1] = g->at[2] = d->nstore;
-	if (!g->recorded || !need)
-		return d->ngen++;
+	/* stage 1 within any budget but none (the unit tests' 0) */
+	g->recorded[1] = fits && d->budget;
+	g->recorded[2] = fits && (d->nstore + need) * sizeof(*d->store) <=
+					d->budget;
+	need = (g->recorded[1] ? sh->ndeal[1] : 0) +
+	       (g->recorded[2] ? sh->ndeal[2] : 0);
 	if (d->nstore + need > d->capstore) {
-		size_t cap = (d->nstore + need) * 2;
+		size_t cap = (d->nstore + need) * 2 + 256;
 		struct ff_deal *x;
 
-		if (cap * sizeof(*x) > d->budget)
-			cap = d->budget / sizeof(*x);
 		x = realloc(d->store, cap * sizeof(*x));
 		if (!x)
 			return FF_NONE;
 		d->store = x;
 		d->capstore = cap;
 	}
+	g->at[0] = d->nstore;
 	for (st = 1; st <= FF_STAGES; st++) {
 		struct ff_deal *e = d->store + d->nstore;
 		uint32_t i;
 
-		memcpy(e, sh->deal[st], sh->ndeal[st] * sizeof(*e));
-		for (i = 0; i < sh->ndeal[st]; i++)
-			e[i].w = (uint16_t)sh->through[e[i].slot];
-		d->nstore += sh->ndeal[st];
+		if (g->recorded[st]) {
+			memcpy(e, sh->deal[st], sh->ndeal[st] * sizeof(*e));
+			for (i = 0; i < sh->ndeal[st]; i++)
+				e[i].w = (uint16_t)sh->through[e[i].slot];
+			d->nstore += sh->ndeal[st];
+		}
 		g->at[st] = d->nstore;
 	}
 	return d->ngen++;
@@ -1653,7 +1658,7 @@ static int deal_stages(struct ff_ctx *c, struct ff_dealer *d, uint32_t g,
 				     d->gx[(uint32_t)d->order[y].key - g] == gi;
 			     y++)
 				lids[len++] = d->order[y].lid;
-			if (ge->recorded) {
+			if (ge->recorded[stage]) {
 				e += ge->at[stage - 1];
 			} else {
 				struct ff_hops *hp;
