@@ -27,6 +27,7 @@
 #include "gen/gen.h"
 #include "model/routing.h"
 #include "route/engine.h"
+#include "route/ff/ff.h"
 #include "topo/flatfly.h"
 #include "unit.h"
 
@@ -1497,6 +1498,58 @@ START_TEST(twisted_mixed_not_worse)
 }
 END_TEST
 
+/*
+ * The dealing records the hops into bundles of each choice of hops when
+ * it is first made (core.c), within a memory budget; past the budget, a
+ * destination's hops are chosen and weighed again when its turn to be
+ * dealt comes.  Both ways must give the same tables: every LFT entry,
+ * SL2VL table and path SL, with parallel cables, LMC, shuffled ports,
+ * missing cables and switches (detours, the escape layer).
+ */
+START_TEST(records_or_not)
+{
+	static const struct shape shapes[] = {
+		{ "3x3x3", "2,1,1", 2, 1, 0.05, 3, 4, 0 },
+		{ "4x4x3", "2,2,1", 3, 1, 0.1, 7, 5, 0.05 },
+		{ "4x4", "2,2", 3, 2, 0, 0, -1, 0 },
+	};
+	unsigned int k;
+
+	for (k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
+		struct ot_fabric *f = gen(&shapes[k]);
+		struct ot_routing *a, *b;
+		unsigned long diff = 0;
+		uint32_t i, lid;
+		size_t n;
+
+		a = route(engines[_i].name, f);
+		ff_record_limit = 0;
+		b = route(engines[_i].name, f);
+		ff_record_limit = SIZE_MAX;
+		ck_assert_uint_eq(a->nvls, b->nvls);
+		for (i = 0; i < f->nnodes; i++) {
+			n = f->node[i].nports + 1;
+			if (ot_is_switch(f, i))
+				for (lid = 1; lid <= f->max_lid; lid++)
+					diff += a->lft[i][lid] != b->lft[i][lid];
+			ck_assert(!a->sl2vl[i] == !b->sl2vl[i]);
+			if (a->sl2vl[i])
+				diff += memcmp(a->sl2vl[i], b->sl2vl[i],
+					       n * n * OT_NUM_SLS) != 0;
+		}
+		for (lid = 1; lid <= f->max_lid; lid++)
+			diff += ot_routing_path_sl(a, 1, (uint16_t)lid) !=
+				ot_routing_path_sl(b, 1, (uint16_t)lid);
+		ck_assert_msg(!diff, "%s, %s widths %s: %lu differences",
+			      engines[_i].name, shapes[k].size, shapes[k].width,
+			      diff);
+		ot_routing_free(a);
+		ot_routing_free(b);
+		ot_fabric_free(f);
+	}
+}
+END_TEST
+
 static Suite *ffroute_suite(void)
 {
 	Suite *s = suite_create("ffroute");
@@ -1517,6 +1570,7 @@ static Suite *ffroute_suite(void)
 	tcase_add_test(tc, seed_orders);
 	tcase_add_loop_test(tc, deterministic, 0, NENGINES);
 	tcase_add_loop_test(tc, parallel_cables_even, 0, NENGINES);
+	tcase_add_loop_test(tc, records_or_not, 0, NENGINES);
 	tcase_add_loop_test(tc, balance, 0, NENGINES * NBALANCED);
 	tcase_add_loop_test(tc, twisted_mixed_not_worse, 0,
 			    2 * sizeof(twist_fabrics) / sizeof(twist_fabrics[0]));

@@ -714,29 +714,6 @@ static int dor_hop(struct ff_ctx *c, uint32_t s, const struct ff_dest *t,
 	return 0;
 }
 
-/* The rule: where switch s sends a packet for t (see the file's top). */
-static int next_hop(struct ff_ctx *c, uint32_t s, const struct ff_dest *t,
-		    uint32_t seq, struct ff_hop *h)
-{
-	const uint8_t *sc = ff_coords(c, s), *tc = ff_coords(c, t->tslot);
-	const uint8_t *pi = c->order[t->layer];
-	unsigned int k, L;
-
-	if (s == (uint32_t)t->tslot) {
-		h->dim = -1;
-		return 0;
-	}
-	if (c->variant & FF_TWISTED) {
-		L = pi[c->n - 1];
-		if (sc[L] != t->tau)
-			return twist_hop(c, s, t, L, seq, h);
-	}
-	for (k = 0; k < c->n; k++)
-		if (sc[pi[k]] != tc[pi[k]])
-			break;
-	return dor_hop(c, s, t, pi[k], seq, h);
-}
-
 /* The neighbours of slot, as hops; nb holds sumk entries. */
 static unsigned int neighbours(const struct ff_ctx *c, uint32_t slot,
 			       struct ff_hop *nb)
@@ -800,18 +777,113 @@ out:
 }
 
 /*
+ * The hops toward one destination, from every switch present: where each
+ * leads and the bundle it takes (koff[dim] + v; FF_DELIVER at the
+ * switches that deliver, which deliver also lists).  When valid, they
+ * are the variant's toward every destination with of's rule (not when a
+ * hop depended on the LID's sequence number).  gx and run0 are the
+ * dealer's (fill_lfts()).
+ */
+#define FF_DELIVER UINT16_MAX
+#define FF_NONE UINT32_MAX
+
+struct ff_hops {
+	uint32_t *next;
+	uint16_t *bundle;
+	uint32_t *deliver, ndeliver;
+	uint32_t gen; /* the hops_gen that chose them */
+	bool valid;
+	struct ff_dest of;
+	uint32_t gx; /* their generation in the dealing group, or FF_NONE */
+	int run0;    /* a batch column with them, or -1 */
+};
+
+/*
+ * The last choices of hops: the Mixed variants' CAs of a switch take
+ * turns through the orders (FF_MAX_ORDERS), so a rule comes back after
+ * a few others.  cur: the buffer of the last destination routed.
+ */
+#define FF_CACHE FF_MAX_ORDERS
+
+struct ff_cache {
+	struct ff_hops hp[FF_CACHE];
+	unsigned int n, cur, victim;
+};
+
+static int cache_init(struct ff_cache *x, unsigned int n, uint32_t nslots)
+{
+	unsigned int i;
+
+	x->n = n;
+	x->cur = 0;
+	x->victim = 0;
+	for (i = 0; i < n; i++) {
+		struct ff_hops *hp = &x->hp[i];
+
+		hp->next = malloc(((size_t)nslots + 1) * sizeof(*hp->next));
+		hp->bundle = malloc(((size_t)nslots + 1) * sizeof(*hp->bundle));
+		hp->deliver = malloc(((size_t)nslots + 1) *
+				     sizeof(*hp->deliver));
+		hp->valid = false;
+		hp->gx = FF_NONE;
+		hp->run0 = -1;
+		if (!hp->next || !hp->bundle || !hp->deliver)
+			return -1;
+	}
+	return 0;
+}
+
+static void cache_free(struct ff_cache *x)
+{
+	unsigned int i;
+
+	for (i = 0; i < x->n; i++) {
+		free(x->hp[i].next);
+		free(x->hp[i].bundle);
+		free(x->hp[i].deliver);
+	}
+}
+
+/* The buffer a new choice of hops goes to (the oldest), made current. */
+static struct ff_hops *cache_take(struct ff_ctx *c, struct ff_cache *x)
+{
+	struct ff_hops *hp = &x->hp[x->victim];
+
+	x->cur = x->victim;
+	x->victim = (x->victim + 1) % x->n;
+	hp->gen = ++c->hops_gen;
+	hp->valid = false;
+	hp->gx = FF_NONE;
+	hp->run0 = -1;
+	hp->ndeliver = 0;
+	return hp;
+}
+
+static inline void hops_set(const struct ff_ctx *c, struct ff_hops *hp,
+			    uint32_t s, const struct ff_hop *h)
+{
+	if (h->dim < 0) {
+		hp->bundle[s] = FF_DELIVER;
+		hp->deliver[hp->ndeliver++] = s;
+		return;
+	}
+	hp->next[s] = ff_move(c, s, h->dim, h->v);
+	hp->bundle[s] = c->koff[h->dim] + h->v;
+}
+
+/*
  * The escape layer's hop at every switch toward t (see the top of the
  * file), or a refusal naming two switches when it has none: missing
  * cables and switches cut the fabric in two.
  */
 static int escape_hops(struct ff_ctx *c, const struct ff_dest *t,
-		       uint32_t seq, struct ff_hop *hops)
+		       uint32_t seq, struct ff_cache *x)
 {
 	char a[OT_ERROR_LEN / 3], b[OT_ERROR_LEN / 3];
+	const struct ff_hop deliver = { .dim = -1 };
+	struct ff_hops *hp = cache_take(c, x);
 	uint32_t s, next;
 
-	c->hops_gen++;
-	c->hops_valid = false;
 	if (escape_prepare(c))
 		return -1;
 	for (s = 0; s < c->ff->nslots; s++) {
@@ -819,10 +891,10 @@ static int escape_hops(struct ff_ctx *c, const struct ff_dest *t,
 			continue;
 		switch (ot_escape_hop(&c->esc.layer, s, t->tslot, seq, &next)) {
 		case OT_ESCAPE_DELIVER:
-			hops[s].dim = -1;
+			hops_set(c, hp, s, &deliver);
 			break;
 		case OT_ESCAPE_FORWARD:
-			hops[s] = c->esc.hop[next];
+			hops_set(c, hp, s, &c->esc.hop[next]);
 			break;
 		case OT_ESCAPE_CUT:
 			slot_name(c, s, a, sizeof(a));
@@ -838,39 +910,109 @@ static int escape_hops(struct ff_ctx *c, const struct ff_dest *t,
 }
 
 /*
- * The variant's hop at every switch toward t, or -1 (err set) when some
- * switch has none; the flags that size the VLs are then left as they
- * were, since t goes to the escape layer.
+ * The variant's hop at every switch toward t (the rule at the top of the
+ * file), or -1 (err set) when some switch has none; the flags that size
+ * the VLs are then left as they were, since t goes to the escape layer.
+ * The usual hop -- deliver, twist, or the first dimension in t's order
+ * where the switch differs from t, to ADOR's via coordinate or to t's,
+ * over a cable that is there -- is taken here with what depends on t
+ * alone worked out once; twist_hop() and dor_hop() decide the rest
+ * (detours, refusals) as the rule says.
  */
 static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
 		      const struct ff_dest *b);
 
 static int variant_hops(struct ff_ctx *c, const struct ff_dest *t,
-			uint32_t seq, struct ff_hop *hops)
+			uint32_t seq, struct ff_cache *x)
 {
 	bool same_dim = c->same_dim_hops, twist = c->twist_detour;
-	bool detours = c->detours;
-	uint32_t s;
+	bool detours = c->detours, via_taken = false;
+	const uint8_t *tc = ff_coords(c, t->tslot), *pi = c->order[t->layer];
+	const uint8_t *has = c->bcnt, *sc = c->coords;
+	const int32_t *node = c->ff->slot_node;
+	unsigned int n = c->n, L = pi[n - 1], i, k, v, ador = 0;
+	unsigned int tau = t->tau, sumk = c->sumk;
+	bool twisted = c->variant & FF_TWISTED;
+	uint32_t stride[OT_FF_MAX_DIMS], koff[OT_FF_MAX_DIMS];
+	uint32_t s, *next;
+	uint16_t *bundle;
+	uint8_t via[OT_FF_MAX_DIMS];
+	struct ff_hops *hp;
+	struct ff_hop h;
 
-	/* the buffer holds t's hops already (the flags were set then) */
-	if (c->hops_valid && same_rule(c, &c->hops_of, t))
-		return 0;
-	c->hops_gen++;
-	c->hops_valid = false;
-	c->seq_used = false;
-	for (s = 0; s < c->ff->nslots; s++) {
-		if (c->ff->slot_node[s] < 0)
-			continue;
-		if (next_hop(c, s, t, seq, &hops[s])) {
-			c->same_dim_hops = same_dim;
-			c->twist_detour = twist;
-			c->detours = detours;
-			return -1;
+	/* a buffer holds t's hops already (the flags were set then) */
+	for (i = 0; i < x->n; i++)
+		if (x->hp[i].valid && same_rule(c, &x->hp[i].of, t)) {
+			x->cur = i;
+			return 0;
 		}
+	hp = cache_take(c, x);
+	next = hp->next;
+	bundle = hp->bundle;
+	c->seq_used = false;
+	memcpy(stride, c->stride, sizeof(stride));
+	memcpy(koff, c->koff, sizeof(koff));
+	/*
+	 * ADOR's extra hop (not in the last dimension for Twisted: the
+	 * twist was it); its coordinate depends on the line only when
+	 * cables are missing.
+	 */
+	for (i = 0; i < n && (c->variant & FF_ADOR) && t->offset; i++) {
+		if (twisted && i == L)
+			continue;
+		ador |= 1u << i;
+		via[i] = ff_ador_via(c, t->tslot, t, i);
 	}
-	c->hops_valid = !c->seq_used;
-	c->hops_of = *t;
+	for (s = 0; s < c->ff->nslots; s++, sc += n, has += sumk) {
+		if (node[s] < 0)
+			continue;
+		if (s == (uint32_t)t->tslot) {
+			bundle[s] = FF_DELIVER;
+			hp->deliver[hp->ndeliver++] = s;
+			continue;
+		}
+		if (twisted && sc[L] != tau) {
+			if (has[koff[L] + tau]) {
+				next[s] = s + (tau - sc[L]) * stride[L];
+				bundle[s] = koff[L] + tau;
+				continue;
+			}
+			if (twist_hop(c, s, t, L, seq, &h))
+				goto fail;
+			hops_set(c, hp, s, &h);
+			continue;
+		}
+		for (k = 0; k < n - 1 && sc[pi[k]] == tc[pi[k]]; k++)
+			;
+		i = pi[k];
+		v = tc[i];
+		if (ador & (1u << i)) {
+			unsigned int w = c->complete ? via[i] :
+					 ff_ador_via(c, s, t, i);
+
+			if (w != v && sc[i] != w && has[koff[i] + w]) {
+				v = w;
+				via_taken = true;
+			}
+		}
+		if (has[koff[i] + v]) {
+			next[s] = s + (v - sc[i]) * stride[i];
+			bundle[s] = koff[i] + v;
+			continue;
+		}
+		if (dor_hop(c, s, t, i, seq, &h))
+			goto fail;
+		hops_set(c, hp, s, &h);
+	}
+	c->same_dim_hops |= via_taken;
+	hp->valid = !c->seq_used;
+	hp->of = *t;
 	return 0;
+fail:
+	c->same_dim_hops = same_dim;
+	c->twist_detour = twist;
+	c->detours = detours;
+	return -1;
 }
 
 /*
@@ -912,212 +1054,6 @@ static bool same_rule(const struct ff_ctx *c, const struct ff_dest *a,
 #define FF_BATCH 64
 #define FF_KEEP 0xff
 
-struct ff_dealer {
-	uint16_t *count;  /* per bundle, class and cable */
-	uint32_t *total;  /* per bundle and cable: destinations */
-	uint64_t *weight; /* per bundle and cable */
-	uint32_t *through; /* per slot: CAs whose packets pass there */
-	uint32_t *cas;     /* per slot: CAs of the switch */
-	uint32_t *dist;    /* per slot: hops to t's switch */
-	uint32_t *stack;   /* nslots: walks, then slots by distance */
-	uint32_t *bucket;  /* nslots + 2: counts by distance */
-	int offset;        /* offset (and kind) the counts are for */
-	uint32_t weighed;  /* the hops_gen of the weights */
-	/*
-	 * Per stage (0: all), the switches that deliver and those that deal
-	 * a hop in that stage, with its bundle: made once per hops_gen.
-	 */
-	uint32_t planned[3];
-	uint32_t *plan_slot[3], nplan[3], ndeliver[3];
-	size_t *plan_b[3];
-	/*
-	 * The entries of the last FF_BATCH calls of deal_dest(), per slot
-	 * (FF_KEEP: not written by that call), written to the LFT rows a
-	 * batch at a time: a destination's entries lie in every switch's
-	 * row, 18 KB apart at 16K, a TLB miss each.
-	 */
-	uint8_t *col;
-	uint16_t col_lid[FF_BATCH];
-	unsigned int ncol;
-	/*
-	 * Stage 1 of the dealing group, per destination (s1start, by its
-	 * position in the group): its deliveries and final hops with their
-	 * weights, recorded when its hops were first chosen, so that stage 1
-	 * chooses and weighs them no second time (a few per destination:
-	 * the switches one hop from its own).
-	 */
-	struct ff_s1 *s1;
-	size_t ns1, caps1, *s1start;
-};
-
-/* A stage-1 entry: a delivery (b = FF_DELIVER) or a bundle to deal. */
-struct ff_s1 {
-	uint32_t slot;
-	uint32_t b;
-	uint32_t w;
-};
-
-#define FF_DELIVER UINT32_MAX
-
-static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
-{
-	size_t nb = (size_t)c->ff->nslots * c->sumk + 1;
-	uint32_t s;
-
-	d->count = calloc(nb * FF_CLASSES * c->maxw, sizeof(*d->count));
-	d->total = calloc(nb * c->maxw, sizeof(*d->total));
-	d->weight = calloc(nb * c->maxw, sizeof(*d->weight));
-	d->through = calloc(c->ff->nslots + 1, sizeof(*d->through));
-	d->cas = calloc(c->ff->nslots + 1, sizeof(*d->cas));
-	d->dist = calloc(c->ff->nslots + 1, sizeof(*d->dist));
-	d->stack = calloc(c->ff->nslots + 1, sizeof(*d->stack));
-	d->bucket = calloc(c->ff->nslots + 2, sizeof(*d->bucket));
-	d->offset = -1;
-	d->weighed = c->hops_gen - 1;
-	d->col = malloc(((size_t)c->ff->nslots + 1) * FF_BATCH);
-	d->s1start = malloc(((size_t)c->nlids + 1) * sizeof(*d->s1start));
-	if (!d->col || !d->s1start)
-		return -1;
-	memset(d->col, FF_KEEP, ((size_t)c->ff->nslots + 1) * FF_BATCH);
-	for (s = 0; s < 3; s++) {
-		d->planned[s] = c->hops_gen - 1;
-		d->plan_slot[s] = malloc(((size_t)c->ff->nslots + 1) *
-					 sizeof(*d->plan_slot[s]));
-		d->plan_b[s] = malloc(((size_t)c->ff->nslots + 1) *
-				      sizeof(*d->plan_b[s]));
-		if (!d->plan_slot[s] || !d->plan_b[s])
-			return -1;
-	}
-	if (!d->count || !d->total || !d->weight || !d->through || !d->cas ||
-	    !d->dist || !d->stack || !d->bucket)
-		return -1;
-	for (s = 0; s < c->ff->nslots; s++) {
-		int32_t node = c->ff->slot_node[s];
-		unsigned int p;
-
-		for (p = 1; node >= 0 && p <= c->f->node[node].nports; p++) {
-			int32_t x = c->f->node[node].port[p].peer;
-
-			d->cas[s] += x >= 0 && !ot_is_switch(c->f, x);
-		}
-	}
-	return 0;
-}
-
-static void dealer_free(struct ff_dealer *d)
-{
-	unsigned int i;
-
-	free(d->col);
-	free(d->s1);
-	free(d->s1start);
-	free(d->count);
-	free(d->total);
-	free(d->weight);
-	free(d->through);
-	free(d->cas);
-	free(d->dist);
-	free(d->stack);
-	free(d->bucket);
-	for (i = 0; i < 3; i++) {
-		free(d->plan_slot[i]);
-		free(d->plan_b[i]);
-	}
-}
-
-/*
- * Each switch's distance to t's switch along the hops chosen toward t,
- * remembered on the way (the hops form a tree into t's switch); a walk
- * that does not end there within nslots hops counts as nslots.
- */
-static void dealer_dist(const struct ff_ctx *c, struct ff_dealer *d,
-			const struct ff_hop *hops)
-{
-	uint32_t n = c->ff->nslots, s, x, top, k;
-
-	for (s = 0; s < n; s++)
-		d->dist[s] = UINT32_MAX;
-	for (s = 0; s < n; s++) {
-		if (c->ff->slot_node[s] < 0 || d->dist[s] != UINT32_MAX)
-			continue;
-		for (x = s, top = 0; d->dist[x] == UINT32_MAX && top < n;) {
-			if (hops[x].dim < 0) {
-				d->dist[x] = 0;
-				break;
-			}
-			d->stack[top++] = x;
-			x = ff_move(c, x, hops[x].dim, hops[x].v);
-		}
-		k = d->dist[x] == UINT32_MAX ? n : d->dist[x];
-		while (top)
-			d->dist[d->stack[--top]] = ++k < n ? k : n;
-	}
-}
-
-/*
- * The weight of t at every switch -- the CAs whose packets for t pass
- * there, counted along the hops chosen toward it, farthest switches
- * first -- and each switch's distance to t's switch.
- */
-static void dealer_weigh(const struct ff_ctx *c, struct ff_dealer *d,
-			 const struct ff_hop *hops)
-{
-	uint32_t n = c->ff->nslots, s, x, k;
-
-	/* the same hops as last time: the same weights */
-	if (d->weighed == c->hops_gen)
-		return;
-	d->weighed = c->hops_gen;
-	dealer_dist(c, d, hops);
-	memset(d->bucket, 0, (n + 2) * sizeof(*d->bucket));
-	for (s = 0; s < n; s++)
-		if (c->ff->slot_node[s] >= 0)
-			d->bucket[n - d->dist[s] + 1]++;
-	for (k = 1; k <= n + 1; k++)
-		d->bucket[k] += d->bucket[k - 1];
-	for (s = 0; s < n; s++)
-		if (c->ff->slot_node[s] >= 0)
-			d->stack[d->bucket[n - d->dist[s]]++] = s;
-	for (s = 0; s < n; s++)
-		d->through[s] = d->cas[s];
-	for (k = 0; k < d->bucket[n]; k++) {
-		s = d->stack[k];
-		if (hops[s].dim < 0 || d->dist[s] >= n)
-			continue;
-		x = ff_move(c, s, hops[s].dim, hops[s].v);
-		d->through[x] += d->through[s];
-	}
-}
-
-/*
- * The cable of bundle b for t (see above), through: t's weight there.
- * Inlined into its two callers: a call per LFT entry costs more than
- * the pick itself.
- */
-static inline __attribute__((always_inline)) unsigned int
-dealer_pick(const struct ff_ctx *c, struct ff_dealer *d,
-	    const struct ff_dest *t, size_t b, uint32_t through)
-{
-	unsigned int k = t->escape ? FF_ESCAPE_SL : t->layer, l, best = 0;
-	uint16_t *cnt = d->count + (b * FF_CLASSES + k) * c->maxw;
-	uint32_t *all = d->total + b * c->maxw;
-	uint64_t *w = d->weight + b * c->maxw;
-	unsigned int n = c->bcnt[b];
-
-	/* two cables (the usual parallel pair): the loop below, unrolled */
-	if (n == 2)
-		best = cnt[1] != cnt[0] ? cnt[1] < cnt[0] :
-		       all[1] != all[0] ? all[1] < all[0] : w[1] < w[0];
-	for (l = 1; n > 2 && l < n; l++)
-		if (cnt[l] != cnt[best] ? cnt[l] < cnt[best] :
-		    all[l] != all[best] ? all[l] < all[best] : w[l] < w[best])
-			best = l;
-	cnt[best]++;
-	all[best]++;
-	w[best] += through;
-	return best;
-}
-
 /*
  * The dealing stages (deal_stages()): 1, the final hops into the
  * destination's switch; 2, every hop farther out.
@@ -1136,247 +1072,610 @@ static int deal_group(const struct ff_dest *t)
 }
 
 /*
- * The LFT entries toward lid at the switches of a stage (0: all), and
- * the deliveries.
+ * A hop into a bundle of parallel cables, to deal: switch slot's bundle
+ * k (index slot * sumk + k), where the destination weighs w.
  */
-/*
- * The plan of a stage for the hops (see struct ff_dealer): deliveries
- * first, then the dealt switches.
- */
-static void dealer_plan(const struct ff_ctx *c, struct ff_dealer *d,
-			const struct ff_hop *hops, unsigned int stage)
-{
-	uint32_t s, *slot = d->plan_slot[stage], n = 0;
-	size_t *pb = d->plan_b[stage];
-
-	d->planned[stage] = c->hops_gen;
-	for (s = 0; s < c->ff->nslots; s++)
-		if (c->ff->slot_node[s] >= 0 && hops[s].dim < 0)
-			slot[n++] = s;
-	d->ndeliver[stage] = n;
-	for (s = 0; s < c->ff->nslots; s++) {
-		if (c->ff->slot_node[s] < 0 || hops[s].dim < 0 ||
-		    (stage && ff_stage(d->dist[s]) != stage))
-			continue;
-		pb[n] = (size_t)s * c->sumk + c->koff[hops[s].dim] +
-			hops[s].v;
-		slot[n++] = s;
-	}
-	d->nplan[stage] = n;
-}
-
-/* The batch's entries into the switches' LFT rows, in call order. */
-static void dealer_flush(const struct ff_ctx *c, struct ff_dealer *d,
-			 struct ot_routing *out)
-{
-	uint32_t s;
-	unsigned int j;
-
-	for (s = 0; s < c->ff->nslots; s++) {
-		int32_t node = c->ff->slot_node[s];
-		uint8_t *src = d->col + (size_t)s * FF_BATCH;
-
-		if (node < 0)
-			continue;
-		for (j = 0; j < d->ncol; j++)
-			if (src[j] != FF_KEEP)
-				out->lft[node][d->col_lid[j]] = src[j];
-		memset(src, FF_KEEP, d->ncol);
-	}
-	d->ncol = 0;
-}
-
-/* The class counts start again with each dealing group. */
-static void dealer_group(const struct ff_ctx *c, struct ff_dealer *d,
-			 const struct ff_dest *t)
-{
-	int offset = deal_group(t);
-
-	if (offset != d->offset) {
-		memset(d->count, 0, ((size_t)c->ff->nslots * c->sumk + 1) *
-					    FF_CLASSES * c->maxw *
-					    sizeof(*d->count));
-		d->offset = offset;
-	}
-}
-
-/* The batch takes lid's column; flushed when full. */
-static void dealer_next(const struct ff_ctx *c, struct ff_dealer *d,
-			uint16_t lid, struct ot_routing *out)
-{
-	d->col_lid[d->ncol++] = lid;
-	if (d->ncol == FF_BATCH)
-		dealer_flush(c, d, out);
-}
-
-static void deal_dest(const struct ff_ctx *c, struct ff_dealer *d,
-		      const struct ff_hop *hops, uint16_t lid,
-		      unsigned int stage, struct ot_routing *out)
-{
-	const struct ff_dest *t = &c->dest[lid];
-	uint8_t *col = d->col + d->ncol;
-	uint32_t i;
-
-	dealer_group(c, d, t);
-	if (stage)
-		dealer_weigh(c, d, hops);
-	if (d->planned[stage] != c->hops_gen)
-		dealer_plan(c, d, hops, stage);
-	for (i = 0; i < d->ndeliver[stage]; i++)
-		col[(size_t)d->plan_slot[stage][i] * FF_BATCH] = t->port;
-	for (; i < d->nplan[stage]; i++) {
-		uint32_t s = d->plan_slot[stage][i];
-		size_t b = d->plan_b[stage][i];
-
-		col[(size_t)s * FF_BATCH] =
-			c->bport[b * c->maxw +
-				 dealer_pick(c, d, t, b, d->through[s])];
-	}
-	dealer_next(c, d, lid, out);
-}
+struct ff_deal {
+	uint32_t slot;
+	uint16_t k;
+	uint16_t w;
+};
 
 /*
- * Stage 1 of the destination at position x of the group, from its
- * record: what deal_dest() writes for stage 1 from the same hops and
- * weights, in the same order.
+ * One choice of hops (hops_gen) toward a destination, and what it means
+ * for the tables: weighed, the hops to deal per stage and the keys of
+ * the stages (the hops over single cables need no dealing: their ports
+ * go to the batch at once).
  */
-static void deal_recorded(const struct ff_ctx *c, struct ff_dealer *d,
-			  uint32_t x, uint16_t lid, struct ot_routing *out)
-{
-	const struct ff_dest *t = &c->dest[lid];
-	uint8_t *col = d->col + d->ncol;
-	size_t i;
-
-	dealer_group(c, d, t);
-	for (i = d->s1start[x]; i < d->s1start[x + 1]; i++) {
-		const struct ff_s1 *e = &d->s1[i];
-
-		col[(size_t)e->slot * FF_BATCH] = e->b == FF_DELIVER ?
-			t->port :
-			c->bport[(size_t)e->b * c->maxw +
-				 dealer_pick(c, d, t, e->b, e->w)];
-	}
-	dealer_next(c, d, lid, out);
-}
+struct ff_sheet {
+	uint32_t gen;      /* the hops_gen it was made from */
+	uint32_t *dist;    /* per slot: hops to t's switch (nslots: never) */
+	uint32_t *through; /* per slot: CAs whose packets for t pass there */
+	struct ff_deal *deal[FF_STAGES + 1]; /* per stage 1, 2 */
+	uint32_t ndeal[FF_STAGES + 1];
+	/* per stage: 0 without hops there, else 1 + their largest weight */
+	uint32_t key[FF_STAGES + 1];
+	uint32_t wmax; /* the largest weight of a hop to deal */
+};
 
 /*
- * The record of stage 1 for the destination at position x of the group,
- * from its hops and weights just taken: the deliveries, then the final
- * hops, each in slot order (dealer_plan()'s order).  dealer_weigh() left
- * the switches sorted by distance, in slot order within one: those at
- * distance 0 (the deliveries) last, those at distance 1 before them.
+ * The destinations of a dealing group that took one choice of hops (one
+ * rule, see same_rule()): the keys of their stages and the hops they
+ * deal per stage, recorded (at: stage s in store[at[s - 1] .. at[s]]):
+ * always for stage 1 (a few final hops), for stage 2 when the memory
+ * allows, else chosen again when their turn comes.
  */
-static int record_stage1(const struct ff_ctx *c, struct ff_dealer *d,
-			 const struct ff_hop *hops, uint32_t x)
+struct ff_gen {
+	uint32_t key[FF_STAGES + 1];
+	uint32_t ndeal[FF_STAGES + 1];
+	bool recorded[FF_STAGES + 1];
+	size_t at[FF_STAGES + 1];
+};
+
+/*
+ * The records of stage 2 of a dealing group may take this many bytes per
+ * LFT entry of the routing (FF_RECORD_MIN at least); beyond, hops are
+ * chosen again.  ff_record_limit, when not SIZE_MAX, overrides it (unit
+ * tests: 0, which records no stage at all).
+ */
+#define FF_RECORD_PER_ENTRY 1
+#define FF_RECORD_MIN ((size_t)1 << 22)
+size_t ff_record_limit = SIZE_MAX;
+
+struct ff_dealer {
+	uint16_t *count;  /* per bundle, class and cable */
+	uint32_t *total;  /* per bundle and cable: destinations */
+	uint64_t *weight; /* per bundle and cable */
+	uint32_t *cas;    /* per slot: CAs of the switch */
+	uint32_t *stack;  /* nslots: walks */
+	uint32_t *popped; /* nslots: switches as their distance is known */
+	uint32_t *dist0;  /* per slot: unknown, nslots for missing switches */
+	struct ff_cache cache; /* the hops route_dest() chooses */
+	struct ff_sheet sh;
+	/*
+	 * The entries of the last FF_BATCH destinations, per slot (FF_KEEP:
+	 * not written), written to the LFT rows a batch at a time: a
+	 * destination's entries lie in every switch's row, 18 KB apart at
+	 * 16K, a TLB miss each.
+	 */
+	uint8_t *col;
+	uint16_t col_lid[FF_BATCH];
+	unsigned int ncol;
+	/* the dealing group's generations, each destination's, the records */
+	struct ff_gen *gen;
+	uint32_t ngen, capgen, *gx;
+	struct ff_deal *store;
+	size_t nstore, capstore, budget;
+	struct ot_deal_key *order;
+};
+
+static int sheet_init(const struct ff_ctx *c, struct ff_sheet *sh)
 {
-	uint32_t n = c->ff->nslots, from, to, k, s;
+	size_t n = (size_t)c->ff->nslots + 1;
+	unsigned int i;
 
-	d->s1start[x] = d->ns1;
-	if (n < 2)
-		goto out; /* no switch to deal */
-	from = d->bucket[n - 2];
-	to = d->bucket[n];
-	if (d->ns1 + (to - from) > d->caps1) {
-		size_t cap = (d->ns1 + (to - from)) * 2 + 256;
-		struct ff_s1 *e = realloc(d->s1, cap * sizeof(*e));
-
-		if (!e)
+	sh->gen = c->hops_gen;
+	sh->dist = malloc(n * sizeof(*sh->dist));
+	sh->through = malloc(n * sizeof(*sh->through));
+	if (!sh->dist || !sh->through)
+		return -1;
+	for (i = 1; i <= FF_STAGES; i++) {
+		sh->deal[i] = malloc(n * sizeof(*sh->deal[i]));
+		if (!sh->deal[i])
 			return -1;
-		d->s1 = e;
-		d->caps1 = cap;
 	}
-	for (k = d->bucket[n - 1]; k < to; k++) {
-		struct ff_s1 *e = &d->s1[d->ns1++];
-
-		e->slot = d->stack[k];
-		e->b = FF_DELIVER;
-	}
-	for (k = from; k < d->bucket[n - 1]; k++) {
-		struct ff_s1 *e = &d->s1[d->ns1++];
-
-		s = d->stack[k];
-		e->slot = s;
-		e->b = (uint32_t)(s * c->sumk + c->koff[hops[s].dim] +
-				  hops[s].v);
-		e->w = d->through[s];
-	}
-out:
-	d->s1start[x + 1] = d->ns1;
 	return 0;
 }
 
+static void sheet_free(struct ff_sheet *sh)
+{
+	unsigned int i;
+
+	free(sh->dist);
+	free(sh->through);
+	for (i = 1; i <= FF_STAGES; i++)
+		free(sh->deal[i]);
+}
+
+static int dealer_init(const struct ff_ctx *c, struct ff_dealer *d)
+{
+	size_t nb = (size_t)c->ff->nslots * c->sumk + 1;
+	uint32_t s;
+
+	d->count = calloc(nb * FF_CLASSES * c->maxw, sizeof(*d->count));
+	d->total = calloc(nb * c->maxw, sizeof(*d->total));
+	d->weight = calloc(nb * c->maxw, sizeof(*d->weight));
+	d->cas = calloc(c->ff->nslots + 1, sizeof(*d->cas));
+	d->stack = calloc(c->ff->nslots + 1, sizeof(*d->stack));
+	d->popped = calloc(c->ff->nslots + 1, sizeof(*d->popped));
+	d->dist0 = calloc(c->ff->nslots + 1, sizeof(*d->dist0));
+	d->col = malloc(((size_t)c->ff->nslots + 1) * FF_BATCH);
+	d->gx = malloc(((size_t)c->nlids + 1) * sizeof(*d->gx));
+	d->order = malloc(((size_t)c->nlids + 1) * sizeof(*d->order));
+	if (cache_init(&d->cache, FF_CACHE, c->ff->nslots) ||
+	    sheet_init(c, &d->sh) || !d->count || !d->total || !d->weight ||
+	    !d->cas || !d->stack || !d->popped || !d->dist0 || !d->col ||
+	    !d->gx || !d->order)
+		return -1;
+	memset(d->col, FF_KEEP, ((size_t)c->ff->nslots + 1) * FF_BATCH);
+	for (s = 0; s < c->ff->nslots; s++) {
+		int32_t node = c->ff->slot_node[s];
+		unsigned int p;
+
+		d->dist0[s] = node < 0 ? c->ff->nslots : UINT32_MAX;
+		for (p = 1; node >= 0 && p <= c->f->node[node].nports; p++) {
+			int32_t x = c->f->node[node].port[p].peer;
+
+			d->cas[s] += x >= 0 && !ot_is_switch(c->f, x);
+		}
+	}
+	return 0;
+}
+
+static void dealer_free(struct ff_dealer *d)
+{
+	cache_free(&d->cache);
+	sheet_free(&d->sh);
+	free(d->col);
+	free(d->count);
+	free(d->total);
+	free(d->weight);
+	free(d->cas);
+	free(d->stack);
+	free(d->popped);
+	free(d->dist0);
+	free(d->gen);
+	free(d->gx);
+	free(d->store);
+	free(d->order);
+}
+
 /*
- * Where t's hops lie, from the weights just taken: per stage, 0 when t
- * has no hop there, else 1 + the largest weight of its hops there.
+ * The deliveries of hp into batch column col: its destination's port
+ * (its CA's port, or 0 for a switch's LID).
  */
-static void stage_keys(const struct ff_ctx *c, const struct ff_dealer *d,
-		       const struct ff_hop *hops, uint32_t *key)
+static void hops_deliver(const struct ff_ctx *c, struct ff_dealer *d,
+			 const struct ff_hops *hp, uint8_t *col)
+{
+	uint8_t port = c->dest[d->col_lid[col - d->col]].port;
+	uint32_t i;
+
+	for (i = 0; i < hp->ndeliver; i++)
+		col[(size_t)hp->deliver[i] * FF_BATCH] = port;
+}
+
+/*
+ * The deliveries and the ports of the hops over single cables of hp
+ * into batch column col.
+ */
+static void hops_write(const struct ff_ctx *c, struct ff_dealer *d,
+		       const struct ff_hops *hp, uint8_t *col)
 {
 	uint32_t s;
 
-	memset(key, 0, (FF_STAGES + 1) * sizeof(*key));
 	for (s = 0; s < c->ff->nslots; s++) {
-		uint32_t *k = &key[ff_stage(d->dist[s])];
+		size_t b;
 
-		if (c->ff->slot_node[s] >= 0 && hops[s].dim >= 0 &&
-		    d->through[s] >= *k)
-			*k = d->through[s] + 1;
+		if (c->ff->slot_node[s] < 0 || hp->bundle[s] == FF_DELIVER)
+			continue;
+		b = (size_t)s * c->sumk + hp->bundle[s];
+		if (c->bcnt[b] <= 1)
+			col[(size_t)s * FF_BATCH] = c->bport[b * c->maxw];
 	}
+	hops_deliver(c, d, hp, col);
+}
+
+/*
+ * Batch column `from` into column `to`: the entries of a destination
+ * with the same hops before its deliveries (FF_KEEP where hops are dealt
+ * later).
+ */
+static void column_copy(const struct ff_ctx *c, struct ff_dealer *d,
+			unsigned int from, unsigned int to)
+{
+	uint8_t *col = d->col;
+	uint32_t s;
+
+	for (s = 0; s < c->ff->nslots; s++, col += FF_BATCH)
+		col[to] = col[from];
+}
+
+/*
+ * The sheet of hp (see struct ff_sheet), and, unless col is NULL, hp's
+ * deliveries and ports of the hops over single cables into batch column
+ * col.  With parallel cables: each switch's distance to t's switch
+ * along its hops, remembered on the way (the hops form a tree into t's
+ * switch; a walk that does not end there within nslots hops counts as
+ * nslots).  A switch's distance is known before those of the switches
+ * whose hops lead to it, so that order, backwards, adds up the weights
+ * of t (the CAs whose packets for t pass a switch) from the farthest
+ * switches in, each switch's weight complete when its turn comes: its
+ * stage key and, for a hop into a bundle, its entry to deal.
+ */
+static void sheet_make(const struct ff_ctx *c, struct ff_dealer *d,
+		       const struct ff_hops *hp, uint8_t *col)
+{
+	struct ff_sheet *sh = &d->sh;
+	const uint32_t n = c->ff->nslots, sumk = c->sumk, maxw = c->maxw;
+	const uint32_t *next = hp->next;
+	const uint16_t *bundle = hp->bundle;
+	const uint8_t *bcnt = c->bcnt, *bport = c->bport;
+	uint32_t *dist = sh->dist, *through = sh->through;
+	uint32_t *stack = d->stack, *popped = d->popped;
+	uint32_t s, x, top, k, npop = 0, wmax = 0;
+	uint32_t key[FF_STAGES + 1] = { 0 }, nd[FF_STAGES + 1] = { 0 };
+
+	sh->gen = hp->gen;
+	if (maxw == 1) {
+		/* nothing to deal: neither weights nor keys matter */
+		if (col)
+			hops_write(c, d, hp, col);
+		goto out;
+	}
+	/* missing switches count as known: no walk starts or ends there */
+	memcpy(dist, d->dist0, n * sizeof(*dist));
+	for (k = 0; k < hp->ndeliver; k++)
+		dist[hp->deliver[k]] = 0;
+	for (s = 0; s < n; s++) {
+		if (dist[s] != UINT32_MAX)
+			continue;
+		x = s;
+		top = 0;
+		do {
+			stack[top++] = x;
+			x = next[x];
+		} while (dist[x] == UINT32_MAX && top < n);
+		k = dist[x] == UINT32_MAX ? n : dist[x];
+		do {
+			x = stack[--top];
+			k += k < n;
+			dist[x] = k;
+			popped[npop++] = x;
+		} while (top);
+	}
+	memcpy(through, d->cas, n * sizeof(*through));
+	while (npop) {
+		uint32_t w, st;
+		size_t b;
+
+		x = popped[--npop];
+		w = through[x];
+		st = ff_stage(dist[x]);
+		key[st] = w >= key[st] ? w + 1 : key[st];
+		if (dist[x] < n)
+			through[next[x]] += w;
+		b = (size_t)x * sumk + bundle[x];
+		if (bcnt[b] > 1) {
+			struct ff_deal *e = &sh->deal[st][nd[st]++];
+
+			e->slot = x;
+			e->k = bundle[x];
+			wmax = w > wmax ? w : wmax;
+		} else if (col) {
+			col[(size_t)x * FF_BATCH] = bport[b * maxw];
+		}
+	}
+	if (col)
+		hops_deliver(c, d, hp, col);
+out:
+	sh->wmax = wmax;
+	memcpy(sh->key, key, sizeof(key));
+	memcpy(sh->ndeal, nd, sizeof(nd));
+}
+
+/*
+ * The cable of bundle b for a destination of class k (layer or escape
+ * layer) that weighs `through` there (see above).  Inlined: a call per
+ * LFT entry costs more than the pick itself.
+ */
+static inline __attribute__((always_inline)) unsigned int
+dealer_pick(const struct ff_ctx *c, struct ff_dealer *d, unsigned int k,
+	    size_t b, uint32_t through)
+{
+	uint16_t *cnt = d->count + (b * FF_CLASSES + k) * c->maxw;
+	uint32_t *all = d->total + b * c->maxw;
+	uint64_t *w = d->weight + b * c->maxw;
+	unsigned int n = c->bcnt[b], l, best = 0;
+
+	/* two cables (the usual parallel pair): the loop below, unrolled */
+	if (n == 2)
+		best = cnt[1] != cnt[0] ? cnt[1] < cnt[0] :
+		       all[1] != all[0] ? all[1] < all[0] : w[1] < w[0];
+	for (l = 1; n > 2 && l < n; l++)
+		if (cnt[l] != cnt[best] ? cnt[l] < cnt[best] :
+		    all[l] != all[best] ? all[l] < all[best] : w[l] < w[best])
+			best = l;
+	cnt[best]++;
+	all[best]++;
+	w[best] += through;
+	return best;
+}
+
+/*
+ * dealer_pick() len times on a bundle of two cables for one class (cnt:
+ * its counts, all, w), the counters held in registers meanwhile.
+ */
+static void deal_pair(uint16_t *cnt, uint32_t *all, uint64_t *w,
+		      uint32_t through, const uint8_t *port, uint8_t *dst,
+		      unsigned int len)
+{
+	uint16_t c0 = cnt[0], c1 = cnt[1];
+	uint32_t a0 = all[0], a1 = all[1];
+	uint64_t w0 = w[0], w1 = w[1];
+	unsigned int j;
+
+	for (j = 0; j < len; j++) {
+		bool one = c1 != c0 ? c1 < c0 : a1 != a0 ? a1 < a0 : w1 < w0;
+
+		if (one) {
+			c1++;
+			a1++;
+			w1 += through;
+		} else {
+			c0++;
+			a0++;
+			w0 += through;
+		}
+		dst[j] = port[one];
+	}
+	cnt[0] = c0;
+	cnt[1] = c1;
+	all[0] = a0;
+	all[1] = a1;
+	w[0] = w0;
+	w[1] = w1;
+}
+
+/* 0x80 in each byte of x that is not FF_KEEP (an entry), 0 elsewhere. */
+static inline uint64_t written(uint64_t x)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+
+	x = ~x; /* FF_KEEP bytes -> 0 */
+	return (((x & low7) + low7) | x) & ~low7;
+}
+
+/*
+ * The batch's entries into the switches' LFT rows.  When the batch's
+ * LIDs are consecutive (they follow the dealing order, and so usually
+ * do), 8 entries go at once.
+ */
+static void dealer_flush(const struct ff_ctx *c, struct ff_dealer *d,
+			 struct ot_routing *out)
+{
+	const uint64_t all = 0x8080808080808080ull;
+	const uint16_t *lid = d->col_lid;
+	unsigned int j, w, nw = d->ncol / 8;
+	bool run = true;
+	uint32_t s;
+
+	for (j = 1; j < d->ncol && run; j++)
+		run = lid[j] == lid[0] + j;
+	for (s = 0; s < c->ff->nslots; s++) {
+		int32_t node = c->ff->slot_node[s];
+		uint8_t *src = d->col + (size_t)s * FF_BATCH, *row;
+		bool any = false;
+
+		if (node < 0)
+			continue;
+		row = out->lft[node];
+		for (w = 0; w < nw; w++) {
+			uint64_t x, m;
+
+			memcpy(&x, src + 8 * w, 8);
+			if (x == UINT64_MAX)
+				continue;
+			any = true;
+			m = written(x);
+			if (run && m == all) {
+				memcpy(row + lid[0] + 8 * w, &x, 8);
+				continue;
+			}
+			for (; m; m &= m - 1) {
+				j = 8 * w + __builtin_ctzll(m) / 8;
+				row[lid[j]] = src[j];
+			}
+		}
+		for (j = 8 * nw; j < d->ncol; j++)
+			if (src[j] != FF_KEEP) {
+				row[lid[j]] = src[j];
+				any = true;
+			}
+		if (any)
+			memset(src, FF_KEEP, d->ncol);
+	}
+	d->ncol = 0;
+	for (s = 0; s < d->cache.n; s++)
+		d->cache.hp[s].run0 = -1;
+}
+
+/*
+ * Deals the hops e[0 .. ne - 1] to the destinations lids[0 .. len - 1],
+ * which took the same hops, one after the other, into the next columns
+ * of the batch.  A bundle's cables depend only on what was dealt from
+ * that bundle before, so the destinations can be taken together hop by
+ * hop.  The weights are the entries' own, or through's when not NULL.
+ */
+static void deal_run(const struct ff_ctx *c, struct ff_dealer *d,
+		     const struct ff_deal *e, uint32_t ne,
+		     const uint32_t *through, const uint16_t *lids,
+		     unsigned int len)
+{
+	uint8_t cls[FF_BATCH], *col = d->col + d->ncol;
+	bool one = true; /* one class: the usual run, one rule */
+	unsigned int j;
+	uint32_t i;
+
+	for (j = 0; j < len; j++) {
+		const struct ff_dest *t = &c->dest[lids[j]];
+
+		cls[j] = t->escape ? FF_ESCAPE_SL : t->layer;
+		one = one && cls[j] == cls[0];
+		d->col_lid[d->ncol + j] = lids[j];
+	}
+	for (i = 0; i < ne; i++) {
+		size_t b = (size_t)e[i].slot * c->sumk + e[i].k;
+		uint32_t w = through ? through[e[i].slot] : e[i].w;
+		const uint8_t *port = c->bport + b * c->maxw;
+		uint8_t *dst = col + (size_t)e[i].slot * FF_BATCH;
+
+		if (one && c->bcnt[b] == 2) {
+			deal_pair(d->count + (b * FF_CLASSES + cls[0]) * c->maxw,
+				  d->total + b * c->maxw,
+				  d->weight + b * c->maxw, w, port, dst, len);
+			continue;
+		}
+		for (j = 0; j < len; j++)
+			dst[j] = port[dealer_pick(c, d, cls[j], b, w)];
+	}
+	d->ncol += len;
 }
 
 /* The variant's or the escape layer's hops toward t, as chosen before. */
 static int rehop(struct ff_ctx *c, struct ff_dest *t, uint32_t seq,
-		 struct ff_hop *hops)
+		 struct ff_cache *x)
 {
-	return t->escape ? escape_hops(c, t, seq, hops) :
-			   variant_hops(c, t, seq, hops);
+	return t->escape ? escape_hops(c, t, seq, x) :
+			   variant_hops(c, t, seq, x);
 }
 
 /*
- * Deals the cables toward the destinations lids[g..q] (one dealing
- * group): first every final hop into a destination's switch, then the
- * hops farther out, and within each stage the destinations whose hops
- * there weigh most first.  The final hop of a twisted destination
- * carries nearly all its flows on one cable, and the hops near a
- * destination more of them than those far out: dealt in LID order, two
- * heavy entries of different classes could be forced onto one cable by
- * the class counts (issue 9, 2x4x4 widths 2,1,1: 0.976 + 0.504 on one
- * dimension-0 cable); a bundle that sees its heavy entries first spreads
- * them, and the light ones, which the class counts force, follow.
+ * A new generation in the group, from the sheet; its hops to deal
+ * recorded when they fit the budget.  Its index, or FF_NONE when out of
+ * memory.
  */
-static int deal_stages(struct ff_ctx *c, struct ff_dealer *d,
-		       struct ff_hop *hops, uint32_t g, uint32_t q,
-		       const uint32_t *key, struct ot_deal_key *order,
-		       struct ot_routing *out)
+static uint32_t gen_new(struct ff_dealer *d)
 {
-	unsigned int stage;
-	uint32_t x, n;
+	const struct ff_sheet *sh = &d->sh;
+	size_t need = sh->ndeal[1] + sh->ndeal[2];
+	bool fits = sh->wmax <= UINT16_MAX;
+	struct ff_gen *g;
+	unsigned int st;
 
+	if (d->ngen == d->capgen) {
+		uint32_t cap = d->capgen * 2 + 64;
+		struct ff_gen *x = realloc(d->gen, cap * sizeof(*x));
+
+		if (!x)
+			return FF_NONE;
+		d->gen = x;
+		d->capgen = cap;
+	}
+	g = &d->gen[d->ngen];
+	memcpy(g->key, sh->key, sizeof(g->key));
+	memcpy(g->ndeal, sh->ndeal, sizeof(g->ndeal));
+	/* stage 1 within any budget but none (the unit tests' 0) */
+	g->recorded[1] = fits && d->budget;
+	g->recorded[2] = fits && (d->nstore + need) * sizeof(*d->store) <=
+					d->budget;
+	need = (g->recorded[1] ? sh->ndeal[1] : 0) +
+	       (g->recorded[2] ? sh->ndeal[2] : 0);
+	if (d->nstore + need > d->capstore) {
+		size_t cap = (d->nstore + need) * 2 + 256;
+		struct ff_deal *x;
+
+		x = realloc(d->store, cap * sizeof(*x));
+		if (!x)
+			return FF_NONE;
+		d->store = x;
+		d->capstore = cap;
+	}
+	g->at[0] = d->nstore;
+	for (st = 1; st <= FF_STAGES; st++) {
+		struct ff_deal *e = d->store + d->nstore;
+		uint32_t i;
+
+		if (g->recorded[st]) {
+			memcpy(e, sh->deal[st], sh->ndeal[st] * sizeof(*e));
+			for (i = 0; i < sh->ndeal[st]; i++)
+				e[i].w = (uint16_t)sh->through[e[i].slot];
+			d->nstore += sh->ndeal[st];
+		}
+		g->at[st] = d->nstore;
+	}
+	return d->ngen++;
+}
+
+/* A new dealing group: no generation yet, no batch column of pass 1. */
+static void group_start(struct ff_dealer *d)
+{
+	unsigned int i;
+
+	d->ngen = 0;
+	d->nstore = 0;
+	for (i = 0; i < d->cache.n; i++) {
+		d->cache.hp[i].gx = FF_NONE;
+		d->cache.hp[i].run0 = -1;
+	}
+}
+
+/*
+ * Deals the cables toward the destinations of the group (positions g ..
+ * q of the dealing order): first every final hop into a destination's
+ * switch, then the hops farther out, and within each stage the
+ * destinations whose hops there weigh most first.  The final hop of a
+ * twisted destination carries nearly all its flows on one cable, and
+ * the hops near a destination more of them than those far out: dealt in
+ * LID order, two heavy entries of different classes could be forced
+ * onto one cable by the class counts (issue 9, 2x4x4 widths 2,1,1:
+ * 0.976 + 0.504 on one dimension-0 cable); a bundle that sees its heavy
+ * entries first spreads them, and the light ones, which the class counts
+ * force, follow.  Consecutive destinations of one generation are dealt
+ * together (deal_run()).
+ */
+static int deal_stages(struct ff_ctx *c, struct ff_dealer *d, uint32_t g,
+		       uint32_t q, struct ot_routing *out)
+{
+	uint16_t lids[FF_BATCH];
+	unsigned int stage, len;
+	uint32_t x, y, n, gi;
+
+	/* the class counts start again with each dealing group */
+	memset(d->count, 0, ((size_t)c->ff->nslots * c->sumk + 1) *
+				    FF_CLASSES * c->maxw * sizeof(*d->count));
 	for (stage = 1; stage <= FF_STAGES; stage++) {
 		for (x = g, n = 0; x <= q; x++) {
-			uint32_t k = key[(size_t)(x - g) * (FF_STAGES + 1) +
-					 stage];
+			const struct ff_gen *ge = &d->gen[d->gx[x - g]];
 
-			if (!k)
+			if (!ge->ndeal[stage])
 				continue;
-			order[n].key = ((uint64_t)(UINT32_MAX - k) << 32) + x;
-			order[n++].lid = c->lids[x];
+			d->order[n].key = ((uint64_t)(UINT32_MAX -
+						      ge->key[stage]) << 32) +
+					  x;
+			d->order[n++].lid = c->lids[x];
 		}
-		ot_deal_sort(order, n);
-		for (x = 0; x < n; x++) {
-			uint32_t seq = (uint32_t)order[x].key;
+		ot_deal_sort(d->order, n);
+		for (x = 0; x < n; x = y) {
+			const struct ff_deal *e = d->store;
+			const uint32_t *through = NULL;
+			const struct ff_gen *ge;
 
-			if (stage == 1) {
-				/* recorded when the hops were chosen */
-				deal_recorded(c, d, seq - g, order[x].lid, out);
-				continue;
+			if (d->ncol == FF_BATCH)
+				dealer_flush(c, d, out);
+			gi = d->gx[(uint32_t)d->order[x].key - g];
+			ge = &d->gen[gi];
+			for (y = x, len = 0; y < n && len < FF_BATCH - d->ncol &&
+				     d->gx[(uint32_t)d->order[y].key - g] == gi;
+			     y++)
+				lids[len++] = d->order[y].lid;
+			if (ge->recorded[stage]) {
+				e += ge->at[stage - 1];
+			} else {
+				struct ff_hops *hp;
+
+				if (rehop(c, &c->dest[d->order[x].lid],
+					  (uint32_t)d->order[x].key, &d->cache))
+					return -1;
+				hp = &d->cache.hp[d->cache.cur];
+				if (d->sh.gen != hp->gen)
+					sheet_make(c, d, hp, NULL);
+				e = d->sh.deal[stage];
+				through = d->sh.through;
 			}
-			if (rehop(c, &c->dest[order[x].lid], seq, hops))
-				return -1;
-			deal_dest(c, d, hops, order[x].lid, stage, out);
+			deal_run(c, d, e, ge->ndeal[stage], through, lids, len);
 		}
 	}
-	d->ns1 = 0;
+	group_start(d);
 	return 0;
 }
 
@@ -1384,10 +1683,11 @@ static int deal_stages(struct ff_ctx *c, struct ff_dealer *d,
  * Where t goes from every switch -- the variant on the destination's
  * layer, or for Mixed the next layer that reaches it from everywhere
  * (its path SL follows, no VL is added), or the escape layer when none
- * does -- as hops; failed remembers a rule that did not work.
+ * does -- as hops, x's current buffer; failed remembers a rule that did
+ * not work.
  */
 static int route_dest(struct ff_ctx *c, struct ff_dest *t, uint32_t q,
-		      struct ff_dest *failed, struct ff_hop *hops)
+		      struct ff_dest *failed, struct ff_cache *x)
 {
 	struct ff_dest first = *t;
 	bool known = failed->kind != FF_DEST_NONE && same_rule(c, failed, t);
@@ -1395,18 +1695,18 @@ static int route_dest(struct ff_ctx *c, struct ff_dest *t, uint32_t q,
 	int error;
 
 	t->escape = 0;
-	error = known ? -1 : variant_hops(c, t, q, hops);
+	error = known ? -1 : variant_hops(c, t, q, x);
 	for (k = 1; error && !known && (c->variant & FF_MIXED) &&
 		    k < c->norders; k++) {
 		assign_layer(c, t, (first.layer + k) % c->norders);
-		error = variant_hops(c, t, q, hops);
+		error = variant_hops(c, t, q, x);
 	}
 	if (!error)
 		return 0;
 	/* the escape layer ignores layer and tau */
 	*t = first;
 	*failed = first;
-	error = escape_hops(c, t, q, hops);
+	error = escape_hops(c, t, q, x);
 	if (error)
 		return error;
 	t->escape = 1;
@@ -1414,26 +1714,30 @@ static int route_dest(struct ff_ctx *c, struct ff_dest *t, uint32_t q,
 	return 0;
 }
 
+/* The budget of a group's records: see FF_RECORD_PER_ENTRY. */
+static size_t record_budget(const struct ff_ctx *c)
+{
+	size_t b = (size_t)c->nlids * c->ff->nslots * FF_RECORD_PER_ENTRY;
+
+	if (ff_record_limit != SIZE_MAX)
+		return ff_record_limit;
+	return b > FF_RECORD_MIN ? b : FF_RECORD_MIN;
+}
+
 /*
- * Destination by destination (in dealing order) the hops, then per
- * dealing group (LID offset) the cables of each bundle (deal_stages();
- * with single cables only, at once).
+ * Destination by destination (in dealing order) the hops: the entries
+ * that need no dealing (deliveries, single cables) go to the tables at
+ * once, the hops into bundles are recorded per choice of hops; then per
+ * dealing group (LID offset) the cables of each bundle (deal_stages()).
  */
 static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 {
-	const struct ot_ff *ff = c->ff;
 	struct ff_dest failed = { .kind = FF_DEST_NONE };
-	struct ff_hop *hops = NULL;
 	struct ff_dealer d = { 0 };
-	struct ot_deal_key *order = NULL;
-	uint32_t *key = NULL;
 	uint32_t q, g = 0;
 	int error = 0;
 
-	hops = malloc(((size_t)ff->nslots + 1) * sizeof(*hops));
-	key = malloc(((size_t)c->nlids + 1) * (FF_STAGES + 1) * sizeof(*key));
-	order = malloc(((size_t)c->nlids + 1) * sizeof(*order));
-	if (dealer_init(c, &d) || !hops || !key || !order) {
+	if (dealer_init(c, &d)) {
 		error = ot_error_nomem(c->err, c->name);
 		goto out;
 	}
@@ -1441,30 +1745,45 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 	c->twist_detour = false;
 	c->detours = false;
 	c->any_escape = false;
-	/* orders and layers may have changed since the last call */
-	c->hops_gen++;
-	c->hops_valid = false;
+	d.budget = record_budget(c);
+	group_start(&d);
 	for (q = 0; q < c->nlids; q++) {
 		struct ff_dest *t = &c->dest[c->lids[q]];
+		struct ff_hops *hp;
+		uint8_t *col;
 
-		error = route_dest(c, t, q, &failed, hops);
+		error = route_dest(c, t, q, &failed, &d.cache);
 		if (error)
 			goto out;
-		if (c->maxw == 1) {
-			/* single cables: nothing to deal */
-			deal_dest(c, &d, hops, c->lids[q], 0, out);
-			continue;
+		hp = &d.cache.hp[d.cache.cur];
+		if (d.ncol == FF_BATCH)
+			dealer_flush(c, &d, out);
+		col = d.col + d.ncol;
+		d.col_lid[d.ncol] = c->lids[q];
+		if (hp->gx == FF_NONE) {
+			if (d.sh.gen != hp->gen)
+				sheet_make(c, &d, hp, col);
+			else
+				hops_write(c, &d, hp, col);
+			hp->gx = gen_new(&d);
+			if (hp->gx == FF_NONE) {
+				error = ot_error_nomem(c->err, c->name);
+				goto out;
+			}
+		} else if (hp->run0 >= 0) {
+			column_copy(c, &d, hp->run0, d.ncol);
+			hops_deliver(c, &d, hp, col);
+		} else {
+			hops_write(c, &d, hp, col);
 		}
-		dealer_weigh(c, &d, hops);
-		stage_keys(c, &d, hops, key + (size_t)(q - g) * (FF_STAGES + 1));
-		if (record_stage1(c, &d, hops, q - g)) {
-			error = ot_error_nomem(c->err, c->name);
-			goto out;
-		}
+		if (hp->run0 < 0)
+			hp->run0 = d.ncol;
+		d.ncol++;
+		d.gx[q - g] = hp->gx;
 		if (q + 1 < c->nlids &&
 		    deal_group(&c->dest[c->lids[q + 1]]) == deal_group(t))
 			continue;
-		error = deal_stages(c, &d, hops, g, q, key, order, out);
+		error = deal_stages(c, &d, g, q, out);
 		if (error)
 			goto out;
 		g = q + 1;
@@ -1472,9 +1791,6 @@ static int fill_lfts(struct ff_ctx *c, struct ot_routing *out)
 	dealer_flush(c, &d, out);
 out:
 	dealer_free(&d);
-	free(hops);
-	free(key);
-	free(order);
 	return error;
 }
 
@@ -1632,6 +1948,44 @@ static int ff_refuse_budget(const struct ff_ctx *c, const struct ff_vlrule *v,
 			 b->max_sls);
 }
 
+/*
+ * Whether routing on the current orders may fit the VLs (and budget b).
+ * The flags that size the VLs only grow from one destination to the
+ * next, so when the first destination of each dealing group, routed on
+ * its own, already sets flags that do not fit (ADOR's second hop in a
+ * dimension, with 4 orders of Twisted Mixed ADOR), the whole routing
+ * would not fit either and need not be made.  Errors are left to
+ * fill_lfts() (true).
+ */
+static bool may_fit(struct ff_ctx *c, const struct ot_engine_budget *b)
+{
+	struct ff_cache x = { .n = 0 };
+	struct ff_vlrule v;
+	bool fits = true;
+	uint32_t q = c->nlids;
+
+	c->same_dim_hops = false;
+	c->twist_detour = false;
+	c->detours = false;
+	c->any_escape = false;
+	if (!cache_init(&x, 1, c->ff->nslots))
+		q = 0; /* out of memory: fill_lfts() says so */
+	for (; q < c->nlids && fits; q++) {
+		struct ff_dest t = c->dest[c->lids[q]];
+		struct ff_dest failed = { .kind = FF_DEST_NONE };
+
+		if (q && deal_group(&c->dest[c->lids[q - 1]]) == deal_group(&t))
+			continue;
+		x.hp[0].valid = false;
+		if (route_dest(c, &t, q, &failed, &x))
+			break;
+		v = vlrule(c);
+		fits = ff_fits(c, &v, b);
+	}
+	cache_free(&x);
+	return fits;
+}
+
 int ff_route(const char *name, unsigned int variant,
 	     const struct ot_fabric *f, const struct ot_engine_budget *b,
 	     struct ot_routing *out, struct ot_error *err)
@@ -1674,6 +2028,10 @@ int ff_route(const char *name, unsigned int variant,
 	for (;;) {
 		build_orders(&c, m);
 		error = assign_layers(&c);
+		if (!error && m > 1 && !may_fit(&c, b)) {
+			m--;
+			continue;
+		}
 		if (!error)
 			error = fill_lfts(&c, out);
 		if (error)

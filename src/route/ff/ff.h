@@ -94,14 +94,14 @@ struct ff_ctx {
 	bool twist_detour;    /* some twist takes two hops */
 	bool any_escape;      /* some destination is on the escape layer */
 	/*
-	 * What the hops buffer of fill_lfts() holds: hops_gen counts its
-	 * contents; when hops_valid, the variant's hops toward a destination
-	 * with hops_of's rule (reused for the next one with the same rule,
-	 * unless a hop depended on the LID's sequence number: seq_used).
+	 * hops_gen numbers the choices of hops toward a destination made so
+	 * far (core.c keeps the last few, struct ff_cache, for the next
+	 * destinations with the same rule); seq_used: a hop of the last one
+	 * depended on the LID's sequence number (a detour), so it holds for
+	 * that LID only.
 	 */
 	uint32_t hops_gen;
-	bool hops_valid, seq_used;
-	struct ff_dest hops_of;
+	bool seq_used;
 	struct ff_escape esc; /* the shared escape layer, when needed */
 	struct ff_sfdim *sf;  /* Slim Fly x FlatFly: the Slim Fly dimension */
 	int sfdim;            /* its index, -1 for a plain FlatFly */
@@ -186,6 +186,13 @@ int ff_sfdim_detour(const struct ff_ctx *c, uint32_t s, unsigned int v,
 int ff_route(const char *name, unsigned int variant,
 	     const struct ot_fabric *f, const struct ot_engine_budget *b,
 	     struct ot_routing *out, struct ot_error *err);
+
+/*
+ * Bytes the dealing may keep of recorded hops per dealing group (core.c);
+ * SIZE_MAX, its own budget.  The unit tests set 0 to have every hop
+ * chosen again when dealt, which must give the same tables.
+ */
+extern size_t ff_record_limit;
 
 /*
  * ADOR (ador.c): the coordinate of dimension i that packets for t cross
