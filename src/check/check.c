@@ -169,23 +169,23 @@ static void count_reached(struct checker *ck, uint64_t npairs,
 
 /* Lists the failing pairs from switch s as examples, as far as room is. */
 static int failure_examples(struct checker *ck, int32_t s,
-			    const struct dest *dd)
+			    const struct ot_dest *dd)
 {
 	bool loop = ck->tree.state[s] == OT_FWD_LOOP;
 	struct example_list *l = loop ? &ck->rep->looping :
 					&ck->rep->unreachable;
 	uint32_t i;
 
-	for (i = ck->src_start[s]; i < ck->src_start[s + 1]; i++) {
+	for (i = ck->eps.src_start[s]; i < ck->eps.src_start[s + 1]; i++) {
 		struct example *e;
-		uint32_t src = ck->src_list[i];
+		uint32_t src = ck->eps.src_list[i];
 		int error;
 
 		if (src == dd->ep)
 			continue;
 		if (l->n >= ck->rep->max_examples)
 			return 0;
-		e = ck_example_add(ck, l, &ck->ep[src], &ck->ep[dd->ep], dd->lid);
+		e = ck_example_add(ck, l, &ck->eps.ep[src], &ck->eps.ep[dd->ep], dd->lid);
 		if (!e)
 			return -1;
 		if (loop)
@@ -199,18 +199,18 @@ static int failure_examples(struct checker *ck, int32_t s,
 }
 
 /* Sources cabled to something other than a switch: checked pair by pair. */
-static int check_odd_sources(struct checker *ck, const struct dest *dd)
+static int check_odd_sources(struct checker *ck, const struct ot_dest *dd)
 {
-	const struct endpoint *d = &ck->ep[dd->ep];
+	const struct ot_endpoint *d = &ck->eps.ep[dd->ep];
 	uint32_t i;
 
-	for (i = 0; i < ck->nodd; i++) {
-		struct endpoint *s = &ck->ep[ck->odd_src[i]];
+	for (i = 0; i < ck->eps.nodd; i++) {
+		struct ot_endpoint *s = &ck->eps.ep[ck->eps.odd_src[i]];
 		const struct ot_port *p = &ck->f->node[s->node].port[s->port];
 		struct example *e;
 		char buf[OT_ERROR_LEN];
 
-		if (ck->odd_src[i] == dd->ep)
+		if (ck->eps.odd_src[i] == dd->ep)
 			continue;
 		ck->rep->c.pairs++;
 		if (p->peer == d->node && p->peer_port == d->port) {
@@ -244,18 +244,18 @@ static int check_odd_sources(struct checker *ck, const struct dest *dd)
 }
 
 /* Everything about one destination LID. */
-static int check_destination(struct checker *ck, const struct dest *dd)
+static int check_destination(struct checker *ck, const struct ot_dest *dd)
 {
 	struct ot_check_counts *c = &ck->rep->c;
-	const struct endpoint *d = &ck->ep[dd->ep];
+	const struct ot_endpoint *d = &ck->eps.ep[dd->ep];
 	uint32_t k;
 
 	if (dd->attach != ck->dist_from)
 		shortest_distances(ck, dd->attach);
 	ot_fwdtree_begin(&ck->tree, d->node, d->port, dd->lid);
-	for (k = 0; k < ck->nsrc_switches; k++) {
-		int32_t s = ck->src_switches[k];
-		uint32_t n = sources_at(ck, s, dd->ep);
+	for (k = 0; k < ck->eps.nsrc_switches; k++) {
+		int32_t s = ck->eps.src_switches[k];
+		uint32_t n = ot_sources_at(&ck->eps, s, dd->ep);
 
 		if (!n)
 			continue;
@@ -279,104 +279,11 @@ static int check_destination(struct checker *ck, const struct dest *dd)
 			break;
 		}
 	}
-	if (check_odd_sources(ck, dd) || ck_dependencies_toward(ck, dd))
+	if (check_odd_sources(ck, dd) ||
+	    ot_unicast_deps_toward(&ck->ud, &ck->tree, dd))
 		return -1;
 	if (ck->opts->promise && ck_check_promise(ck, dd))
 		return -1;
-	return 0;
-}
-
-static int dest_cmp(const void *a, const void *b)
-{
-	const struct dest *x = a, *y = b;
-
-	if (x->attach != y->attach)
-		return x->attach < y->attach ? -1 : 1;
-	return (int)x->lid - (int)y->lid;
-}
-
-/*
- * Lists the endpoints, the destination LIDs (grouped by the switch their
- * port hangs off, so the shortest distances are computed once a switch)
- * and the sources by switch.
- */
-static int collect_endpoints(struct checker *ck)
-{
-	const struct ot_fabric *f = ck->f;
-	uint32_t n, i, ndest = 0;
-	unsigned int p;
-
-	for (n = 0; n < f->nnodes; n++) {
-		if (f->node[n].type != OT_NODE_CA)
-			continue;
-		for (p = 1; p <= f->node[n].nports; p++)
-			if (f->node[n].port[p].lid)
-				ck->nep++;
-	}
-	ck->ep = calloc(ck->nep ? ck->nep : 1, sizeof(*ck->ep));
-	ck->src_start = calloc(f->nnodes + 1, sizeof(*ck->src_start));
-	ck->src_list = calloc(ck->nep ? ck->nep : 1, sizeof(*ck->src_list));
-	ck->src_switches = calloc(f->nnodes ? f->nnodes : 1,
-				  sizeof(*ck->src_switches));
-	ck->odd_src = calloc(ck->nep ? ck->nep : 1, sizeof(*ck->odd_src));
-	if (!ck->ep || !ck->src_start || !ck->src_list || !ck->src_switches ||
-	    !ck->odd_src)
-		return -1;
-	i = 0;
-	for (n = 0; n < f->nnodes; n++) {
-		if (f->node[n].type != OT_NODE_CA)
-			continue;
-		for (p = 1; p <= f->node[n].nports; p++) {
-			const struct ot_port *pt = &f->node[n].port[p];
-			struct endpoint *e;
-
-			if (!pt->lid)
-				continue;
-			e = &ck->ep[i++];
-			e->node = n;
-			e->port = p;
-			e->lid = pt->lid;
-			e->nlids = ot_port_nlids(pt);
-			e->sw = -1;
-			ndest += e->nlids;
-			if (pt->peer >= 0 && ot_is_switch(f, pt->peer)) {
-				e->sw = pt->peer;
-				e->sw_port = pt->peer_port;
-				ck->src_start[e->sw + 1]++;
-			}
-		}
-	}
-	for (n = 0; n < f->nnodes; n++) {
-		if (ck->src_start[n + 1])
-			ck->src_switches[ck->nsrc_switches++] = n;
-		ck->src_start[n + 1] += ck->src_start[n];
-	}
-	/* fill the CSR; src_start[sw] is restored by the final shift */
-	for (i = 0; i < ck->nep; i++) {
-		if (ck->ep[i].sw < 0)
-			ck->odd_src[ck->nodd++] = i;
-		else
-			ck->src_list[ck->src_start[ck->ep[i].sw]++] = i;
-	}
-	for (n = f->nnodes; n > 0; n--)
-		ck->src_start[n] = ck->src_start[n - 1];
-	ck->src_start[0] = 0;
-
-	ck->dest = calloc(ndest ? ndest : 1, sizeof(*ck->dest));
-	if (!ck->dest)
-		return -1;
-	for (i = 0; i < ck->nep; i++) {
-		uint32_t l;
-
-		for (l = 0; l < ck->ep[i].nlids; l++) {
-			struct dest *dd = &ck->dest[ck->ndest++];
-
-			dd->attach = ck->ep[i].sw;
-			dd->ep = i;
-			dd->lid = ck->ep[i].lid + l;
-		}
-	}
-	qsort(ck->dest, ck->ndest, sizeof(*ck->dest), dest_cmp);
 	return 0;
 }
 
@@ -384,90 +291,39 @@ static int alloc_work(struct checker *ck)
 {
 	const struct ot_fabric *f = ck->f;
 	size_t nn = f->nnodes ? f->nnodes : 1;
-	uint64_t nchan;
-	uint32_t n;
 
-	if (ot_fwdtree_init(&ck->tree, f, ck->r))
+	if (ot_endpoints_init(&ck->eps, f) ||
+	    ot_fwdtree_init(&ck->tree, f, ck->r) ||
+	    ot_cdg_init(&ck->cdg, f) ||
+	    ot_unicast_deps_init(&ck->ud, &ck->cdg, &ck->eps, ck->r))
 		return -1;
 	ck->dist = calloc(nn, sizeof(*ck->dist));
 	ck->queue = calloc(nn, sizeof(*ck->queue));
-	ck->vstamp = calloc(nn, sizeof(*ck->vstamp));
-	ck->vlset = calloc(nn, sizeof(*ck->vlset));
-	ck->vused = calloc(nn, sizeof(*ck->vused));
-	ck->sw_sl_mask = calloc(nn, sizeof(*ck->sw_sl_mask));
-	ck->seed_sw = calloc(nn * OT_NUM_SLS, sizeof(*ck->seed_sw));
-	ck->seed_vls = calloc(nn * OT_NUM_SLS, sizeof(*ck->seed_vls));
-	ck->ca_vls = calloc(nn, sizeof(*ck->ca_vls));
 	ck->path = calloc(nn + 2, sizeof(*ck->path));
 	ck->pport = calloc(nn + 2, 1);
 	ck->pvl = calloc(nn + 2, 1);
 	ck->vl_cache = calloc((nn + 2) * OT_NUM_SLS, 1);
-	ck->cdg.link_base = calloc(nn + 1, sizeof(*ck->cdg.link_base));
-	if (!ck->dist || !ck->queue || !ck->vstamp ||
-	    !ck->vlset || !ck->vused || !ck->sw_sl_mask || !ck->seed_sw ||
-	    !ck->seed_vls || !ck->ca_vls || !ck->path || !ck->pport ||
-	    !ck->pvl || !ck->vl_cache || !ck->cdg.link_base)
+	if (!ck->dist || !ck->queue || !ck->path || !ck->pport ||
+	    !ck->pvl || !ck->vl_cache)
 		return -1;
 	ck->dist_from = -2; /* no distances yet; -1 is "not cabled" */
-	if (build_adjacency(ck))
-		return -1;
-	for (n = 0; n < f->nnodes; n++)
-		ck->cdg.link_base[n + 1] = ck->cdg.link_base[n] +
-					   f->node[n].nports;
-	ck->cdg.nlinks = ck->cdg.link_base[f->nnodes];
-	nchan = (uint64_t)ck->cdg.nlinks * NUM_VLS;
-	ck->cdg.link_node = calloc(ck->cdg.nlinks ? ck->cdg.nlinks : 1,
-				   sizeof(*ck->cdg.link_node));
-	ck->cdg.succ = calloc(nchan ? nchan : 1, sizeof(*ck->cdg.succ));
-	ck->cdg.used = calloc(nchan / 64 + 1, sizeof(*ck->cdg.used));
-	if (!ck->cdg.link_node || !ck->cdg.succ || !ck->cdg.used)
-		return -1;
-	for (n = 0; n < f->nnodes; n++) {
-		uint32_t l;
-
-		for (l = ck->cdg.link_base[n]; l < ck->cdg.link_base[n + 1];
-		     l++)
-			ck->cdg.link_node[l] = n;
-	}
-	return 0;
+	return build_adjacency(ck);
 }
 
 static void checker_free(struct checker *ck)
 {
-	uint64_t i, nchan = (uint64_t)ck->cdg.nlinks * NUM_VLS;
-
-	free(ck->ep);
-	free(ck->dest);
-	free(ck->src_start);
-	free(ck->src_list);
-	free(ck->src_switches);
-	free(ck->odd_src);
+	ot_unicast_deps_free(&ck->ud);
+	ot_cdg_free(&ck->cdg);
+	ot_endpoints_free(&ck->eps);
 	ot_fwdtree_free(&ck->tree);
 	free(ck->dist);
 	free(ck->queue);
 	free(ck->adj_start);
 	free(ck->adj);
-	free(ck->vstamp);
-	free(ck->vlset);
-	free(ck->vused);
-	free(ck->sw_sl_mask);
-	free(ck->seed_sw);
-	free(ck->seed_vls);
-	if (ck->ca_vls)
-		for (i = 0; i < ck->f->nnodes; i++)
-			free(ck->ca_vls[i]);
-	free(ck->ca_vls);
 	free(ck->path);
 	free(ck->pport);
 	free(ck->pvl);
 	free(ck->vl_cache);
-	if (ck->cdg.succ)
-		for (i = 0; i < nchan; i++)
-			free(ck->cdg.succ[i]);
-	free(ck->cdg.succ);
-	free(ck->cdg.used);
-	free(ck->cdg.link_base);
-	free(ck->cdg.link_node);
 }
 
 int ot_check_run(const struct ot_fabric *f, const struct ot_routing *r,
@@ -502,12 +358,16 @@ int ot_check_run(const struct ot_fabric *f, const struct ot_routing *r,
 		if (!ck.rep->promise_rule)
 			goto out;
 	}
-	if (collect_endpoints(&ck) || alloc_work(&ck))
+	if (alloc_work(&ck))
 		goto out;
-	for (i = 0; i < ck.ndest; i++)
-		if (check_destination(&ck, &ck.dest[i]))
+	for (i = 0; i < ck.eps.ndest; i++)
+		if (check_destination(&ck, &ck.eps.dest[i]))
 			goto out;
-	ck_injection_vls(&ck);
+	if (ot_unicast_deps_finish(&ck.ud))
+		goto out;
+	ck.rep->c.vls_used |= ck.ud.vls_used;
+	ck.rep->c.sls_used |= ck.ud.sls_used;
+	ck.rep->c.dependencies = ck.cdg.ndeps;
 	ck_count_channels(&ck);
 	if (ck_find_credit_loops(&ck))
 		goto out;

@@ -7,8 +7,8 @@
 
 /* Room for one more example in l, or NULL when it is full (or on OOM). */
 struct example *ck_example_add(struct checker *ck, struct example_list *l,
-			       const struct endpoint *src,
-			       const struct endpoint *dst, uint16_t dlid)
+			       const struct ot_endpoint *src,
+			       const struct ot_endpoint *dst, uint16_t dlid)
 {
 	struct example *e;
 

@@ -94,10 +94,10 @@ static int hop_dependencies(struct mc_flood *w, int32_t u, unsigned int in,
 	uint32_t from;
 	unsigned int v;
 
-	from = link_id(ck, pin->peer, pin->peer_port) * NUM_VLS;
+	from = ot_cdg_channel(&ck->cdg, pin->peer, pin->peer_port, 0);
 	for (v = 0; v < NUM_VLS; v++)
 		if (vls & (1u << v) &&
-		    ck_add_dependency(ck, from + v, u, o, vl))
+		    ot_cdg_add(&ck->cdg, from + v, u, o, vl) < 0)
 			return -1;
 	return 0;
 }
@@ -374,7 +374,7 @@ int ck_mcast(struct checker *ck)
 {
 	struct mc_flood w = { .ck = ck, .mc = ck->opts->mcast };
 	struct ot_mcast_counts *c = &ck->rep->c.mcast;
-	uint64_t deps = ck->rep->c.dependencies;
+	uint64_t deps = ck->cdg.ndeps;
 	int rc = -1;
 
 	ck->rep->c.mcast_checked = true;
@@ -392,8 +392,7 @@ int ck_mcast(struct checker *ck)
 		if (check_group(&w))
 			goto out;
 	}
-	c->dependencies = ck->rep->c.dependencies - deps;
-	ck->rep->c.dependencies = deps;
+	c->dependencies = ck->cdg.ndeps - deps;
 	rc = combined_credit_loops(ck);
 out:
 	free_flood(&w);

@@ -161,12 +161,12 @@ static void fill_suffix_vls(struct checker *ck, const struct ot_path *path)
  * Judges one source's path (its first node, VLs and SL are set) and
  * lists it as an example while there is room.
  */
-static int judge_source(struct checker *ck, const struct dest *dd,
-			const struct endpoint *e, struct ot_path *path,
+static int judge_source(struct checker *ck, const struct ot_dest *dd,
+			const struct ot_endpoint *e, struct ot_path *path,
 			unsigned int shortest, struct verdicts *v)
 {
 	const struct ot_promise *p = ck->opts->promise;
-	const struct endpoint *d = &ck->ep[dd->ep];
+	const struct ot_endpoint *d = &ck->eps.ep[dd->ep];
 	uint16_t key = path->sl | ck->pvl[0] << 4 | ck->pvl[1] << 8;
 	struct ot_error why; /* 512 bytes: set only where a verdict is made */
 	struct example *ex;
@@ -198,21 +198,21 @@ static int judge_source(struct checker *ck, const struct dest *dd,
  * same for all its CAs: they are listed once, and only the first node,
  * the first two VLs and the SL change per source.
  */
-int ck_check_promise(struct checker *ck, const struct dest *dd)
+int ck_check_promise(struct checker *ck, const struct ot_dest *dd)
 {
-	const struct endpoint *d = &ck->ep[dd->ep];
+	const struct ot_endpoint *d = &ck->eps.ep[dd->ep];
 	struct ot_path path = {
 		.node = ck->path, .port = ck->pport, .vl = ck->pvl,
 		.dlid = dd->lid,
 	};
 	uint32_t k, i;
 
-	for (k = 0; k < ck->nsrc_switches; k++) {
-		int32_t s = ck->src_switches[k], x = s;
+	for (k = 0; k < ck->eps.nsrc_switches; k++) {
+		int32_t s = ck->eps.src_switches[k], x = s;
 		unsigned int len = 1, shortest;
 		struct verdicts v = { .n = 0 };
 
-		if (ck->tree.state[s] != OT_FWD_REACH || !sources_at(ck, s, dd->ep))
+		if (ck->tree.state[s] != OT_FWD_REACH || !ot_sources_at(&ck->eps, s, dd->ep))
 			continue;
 		for (;;) {
 			ck->pport[len] = ck->tree.outp[x];
@@ -225,9 +225,9 @@ int ck_check_promise(struct checker *ck, const struct dest *dd)
 		path.len = len;
 		ck->vl_sl_ok = 0;
 		shortest = ck->dist[s] == DIST_INF ? 0 : 2 + ck->dist[s];
-		for (i = ck->src_start[s]; i < ck->src_start[s + 1]; i++) {
-			uint32_t src = ck->src_list[i];
-			const struct endpoint *e = &ck->ep[src];
+		for (i = ck->eps.src_start[s]; i < ck->eps.src_start[s + 1]; i++) {
+			uint32_t src = ck->eps.src_list[i];
+			const struct ot_endpoint *e = &ck->eps.ep[src];
 
 			if (src == dd->ep)
 				continue;

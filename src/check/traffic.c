@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/fwdtree.h"
+#include "model/fwdtree.h"
 #include "check/traffic.h"
 #include "model/prng.h"
 

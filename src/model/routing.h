@@ -106,6 +106,13 @@ struct ot_routing {
 	 * is only a guess.
 	 */
 	bool path_sl_unknown;
+	/*
+	 * True when path_sl depends on the source only through the switch
+	 * its cable leads to (every engine's: an SL per destination, or
+	 * per source switch and destination): whoever needs every source's
+	 * SL asks once per switch (model/cdg.h).
+	 */
+	bool path_sl_by_switch;
 	void *priv; /* engine data that path_sl needs, freed by free_priv */
 	void (*free_priv)(void *priv);
 	struct ot_promise promise; /* what the engine promises (see above) */

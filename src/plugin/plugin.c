@@ -14,9 +14,10 @@
  * later.  A refusal changes nothing in OpenSM and returns -1, so OpenSM
  * goes on with the next engine of routing_engine.
  *
- * OpenSM's own min-hop matrices are skipped: hops.c fills the hop rows of
- * the switch LIDs, all that OpenSM's multicast tree builder reads, in a
- * fraction of the time and memory.
+ * OpenSM's own min-hop matrices are skipped, and the multicast trees are
+ * the plugin's (mcast.c): a tree per group that adds no credit loop to
+ * the engine's VLs, in place of OpenSM's default builder, the one reader
+ * of those matrices.
  *
  * Logging follows OpenSM's own engines: a refusal at INFO when another
  * engine (or the minhop fallback) takes over, at ERROR when none will,
@@ -46,6 +47,8 @@ struct ot_plugin {
 static void drop_routing(struct ot_plugin_engine *ctx)
 {
 	/* The routing borrows the fabric: free it first. */
+	ot_mtree_net_free(ctx->mtree);
+	ctx->mtree = NULL;
 	ot_plugin_qos_drop(ctx);
 	ot_routing_free(ctx->routing);
 	ot_fabric_free(ctx->fabric);
@@ -553,6 +556,7 @@ static int ot_setup(osm_routing_engine_t *re, osm_opensm_t *osm)
 		return -1;
 	re->build_lid_matrices = ot_build_lid_matrices;
 	re->ucast_build_fwd_tables = ot_build_fwd_tables;
+	re->mcast_build_stree = ot_mcast_build_stree;
 	re->path_sl = ot_path_sl;
 	re->update_sl2vl = ot_update_sl2vl;
 	/*

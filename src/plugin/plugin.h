@@ -30,6 +30,7 @@
 #include "model/fabric.h"
 #include "model/routing.h"
 #include "route/engine.h"
+#include "route/mcast.h"
 #include "route/qos/qos.h"
 
 /*
@@ -47,6 +48,7 @@
 #define OT_ERR_STATE    "ERR 5E06" /* OpenSM's state cannot take the tables */
 #define OT_ERR_OOM      "ERR 5E07" /* out of memory */
 #define OT_ERR_OTHER    "ERR 5E08" /* anything else (a bug: please report) */
+#define OT_ERR_MCAST    "ERR 5E09" /* a multicast tree closes a credit loop */
 
 /*
  * One per engine of ot_engines[]: the context OpenSM hands back to every
@@ -99,6 +101,14 @@ struct ot_plugin_engine {
 	 */
 	struct ot_qos_flows qos_flows;
 	bool qos_flows_none;
+	/*
+	 * What the multicast trees of the routing share (route/mcast.h:
+	 * switch distances, the unicast channel dependency graph): made by
+	 * the first mcast_build_stree after a routing, NULL before, dropped
+	 * with the routing.  OpenSM calls mcast_build_stree with its lock
+	 * held exclusively, as it does ucast_build_fwd_tables.
+	 */
+	struct ot_mtree_net *mtree;
 };
 
 /*
@@ -112,12 +122,13 @@ int ot_capture_subnet(osm_subn_t *subn, struct ot_fabric **out,
 		      struct ot_error *err);
 
 /*
- * build_lid_matrices (hops.c): the hop rows of switch LIDs, which OpenSM's
- * multicast tree builder reads, instead of OpenSM's full min-hop
- * matrices.  0 (OpenSM skips its own), or 1 (it builds them: hop weights
- * are in use, or memory ran out).
+ * Multicast (mcast.c): build_lid_matrices returns 0 (OpenSM skips its
+ * min-hop matrices, whose last reader was its own multicast tree
+ * builder), and mcast_build_stree sets each group's tree (route/mcast.h)
+ * in OpenSM's MFTs.
  */
 int ot_build_lid_matrices(void *context);
+ib_api_status_t ot_mcast_build_stree(void *context, osm_mgrp_box_t *mbox);
 
 /*
  * Service classes (qos.c).  ot_plugin_qos_apply() runs after the engine,

@@ -1381,6 +1381,7 @@ static int set_path_sls(struct df_ctx *c, struct ot_routing *out)
 	out->priv = pv;
 	out->free_priv = df_priv_free;
 	out->path_sl = df_path_sl;
+	out->path_sl_by_switch = true;
 	return 0;
 }
 

@@ -1118,8 +1118,10 @@ static int set_plan(struct sf_ctx *c, struct ot_routing *out,
 		else if (d->mid != SF_NONE)
 			plan->sl[lid] = SF_LAYER_SL + d->layer;
 	}
-	if (c->any_escape || c->any_detour || c->nlayers > 1)
+	if (c->any_escape || c->any_detour || c->nlayers > 1) {
 		out->path_sl = sf_path_sl;
+		out->path_sl_by_switch = true;
+	}
 	return 0;
 }
 

@@ -206,3 +206,37 @@ routing_span() {
 json_field() {
 	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
 }
+
+# mcast_join CA MGID: CA joins multicast group MGID (an SA join made as
+# that CA: SIM_HOST).
+mcast_join() {
+	SIM_HOST=$1 sim "$OSMTOPO" fabric --live --join "$2" \
+		>>"$WORK/join.out" 2>&1 ||
+		e2e_fail "$1 cannot join $2: $(tail -1 "$WORK/join.out")"
+}
+
+# mc KEY: a number of the "multicast" object of $WORK/check.json.
+mc() {
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["multicast"][sys.argv[2]])' \
+		"$WORK/check.json" "$1"
+}
+
+# mcast_check MEMBERS: `check --live --json` into $WORK/check.json,
+# again every second (OpenSM builds the trees after the joins, in its
+# own time) until it counts MEMBERS members and none missed, at most 60
+# times; the last run's exit status in MCAST_RC.
+mcast_check() {
+	local _
+	for _ in $(seq 1 60); do
+		MCAST_RC=0
+		sim "$OSMTOPO" check --live --json --no-balance \
+			>"$WORK/check.json" 2>"$WORK/check.err" || MCAST_RC=$?
+		if [ -s "$WORK/check.json" ] && [ "$(mc members)" -eq "$1" ] &&
+			[ "$(mc not_delivered)" -eq 0 ]; then
+			return 0
+		fi
+		sleep 1
+	done
+	[ -s "$WORK/check.json" ] ||
+		e2e_fail "check printed nothing: $(cat "$WORK/check.err")"
+}

@@ -1875,6 +1875,7 @@ static int set_path_sls(struct ff_ctx *c, struct ot_routing *out)
 	out->priv = sl;
 	out->free_priv = free;
 	out->path_sl = ff_path_sl;
+	out->path_sl_by_switch = true;
 	return 0;
 }
 

@@ -3,8 +3,9 @@
  * Forwarding trees, walked once per switch and destination (fwdtree.h).
  */
 #include <stdlib.h>
+#include <string.h>
 
-#include "check/fwdtree.h"
+#include "model/fwdtree.h"
 
 int ot_fwdtree_init(struct ot_fwdtree *t, const struct ot_fabric *f,
 		    const struct ot_routing *r)
@@ -15,6 +16,8 @@ int ot_fwdtree_init(struct ot_fwdtree *t, const struct ot_fabric *f,
 	t->r = r;
 	t->cur = 0;
 	t->norder = 0;
+	t->col = NULL;
+	t->col_first = 0;
 	t->stamp = calloc(nn, sizeof(*t->stamp));
 	t->state = calloc(nn, sizeof(*t->state));
 	t->info = calloc(nn, sizeof(*t->info));
@@ -37,6 +40,8 @@ void ot_fwdtree_free(struct ot_fwdtree *t)
 	free(t->outp);
 	free(t->next);
 	free(t->order);
+	free(t->col);
+	t->col = NULL;
 	t->stamp = NULL;
 	t->state = NULL;
 	t->info = NULL;
@@ -55,12 +60,49 @@ void ot_fwdtree_begin(struct ot_fwdtree *t, int32_t dnode, uint8_t dport,
 	t->norder = 0;
 }
 
+int ot_fwdtree_columns(struct ot_fwdtree *t, uint32_t first)
+{
+	const struct ot_routing *r = t->r;
+	uint32_t n, len = 0;
+
+	if (!t->col) {
+		t->col = malloc((size_t)(t->f->nnodes ? t->f->nnodes : 1) *
+				OT_FWD_BLOCK);
+		if (!t->col)
+			return -1;
+	}
+	if (first <= r->max_lid)
+		len = r->max_lid + 1 - first;
+	if (len > OT_FWD_BLOCK)
+		len = OT_FWD_BLOCK;
+	for (n = 0; n < t->f->nnodes; n++) {
+		uint8_t *row = t->col + (size_t)n * OT_FWD_BLOCK;
+
+		if (!r->lft[n])
+			continue;
+		memcpy(row, r->lft[n] + first, len);
+		memset(row + len, OT_NO_PORT, OT_FWD_BLOCK - len);
+	}
+	t->col_first = first;
+	return 0;
+}
+
+/* Switch x's LFT entry for the destination, from the columns if there. */
+static uint8_t lft_entry(const struct ot_fwdtree *t, int32_t x)
+{
+	uint32_t k = (uint32_t)t->dlid - t->col_first;
+
+	if (t->col && t->dlid >= t->col_first && k < OT_FWD_BLOCK)
+		return t->col[(size_t)x * OT_FWD_BLOCK + k];
+	return ot_fwd_lft(t->r, x, t->dlid);
+}
+
 /* One hop out of switch x: its outcome, or 0 to go on to t->next[x]. */
 static uint8_t step(struct ot_fwdtree *t, int32_t x)
 {
 	const struct ot_node *n = &t->f->node[x];
 	const struct ot_port *p;
-	uint8_t out = ot_fwd_lft(t->r, x, t->dlid);
+	uint8_t out = lft_entry(t, x);
 
 	t->outp[x] = out;
 	t->next[x] = -1;
