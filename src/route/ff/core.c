@@ -1585,7 +1585,7 @@ static uint32_t gen_new(struct ff_dealer *d)
 		struct ff_deal *e = d->store + d->nstore;
 		uint32_t i;
 
-		if (g->recorded[st]) {
+		if (g->recorded[st] && sh->ndeal[st]) {
 			memcpy(e, sh->deal[st], sh->ndeal[st] * sizeof(*e));
 			for (i = 0; i < sh->ndeal[st]; i++)
 				e[i].w = (uint16_t)sh->through[e[i].slot];
