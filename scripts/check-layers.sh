@@ -17,10 +17,12 @@ declare -A allowed=(
 	[live]="model"
 	[topo]="model"
 	[route]="model topo"
-	[check]="model topo route"
+	[traffic]="model"
+	[check]="model topo route traffic"
+	[sim]="model topo route traffic"
 	[gen]="model topo"
 	[plugin]="model topo route"
-	[tool]="model io live topo route check gen"
+	[tool]="model io live topo route traffic check sim gen"
 )
 
 bad=0

@@ -13,7 +13,7 @@
 #include "check/checker.h"
 #include "check/json.h"
 #include "check/qoscheck.h"
-#include "route/qos/arbiter.h"
+#include "traffic/arbiter.h"
 
 #define VLS OT_NUM_SLS
 /* Low-table rounds the arbiter is replayed for. */

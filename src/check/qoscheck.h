@@ -4,7 +4,7 @@
  * Given the routing as read back (LFTs, SL2VL, path SLs from the SA), the
  * VLArbitration tables of every port and the osmtopo class table, it
  * finds which classes' flows leave by each port on which VLs, replays the
- * port's arbiter on saturated queues (route/qos/arbiter.h) and reports
+ * port's arbiter on saturated queues (traffic/arbiter.h) and reports
  * per class and port the share each class is guaranteed and the longest
  * wait between two of its services.  It fails when a VL that carries a
  * class through a port has no arbitration entry there, when two classes

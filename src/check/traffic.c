@@ -19,21 +19,10 @@
 
 #include "model/fwdtree.h"
 #include "check/traffic.h"
-#include "model/prng.h"
+#include "model/endpoints.h"
 
-#define NO_PARTNER UINT32_MAX
+#define NO_PARTNER OT_NO_PARTNER
 #define TIE 1e-9 /* loads closer than this are the same load */
-
-static const char *const pattern_names[OT_PATTERN_COUNT] = {
-	[OT_PATTERN_UNIFORM] = "uniform",
-	[OT_PATTERN_COMPLEMENT] = "complement",
-	[OT_PATTERN_REVERSE] = "reverse",
-	[OT_PATTERN_SHUFFLE] = "shuffle",
-	[OT_PATTERN_TRANSPOSE] = "transpose",
-	[OT_PATTERN_ROTATION] = "rotation",
-	[OT_PATTERN_NEIGHBOR] = "neighbor",
-	[OT_PATTERN_RANDOM] = "random",
-};
 
 /* How a flow picks among its destination's LIDs (LMC > 0). */
 enum lid_choice {
@@ -50,7 +39,7 @@ struct endpoint {
 	uint32_t nlids; /* 2^LMC */
 	int32_t sw;     /* switch its cable leads to, or -1 */
 	uint32_t inj;   /* its cable, as a link from the CA */
-	uint64_t guid;  /* port GUID, for OT_CA_ORDER_GUID */
+	uint32_t eidx;  /* its index in the model's endpoints */
 };
 
 /* Owned storage behind one struct ot_pattern_load. */
@@ -82,9 +71,9 @@ struct balancer {
 	int32_t *link_node;  /* node owning each link */
 	uint32_t nlinks;
 
-	/* Sources (endpoints) per switch; the rest are walked one by one. */
-	uint32_t *nsrc;
-	int32_t *src_switches;
+	/* Sources by switch (model/endpoints.h); the rest walked one by one. */
+	struct ot_endpoints eps;
+	const int32_t *src_switches;
 	uint32_t nsrc_switches;
 	uint32_t *odd;
 	uint32_t nodd;
@@ -103,50 +92,6 @@ struct balancer {
 	uint32_t *partner;
 	uint32_t *perm;
 };
-
-const char *ot_pattern_name(enum ot_pattern_kind kind)
-{
-	return kind < OT_PATTERN_COUNT ? pattern_names[kind] : "?";
-}
-
-const char *ot_ca_order_name(enum ot_ca_order order)
-{
-	return order == OT_CA_ORDER_GUID ? "guid" : "file";
-}
-
-int ot_pattern_parse_list(const char *list, uint32_t *mask,
-			  struct ot_error *err)
-{
-	const char *p = list;
-
-	*mask = 0;
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		unsigned int k;
-		bool found = false;
-
-		if (len == 3 && !strncmp(p, "all", 3)) {
-			*mask |= OT_PATTERNS_ALL;
-			found = true;
-		}
-		for (k = 0; k < OT_PATTERN_COUNT && !found; k++) {
-			if (strlen(pattern_names[k]) == len &&
-			    !strncmp(p, pattern_names[k], len)) {
-				*mask |= 1u << k;
-				found = true;
-			}
-		}
-		if (!found)
-			return ot_error_set(err, "unknown pattern '%.*s'",
-					    (int)len, p);
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	if (!*mask)
-		return ot_error_set(err, "no pattern in '%s'", list);
-	return 0;
-}
 
 /* ------------------------------------------------------------------ */
 /* Report.                                                             */
@@ -265,61 +210,42 @@ static int build_links(struct balancer *b)
 	return 0;
 }
 
-static int guid_cmp(const void *pa, const void *pb)
-{
-	const struct endpoint *x = pa, *y = pb;
-
-	if (x->guid != y->guid)
-		return x->guid < y->guid ? -1 : 1;
-	if (x->node != y->node)
-		return x->node < y->node ? -1 : 1;
-	return (int)x->port - (int)y->port;
-}
-
-/* The CA ports with a LID, numbered in the chosen order. */
+/* The CA ports with a LID (model/endpoints.h), in the chosen order. */
 static int collect_endpoints(struct balancer *b,
 			     const struct ot_traffic_opts *opts)
 {
 	const struct ot_fabric *f = b->f;
-	uint32_t n, i = 0;
-	unsigned int p;
+	uint32_t *order, i;
 
-	for (n = 0; n < f->nnodes; n++)
-		if (f->node[n].type == OT_NODE_CA)
-			for (p = 1; p <= f->node[n].nports; p++)
-				if (f->node[n].port[p].lid)
-					b->nep++;
-	b->ep = calloc(b->nep ? b->nep : 1, sizeof(*b->ep));
-	if (!b->ep)
+	if (ot_endpoints_init(&b->eps, f))
 		return -1;
-	for (n = 0; n < f->nnodes; n++) {
-		const struct ot_node *x = &f->node[n];
-
-		if (x->type != OT_NODE_CA)
-			continue;
-		for (p = 1; p <= x->nports; p++) {
-			const struct ot_port *pt = &x->port[p];
-			struct endpoint *e;
-
-			if (!pt->lid)
-				continue;
-			e = &b->ep[i++];
-			e->node = n;
-			e->port = p;
-			e->lid = pt->lid;
-			e->nlids = ot_port_nlids(pt);
-			e->sw = pt->peer >= 0 && is_switch(b, pt->peer) ?
-					pt->peer : -1;
-			e->inj = link_id(b, n, p);
-			e->guid = pt->guid ? pt->guid : x->guid + p;
-			if (e->nlids > 1)
-				b->multipath = true;
-			if (pt->lmc > b->rep->lmc)
-				b->rep->lmc = pt->lmc;
-		}
+	b->nep = b->eps.nep;
+	b->src_switches = b->eps.src_switches;
+	b->nsrc_switches = b->eps.nsrc_switches;
+	b->ep = calloc(b->nep ? b->nep : 1, sizeof(*b->ep));
+	order = calloc(b->nep ? b->nep : 1, sizeof(*order));
+	if (!b->ep || !order) {
+		free(order);
+		return -1;
 	}
-	if (opts->order == OT_CA_ORDER_GUID)
-		qsort(b->ep, b->nep, sizeof(*b->ep), guid_cmp);
+	ot_ca_order_list(f, &b->eps, opts->order, order);
+	for (i = 0; i < b->nep; i++) {
+		const struct ot_endpoint *x = &b->eps.ep[order[i]];
+		struct endpoint *e = &b->ep[i];
+
+		e->node = x->node;
+		e->port = x->port;
+		e->lid = x->lid;
+		e->nlids = x->nlids;
+		e->sw = x->sw;
+		e->inj = link_id(b, x->node, x->port);
+		e->eidx = order[i];
+		if (e->nlids > 1)
+			b->multipath = true;
+		if (f->node[x->node].port[x->port].lmc > b->rep->lmc)
+			b->rep->lmc = f->node[x->node].port[x->port].lmc;
+	}
+	free(order);
 	b->rep->ncas = b->nep;
 	return 0;
 }
@@ -330,8 +256,6 @@ static int alloc_work(struct balancer *b)
 	size_t nn = f->nnodes ? f->nnodes : 1, ne = b->nep ? b->nep : 1;
 	uint32_t i;
 
-	b->nsrc = calloc(nn, sizeof(*b->nsrc));
-	b->src_switches = calloc(nn, sizeof(*b->src_switches));
 	b->odd = calloc(ne, sizeof(*b->odd));
 	if (ot_fwdtree_init(&b->tree, f, b->r))
 		return -1;
@@ -343,19 +267,13 @@ static int alloc_work(struct balancer *b)
 	b->trial = calloc(nn + 3, sizeof(*b->trial));
 	b->partner = calloc(ne, sizeof(*b->partner));
 	b->perm = calloc(ne, sizeof(*b->perm));
-	if (!b->nsrc || !b->src_switches || !b->odd || !b->acc ||
+	if (!b->odd || !b->acc ||
 	    !b->walk || !b->sw_inj || !b->ep_inj || !b->path || !b->trial ||
 	    !b->partner || !b->perm)
 		return -1;
-	for (i = 0; i < b->nep; i++) {
+	for (i = 0; i < b->nep; i++)
 		if (b->ep[i].sw < 0)
 			b->odd[b->nodd++] = i;
-		else
-			b->nsrc[b->ep[i].sw]++;
-	}
-	for (i = 0; i < f->nnodes; i++)
-		if (b->nsrc[i])
-			b->src_switches[b->nsrc_switches++] = (int32_t)i;
 	return 0;
 }
 
@@ -364,8 +282,7 @@ static void balancer_free(struct balancer *b)
 	free(b->ep);
 	free(b->link_base);
 	free(b->link_node);
-	free(b->nsrc);
-	free(b->src_switches);
+	ot_endpoints_free(&b->eps);
 	free(b->odd);
 	ot_fwdtree_free(&b->tree);
 	free(b->acc);
@@ -486,7 +403,7 @@ static unsigned int best_path(struct balancer *b, int32_t x,
 /* Sources at switch s other than destination endpoint dep. */
 static uint32_t sources_at(const struct balancer *b, int32_t s, uint32_t dep)
 {
-	return b->nsrc[s] - (b->ep[dep].sw == s ? 1 : 0);
+	return ot_sources_at(&b->eps, s, b->ep[dep].eidx);
 }
 
 /* The switch-side share of w sent by s's CAs to endpoint dep. */
@@ -634,83 +551,11 @@ static void uniform_loads(struct balancer *b, enum lid_choice how,
 /* ------------------------------------------------------------------ */
 /* Permutations.                                                       */
 
-static unsigned int bits_for(uint32_t n)
-{
-	unsigned int bits = 0;
-
-	while (bits < 32 && (1ull << bits) < n)
-		bits++;
-	return bits;
-}
-
-static uint32_t rotate_left(uint32_t v, unsigned int by, unsigned int bits)
-{
-	uint32_t mask = (uint32_t)((1ull << bits) - 1);
-
-	if (!bits)
-		return 0;
-	by %= bits;
-	if (!by)
-		return v;
-	return ((v << by) | (v >> (bits - by))) & mask;
-}
-
-static uint32_t reverse_bits(uint32_t v, unsigned int bits)
-{
-	uint32_t out = 0;
-	unsigned int i;
-
-	for (i = 0; i < bits; i++)
-		if (v & (1u << i))
-			out |= 1u << (bits - 1 - i);
-	return out;
-}
-
 /* partner[i] for a deterministic pattern; NO_PARTNER to send nothing. */
 static void make_partners(struct balancer *b, enum ot_pattern_kind kind,
 			  uint64_t seed)
 {
-	uint32_t n = b->nep, i, j;
-	unsigned int bits = bits_for(n);
-	uint32_t mask = (uint32_t)((1ull << bits) - 1);
-
-	if (kind == OT_PATTERN_RANDOM) {
-		struct ot_prng st = { seed };
-
-		for (i = 0; i < n; i++)
-			b->perm[i] = i;
-		ot_prng_shuffle(&st, b->perm, n);
-	}
-	for (i = 0; i < n; i++) {
-		switch (kind) {
-		case OT_PATTERN_COMPLEMENT:
-			j = ~i & mask;
-			break;
-		case OT_PATTERN_REVERSE:
-			j = reverse_bits(i, bits);
-			break;
-		case OT_PATTERN_SHUFFLE:
-			j = rotate_left(i, 1, bits);
-			break;
-		case OT_PATTERN_TRANSPOSE:
-			/* right by b/2 is left by b - b/2 */
-			j = rotate_left(i, bits - bits / 2, bits);
-			break;
-		case OT_PATTERN_ROTATION:
-			j = (uint32_t)(((uint64_t)i + n / 2) % n);
-			break;
-		case OT_PATTERN_NEIGHBOR:
-			j = (uint32_t)(((uint64_t)i + 1) % n);
-			break;
-		case OT_PATTERN_RANDOM:
-			j = b->perm[i];
-			break;
-		default:
-			j = i;
-			break;
-		}
-		b->partner[i] = j >= n || j == i ? NO_PARTNER : j;
-	}
+	ot_pattern_partners(kind, b->nep, seed, b->partner, b->perm);
 }
 
 static void permutation_loads(struct balancer *b, enum lid_choice how,

@@ -13,18 +13,9 @@
  * throughput of a pattern is 1 / the largest load, capped at 1: the rate
  * every CA can inject at without oversubscribing any link.
  *
- * Patterns, on b = ceil(log2 N) bits where they are bit patterns:
- *   uniform     every CA sends 1/(N-1) to each other CA (N(N-1) flows)
- *   complement  i -> ~i (the b bits complemented)
- *   reverse     i -> i with its b bits in reverse order
- *   shuffle     i -> i rotated left by one bit
- *   transpose   i -> i rotated right by b/2 bits (floor): dest bit j is
- *               source bit (j + b/2) mod b; for even b the halves swap
- *   rotation    i -> (i + floor(N/2)) mod N
- *   neighbor    i -> (i + 1) mod N (nearest-neighbour shift)
- *   random      seeded random permutations, the same on every machine
- * In the permutations a CA whose partner is itself or not below N sends
- * nothing (counted as skipped).
+ * Patterns: traffic/pattern.h, shared with the packet simulator (uniform:
+ * every CA sends 1/(N-1) to each other CA, N(N-1) flows; in the
+ * permutations a CA without a partner is counted as skipped).
  *
  * LMC.  Paths are taken to a destination's base LID.  When some CA has
  * more than one LID, two more figures per pattern: "spread", each flow
@@ -46,31 +37,7 @@
 
 #include "model/error.h"
 #include "model/routing.h"
-
-enum ot_pattern_kind {
-	OT_PATTERN_UNIFORM,
-	OT_PATTERN_COMPLEMENT,
-	OT_PATTERN_REVERSE,
-	OT_PATTERN_SHUFFLE,
-	OT_PATTERN_TRANSPOSE,
-	OT_PATTERN_ROTATION,
-	OT_PATTERN_NEIGHBOR,
-	OT_PATTERN_RANDOM,
-	OT_PATTERN_COUNT
-};
-
-#define OT_PATTERNS_ALL ((1u << OT_PATTERN_COUNT) - 1)
-
-/* How the CAs are numbered for the patterns. */
-enum ot_ca_order {
-	/*
-	 * Fabric node order, then port number: net file order, which for
-	 * generated fabrics follows the coordinates (CA[0,0], CA[0,1], ...).
-	 */
-	OT_CA_ORDER_FILE,
-	/* By port GUID (node GUID + port where a port has none). */
-	OT_CA_ORDER_GUID,
-};
+#include "traffic/pattern.h"
 
 struct ot_traffic_opts {
 	uint32_t patterns;    /* bit per enum ot_pattern_kind; 0 = all */
@@ -148,15 +115,6 @@ enum ot_ca_order ot_balance_ca_order(const struct ot_balance_report *rep);
 uint32_t ot_balance_nlinks(const struct ot_balance_report *rep);
 enum ot_link_kind ot_balance_link_kind(const struct ot_balance_report *rep,
 				       uint32_t link);
-
-/*
- * Pattern names, and a comma-separated list of them ("all" for every
- * one) as a bit set.  0, or -1 with err naming the unknown word.
- */
-const char *ot_pattern_name(enum ot_pattern_kind kind);
-int ot_pattern_parse_list(const char *list, uint32_t *mask,
-			  struct ot_error *err);
-const char *ot_ca_order_name(enum ot_ca_order order);
 
 /* A table, one pattern a line, under a heading line. */
 int ot_balance_print_text(FILE *out, const struct ot_balance_report *rep);

@@ -16,7 +16,7 @@
 
 #include "commands.h"
 #include "options.h"
-#include "route/qos/arbiter.h"
+#include "traffic/arbiter.h"
 #include "route/qos/qos.h"
 
 struct qos_args {
@@ -101,7 +101,7 @@ static void print_text(const struct ot_qos_table *t,
 /*
  * The InfiniBand low table for --vls: n entries, 0 when not asked; and
  * what the arbiter model gives each class on saturated queues of its MTU
- * (route/qos/arbiter.h): share of the link, most bytes between two of
+ * (traffic/arbiter.h): share of the link, most bytes between two of
  * its packets.
  */
 struct ib_table {

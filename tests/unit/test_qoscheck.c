@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Unit tests of the InfiniBand arbiter model (route/qos/arbiter.h), the
+ * Unit tests of the InfiniBand arbiter model (traffic/arbiter.h), the
  * per-port VLArb tables split by flows (ot_qos_port_vlarb()) and the QoS
  * check (check/qoscheck.h): a FlatFly with parallel cables, 2 CAs a
  * switch and shuffled ports, routed by ff-twisted-dor with 3 classes
@@ -15,7 +15,7 @@
 #include "check/qoscheck.h"
 #include "gen/gen.h"
 #include "route/engine.h"
-#include "route/qos/arbiter.h"
+#include "traffic/arbiter.h"
 #include "route/qos/qos.h"
 #include "unit.h"
 

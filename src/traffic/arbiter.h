@@ -9,11 +9,13 @@
  * of weight 0, on VL 15, on a VL at or above the operational VLs or on a
  * VL with nothing queued are skipped.  The saturated queues are the VLs
  * given a packet size: every packet of a VL is that many 64-byte units
- * (the MTU of the class on it).  Pure computation, for the QoS check and
- * its tests.
+ * (the MTU of the class on it).  Pure computation, for the QoS check, the
+ * packet simulator (sim/sim.h: ot_arb_pick() one packet at a time on
+ * the VLs that have a packet ready) and their tests.  Shipped in the
+ * tool only: the plugin programs tables, it never replays them.
  */
-#ifndef OSMTOPO_ROUTE_QOS_ARBITER_H
-#define OSMTOPO_ROUTE_QOS_ARBITER_H
+#ifndef OSMTOPO_TRAFFIC_ARBITER_H
+#define OSMTOPO_TRAFFIC_ARBITER_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -27,6 +29,29 @@ struct ot_arb_packet {
 	uint8_t vl;
 	uint16_t units;
 };
+
+/* Where an arbiter is in its two tables, between two packets. */
+struct ot_arb_table_state {
+	unsigned int idx, wraps;
+	int rem;      /* weight left on entry idx; <= 0: move on */
+	int started;  /* idx names an entry already served */
+};
+
+struct ot_arb_state {
+	struct ot_arb_table_state hi, lo;
+	uint64_t hsent; /* units sent from the high table since a low packet */
+};
+
+/* An arbiter before its first packet. */
+void ot_arb_reset(struct ot_arb_state *s);
+
+/*
+ * The VL port p's arbiter sends next when the VLs of ready (bit per VL)
+ * have a packet, of units[vl] 64-byte units, at the head; -1 when no
+ * entry of either table names a ready VL (such a VL is never sent).
+ */
+int ot_arb_pick(struct ot_arb_state *s, const struct ot_vlarb_port *p,
+		uint16_t ready, const unsigned int units[OT_ARB_VLS]);
 
 /* What the arbiter sent, packet by packet, over whole table cycles. */
 struct ot_arb_trace {
