@@ -301,64 +301,6 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	return -1;
 }
 
-/* A net file and the dump_lfts text of the tables programmed into it. */
-static int load_files(const struct check_args *a, struct ot_fabric **f,
-		      struct ot_routing **r, struct ot_error *err)
-{
-	FILE *in = NULL;
-	int error = -1;
-
-	*f = ot_netfile_load(a->netfile, err);
-	if (!*f)
-		goto out;
-	*r = ot_routing_new(*f);
-	if (!*r) {
-		ot_error_set(err, "out of memory");
-		goto out;
-	}
-	if (!strcmp(a->lftfile, "-")) {
-		if (!strcmp(a->netfile, "-")) {
-			ot_error_set(err, "only one of the files can be '-'");
-			goto out;
-		}
-		in = stdin;
-	} else {
-		in = fopen(a->lftfile, "r");
-		if (!in) {
-			ot_error_set(err, "%s: %s", a->lftfile,
-				     strerror(errno));
-			goto out;
-		}
-	}
-	if (ot_lft_read(in, a->lftfile, *r, err))
-		goto out;
-	error = 0;
-out:
-	if (in && in != stdin)
-		fclose(in);
-	return error;
-}
-
-/* A net file routed by an engine here and now.  Refusal is a finding. */
-static int route_file(const struct check_args *a, struct ot_fabric **f,
-		      struct ot_routing **r, struct ot_error *err)
-{
-	const struct ot_engine *e = ot_engine_find(a->engine);
-
-	if (!e) {
-		ot_error_set(err, "no engine '%s' (see --help)", a->engine);
-		return OT_EXIT_USAGE;
-	}
-	*f = ot_netfile_load(a->netfile, err);
-	if (!*f)
-		return OT_EXIT_USAGE;
-	if (a->lmc_given && ot_fabric_set_ca_lmc(*f, (uint8_t)a->lmc, err))
-		return OT_EXIT_USAGE;
-	if (ot_engine_run(e, *f, r, err))
-		return OT_EXIT_FAIL;
-	return OT_EXIT_OK;
-}
-
 /*
  * The live fabric and its tables.  With --engine E, E routes the
  * discovered fabric first (*promiser, for find_promise() too): its path
@@ -584,13 +526,15 @@ int cmd_check(int argc, char **argv)
 				 OT_EXIT_USAGE :
 						       OT_EXIT_OK;
 	} else if (a.engine) {
-		status = route_file(&a, &f, &r, &err);
+		status = tool_route_netfile(a.engine, a.netfile,
+					    a.lmc_given ? (int)a.lmc : -1,
+					    &f, &r, &err);
 	} else if (a.osmdump) {
 		status = ot_osmdump_load(a.osmdump, &f, &r, &err) ?
 				 OT_EXIT_USAGE : OT_EXIT_OK;
 	} else {
-		status = load_files(&a, &f, &r, &err) ? OT_EXIT_USAGE :
-							OT_EXIT_OK;
+		status = tool_load_lft_files(a.netfile, a.lftfile, &f, &r,
+					     &err) ? OT_EXIT_USAGE : OT_EXIT_OK;
 	}
 	if (status != OT_EXIT_OK) {
 		fprintf(stderr, "osmtopo check: %s\n", err.msg);

@@ -20,5 +20,6 @@ int cmd_lfts(int argc, char **argv);   /* osmtopo lfts --live */
 int cmd_compare(int argc, char **argv);
 int cmd_sim(int argc, char **argv);     /* osmtopo sim ACTION */
 int cmd_qos(int argc, char **argv);     /* osmtopo qos CLASSFILE */
+int cmd_simulate(int argc, char **argv); /* packet-level simulation */
 
 #endif

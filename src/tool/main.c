@@ -32,6 +32,8 @@ static const struct subcommand subcommands[] = {
 	  "run engines side by side under ibsim and OpenSM, one row each" },
 	{ "qos", cmd_qos,
 	  "VL arbitration tables of a QoS class table (DTable, SBT)" },
+	{ "simulate", cmd_simulate,
+	  "simulate a routing's tables packet by packet: saturation, latency, deadlock" },
 	{ "sim", cmd_sim,
 	  "start ibsim and OpenSM, run clients against them, stop them" },
 };

@@ -7,7 +7,9 @@
 #include <time.h>
 
 #include "commands.h"
+#include "io/lftfile.h"
 #include "io/netfile.h"
+#include "model/routing.h"
 #include "route/engine.h"
 #include "util.h"
 
@@ -59,4 +61,61 @@ void tool_print_engines(FILE *out)
 	for (i = 0; ot_engines[i]; i++)
 		fprintf(out, "  %-21s %s\n", ot_engines[i]->name,
 			ot_engines[i]->needs);
+}
+
+int tool_load_lft_files(const char *netfile, const char *lftfile,
+			struct ot_fabric **f, struct ot_routing **r,
+			struct ot_error *err)
+{
+	FILE *in = NULL;
+	int error = -1;
+
+	*f = ot_netfile_load(netfile, err);
+	if (!*f)
+		goto out;
+	*r = ot_routing_new(*f);
+	if (!*r) {
+		ot_error_set(err, "out of memory");
+		goto out;
+	}
+	if (!strcmp(lftfile, "-")) {
+		if (!strcmp(netfile, "-")) {
+			ot_error_set(err, "only one of the files can be '-'");
+			goto out;
+		}
+		in = stdin;
+	} else {
+		in = fopen(lftfile, "r");
+		if (!in) {
+			ot_error_set(err, "%s: %s", lftfile, strerror(errno));
+			goto out;
+		}
+	}
+	if (ot_lft_read(in, lftfile, *r, err))
+		goto out;
+	error = 0;
+out:
+	if (in && in != stdin)
+		fclose(in);
+	return error;
+}
+
+int tool_route_netfile(const char *engine, const char *netfile, int lmc,
+		       struct ot_fabric **f, struct ot_routing **r,
+		       struct ot_error *err)
+{
+	const struct ot_engine *e = ot_engine_find(engine);
+
+	if (!e) {
+		ot_error_set(err, "no engine '%s' (see --help)", engine);
+		return OT_EXIT_USAGE;
+	}
+	*f = ot_netfile_load(netfile, err);
+	if (!*f)
+		return OT_EXIT_USAGE;
+	if (lmc >= 0 && ot_fabric_set_ca_lmc(*f, (uint8_t)lmc, err))
+		return OT_EXIT_USAGE;
+	if (ot_engine_run(e, *f, r, err))
+		return OT_EXIT_FAIL;
+	return OT_EXIT_OK;
 }

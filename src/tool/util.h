@@ -30,6 +30,26 @@ struct tool_net {
 };
 int tool_write_net(FILE *out, const void *net);
 
+struct ot_routing;
+
+/*
+ * The inputs `check` and `simulate` share.  A net file and the dump_lfts
+ * text of the tables programmed into it (either may be "-": standard
+ * input): 0, or -1 with err set.
+ */
+int tool_load_lft_files(const char *netfile, const char *lftfile,
+			struct ot_fabric **f, struct ot_routing **r,
+			struct ot_error *err);
+
+/*
+ * A net file routed offline by engine (LIDs as OpenSM's option lmc
+ * gives them when lmc >= 0): OT_EXIT_OK, OT_EXIT_USAGE (no such engine,
+ * the file) or OT_EXIT_FAIL (the engine refused), err set.
+ */
+int tool_route_netfile(const char *engine, const char *netfile, int lmc,
+		       struct ot_fabric **f, struct ot_routing **r,
+		       struct ot_error *err);
+
 /* "  NAME   what it needs" per engine osmtopo has. */
 void tool_print_engines(FILE *out);
 
