@@ -3,7 +3,7 @@
  * The packet simulator (see sim.h).  Event driven on a timing wheel of
  * ticks (one 64-byte block time); all state in flat arrays indexed by
  * directed link (output port p of node n is link link_base[n] + p - 1,
- * as in the checker), FIFO (link * nvl + VL), packet (a pool with a free
+ * as in the checker), FIFO (link << vs | VL), packet (a pool with a free
  * list) and CA; nothing is allocated per packet.  Events at one tick are
  * applied first, then every output port they touched arbitrates once, so
  * the order of same-tick events does not pick winners.
@@ -20,6 +20,8 @@
 
 #define NONE UINT32_MAX
 #define MAX_HOPS 64 /* a packet past this many hops loops: dropped */
+#define FIFO(s, link, vl) ((link) << (s)->vs | (vl))
+#define VMASK(s) ((1u << (s)->vs) - 1)
 
 enum ev_type {
 	EV_ARRIVE,   /* a: link, b: packet: head at the switch, routed */
@@ -31,8 +33,14 @@ enum ev_type {
 };
 
 struct ev {
-	uint32_t t, next, a, b;
+	uint32_t t, a, b;
 	uint8_t type;
+};
+
+/* One tick of the wheel: its events in order, contiguous. */
+struct bucket {
+	struct ev *ev;
+	uint32_t n, cap;
 };
 
 struct pkt {
@@ -72,6 +80,7 @@ struct ot_sim {
 	struct ot_sim_params p;
 	struct ot_endpoints eps;
 	uint32_t nvl;   /* VLs simulated */
+	uint32_t vs;    /* FIFO f = link << vs | VL: 2^vs >= nvl */
 	uint32_t P;     /* ticks per packet */
 	uint32_t lat;   /* cable latency, ticks */
 	uint32_t swl;   /* switch latency, ticks */
@@ -85,6 +94,7 @@ struct ot_sim {
 	int32_t *l_from, *l_to;
 	uint8_t *l_fport, *l_tport;
 	uint8_t *l_to_sw;   /* the receiver is a switch */
+	uint8_t *l_from_sw; /* the sender is a switch */
 	uint32_t *l_ca;     /* CA number of a CA's cable (from or to), NONE */
 	const struct ot_vlarb_port **l_arb; /* the sender's tables, or NULL */
 
@@ -95,7 +105,7 @@ struct ot_sim {
 
 	/* run state, per link (as output, then as input) */
 	uint32_t *out_busy, *in_busy;
-	int32_t *credits;   /* link * nvl + VL */
+	int32_t *credits;   /* per FIFO index (link << vs | VL) */
 	uint32_t *req;      /* head of the FIFOs whose head wants the link */
 	uint8_t *rr_vl, *rr_in;
 	struct ot_arb_state *arb;
@@ -106,13 +116,15 @@ struct ot_sim {
 	uint32_t *fbuf;
 	uint16_t *fhead, *fcnt;
 	uint32_t *fnext, *fsince;
+	uint32_t *fout;     /* the link the head packet wants */
+	uint8_t *fvl;       /* and its VL there */
+	uint8_t *nports;    /* per node */
 	/* packets */
 	struct pkt *pk;
 	uint32_t npk, pkfree;
 	/* events */
-	struct ev *ev;
-	uint32_t nev, evfree;
-	uint32_t wmask, *bhead, *btail;
+	struct bucket *wheel;
+	uint32_t wmask;
 	/* scratch for deadlock search */
 	uint32_t *wait;
 	uint8_t *color;
@@ -185,14 +197,17 @@ static int setup_links(struct ot_sim *s)
 	uint32_t n, l;
 	unsigned int p;
 
-	if (!ALLOC(s->link_base, f->nnodes + 1))
+	if (!ALLOC(s->link_base, f->nnodes + 1) || !ALLOC(s->nports, f->nnodes))
 		return -1;
-	for (n = 0; n < f->nnodes; n++)
+	for (n = 0; n < f->nnodes; n++) {
 		s->link_base[n + 1] = s->link_base[n] + f->node[n].nports;
+		s->nports[n] = f->node[n].nports;
+	}
 	s->nlinks = l = s->link_base[f->nnodes];
 	if (!ALLOC(s->l_from, l) || !ALLOC(s->l_to, l) ||
 	    !ALLOC(s->l_fport, l) || !ALLOC(s->l_tport, l) ||
 	    !ALLOC(s->l_to_sw, l) || !ALLOC(s->l_ca, l) ||
+	    !ALLOC(s->l_from_sw, l) ||
 	    !ALLOC(s->l_arb, l))
 		return -1;
 	for (n = 0; n < f->nnodes; n++) {
@@ -206,6 +221,7 @@ static int setup_links(struct ot_sim *s)
 			s->l_tport[l] = pt->peer_port;
 			s->l_to_sw[l] = pt->peer >= 0 &&
 					ot_is_switch(f, pt->peer);
+			s->l_from_sw[l] = ot_is_switch(f, n);
 			s->l_ca[l] = NONE;
 			s->l_arb[l] = ot_vlarb_get(s->p.vlarb, n, p);
 		}
@@ -270,6 +286,8 @@ struct ot_sim *ot_sim_new(const struct ot_routing *r,
 	if (s->p.rate_gbps <= 0)
 		s->p.rate_gbps = 200;
 	s->nvl = max_vl(r) + 1;
+	while ((1u << s->vs) < s->nvl)
+		s->vs++;
 	s->P = (s->p.mtu + 63) / 64;
 	s->tick_ns = 512.0 / s->p.rate_gbps;
 	s->lat = (uint32_t)lround(s->p.link_ns / s->tick_ns);
@@ -287,7 +305,7 @@ struct ot_sim *ot_sim_new(const struct ot_routing *r,
 		ot_sim_free(s);
 		return NULL;
 	}
-	s->nfifo = s->nlinks * s->nvl;
+	s->nfifo = s->nlinks << s->vs;
 	if (!ALLOC(s->out_busy, s->nlinks) || !ALLOC(s->in_busy, s->nlinks) ||
 	    !ALLOC(s->credits, s->nfifo) || !ALLOC(s->req, s->nlinks) ||
 	    !ALLOC(s->rr_vl, s->nlinks) || !ALLOC(s->rr_in, s->nfifo) ||
@@ -296,6 +314,7 @@ struct ot_sim *ot_sim_new(const struct ot_routing *r,
 	    !(s->fbuf = calloc((size_t)s->nfifo * s->cap, sizeof(*s->fbuf))) ||
 	    !ALLOC(s->fhead, s->nfifo) || !ALLOC(s->fcnt, s->nfifo) ||
 	    !ALLOC(s->fnext, s->nfifo) || !ALLOC(s->fsince, s->nfifo) ||
+	    !ALLOC(s->fout, s->nfifo) || !ALLOC(s->fvl, s->nfifo) ||
 	    !ALLOC(s->wait, s->nfifo) || !ALLOC(s->color, s->nfifo) ||
 	    !ALLOC(s->hist, OT_HIST_BINS) ||
 	    !ALLOC(s->sl_hist, (size_t)OT_HIST_BINS * OT_NUM_SLS))
@@ -305,7 +324,7 @@ struct ot_sim *ot_sim_new(const struct ot_routing *r,
 	for (w = 64; w < 2 * span; w <<= 1)
 		;
 	s->wmask = w - 1;
-	if (!ALLOC(s->bhead, w) || !ALLOC(s->btail, w))
+	if (!ALLOC(s->wheel, w))
 		goto oom;
 	return s;
 oom:
@@ -329,6 +348,7 @@ void ot_sim_free(struct ot_sim *s)
 	free(s->l_fport);
 	free(s->l_tport);
 	free(s->l_to_sw);
+	free(s->l_from_sw);
 	free(s->l_ca);
 	free(s->l_arb);
 	free(s->ca);
@@ -347,10 +367,13 @@ void ot_sim_free(struct ot_sim *s)
 	free(s->fcnt);
 	free(s->fnext);
 	free(s->fsince);
+	free(s->fout);
+	free(s->fvl);
+	free(s->nports);
 	free(s->pk);
-	free(s->ev);
-	free(s->bhead);
-	free(s->btail);
+	for (i = 0; s->wheel && i <= s->wmask; i++)
+		free(s->wheel[i].ev);
+	free(s->wheel);
 	free(s->wait);
 	free(s->color);
 	free(s->hist);
@@ -417,37 +440,25 @@ static void pkt_free(struct ot_sim *s, uint32_t i)
 static void schedule(struct ot_sim *s, uint32_t t, enum ev_type type,
 		     uint32_t a, uint32_t b)
 {
-	uint32_t i, w;
+	struct bucket *k = &s->wheel[t & s->wmask];
 	struct ev *e;
 
-	if (s->evfree == NONE) {
-		uint32_t n = s->nev ? s->nev * 2 : 4096, k;
-		struct ev *ev = realloc(s->ev, n * sizeof(*ev));
+	if (k->n == k->cap) {
+		uint32_t n = k->cap ? k->cap * 2 : 64;
 
-		if (!ev) {
+		e = realloc(k->ev, n * sizeof(*e));
+		if (!e) {
 			s->oom = true;
 			return;
 		}
-		s->ev = ev;
-		for (k = s->nev; k < n; k++)
-			s->ev[k].next = k + 1 < n ? k + 1 : NONE;
-		s->evfree = s->nev;
-		s->nev = n;
+		k->ev = e;
+		k->cap = n;
 	}
-	i = s->evfree;
-	e = &s->ev[i];
-	s->evfree = e->next;
+	e = &k->ev[k->n++];
 	e->t = t;
 	e->a = a;
 	e->b = b;
 	e->type = (uint8_t)type;
-	e->next = NONE;
-	w = t & s->wmask;
-	if (s->btail[w] == NONE)
-		s->bhead[w] = i;
-	else
-		s->ev[s->btail[w]].next = i;
-	s->btail[w] = i;
 }
 
 static void mark(struct ot_sim *s, uint32_t link)
@@ -578,6 +589,8 @@ static void request(struct ot_sim *s, uint32_t f)
 	const struct pkt *k = &s->pk[fifo_head(s, f)];
 
 	s->fsince[f] = s->now;
+	s->fout[f] = k->out;
+	s->fvl[f] = k->out_vl;
 	s->fnext[f] = s->req[k->out];
 	s->req[k->out] = f;
 	mark(s, k->out);
@@ -594,7 +607,7 @@ static void transmit(struct ot_sim *s, uint32_t k, uint32_t o, uint8_t vl)
 	schedule(s, s->now + s->P, EV_OUT_FREE, o, 0);
 	x->vl = vl;
 	if (s->l_to_sw[o]) {
-		s->credits[o * s->nvl + vl] -= (int32_t)s->P;
+		s->credits[FIFO(s, o, vl)] -= (int32_t)s->P;
 		schedule(s, s->now + s->lat + s->swl, EV_ARRIVE, o, k);
 	} else {
 		schedule(s, s->now + s->lat + s->P, EV_DELIVER, o, k);
@@ -637,7 +650,7 @@ static void arbitrate_ca(struct ot_sim *s, uint32_t o)
 		return;
 	}
 	if (s->l_to_sw[o] &&
-	    s->credits[o * s->nvl + c->head_vl] < (int32_t)s->P)
+	    s->credits[FIFO(s, o, c->head_vl)] < (int32_t)s->P)
 		return;
 	k = pkt_new(s);
 	if (k == NONE)
@@ -658,21 +671,19 @@ static void arbitrate(struct ot_sim *s, uint32_t o)
 {
 	unsigned int units[OT_ARB_VLS];
 	uint32_t f, prev, best = NONE, best_prev = NONE, best_key = UINT32_MAX;
-	uint32_t np = s->f->node[s->l_from[o]].nports + 1u;
+	uint32_t np = s->nports[s->l_from[o]] + 1u;
 	uint16_t ready = 0;
 	bool credit_check = s->l_to_sw[o];
 	int vl = 0;
 	unsigned int v;
 
 	for (f = s->req[o]; f != NONE; f = s->fnext[f]) {
-		const struct pkt *k = &s->pk[fifo_head(s, f)];
-
-		if (s->in_busy[f / s->nvl] > s->now)
+		if (s->in_busy[f >> s->vs] > s->now)
 			continue;
 		if (credit_check &&
-		    s->credits[o * s->nvl + k->out_vl] < (int32_t)s->P)
+		    s->credits[FIFO(s, o, s->fvl[f])] < (int32_t)s->P)
 			continue;
-		ready |= (uint16_t)(1u << k->out_vl);
+		ready |= (uint16_t)(1u << s->fvl[f]);
 	}
 	if (!ready)
 		return;
@@ -692,13 +703,12 @@ static void arbitrate(struct ot_sim *s, uint32_t o)
 	}
 	/* round-robin over the input ports, within the VL */
 	for (prev = NONE, f = s->req[o]; f != NONE; prev = f, f = s->fnext[f]) {
-		const struct pkt *k = &s->pk[fifo_head(s, f)];
-		uint32_t in = f / s->nvl, key;
+		uint32_t in = f >> s->vs, key;
 
-		if (k->out_vl != vl || s->in_busy[in] > s->now)
+		if (s->fvl[f] != vl || s->in_busy[in] > s->now)
 			continue;
-		key = ((s->l_tport[in] + np - s->rr_in[o * s->nvl + vl] - 1) %
-		       np) * s->nvl + f % s->nvl;
+		key = ((s->l_tport[in] + np - s->rr_in[FIFO(s, o, vl)] - 1) %
+		       np) << s->vs | (f & VMASK(s));
 		if (key < best_key) {
 			best_key = key;
 			best = f;
@@ -706,19 +716,19 @@ static void arbitrate(struct ot_sim *s, uint32_t o)
 		}
 	}
 	{
-		uint32_t in = best / s->nvl, k = fifo_head(s, best);
+		uint32_t in = best >> s->vs, k = fifo_head(s, best);
 
 		if (best_prev == NONE)
 			s->req[o] = s->fnext[best];
 		else
 			s->fnext[best_prev] = s->fnext[best];
-		s->rr_in[o * s->nvl + vl] = s->l_tport[in];
+		s->rr_in[FIFO(s, o, vl)] = s->l_tport[in];
 		s->fhead[best] = (uint16_t)((s->fhead[best] + 1) % s->cap);
 		s->fcnt[best]--;
 		s->in_busy[in] = s->now + s->P;
 		schedule(s, s->now + s->P, EV_IN_FREE, in, 0);
 		schedule(s, s->now + s->P + s->lat, EV_CREDIT, in,
-			 best % s->nvl);
+			 best & VMASK(s));
 		transmit(s, k, o, (uint8_t)vl);
 		if (s->fcnt[best])
 			request(s, best);
@@ -732,10 +742,9 @@ static void arrive(struct ot_sim *s, uint32_t l, uint32_t k)
 	int32_t n = s->l_to[l];
 	unsigned int ip = s->l_tport[l];
 	uint8_t op = s->r->lft[n] ? s->r->lft[n][x->dlid] : OT_NO_PORT;
-	uint32_t f = l * s->nvl + x->vl;
-	const struct ot_node *node = &s->f->node[n];
+	uint32_t f = FIFO(s, l, x->vl);
 
-	if (op == 0 || op > node->nports || node->port[op].peer < 0 ||
+	if (op == 0 || op > s->nports[n] || s->l_to[link_of(s, n, op)] < 0 ||
 	    ++x->hops > MAX_HOPS ||
 	    (x->out_vl = ot_routing_vl(s->r, n, ip, op, x->sl)) >= s->nvl) {
 		/* dropped: its blocks go back at once */
@@ -807,13 +816,13 @@ static void run_event(struct ot_sim *s, const struct ev *e)
 		break;
 	case EV_IN_FREE:
 		for (v = 0; v < s->nvl; v++) {
-			f = e->a * s->nvl + v;
+			f = FIFO(s, e->a, v);
 			if (s->fcnt[f])
-				mark(s, s->pk[fifo_head(s, f)].out);
+				mark(s, s->fout[f]);
 		}
 		break;
 	case EV_CREDIT:
-		s->credits[e->a * s->nvl + e->b] += (int32_t)s->P;
+		s->credits[FIFO(s, e->a, e->b)] += (int32_t)s->P;
 		mark(s, e->a);
 		break;
 	case EV_GEN:
@@ -839,14 +848,9 @@ static bool find_deadlock(struct ot_sim *s)
 		s->color[f] = 0;
 		if (!s->fcnt[f] || s->now - s->fsince[f] < window)
 			continue;
-		{
-			const struct pkt *k = &s->pk[fifo_head(s, f)];
-
-			if (s->l_to_sw[k->out] &&
-			    s->credits[k->out * s->nvl + k->out_vl] <
-				    (int32_t)s->P)
-				s->wait[f] = k->out * s->nvl + k->out_vl;
-		}
+		g = FIFO(s, s->fout[f], s->fvl[f]);
+		if (s->l_to_sw[s->fout[f]] && s->credits[g] < (int32_t)s->P)
+			s->wait[f] = g;
 	}
 	/* each FIFO waits for at most one: follow the chains */
 	for (start = 0; start < s->nfifo; start++) {
@@ -860,7 +864,7 @@ static bool find_deadlock(struct ot_sim *s)
 			res->ncycle = 0;
 			g = f;
 			do {
-				uint32_t l = g / s->nvl;
+				uint32_t l = g >> s->vs;
 				struct ot_sim_channel *c;
 
 				if (res->ncycle < OT_SIM_MAX_CYCLE) {
@@ -869,7 +873,7 @@ static bool find_deadlock(struct ot_sim *s)
 					c->from_port = s->l_fport[l];
 					c->to = s->l_to[l];
 					c->to_port = s->l_tport[l];
-					c->vl = (uint8_t)(g % s->nvl);
+					c->vl = (uint8_t)(g & VMASK(s));
 				}
 				g = s->wait[g];
 			} while (g != f);
@@ -909,17 +913,14 @@ static void reset(struct ot_sim *s)
 		s->req[l] = NONE;
 		ot_arb_reset(&s->arb[l]);
 		for (v = 0; v < s->nvl; v++)
-			s->credits[l * s->nvl + v] = s->credit0;
+			s->credits[FIFO(s, l, v)] = s->credit0;
 	}
 	/* every packet and event back to its pool */
 	s->pkfree = s->npk ? 0 : NONE;
 	for (i = 0; i < s->npk; i++)
 		s->pk[i].out = i + 1 < s->npk ? i + 1 : NONE;
-	s->evfree = s->nev ? 0 : NONE;
-	for (i = 0; i < s->nev; i++)
-		s->ev[i].next = i + 1 < s->nev ? i + 1 : NONE;
 	for (i = 0; i <= s->wmask; i++)
-		s->bhead[i] = s->btail[i] = NONE;
+		s->wheel[i].n = 0;
 	for (i = 0; i < s->nca; i++) {
 		struct ca *c = &s->ca[i];
 
@@ -1067,26 +1068,27 @@ int ot_sim_run(struct ot_sim *s, const struct ot_sim_traffic *t, double load,
 		schedule(s, (uint32_t)ceil(c->next_gen), EV_GEN, i, 0);
 	}
 	for (s->now = 0; s->now < s->end && !s->oom; s->now++) {
-		uint32_t w = s->now & s->wmask, e = s->bhead[w], next;
+		struct bucket *k = &s->wheel[s->now & s->wmask];
+		uint32_t j, n0 = k->n, kept = 0;
 
-		s->bhead[w] = s->btail[w] = NONE;
-		for (; e != NONE; e = next) {
-			struct ev ev = s->ev[e];
+		/*
+		 * The events of this tick, in the order they were scheduled;
+		 * a far one (an arrival beyond the wheel) stays for its turn.
+		 * Those scheduled meanwhile into this bucket are later ones.
+		 */
+		for (j = 0; j < n0; j++) {
+			struct ev ev = k->ev[j];
 
-			next = ev.next;
 			if (ev.t != s->now) {
-				/* a far event: around the wheel again */
-				s->ev[e].next = NONE;
-				if (s->btail[w] == NONE)
-					s->bhead[w] = e;
-				else
-					s->ev[s->btail[w]].next = e;
-				s->btail[w] = e;
+				k->ev[kept++] = ev;
 				continue;
 			}
-			s->ev[e].next = s->evfree;
-			s->evfree = e;
 			run_event(s, &ev);
+		}
+		if (kept < n0) {
+			memmove(k->ev + kept, k->ev + n0,
+				(k->n - n0) * sizeof(*k->ev));
+			k->n -= n0 - kept;
 		}
 		while (s->ndirty) {
 			uint32_t o = s->dstack[--s->ndirty];
@@ -1094,7 +1096,7 @@ int ot_sim_run(struct ot_sim *s, const struct ot_sim_traffic *t, double load,
 			s->dirty[o] = 0;
 			if (s->out_busy[o] > s->now)
 				continue;
-			if (ot_is_switch(s->f, s->l_from[o]))
+			if (s->l_from_sw[o])
 				arbitrate(s, o);
 			else if (s->l_ca[o] != NONE)
 				arbitrate_ca(s, o);
