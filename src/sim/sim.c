@@ -27,7 +27,7 @@ enum ev_type {
 	EV_ARRIVE,   /* a: link, b: packet: head at the switch, routed */
 	EV_DELIVER,  /* a: link, b: packet: tail at the CA */
 	EV_OUT_FREE, /* a: link: its sender is free */
-	EV_IN_FREE,  /* a: link: its receiver's input reads again */
+	EV_IN_FREE,  /* a: FIFO: it reads its next packet */
 	EV_CREDIT,   /* a: link, b: VL: a packet's blocks come back */
 	EV_GEN,      /* a: CA: a packet joins the send queue */
 };
@@ -104,10 +104,12 @@ struct ot_sim {
 	uint32_t *ca_of_ep; /* endpoint index -> CA number */
 
 	/* run state, per link (as output, then as input) */
-	uint32_t *out_busy, *in_busy;
+	uint32_t *out_busy;
+	uint32_t *in_busy;  /* per FIFO: sending a packet until then */
 	int32_t *credits;   /* per FIFO index (link << vs | VL) */
 	uint32_t *req;      /* head of the FIFOs whose head wants the link */
-	uint8_t *rr_vl, *rr_in;
+	uint8_t *rr_vl;
+	uint16_t *rr_in;    /* per output and VL: the last (port << vs | VL) */
 	struct ot_arb_state *arb;
 	uint8_t *dirty;
 	uint32_t *dstack, ndirty;
@@ -306,7 +308,7 @@ struct ot_sim *ot_sim_new(const struct ot_routing *r,
 		return NULL;
 	}
 	s->nfifo = s->nlinks << s->vs;
-	if (!ALLOC(s->out_busy, s->nlinks) || !ALLOC(s->in_busy, s->nlinks) ||
+	if (!ALLOC(s->out_busy, s->nlinks) || !ALLOC(s->in_busy, s->nfifo) ||
 	    !ALLOC(s->credits, s->nfifo) || !ALLOC(s->req, s->nlinks) ||
 	    !ALLOC(s->rr_vl, s->nlinks) || !ALLOC(s->rr_in, s->nfifo) ||
 	    !ALLOC(s->arb, s->nlinks) || !ALLOC(s->dirty, s->nlinks) ||
@@ -671,14 +673,14 @@ static void arbitrate(struct ot_sim *s, uint32_t o)
 {
 	unsigned int units[OT_ARB_VLS];
 	uint32_t f, prev, best = NONE, best_prev = NONE, best_key = UINT32_MAX;
-	uint32_t np = s->nports[s->l_from[o]] + 1u;
+	uint32_t nk = (s->nports[s->l_from[o]] + 1u) << s->vs;
 	uint16_t ready = 0;
 	bool credit_check = s->l_to_sw[o];
 	int vl = 0;
 	unsigned int v;
 
 	for (f = s->req[o]; f != NONE; f = s->fnext[f]) {
-		if (s->in_busy[f >> s->vs] > s->now)
+		if (s->in_busy[f] > s->now)
 			continue;
 		if (credit_check &&
 		    s->credits[FIFO(s, o, s->fvl[f])] < (int32_t)s->P)
@@ -705,10 +707,10 @@ static void arbitrate(struct ot_sim *s, uint32_t o)
 	for (prev = NONE, f = s->req[o]; f != NONE; prev = f, f = s->fnext[f]) {
 		uint32_t in = f >> s->vs, key;
 
-		if (s->fvl[f] != vl || s->in_busy[in] > s->now)
+		if (s->fvl[f] != vl || s->in_busy[f] > s->now)
 			continue;
-		key = ((s->l_tport[in] + np - s->rr_in[FIFO(s, o, vl)] - 1) %
-		       np) << s->vs | (f & VMASK(s));
+		key = ((s->l_tport[in] << s->vs | (f & VMASK(s))) + nk -
+		       s->rr_in[FIFO(s, o, vl)] - 1) % nk;
 		if (key < best_key) {
 			best_key = key;
 			best = f;
@@ -722,11 +724,12 @@ static void arbitrate(struct ot_sim *s, uint32_t o)
 			s->req[o] = s->fnext[best];
 		else
 			s->fnext[best_prev] = s->fnext[best];
-		s->rr_in[FIFO(s, o, vl)] = s->l_tport[in];
+		s->rr_in[FIFO(s, o, vl)] =
+			(uint16_t)(s->l_tport[in] << s->vs | (best & VMASK(s)));
 		s->fhead[best] = (uint16_t)((s->fhead[best] + 1) % s->cap);
 		s->fcnt[best]--;
-		s->in_busy[in] = s->now + s->P;
-		schedule(s, s->now + s->P, EV_IN_FREE, in, 0);
+		s->in_busy[best] = s->now + s->P;
+		schedule(s, s->now + s->P, EV_IN_FREE, best, 0);
 		schedule(s, s->now + s->P + s->lat, EV_CREDIT, in,
 			 best & VMASK(s));
 		transmit(s, k, o, (uint8_t)vl);
@@ -802,8 +805,6 @@ static void gen(struct ot_sim *s, uint32_t i)
 
 static void run_event(struct ot_sim *s, const struct ev *e)
 {
-	uint32_t v, f;
-
 	switch (e->type) {
 	case EV_ARRIVE:
 		arrive(s, e->a, e->b);
@@ -815,11 +816,8 @@ static void run_event(struct ot_sim *s, const struct ev *e)
 		mark(s, e->a);
 		break;
 	case EV_IN_FREE:
-		for (v = 0; v < s->nvl; v++) {
-			f = FIFO(s, e->a, v);
-			if (s->fcnt[f])
-				mark(s, s->fout[f]);
-		}
+		if (s->fcnt[e->a])
+			mark(s, s->fout[e->a]);
 		break;
 	case EV_CREDIT:
 		s->credits[FIFO(s, e->a, e->b)] += (int32_t)s->P;
@@ -903,9 +901,9 @@ static void reset(struct ot_sim *s)
 	memset(s->sl_hist, 0,
 	       (size_t)OT_HIST_BINS * OT_NUM_SLS * sizeof(*s->sl_hist));
 	memset(s->out_busy, 0, s->nlinks * sizeof(*s->out_busy));
-	memset(s->in_busy, 0, s->nlinks * sizeof(*s->in_busy));
+	memset(s->in_busy, 0, s->nfifo * sizeof(*s->in_busy));
 	memset(s->rr_vl, 0, s->nlinks);
-	memset(s->rr_in, 0, s->nfifo);
+	memset(s->rr_in, 0, s->nfifo * sizeof(*s->rr_in));
 	memset(s->dirty, 0, s->nlinks);
 	memset(s->fhead, 0, s->nfifo * sizeof(*s->fhead));
 	memset(s->fcnt, 0, s->nfifo * sizeof(*s->fcnt));
@@ -1090,6 +1088,12 @@ int ot_sim_run(struct ot_sim *s, const struct ot_sim_traffic *t, double load,
 				(k->n - n0) * sizeof(*k->ev));
 			k->n -= n0 - kept;
 		}
+		/*
+		 * The outputs arbitrate in a random order: an input with heads
+		 * for several outputs would otherwise always go to the same one.
+		 */
+		if (s->ndirty > 1)
+			ot_prng_shuffle(&s->rng, s->dstack, s->ndirty);
 		while (s->ndirty) {
 			uint32_t o = s->dstack[--s->ndirty];
 

@@ -27,12 +27,15 @@
  *     FIFO of its input port and VL, and is routed: output port from the
  *     LFT, output VL from the SL2VL table (input port, output port, SL).
  *   - An output port that is free picks among the heads of the FIFOs
- *     that want it, whose input port is not sending another packet
- *     (an input reads one packet at a time) and whose output VL has
- *     credits: the VL by the port's VL arbitration tables when it has
+ *     that want it, whose FIFO is not still sending its previous packet
+ *     (a FIFO reads one packet at a time; the FIFOs of an input port's
+ *     VLs may send at once) and whose output VL has credits: the VL by the port's VL arbitration tables when it has
  *     any (traffic/arbiter.h), round-robin over the VLs otherwise; the
- *     input by round-robin over the input ports within that VL.  The
- *     packet occupies the output and the input for its length.
+ *     input FIFO by round-robin over (input port, input VL) within
+ *     that VL.  The
+ *     packet occupies the output and its FIFO's read port for its
+ *     length.  Outputs free at the same tick arbitrate in a random
+ *     order (from the seed).
  *   - A FIFO whose head has not moved for `deadlock_window` packet
  *     times and waits for credits of a FIFO in the same state, in a
  *     cycle, is a deadlock: the run stops and reports the cycle.

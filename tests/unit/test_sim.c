@@ -404,6 +404,9 @@ START_TEST(engines_never_deadlock)
 	saturation(r, &p, &t, &res);
 	ck_assert_msg(!res.deadlock, "%s deadlocks (random permutation)",
 		      families[_i].engine);
+	/* and no sending CA starves (arbitration fair to every FIFO) */
+	ck_assert_msg(res.accepted_min > 0.02, "%s: a CA starves (%.3f)",
+		      families[_i].engine, res.accepted_min);
 	free(partner);
 	free(perm);
 	ot_routing_free(r);
