@@ -717,6 +717,8 @@ static void arbitrate(struct ot_sim *s, uint32_t o)
 			best_prev = prev;
 		}
 	}
+	if (best == NONE)
+		return; /* cannot happen: ready names a VL some head can take */
 	{
 		uint32_t in = best >> s->vs, k = fifo_head(s, best);
 
