@@ -572,6 +572,38 @@ START_TEST(deterministic)
 }
 END_TEST
 
+/*
+ * ff-ador with LMC 1 on a 3x3x3 FlatFly, every packet on the next LID of
+ * its destination, bit reverse: the heads of an input port's two VLs
+ * want the same output VL, and a round-robin over input ports alone
+ * (not over their FIFOs) starved the second VL's sources for good.
+ */
+START_TEST(no_starvation)
+{
+	struct ot_flatfly_params fp = { .ndims = 3, .size = { 3, 3, 3 },
+					.width = { 2, 1, 1 }, .cas = 2 };
+	struct ot_error err = { 0 };
+	struct ot_fabric *f = indexed(ot_gen_flatfly(&fp, &err), 1);
+	struct ot_routing *r = NULL;
+	struct ot_sim_params p = params();
+	uint32_t partner[54], perm[54];
+	struct ot_sim_traffic t = { .kind = OT_SIM_PERMUTATION,
+				    .partner = partner };
+	struct ot_sim_result res;
+
+	ck_assert(!ot_engine_run(ot_engine_find("ff-ador"), f, &r, &err));
+	ot_pattern_partners(OT_PATTERN_REVERSE, 54, 1, partner, perm);
+	p.lid = OT_SIM_LID_RR;
+	p.warmup = 200;
+	p.measure = 1000;
+	saturation(r, &p, &t, &res);
+	ck_assert_msg(res.accepted_min > 0.1, "a CA starves: least %.3f",
+		      res.accepted_min);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
 /* Hot spot: the hot CA's cable caps what reaches it. */
 START_TEST(hotspot)
 {
@@ -605,6 +637,7 @@ static Suite *sim_suite(void)
 	tcase_add_test(tc, vlarb_shares);
 	tcase_add_test(tc, deterministic);
 	tcase_add_test(tc, hotspot);
+	tcase_add_test(tc, no_starvation);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("engines");
 	tcase_set_timeout(tc, 600);
