@@ -135,7 +135,7 @@ static inline uint8_t ck_path_sl(const struct checker *ck, uint16_t slid,
 
 static inline int oom(struct checker *ck)
 {
-	return ot_error_set(ck->err, "check: out of memory");
+	return ot_error_nomem(ck->err, "check");
 }
 
 /* examples.c */

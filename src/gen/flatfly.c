@@ -377,7 +377,7 @@ static int match_values(const struct map_check *mc, struct ot_error *err)
 		fwd[d] = malloc(mc->maxv[d] * sizeof(*fwd[d]));
 		rev[m] = malloc(ff->size[m] * sizeof(*rev[m]));
 		if (!fwd[d] || !rev[m]) {
-			error = ot_refuse(err, OT_ERR_NOMEM, "out of memory");
+			error = ot_error_nomem(err, "flatfly");
 			goto out;
 		}
 		memset(fwd[d], -1, mc->maxv[d] * sizeof(*fwd[d]));

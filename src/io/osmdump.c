@@ -166,7 +166,7 @@ static int add_end(struct dump_reader *rd, const struct dump_end *e,
 {
 	if (grow((void **)&rd->ends, &rd->capends, rd->nends + 1,
 		 sizeof(*rd->ends)))
-		return ot_refuse(err, OT_ERR_NOMEM, "out of memory");
+		return ot_error_nomem(err, "OpenSM dump");
 	rd->ends[rd->nends++] = *e;
 	return 0;
 }
@@ -196,7 +196,7 @@ static int read_subnet(struct dump_reader *rd, FILE *in,
 			continue;
 		if (grow((void **)&rd->links, &rd->caplinks, rd->nlinks + 1,
 			 sizeof(*rd->links)))
-			return ot_refuse(err, OT_ERR_NOMEM, "out of memory");
+			return ot_error_nomem(err, "OpenSM dump");
 		rd->links[rd->nlinks++] = (struct dump_link){
 			.a = a.node_guid, .pa = a.port,
 			.b = b.node_guid, .pb = b.port,
@@ -260,7 +260,7 @@ static int read_lid_spans(struct dump_reader *rd, FILE *in,
 			continue;
 		if (grow((void **)&rd->spans, &rd->capspans, rd->nspans + 1,
 			 sizeof(*rd->spans)))
-			return ot_refuse(err, OT_ERR_NOMEM, "out of memory");
+			return ot_error_nomem(err, "OpenSM dump");
 		rd->spans[rd->nspans++] = (struct dump_lidspan){
 			.port_guid = guid, .min = (unsigned int)lid,
 			.max = (unsigned int)lid,
@@ -331,7 +331,7 @@ static int build_fabric(struct dump_reader *rd, struct ot_fabric *f,
 	qsort(rd->ends, rd->nends, sizeof(*rd->ends), cmp_end);
 	rd->nodes = calloc(rd->nends, sizeof(*rd->nodes));
 	if (!rd->nodes)
-		return ot_refuse(err, OT_ERR_NOMEM, "out of memory");
+		return ot_error_nomem(err, "OpenSM dump");
 	for (i = 0; i < rd->nends; i++) {
 		const struct dump_end *e = &rd->ends[i];
 		struct dump_node *n = rd->nnodes ?
@@ -446,8 +446,7 @@ static int read_sl2vl(FILE *in, const char *name, struct ot_routing *r,
 			r->sl2vl[node] = calloc((size_t)(np + 1) * (np + 1),
 						OT_NUM_SLS);
 			if (!r->sl2vl[node])
-				return ot_refuse(err, OT_ERR_NOMEM,
-						 "out of memory");
+				return ot_error_nomem(err, "OpenSM dump");
 		}
 		tbl = r->sl2vl[node];
 		p++;
@@ -497,7 +496,7 @@ static int read_fabric(struct dump_reader *rd, FILE *subnet, FILE *lfts,
 		return -1;
 	*r = ot_routing_new(f);
 	if (!*r)
-		return ot_refuse(err, OT_ERR_NOMEM, "out of memory");
+		return ot_error_nomem(err, "OpenSM dump");
 	(*r)->path_sl_unknown = true; /* OpenSM dumps no path SLs */
 	rewind(lfts);
 	return ot_lft_read(lfts, lfts_path, *r, err);
@@ -515,7 +514,7 @@ int ot_osmdump_read(FILE *subnet, FILE *lfts, FILE *sl2vl, const char *dir,
 	*fabric = NULL;
 	*routing = NULL;
 	if (!f) {
-		ot_refuse(err, OT_ERR_NOMEM, "out of memory");
+		ot_error_nomem(err, "OpenSM dump");
 		goto out;
 	}
 	if (read_fabric(&rd, subnet, lfts, f, &r, err))

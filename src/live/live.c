@@ -179,7 +179,7 @@ int ot_live_discover(const struct ot_live_opts *o, struct ot_fabric **out,
 	v = calloc(n ? n : 1, sizeof(*v));
 	f = ot_fabric_new();
 	if (!v || !f) {
-		ot_error_set(err, "out of memory");
+		ot_error_nomem(err, "live");
 		goto out;
 	}
 	i = 0;
@@ -541,7 +541,7 @@ static int alloc_sl2vl(struct live_reader *lr, int n, struct ot_error *err)
 		return 0;
 	lr->r->sl2vl[n] = calloc((size_t)(np + 1) * (np + 1), OT_NUM_SLS);
 	if (!lr->r->sl2vl[n])
-		return ot_error_set(err, "out of memory");
+		return ot_error_nomem(err, "live");
 	return 0;
 }
 
@@ -588,7 +588,7 @@ static int submit_port_vlarb(struct live_reader *lr, uint32_t n,
 	ib_portid_t copy;
 
 	if (!vp)
-		return ot_error_set(lr->err, "out of memory");
+		return ot_error_nomem(lr->err, "live");
 	for (block = 1; block <= 4; block++) {
 		unsigned int cap = block <= 2 ? vp->low_cap : vp->high_cap;
 
@@ -857,7 +857,7 @@ static int read_path_sls(const struct ot_live_opts *o, struct live_reader *lr)
 	lr->mad = NULL;
 	rc = ot_live_read_path_sls(o, lr->r, &sa_err);
 	if (rc < 0)
-		return ot_error_set(lr->err, "%s", sa_err.msg);
+		return ot_refuse(lr->err, sa_err.cls, "%s", sa_err.msg);
 	if (rc == 0)
 		lr->r->path_sl_unknown = false;
 	if (rc > 0)
@@ -885,7 +885,7 @@ int ot_live_read_routing(const struct ot_live_opts *o,
 
 	*out = NULL;
 	if (alloc_reader(&lr)) {
-		ot_error_set(err, "out of memory");
+		ot_error_nomem(err, "live");
 		goto out;
 	}
 	/* One MAD port for every query: opening one costs more than a MAD. */
@@ -901,7 +901,7 @@ int ot_live_read_routing(const struct ot_live_opts *o,
 	lr.win = ot_win_new(lr.mad, LIVE_WINDOW, o ? o->timeout_ms : 0,
 			    live_done, &lr);
 	if (!lr.win) {
-		ot_error_set(err, "out of memory");
+		ot_error_nomem(err, "live");
 		goto out;
 	}
 	if (find_local(&lr, err))

@@ -347,11 +347,11 @@ static int sa_query_all(struct sa_query *q, bool sample)
 	q->ncls = OT_NUM_SLS * q->noffs;
 	q->seen = calloc(q->ncls, 1);
 	if (!q->seen)
-		return ot_error_set(q->err, "out of memory");
+		return ot_error_nomem(q->err, "SA");
 	if (sample) {
 		q->cls = malloc((size_t)q->nports * q->ncls);
 		if (!q->cls)
-			return ot_error_set(q->err, "out of memory");
+			return ot_error_nomem(q->err, "SA");
 		memset(q->cls, SA_CLS_NONE, (size_t)q->nports * q->ncls);
 		q->planned = (uint64_t)q->nports * SA_SAMPLE * q->noffs;
 	}
@@ -422,12 +422,12 @@ int ot_live_read_path_sls(const struct ot_live_opts *o, struct ot_routing *r,
 	error = -1;
 	q.t = sa_sl_table_new(f);
 	if (!q.t || sa_ports(&q, f)) {
-		ot_error_set(err, "out of memory");
+		ot_error_nomem(err, "SA");
 		goto out;
 	}
 	q.win = ot_win_new(mad, SA_WINDOW, o ? o->timeout_ms : 0, sa_done, &q);
 	if (!q.win) {
-		ot_error_set(err, "out of memory");
+		ot_error_nomem(err, "SA");
 		goto out;
 	}
 	sample = !(o && o->all_paths) &&

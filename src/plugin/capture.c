@@ -191,7 +191,7 @@ int ot_capture_subnet(osm_subn_t *subn, struct ot_fabric **out,
 	sorted = malloc((count ? count : 1) * sizeof(*sorted));
 	f = ot_fabric_new();
 	if (!sorted || !f) {
-		ot_error_set(err, "out of memory");
+		ot_error_nomem(err, "capture");
 		goto out;
 	}
 	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);

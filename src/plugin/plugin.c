@@ -227,27 +227,6 @@ static const char *without_prefix(const char *msg, const char *name)
 	return msg;
 }
 
-static const char *err_code(enum ot_error_class cls)
-{
-	switch (cls) {
-	case OT_ERR_TOPOLOGY:
-		return OT_ERR_TOPO;
-	case OT_ERR_DAMAGE:
-		return OT_ERR_DMG;
-	case OT_ERR_BUDGET:
-		return OT_ERR_VLS;
-	case OT_ERR_CONFIG:
-		return OT_ERR_CONF;
-	case OT_ERR_OPENSM:
-		return OT_ERR_STATE;
-	case OT_ERR_NOMEM:
-		return OT_ERR_OOM;
-	case OT_ERR_GENERIC:
-		break;
-	}
-	return OT_ERR_OTHER;
-}
-
 /*
  * Whether OpenSM tries another engine when this one refuses: one listed
  * after it in routing_engine, or the minhop fallback (unless no_fallback).
@@ -282,7 +261,7 @@ static void log_refusal(struct ot_plugin_engine *ctx,
 	if (!strcmp(ctx->last_refusal, why))
 		level = OSM_LOG_DEBUG;
 	OSM_LOG(log, level, "%s: %s: cannot route this fabric (%s): %s\n",
-		err_code(err->cls), name, ot_error_class_name(err->cls), why);
+		ot_error_code(err->cls), name, ot_error_class_name(err->cls), why);
 	snprintf(ctx->last_refusal, sizeof(ctx->last_refusal), "%s", why);
 }
 
@@ -421,7 +400,10 @@ static int ot_build_fwd_tables(void *context)
 	start = ot_now_ms();
 	if (ot_capture_subnet(&ctx->osm->subn, &f, &err) ||
 	    ot_fabric_index(f, &err)) {
-		err.cls = OT_ERR_OPENSM;
+		/* what OpenSM holds does not make a fabric (out of memory
+		 * stays itself) */
+		if (err.cls == OT_ERR_GENERIC)
+			err.cls = OT_ERR_OPENSM;
 		goto refused;
 	}
 	capture_ms = ot_now_ms() - start;

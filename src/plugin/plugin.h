@@ -34,21 +34,12 @@
 #include "route/qos/qos.h"
 
 /*
- * Error codes in OpenSM's "ERR XXYY" style, one per class of refusal
- * (enum ot_error_class), so that an administrator can grep for "not this
- * topology" apart from "QoS is off".  The 5E range is not used by OpenSM
- * 3.3.23 (grep "ERR 5E" in its sources finds nothing).  The README lists
- * them.
+ * Error codes in OpenSM's "ERR XXYY" style: one per class of failure
+ * (ot_error_code(), model/error.h), and these two, which are no class's.
+ * The README lists them.
  */
-#define OT_ERR_REGISTER "ERR 5E01" /* an engine could not be registered */
-#define OT_ERR_TOPO     "ERR 5E02" /* not the topology the engine routes */
-#define OT_ERR_DMG      "ERR 5E03" /* that topology, too damaged to route */
-#define OT_ERR_VLS      "ERR 5E04" /* needs more VLs or SLs than allowed */
-#define OT_ERR_CONF     "ERR 5E05" /* OpenSM's options: QoS off, lmc, VLs */
-#define OT_ERR_STATE    "ERR 5E06" /* OpenSM's state cannot take the tables */
-#define OT_ERR_OOM      "ERR 5E07" /* out of memory */
-#define OT_ERR_OTHER    "ERR 5E08" /* anything else (a bug: please report) */
-#define OT_ERR_MCAST    "ERR 5E09" /* a multicast tree closes a credit loop */
+#define OT_ERR_REGISTER OT_ERR_CODE_REGISTER /* an engine not registered */
+#define OT_ERR_MCAST    OT_ERR_CODE_MCAST /* a tree closes a credit loop */
 
 /*
  * One per engine of ot_engines[]: the context OpenSM hands back to every

@@ -57,8 +57,11 @@ static unsigned int max_data_vls(osm_subn_t *subn)
 	return links < v ? links : v;
 }
 
-static void log_table_error(struct ot_plugin_engine *ctx, const char *msg)
+static void log_table_error(struct ot_plugin_engine *ctx,
+			    const struct ot_error *why)
 {
+	const char *msg = why->msg;
+
 	osm_log_t *log = &ctx->osm->log;
 
 	if (!strcmp(ctx->last_qos_error, msg)) {
@@ -68,8 +71,8 @@ static void log_table_error(struct ot_plugin_engine *ctx, const char *msg)
 	}
 	snprintf(ctx->last_qos_error, sizeof(ctx->last_qos_error), "%s", msg);
 	OSM_LOG(log, OSM_LOG_ERROR,
-		OT_ERR_CONF ": %s: QoS class table: %s; routing without service classes\n",
-		ctx->engine->name, msg);
+		"%s: %s: QoS class table: %s; routing without service classes\n",
+		ot_error_code(why->cls), ctx->engine->name, msg);
 }
 
 const struct ot_engine_budget *
@@ -104,11 +107,17 @@ int ot_plugin_qos_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
 	if (!class_file(subn, path, sizeof(path)))
 		return 0;
 	if (!subn->opt.qos) {
-		log_table_error(ctx, "QoS is off (-Q or \"qos TRUE\")");
+		struct ot_error off = { "QoS is off (-Q or \"qos TRUE\")",
+					OT_ERR_CONFIG };
+
+		log_table_error(ctx, &off);
 		return 0;
 	}
 	if (ot_qos_load(path, &ctx->qos, &why)) {
-		log_table_error(ctx, why.msg);
+		/* a table that does not parse is a configuration error */
+		if (why.cls == OT_ERR_GENERIC)
+			why.cls = OT_ERR_CONFIG;
+		log_table_error(ctx, &why);
 		return 0;
 	}
 	if (ot_qos_layer(r, &ctx->qos, max_data_vls(subn), layers, err))
@@ -179,7 +188,7 @@ static const uint32_t *port_flows(struct ot_plugin_engine *ctx, int n,
 		    ot_qos_flows_count(ctx->routing, &ctx->qos,
 				       &ctx->qos_layers, policy_class, ctx,
 				       &ctx->qos_flows, &err)) {
-			log_table_error(ctx, err.msg);
+			log_table_error(ctx, &err);
 			ctx->qos_flows_none = true;
 		}
 	}
@@ -221,7 +230,7 @@ void ot_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,
 			      port_flows(ctx, node,
 					 osm_physp_get_port_num(port)),
 			      e, &n, &err)) {
-		log_table_error(ctx, err.msg);
+		log_table_error(ctx, &err);
 		return;
 	}
 	for (i = 0; i < block_length; i++) {

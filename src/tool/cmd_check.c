@@ -313,7 +313,7 @@ static int load_files(const struct check_args *a, struct ot_fabric **f,
 		goto out;
 	*r = ot_routing_new(*f);
 	if (!*r) {
-		ot_error_set(err, "out of memory");
+		ot_error_nomem(err, "check");
 		goto out;
 	}
 	if (!strcmp(a->lftfile, "-")) {
@@ -398,7 +398,7 @@ static int read_live(struct check_args *a, struct ot_fabric **f,
 	}
 	rc = ot_live_read_mcast(&o, *f, mc, &mc_err);
 	if (rc < 0)
-		return ot_error_set(err, "%s", mc_err.msg);
+		return ot_refuse(err, mc_err.cls, "%s", mc_err.msg);
 	if (rc > 0)
 		fprintf(stderr,
 			"osmtopo check: note: multicast not checked (%s)\n",
