@@ -222,24 +222,15 @@ struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 	}
 	names.s = &s;
 	names.present = present;
-	error = gen_damage_wire(f, &l,
-				&(struct gen_damage){ p->drop_switches,
-						      p->drop_links,
-						      p->drop_seed },
-				collect_cables, &s, present,
+	error = gen_damage_wire(f, &l, GEN_DAMAGE_OF(p), collect_cables, &s,
+				present,
 				&(struct gen_wiring){ .name = node_name,
 						      .ctx = &names,
 						      .nsw = s.nslots,
-						      .cas = s.cas },
-				p->shuffle, p->seed, err);
+						      .cas = s.cas }, err);
 out:
-	gen_layout_free(&l);
 	free(present);
-	if (error) {
-		ot_fabric_free(f);
-		return NULL;
-	}
-	return f;
+	return gen_done(f, &l, error);
 }
 
 unsigned int ot_gen_name_coords(const char *desc, uint32_t *coord,

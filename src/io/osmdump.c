@@ -25,6 +25,7 @@
 
 #include "io/lftfile.h"
 #include "io/osmdump.h"
+#include "model/sort.h"
 
 #define DUMP_SUBNET "opensm-subnet.lst"
 #define DUMP_LFTS "opensm-lfts.dump"
@@ -220,15 +221,6 @@ static int cmp_end(const void *x, const void *y)
 	return 0;
 }
 
-static int cmp_node(const void *x, const void *y)
-{
-	const struct dump_node *a = x, *b = y;
-
-	if (a->guid != b->guid)
-		return a->guid < b->guid ? -1 : 1;
-	return 0;
-}
-
 static int cmp_span(const void *x, const void *y)
 {
 	const struct dump_lidspan *a = x, *b = y;
@@ -309,16 +301,6 @@ static uint8_t port_lmc(const struct dump_reader *rd, uint64_t port_guid,
 	return lmc;
 }
 
-static int find_idx(const struct dump_reader *rd, uint64_t guid)
-{
-	struct dump_node key = { .guid = guid };
-	const struct dump_node *n;
-
-	n = bsearch(&key, rd->nodes, rd->nnodes, sizeof(*rd->nodes),
-		    cmp_node);
-	return n ? n->idx : -1;
-}
-
 /*
  * The fabric: nodes in GUID order (as the live reader adds them, so both
  * give the same indices), their LIDs and port GUIDs, then the cables.
@@ -368,8 +350,9 @@ static int build_fabric(struct dump_reader *rd, struct ot_fabric *f,
 	for (i = 0; i < rd->nlinks; i++) {
 		const struct dump_link *l = &rd->links[i];
 
-		if (ot_fabric_link(f, find_idx(rd, l->a), l->pa,
-				   find_idx(rd, l->b), l->pb, err))
+		/* the nodes went in in GUID order */
+		if (ot_fabric_link(f, ot_fabric_find_guid(f, l->a), l->pa,
+				   ot_fabric_find_guid(f, l->b), l->pb, err))
 			return -1;
 	}
 	return ot_fabric_index(f, err);

@@ -31,6 +31,7 @@
 #include "live/progress.h"
 #include "live/saport.h"
 #include "live/window.h"
+#include "model/sort.h"
 
 /* MCMemberRecord component mask bits (IBA vol. 1, 15.2.5.17). */
 #define MCR_COMP_MGID (1ull << 0)
@@ -258,13 +259,6 @@ static int collect_ports(struct mc_reader *m)
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Every (group, port) asked; members added in port order, whatever came first. */
 static int find_members(struct mc_reader *m)
 {
@@ -292,7 +286,7 @@ static int find_members(struct mc_reader *m)
 		return ot_error_nomem(m->err, "multicast read");
 	for (i = 0; i < m->nhits; i++)
 		key[i] = (uint64_t)m->hit_group[i] << 32 | m->hit_port[i];
-	qsort(key, m->nhits, sizeof(*key), cmp_u64);
+	qsort(key, m->nhits, sizeof(*key), ot_cmp_u64);
 	for (i = 0; i < m->nhits; i++) {
 		const struct ot_mcast_member *c = &m->port[(uint32_t)key[i]];
 

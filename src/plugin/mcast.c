@@ -22,7 +22,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "plugin/plugin.h"
+#include "plugin/capture.h"
+#include "plugin/context.h"
+#include "plugin/mcast.h"
 #include "route/mcast.h"
 
 #include <opensm/osm_mcm_port.h>
@@ -64,7 +66,7 @@ static bool *no_mcast_switches(const struct ot_plugin_engine *ctx)
 	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);
 	     item = cl_qmap_next(item)) {
 		osm_switch_t *sw = (osm_switch_t *)item;
-		int n = ot_capture_find_node(f,
+		int n = ot_fabric_find_guid(f,
 			cl_ntoh64(osm_node_get_node_guid(sw->p_node)));
 
 		if (n >= 0 && !osm_switch_supports_mcast(sw))
@@ -128,7 +130,7 @@ static int collect_members(const struct ot_plugin_engine *ctx,
 				(*unknown)++;
 				continue;
 			}
-			node = ot_capture_find_node(f,
+			node = ot_fabric_find_guid(f,
 				cl_ntoh64(osm_node_get_node_guid(port->p_node)));
 			if (node < 0) {
 				(*unknown)++;

@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin/plugin.h"
+#include "plugin/capture.h"
+#include "plugin/context.h"
+#include "plugin/qos.h"
+#include "plugin/vls.h"
 
 #include <opensm/osm_port.h>
 #include <opensm/osm_qos_policy.h>
@@ -41,20 +44,6 @@ static bool class_file(const osm_subn_t *subn, char *path, size_t size)
 	memcpy(path, p, len);
 	path[len] = '\0';
 	return true;
-}
-
-/*
- * Data VLs the classes can share: what max_op_vls allows (1: VL0, 2:
- * VL0-1, 3: VL0-3, 4: VL0-7, 5 and above: VL0-14) and every cabled link
- * can run (VLCap of its ends).
- */
-static unsigned int max_data_vls(osm_subn_t *subn)
-{
-	unsigned int v = subn->opt.max_op_vls, links;
-
-	v = v == 0 ? 1 : v >= 5 ? 15 : 1u << (v - 1);
-	links = ot_plugin_data_vls(subn);
-	return links < v ? links : v;
 }
 
 static void log_table_error(struct ot_plugin_engine *ctx,
@@ -89,7 +78,7 @@ ot_plugin_qos_budget(struct ot_plugin_engine *ctx, struct ot_engine_budget *b,
 	    ot_qos_load(path, &t, &ignored) || !t.nclasses)
 		return NULL;
 	snprintf(why, len, "%u QoS classes", t.nclasses);
-	b->max_vls = max_data_vls(subn) / t.nclasses;
+	b->max_vls = ot_plugin_data_vls(subn) / t.nclasses;
 	b->max_sls = 15 / t.nclasses;
 	b->why = why;
 	return b;
@@ -120,7 +109,7 @@ int ot_plugin_qos_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
 		log_table_error(ctx, &why);
 		return 0;
 	}
-	if (ot_qos_layer(r, &ctx->qos, max_data_vls(subn), layers, err))
+	if (ot_qos_layer(r, &ctx->qos, ot_plugin_data_vls(subn), layers, err))
 		return -1;
 	ctx->last_qos_error[0] = '\0';
 	*on = true;
@@ -223,7 +212,7 @@ void ot_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,
 			block->vl_entry[i].weight = 0;
 		return;
 	}
-	node = ot_capture_find_node(ctx->fabric,
+	node = ot_fabric_find_guid(ctx->fabric,
 				    cl_ntoh64(osm_node_get_node_guid(port->p_node)));
 	if (ot_qos_port_vlarb(&ctx->qos, &ctx->qos_layers,
 			      port->port_info.vl_arb_low_cap,

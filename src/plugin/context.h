@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The OpenSM side of osmtopo: what plugin.c (registration, the routing
- * engine callbacks, writing tables into OpenSM) and capture.c (OpenSM's
- * subnet -> struct ot_fabric) share.  This is the only part of osmtopo that
- * sees OpenSM's structures; everything after the capture works on the
- * fabric model, and everything the engines produce comes back through
- * plugin.c.
+ * The OpenSM side of osmtopo: the context every routing engine callback
+ * gets (struct ot_plugin_engine), which plugin.c (registration, the
+ * callbacks, writing tables into OpenSM) owns and qos.c and mcast.c read.
+ * The plugin is the only part of osmtopo that sees OpenSM's structures;
+ * everything after the capture (capture.h) works on the fabric model.
+ * Each file of the plugin has its own header; this one declares no
+ * function, so that no file calls back into the one that calls it.
  */
-#ifndef OSMTOPO_PLUGIN_H
-#define OSMTOPO_PLUGIN_H
+#ifndef OSMTOPO_PLUGIN_CONTEXT_H
+#define OSMTOPO_PLUGIN_CONTEXT_H
 
 /*
  * OSM_LOG() needs a file id before <opensm/osm_log.h> is included; OpenSM
@@ -22,6 +23,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include <opensm/osm_config.h>
 #include <opensm/osm_opensm.h>
@@ -103,60 +106,17 @@ struct ot_plugin_engine {
 };
 
 /*
- * Copies OpenSM's subnet (nodes, cables, base LIDs and LMCs) into a new
- * fabric, nodes sorted by node GUID so that the result does not depend on
- * discovery order.  The fabric is not indexed yet.  Reads OpenSM's tables
- * only; call with OpenSM's lock held (routing callbacks are).  0 with *out
- * set and owned by the caller, or -1 with err set and *out NULL.
+ * Log once: true (and msg kept in last) when msg differs from the last
+ * one kept, so that a reason repeated sweep after sweep is logged at its
+ * level once and then only at DEBUG.  last[0] = '\0' forgets it.
  */
-int ot_capture_subnet(osm_subn_t *subn, struct ot_fabric **out,
-		      struct ot_error *err);
-
-/*
- * Multicast (mcast.c): build_lid_matrices returns 0 (OpenSM skips its
- * min-hop matrices, whose last reader was its own multicast tree
- * builder), and mcast_build_stree sets each group's tree (route/mcast.h)
- * in OpenSM's MFTs.
- */
-int ot_build_lid_matrices(void *context);
-ib_api_status_t ot_mcast_build_stree(void *context, osm_mgrp_box_t *mbox);
-
-/*
- * Service classes (qos.c).  ot_plugin_qos_apply() runs after the engine,
- * before the checks: with "osmtopo_qos=FILE" in event_plugin_options and
- * QoS on, it reads FILE (a bad one: ERROR naming the line, and routing
- * goes on without classes) and layers r for its classes; -1 with err set
- * when the classes do not fit the VLs or SLs (the engine is refused).
- * The callbacks give the class's path SL and each port's VLArb.
- */
-/*
- * What the classes of the table named (if any, and readable) leave the
- * engine: the data VLs and SLs over the classes, so that an engine that
- * can degrade (the Mixed variants) fits before it is layered.  NULL
- * without classes; why holds "N QoS classes".
- */
-const struct ot_engine_budget *
-ot_plugin_qos_budget(struct ot_plugin_engine *ctx, struct ot_engine_budget *b,
-		     char *why, size_t len);
-int ot_plugin_qos_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
-			struct ot_qos_layers *layers, bool *on,
-			struct ot_error *err);
-uint8_t ot_plugin_qos_path_sl(const struct ot_plugin_engine *ctx,
-			      uint8_t hint, uint16_t slid, uint16_t dlid);
-void ot_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,
-		     ib_vl_arb_table_t *block, unsigned int block_length,
-		     unsigned int block_num);
-
-/*
- * The data VLs every cabled link will run with: the least over links of
- * the smaller VLCap of its two ends, capped by max_op_vls (plugin.c).
- */
-unsigned int ot_plugin_data_vls(osm_subn_t *subn);
-
-/* Drops the flows counted for the last routing's VLArb tables. */
-void ot_plugin_qos_drop(struct ot_plugin_engine *ctx);
-
-/* The node with this (host order) node GUID in a captured fabric, or -1. */
-int ot_capture_find_node(const struct ot_fabric *f, uint64_t guid);
+static inline bool ot_plugin_new_message(char *last, size_t size,
+					 const char *msg)
+{
+	if (!strcmp(last, msg))
+		return false;
+	snprintf(last, size, "%s", msg);
+	return true;
+}
 
 #endif
