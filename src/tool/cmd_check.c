@@ -137,7 +137,7 @@ static const struct tool_option check_options[] = {
 	  TOOL_SET(ARGS, live_opts.all_paths),
 	  TOOL_GIVEN(ARGS, live_opts_given) },
 	{ "path-bound", 'b', "N",
-	  "with --live: ask for every pair up to N pairs (default 1000000), sample beyond",
+	  "with --live: ask for every pair up to N pairs (default 1200000, half a minute of SA queries), sample beyond and confirm credit loops on real SLs",
 	  TOOL_UINT(ARGS, path_bound, 1, 4000000000u),
 	  TOOL_GIVEN(ARGS, live_opts_given) },
 	{ "engine", 'e', "ENGINE",
@@ -608,7 +608,7 @@ int cmd_check(int argc, char **argv)
 		opts.balance = &a.traffic;
 
 	note_assumptions(&a, r);
-	if (ot_check_run(f, r, &opts, &rep, &err)) {
+	if (ot_check_run_confirmed(f, r, &opts, &rep, &err)) {
 		fprintf(stderr, "osmtopo check: %s\n", err.msg);
 		status = OT_EXIT_USAGE;
 		goto out;
