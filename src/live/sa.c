@@ -421,10 +421,12 @@ static int sa_query_all(struct sa_query *q, bool sample)
 static void sa_note(const struct sa_query *q, bool sample)
 {
 	uint64_t asked = q->answered + q->refused;
+	/* a class asked whole asks its sampled pairs again: count pairs */
+	uint64_t sampled = sample ? q->t->nsampled : 0;
 
 	fprintf(stderr,
 		"osmtopo: path SLs: %" PRIu64 " pairs checked on SLs the SA gave, %" PRIu64 " on sampled ones%s\n",
-		asked, q->pairs - asked,
+		q->pairs - sampled, sampled,
 		sample ? " (--all-paths asks for every pair)" : "");
 	if (sample && !q->model)
 		fprintf(stderr,
