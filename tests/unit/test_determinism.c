@@ -19,7 +19,7 @@
  *   damaged fabric are the exception: GUIDs break the ties of coordinate
  *   numbering, which on a damaged fabric is no symmetry of it; so are
  *   df-static's Valiant layers on a Dragonfly with LMC > 0, whose orders
- *   of groups are the group numbers GUIDs give (README,
+ *   of groups are the group numbers GUIDs give (doc/testing.md,
  *   "Determinism").
  */
 #include <fnmatch.h>
