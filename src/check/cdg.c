@@ -75,6 +75,16 @@ int ck_find_credit_loops(struct checker *ck)
 	for (i = 0; i < s.nroots; i++)
 		if (record_cycle(ck, &s, s.root[i]))
 			goto out;
+	if (s.nloops && ck->r->sl_sampled_pairs && !rep->loop_chan) {
+		uint64_t c, nchan = ot_cdg_nchannels(&ck->cdg);
+
+		rep->loop_chan = calloc(nchan / 64 + 1, sizeof(uint64_t));
+		if (!rep->loop_chan)
+			goto out;
+		for (c = 0; c < nchan; c++)
+			if (s.comp[c] >= 0 && s.cyclic[s.comp[c]])
+				rep->loop_chan[c / 64] |= 1ull << (c % 64);
+	}
 	rc = 0;
 out:
 	ot_cdg_sccs_free(&s);

@@ -78,6 +78,18 @@ struct ot_check_counts {
 	unsigned int credit_loops;     /* cyclic strongly connected parts */
 	uint64_t credit_loop_channels; /* channels in those parts */
 	/*
+	 * Path SLs from a sample (ot_routing's sl_sampled_pairs): the pairs
+	 * checked on a sampled SL, and those whose real SL was asked
+	 * because their path crosses a credit loop found on sampled SLs
+	 * (ot_check_run_confirmed()).  The credit loops are then all
+	 * confirmed on real SLs; the other figures that depend on SLs (VLs
+	 * and SLs used, channels, dependencies, no credit loop) rest on the
+	 * sample for the sampled pairs.
+	 */
+	uint64_t sl_sampled;
+	uint64_t sl_confirmed;
+	unsigned int sl_rounds; /* checks run until no loop rested on a sample */
+	/*
 	 * Reached pairs whose path breaks the promise, and of those, by the
 	 * first part of it they break (in this order):
 	 */
@@ -95,6 +107,18 @@ struct ot_check_counts {
 int ot_check_run(const struct ot_fabric *f, const struct ot_routing *r,
 		 const struct ot_check_opts *opts,
 		 struct ot_check_report **out, struct ot_error *err);
+
+/*
+ * ot_check_run() for a routing whose path SLs partly rest on a sample
+ * (r->sl_sampled_pairs): while a credit loop is found, the real SLs of
+ * the sampled pairs whose path crosses one of its channels are asked
+ * (r->sl_confirm) and the check runs again, so that every credit loop
+ * reported holds on the SLs the pairs really get.  Without a sample, it
+ * is ot_check_run().
+ */
+int ot_check_run_confirmed(const struct ot_fabric *f, struct ot_routing *r,
+			   const struct ot_check_opts *opts,
+			   struct ot_check_report **out, struct ot_error *err);
 
 /* True when nothing is unreachable, looping, credit-looping or violating. */
 bool ot_check_ok(const struct ot_check_report *rep);

@@ -63,6 +63,12 @@ struct ot_check_report {
 	struct example_list unreachable, looping, violations;
 	struct credit_cycle *cycles;
 	unsigned int ncycles;
+	/*
+	 * With path SLs from a sample: the channels of unicast's credit
+	 * loops (a bitset over model/cdg.h's channels), for
+	 * ot_check_run_confirmed(); NULL otherwise.
+	 */
+	uint64_t *loop_chan;
 	struct ot_balance_report *balance;
 	char *promise;       /* the promise's text, NULL when none */
 	char *promise_rule;  /* what its rule checks, NULL when none */
@@ -135,7 +141,7 @@ static inline uint8_t ck_path_sl(const struct checker *ck, uint16_t slid,
 
 static inline int oom(struct checker *ck)
 {
-	return ot_error_set(ck->err, "check: out of memory");
+	return ot_error_nomem(ck->err, "check");
 }
 
 /* examples.c */

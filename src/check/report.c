@@ -51,6 +51,7 @@ void ot_check_report_free(struct ot_check_report *rep)
 		free(lists[i]->ex);
 	}
 	cycles_free(rep->cycles, rep->ncycles);
+	free(rep->loop_chan);
 	cycles_free(rep->mc_cycles, rep->n_mc_cycles);
 	for (i = 0; i < rep->n_mc_examples; i++)
 		free(rep->mc_examples[i]);
@@ -216,6 +217,13 @@ static void print_text(FILE *out, const struct ot_check_report *rep)
 			c->credit_loop_channels);
 	fprintf(out, " (%" PRIu64 " channels, %" PRIu64 " dependencies)\n",
 		c->channels, c->dependencies);
+	if (c->sl_sampled || c->sl_confirmed)
+		fprintf(out,
+			"  on samples:     %" PRIu64 " pairs checked on a sampled path SL (VLs and SLs used, channels, dependencies%s rest on them); %" PRIu64 " pairs on credit loops asked for their real SL%s\n",
+			c->sl_sampled,
+			c->credit_loops ? "" : " and \"no credit loop\"",
+			c->sl_confirmed,
+			c->credit_loops ? ": every loop above holds on real SLs" : "");
 	fprintf(out, "promise:          %s\n",
 		rep->promise ? rep->promise : "none checked");
 	if (rep->promise_rule)
@@ -376,6 +384,23 @@ static void counts_json(json_t *o, const struct ot_check_report *rep)
 		    ot_json_u64(c->credit_loop_channels));
 	ot_json_set(o, "credit_loop_examples",
 		    credit_loops_json(rep->cycles, rep->ncycles));
+	/*
+	 * Which figures rest on sampled path SLs: with pairs on sampled
+	 * SLs, the credit loops are confirmed on real SLs; the SL-dependent
+	 * figures are not.
+	 */
+	ot_json_set(o, "sl_sampled_pairs", ot_json_u64(c->sl_sampled));
+	ot_json_set(o, "sl_confirmed_pairs", ot_json_u64(c->sl_confirmed));
+	if (c->sl_sampled) {
+		json_t *on = json_array();
+
+		json_array_append_new(on, json_string("vls_used"));
+		json_array_append_new(on, json_string("sls_used"));
+		json_array_append_new(on, json_string("channels"));
+		json_array_append_new(on, json_string("dependencies"));
+		json_array_append_new(on, json_string("credit_loops_absent"));
+		ot_json_set(o, "figures_on_samples", on);
+	}
 }
 
 json_t *ck_report_json(const struct ot_check_report *rep)

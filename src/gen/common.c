@@ -182,8 +182,7 @@ int gen_wire(struct ot_fabric *f, struct gen_layout *l,
 int gen_damage_wire(struct ot_fabric *f, struct gen_layout *l,
 		    const struct gen_damage *d, gen_collect_fn collect,
 		    const void *shape, bool *present,
-		    const struct gen_wiring *w, bool shuffle, uint64_t seed,
-		    struct ot_error *err)
+		    const struct gen_wiring *w, struct ot_error *err)
 {
 	struct ot_prng rng = { .state = d->seed };
 	struct gen_wiring wired = *w;
@@ -203,9 +202,20 @@ int gen_damage_wire(struct ot_fabric *f, struct gen_layout *l,
 		wired.cable = cable;
 		wired.kept = kept;
 		wired.ncables = ncables;
-		error = gen_wire(f, l, &wired, shuffle, seed, err);
+		error = gen_wire(f, l, &wired, d->shuffle, d->shuffle_seed,
+				 err);
 	}
 	free(cable);
 	free(kept);
 	return error;
+}
+
+struct ot_fabric *gen_done(struct ot_fabric *f, struct gen_layout *l,
+			   int error)
+{
+	gen_layout_free(l);
+	if (!error)
+		return f;
+	ot_fabric_free(f);
+	return NULL;
 }

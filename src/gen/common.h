@@ -122,23 +122,41 @@ typedef int (*gen_collect_fn)(const void *shape, const bool *present,
 			      struct gen_cable **cable, uint32_t *ncables,
 			      struct ot_error *err);
 
-/* Damage asked of a generator: fractions, and the seed of its stream. */
+/*
+ * Damage asked of a generator (fractions, and the seed of its stream),
+ * and the shuffle of its ports and nodes.
+ */
 struct gen_damage {
 	double drop_switches, drop_links;
 	uint64_t seed;
+	bool shuffle;
+	uint64_t shuffle_seed;
 };
+
+/* The damage and shuffle of generator parameters p (every ot_*_params
+ * of a direct network has these fields). */
+#define GEN_DAMAGE_OF(p)                                                  \
+	(&(struct gen_damage){ (p)->drop_switches, (p)->drop_links,       \
+			       (p)->drop_seed, (p)->shuffle, (p)->seed })
 
 /*
  * What every direct-network generator does once its shape is known: the
  * damage drawn from its own stream (switches among w->nsw slots into
  * present[], which the caller allocated and its names may read, then the
  * cables collect() lists among those left), and gen_wire() with w's name,
- * ctx, nsw and cas and those cables.  0 or -1 with err.
+ * ctx, nsw and cas and those cables, shuffled as d says.  0 or -1 with
+ * err.
  */
 int gen_damage_wire(struct ot_fabric *f, struct gen_layout *l,
 		    const struct gen_damage *d, gen_collect_fn collect,
 		    const void *shape, bool *present,
-		    const struct gen_wiring *w, bool shuffle, uint64_t seed,
-		    struct ot_error *err);
+		    const struct gen_wiring *w, struct ot_error *err);
+
+/*
+ * The end of a generator: the layout freed, and f, or NULL (f freed)
+ * when error is set.
+ */
+struct ot_fabric *gen_done(struct ot_fabric *f, struct gen_layout *l,
+			   int error);
 
 #endif

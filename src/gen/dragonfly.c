@@ -244,24 +244,14 @@ struct ot_fabric *ot_gen_dragonfly(const struct ot_dragonfly_params *p,
 	}
 	names.s = &s;
 	names.present = present;
-	error = gen_damage_wire(f, &l,
-				&(struct gen_damage){ p->drop_switches,
-						      p->drop_links,
-						      p->drop_seed },
-				collect_cables,
+	error = gen_damage_wire(f, &l, GEN_DAMAGE_OF(p), collect_cables,
 				&(struct df_cabling){ p, &s }, present,
 				&(struct gen_wiring){ .name = node_name,
 						      .ctx = &names,
 						      .nsw = s.nsw,
-						      .cas = s.p },
-				p->shuffle, p->seed, err);
+						      .cas = s.p }, err);
 out:
-	gen_layout_free(&l);
 	free(s.slot);
 	free(present);
-	if (error) {
-		ot_fabric_free(f);
-		return NULL;
-	}
-	return f;
+	return gen_done(f, &l, error);
 }

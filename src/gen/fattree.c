@@ -161,7 +161,7 @@ struct ot_fabric *ot_gen_fattree(const struct ot_fattree_params *prm,
 		return NULL;
 	f = ot_fabric_new();
 	if (!f) {
-		ot_refuse(err, OT_ERR_NOMEM, "out of memory");
+		ot_error_nomem(err, "fattree");
 		return NULL;
 	}
 	for (level = 0; level <= s.h; level++) {
@@ -352,7 +352,7 @@ struct ot_fabric *ot_gen_ulhpc(const struct ot_ulhpc_params *p,
 		return NULL;
 	f = ot_fabric_new();
 	if (!f) {
-		ot_refuse(err, OT_ERR_NOMEM, "out of memory");
+		ot_error_nomem(err, "fattree");
 		return NULL;
 	}
 	if (add_island(f, a, &in[0], err) || add_island(f, b, &in[1], err))

@@ -222,24 +222,15 @@ struct ot_fabric *ot_gen_flatfly(const struct ot_flatfly_params *p,
 	}
 	names.s = &s;
 	names.present = present;
-	error = gen_damage_wire(f, &l,
-				&(struct gen_damage){ p->drop_switches,
-						      p->drop_links,
-						      p->drop_seed },
-				collect_cables, &s, present,
+	error = gen_damage_wire(f, &l, GEN_DAMAGE_OF(p), collect_cables, &s,
+				present,
 				&(struct gen_wiring){ .name = node_name,
 						      .ctx = &names,
 						      .nsw = s.nslots,
-						      .cas = s.cas },
-				p->shuffle, p->seed, err);
+						      .cas = s.cas }, err);
 out:
-	gen_layout_free(&l);
 	free(present);
-	if (error) {
-		ot_fabric_free(f);
-		return NULL;
-	}
-	return f;
+	return gen_done(f, &l, error);
 }
 
 unsigned int ot_gen_name_coords(const char *desc, uint32_t *coord,
@@ -377,7 +368,7 @@ static int match_values(const struct map_check *mc, struct ot_error *err)
 		fwd[d] = malloc(mc->maxv[d] * sizeof(*fwd[d]));
 		rev[m] = malloc(ff->size[m] * sizeof(*rev[m]));
 		if (!fwd[d] || !rev[m]) {
-			error = ot_refuse(err, OT_ERR_NOMEM, "out of memory");
+			error = ot_error_nomem(err, "flatfly");
 			goto out;
 		}
 		memset(fwd[d], -1, mc->maxv[d] * sizeof(*fwd[d]));

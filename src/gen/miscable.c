@@ -14,27 +14,15 @@ struct end {
 	uint8_t port;
 };
 
-static unsigned int ca_count(const struct ot_fabric *f, int32_t n)
-{
-	unsigned int p, c = 0;
-
-	for (p = 1; p <= f->node[n].nports; p++) {
-		int32_t q = f->node[n].port[p].peer;
-
-		c += q >= 0 && f->node[q].type == OT_NODE_CA;
-	}
-	return c;
-}
-
 /* Whether (a, pa) is a switch cable's near end. */
 static bool near_end(const struct ot_fabric *f, int32_t a, unsigned int pa)
 {
 	int32_t b = f->node[a].port[pa].peer;
-	unsigned int ca = ca_count(f, a), cb;
+	unsigned int ca = ot_node_ca_count(f, a), cb;
 
 	if (b < 0 || !ot_is_switch(f, a) || !ot_is_switch(f, b) || a == b)
 		return false;
-	cb = ca_count(f, b);
+	cb = ot_node_ca_count(f, b);
 	if (ca != cb)
 		return ca > cb;
 	if (f->node[a].guid != f->node[b].guid)

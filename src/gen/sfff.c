@@ -232,16 +232,12 @@ static int build(struct ot_fabric *f, const struct ot_sfff_params *p,
 	if (!present)
 		return ot_error_nomem(err, "sfxff");
 	names.present = present;
-	error = gen_damage_wire(f, l,
-				&(struct gen_damage){ p->drop_switches,
-						      p->drop_links,
-						      p->drop_seed },
-				collect_cables, s, present,
+	error = gen_damage_wire(f, l, GEN_DAMAGE_OF(p), collect_cables, s,
+				present,
 				&(struct gen_wiring){ .name = node_name,
 						      .ctx = &names,
 						      .nsw = s->nslots,
-						      .cas = s->cas },
-				p->shuffle, p->seed, err);
+						      .cas = s->cas }, err);
 	free(present);
 	return error;
 }
@@ -268,11 +264,6 @@ struct ot_fabric *ot_gen_sfff(const struct ot_sfff_params *p,
 	}
 	error = build(f, p, &s, &l, err);
 out:
-	gen_layout_free(&l);
 	ot_mms_free(&m);
-	if (error) {
-		ot_fabric_free(f);
-		return NULL;
-	}
-	return f;
+	return gen_done(f, &l, error);
 }

@@ -141,16 +141,12 @@ static int build(struct ot_fabric *f, const struct ot_slimfly_params *p,
 	if (!present)
 		return ot_error_nomem(err, "slimfly");
 	names.present = present;
-	error = gen_damage_wire(f, l,
-				&(struct gen_damage){ p->drop_switches,
-						      p->drop_links,
-						      p->drop_seed },
-				collect_cables, &sc, present,
+	error = gen_damage_wire(f, l, GEN_DAMAGE_OF(p), collect_cables, &sc,
+				present,
 				&(struct gen_wiring){ .name = node_name,
 						      .ctx = &names,
 						      .nsw = m->n,
-						      .cas = p->cas },
-				p->shuffle, p->seed, err);
+						      .cas = p->cas }, err);
 	free(present);
 	return error;
 }
@@ -176,11 +172,6 @@ struct ot_fabric *ot_gen_slimfly(const struct ot_slimfly_params *p,
 	}
 	error = build(f, p, &m, &l, err);
 out:
-	gen_layout_free(&l);
 	ot_mms_free(&m);
-	if (error) {
-		ot_fabric_free(f);
-		return NULL;
-	}
-	return f;
+	return gen_done(f, &l, error);
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "io/lftfile.h"
+#include "model/sort.h"
 
 /* Node type as mad_dump_val(IB_NODE_TYPE_F) prints it. */
 static const char *mad_type_str(enum ot_node_type type)
@@ -224,31 +225,6 @@ int ot_labels_write(FILE *out, const struct ot_routing *r)
 	return 0;
 }
 
-static int cmp_guid_index(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	return x[0] < y[0] ? -1 : x[0] > y[0];
-}
-
-/* Switch GUID -> node index, by binary search over sorted pairs. */
-static int find_switch(const uint64_t *pairs, uint32_t count, uint64_t guid)
-{
-	uint32_t lo = 0, hi = count;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (pairs[2 * mid] == guid)
-			return pairs[2 * mid + 1];
-		if (pairs[2 * mid] < guid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
 /*
  * "0x0004 002 ..." in both dump_lfts and opensm-lfts.dump; anything else
  * (headers, count lines, dump_lfts' trailing warning) is not an entry.
@@ -274,7 +250,7 @@ int ot_lft_read(FILE *in, const char *name, struct ot_routing *r,
 		struct ot_error *err)
 {
 	const struct ot_fabric *f = r->fabric;
-	uint64_t *pairs = NULL;
+	struct ot_guid_idx *pairs = NULL;
 	uint32_t nsw = 0, n;
 	unsigned int line = 0;
 	unsigned long lid, port;
@@ -282,7 +258,7 @@ int ot_lft_read(FILE *in, const char *name, struct ot_routing *r,
 	size_t size = 0;
 	int cur = -1, error = 0;
 
-	pairs = malloc(2 * sizeof(*pairs) * (f->nnodes ? f->nnodes : 1));
+	pairs = malloc(sizeof(*pairs) * (f->nnodes ? f->nnodes : 1));
 	if (!pairs) {
 		error = ot_error_nomem(err, name);
 		goto out;
@@ -290,11 +266,10 @@ int ot_lft_read(FILE *in, const char *name, struct ot_routing *r,
 	for (n = 0; n < f->nnodes; n++) {
 		if (f->node[n].type != OT_NODE_SWITCH)
 			continue;
-		pairs[2 * nsw] = f->node[n].guid;
-		pairs[2 * nsw + 1] = n;
-		nsw++;
+		pairs[nsw].guid = f->node[n].guid;
+		pairs[nsw++].idx = n;
 	}
-	qsort(pairs, nsw, 2 * sizeof(*pairs), cmp_guid_index);
+	ot_guid_idx_sort(pairs, nsw);
 	while (getline(&buf, &size, in) >= 0) {
 		line++;
 		if (!strncmp(buf, "Unicast lids", 12)) {
@@ -308,7 +283,7 @@ int ot_lft_read(FILE *in, const char *name, struct ot_routing *r,
 				goto out;
 			}
 			guid = strtoull(g + 6, NULL, 16);
-			cur = find_switch(pairs, nsw, guid);
+			cur = (int)ot_guid_idx_find(pairs, nsw, guid);
 			if (cur < 0) {
 				error = ot_error_set(err,
 						     "%s:%u: no switch with GUID 0x%016" PRIx64 " in the fabric",

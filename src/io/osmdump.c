@@ -25,6 +25,7 @@
 
 #include "io/lftfile.h"
 #include "io/osmdump.h"
+#include "model/sort.h"
 
 #define DUMP_SUBNET "opensm-subnet.lst"
 #define DUMP_LFTS "opensm-lfts.dump"
@@ -166,7 +167,7 @@ static int add_end(struct dump_reader *rd, const struct dump_end *e,
 {
 	if (grow((void **)&rd->ends, &rd->capends, rd->nends + 1,
 		 sizeof(*rd->ends)))
-		return ot_refuse(err, OT_ERR_NOMEM, "out of memory");
+		return ot_error_nomem(err, "OpenSM dump");
 	rd->ends[rd->nends++] = *e;
 	return 0;
 }
@@ -196,7 +197,7 @@ static int read_subnet(struct dump_reader *rd, FILE *in,
 			continue;
 		if (grow((void **)&rd->links, &rd->caplinks, rd->nlinks + 1,
 			 sizeof(*rd->links)))
-			return ot_refuse(err, OT_ERR_NOMEM, "out of memory");
+			return ot_error_nomem(err, "OpenSM dump");
 		rd->links[rd->nlinks++] = (struct dump_link){
 			.a = a.node_guid, .pa = a.port,
 			.b = b.node_guid, .pb = b.port,
@@ -217,15 +218,6 @@ static int cmp_end(const void *x, const void *y)
 		return a->node_guid < b->node_guid ? -1 : 1;
 	if (a->port != b->port)
 		return a->port < b->port ? -1 : 1;
-	return 0;
-}
-
-static int cmp_node(const void *x, const void *y)
-{
-	const struct dump_node *a = x, *b = y;
-
-	if (a->guid != b->guid)
-		return a->guid < b->guid ? -1 : 1;
 	return 0;
 }
 
@@ -260,7 +252,7 @@ static int read_lid_spans(struct dump_reader *rd, FILE *in,
 			continue;
 		if (grow((void **)&rd->spans, &rd->capspans, rd->nspans + 1,
 			 sizeof(*rd->spans)))
-			return ot_refuse(err, OT_ERR_NOMEM, "out of memory");
+			return ot_error_nomem(err, "OpenSM dump");
 		rd->spans[rd->nspans++] = (struct dump_lidspan){
 			.port_guid = guid, .min = (unsigned int)lid,
 			.max = (unsigned int)lid,
@@ -309,16 +301,6 @@ static uint8_t port_lmc(const struct dump_reader *rd, uint64_t port_guid,
 	return lmc;
 }
 
-static int find_idx(const struct dump_reader *rd, uint64_t guid)
-{
-	struct dump_node key = { .guid = guid };
-	const struct dump_node *n;
-
-	n = bsearch(&key, rd->nodes, rd->nnodes, sizeof(*rd->nodes),
-		    cmp_node);
-	return n ? n->idx : -1;
-}
-
 /*
  * The fabric: nodes in GUID order (as the live reader adds them, so both
  * give the same indices), their LIDs and port GUIDs, then the cables.
@@ -331,7 +313,7 @@ static int build_fabric(struct dump_reader *rd, struct ot_fabric *f,
 	qsort(rd->ends, rd->nends, sizeof(*rd->ends), cmp_end);
 	rd->nodes = calloc(rd->nends, sizeof(*rd->nodes));
 	if (!rd->nodes)
-		return ot_refuse(err, OT_ERR_NOMEM, "out of memory");
+		return ot_error_nomem(err, "OpenSM dump");
 	for (i = 0; i < rd->nends; i++) {
 		const struct dump_end *e = &rd->ends[i];
 		struct dump_node *n = rd->nnodes ?
@@ -368,8 +350,9 @@ static int build_fabric(struct dump_reader *rd, struct ot_fabric *f,
 	for (i = 0; i < rd->nlinks; i++) {
 		const struct dump_link *l = &rd->links[i];
 
-		if (ot_fabric_link(f, find_idx(rd, l->a), l->pa,
-				   find_idx(rd, l->b), l->pb, err))
+		/* the nodes went in in GUID order */
+		if (ot_fabric_link(f, ot_fabric_find_guid(f, l->a), l->pa,
+				   ot_fabric_find_guid(f, l->b), l->pb, err))
 			return -1;
 	}
 	return ot_fabric_index(f, err);
@@ -446,8 +429,7 @@ static int read_sl2vl(FILE *in, const char *name, struct ot_routing *r,
 			r->sl2vl[node] = calloc((size_t)(np + 1) * (np + 1),
 						OT_NUM_SLS);
 			if (!r->sl2vl[node])
-				return ot_refuse(err, OT_ERR_NOMEM,
-						 "out of memory");
+				return ot_error_nomem(err, "OpenSM dump");
 		}
 		tbl = r->sl2vl[node];
 		p++;
@@ -497,7 +479,7 @@ static int read_fabric(struct dump_reader *rd, FILE *subnet, FILE *lfts,
 		return -1;
 	*r = ot_routing_new(f);
 	if (!*r)
-		return ot_refuse(err, OT_ERR_NOMEM, "out of memory");
+		return ot_error_nomem(err, "OpenSM dump");
 	(*r)->path_sl_unknown = true; /* OpenSM dumps no path SLs */
 	rewind(lfts);
 	return ot_lft_read(lfts, lfts_path, *r, err);
@@ -515,7 +497,7 @@ int ot_osmdump_read(FILE *subnet, FILE *lfts, FILE *sl2vl, const char *dir,
 	*fabric = NULL;
 	*routing = NULL;
 	if (!f) {
-		ot_refuse(err, OT_ERR_NOMEM, "out of memory");
+		ot_error_nomem(err, "OpenSM dump");
 		goto out;
 	}
 	if (read_fabric(&rd, subnet, lfts, f, &r, err))

@@ -21,6 +21,7 @@
 #include "live/live.h"
 #include "live/progress.h"
 #include "live/window.h"
+#include "model/sort.h"
 
 /* PortInfo:CapabilityMask.IsSLMappingSupported (IBA vol. 1, 14.2.5.6). */
 #define LIVE_CAP_SL_MAP (1u << 6)
@@ -53,16 +54,6 @@ static int disc_node_cmp(const void *a, const void *b)
 	if (x->guid != y->guid)
 		return x->guid < y->guid ? -1 : 1;
 	return 0;
-}
-
-/* Index of the node with this GUID in the sorted array, or -1. */
-static int disc_find(const struct disc_node *v, uint32_t n, uint64_t guid)
-{
-	struct disc_node key = { .guid = guid };
-	const struct disc_node *hit;
-
-	hit = bsearch(&key, v, n, sizeof(*v), disc_node_cmp);
-	return hit ? (int)(hit - v) : -1;
 }
 
 static enum ot_node_type live_node_type(int ibnd_type)
@@ -125,10 +116,10 @@ static int add_disc_node(struct ot_fabric *f, const ibnd_node_t *nd,
 	return 0;
 }
 
-static int link_disc_node(struct ot_fabric *f, const struct disc_node *v,
-			  uint32_t n, uint32_t idx, struct ot_error *err)
+/* Node idx's cables; every node has been added, in GUID order. */
+static int link_disc_node(struct ot_fabric *f, const ibnd_node_t *nd,
+			  uint32_t idx, struct ot_error *err)
 {
-	const ibnd_node_t *nd = v[idx].nd;
 	int p;
 
 	for (p = 1; p <= nd->numports; p++) {
@@ -139,7 +130,7 @@ static int link_disc_node(struct ot_fabric *f, const struct disc_node *v,
 		if (!ip || !ip->remoteport)
 			continue;
 		rp = ip->remoteport;
-		peer = disc_find(v, n, rp->node->guid);
+		peer = ot_fabric_find_guid(f, rp->node->guid);
 		if (peer < 0)
 			return ot_error_set(err,
 					    "\"%s\" port %d: peer 0x%016" PRIx64 " not discovered",
@@ -179,7 +170,7 @@ int ot_live_discover(const struct ot_live_opts *o, struct ot_fabric **out,
 	v = calloc(n ? n : 1, sizeof(*v));
 	f = ot_fabric_new();
 	if (!v || !f) {
-		ot_error_set(err, "out of memory");
+		ot_error_nomem(err, "live");
 		goto out;
 	}
 	i = 0;
@@ -194,7 +185,7 @@ int ot_live_discover(const struct ot_live_opts *o, struct ot_fabric **out,
 		if (add_disc_node(f, v[i].nd, err))
 			goto out;
 	for (i = 0; i < n; i++)
-		if (link_disc_node(f, v, n, i, err))
+		if (link_disc_node(f, v[i].nd, i, err))
 			goto out;
 	if (ot_fabric_index(f, err))
 		goto out;
@@ -414,12 +405,6 @@ static void got_sl2vl(struct live_reader *lr, uint32_t n, unsigned int in,
 	}
 }
 
-/* OperationalVLs (1: VL0, 2: VL0-1, 3: VL0-3, 4: VL0-7, 5: VL0-14). */
-static uint8_t oper_vls(unsigned int code)
-{
-	return code >= 5 ? 15 : code ? (uint8_t)(1u << (code - 1)) : 0;
-}
-
 /* Data rate of an SDR/DDR/QDR link in Mb/s (8b/10b), 0 otherwise. */
 static uint32_t link_rate(uint8_t *data)
 {
@@ -446,7 +431,8 @@ static void got_vlarb_caps(struct live_reader *lr, uint32_t n, uint32_t p,
 				     IB_PORT_VL_ARBITRATION_HIGH_CAP_F);
 	vp->low_cap = mad_get_field(data, 0, IB_PORT_VL_ARBITRATION_LOW_CAP_F);
 	vp->high_limit = mad_get_field(data, 0, IB_PORT_VL_HIGH_LIMIT_F);
-	vp->op_vls = oper_vls(mad_get_field(data, 0, IB_PORT_OPER_VLS_F));
+	vp->op_vls = (uint8_t)ot_vl_code_vls(
+		mad_get_field(data, 0, IB_PORT_OPER_VLS_F));
 	vp->rate_mbps = link_rate(data);
 }
 
@@ -541,7 +527,7 @@ static int alloc_sl2vl(struct live_reader *lr, int n, struct ot_error *err)
 		return 0;
 	lr->r->sl2vl[n] = calloc((size_t)(np + 1) * (np + 1), OT_NUM_SLS);
 	if (!lr->r->sl2vl[n])
-		return ot_error_set(err, "out of memory");
+		return ot_error_nomem(err, "live");
 	return 0;
 }
 
@@ -588,7 +574,7 @@ static int submit_port_vlarb(struct live_reader *lr, uint32_t n,
 	ib_portid_t copy;
 
 	if (!vp)
-		return ot_error_set(lr->err, "out of memory");
+		return ot_error_nomem(lr->err, "live");
 	for (block = 1; block <= 4; block++) {
 		unsigned int cap = block <= 2 ? vp->low_cap : vp->high_cap;
 
@@ -857,7 +843,7 @@ static int read_path_sls(const struct ot_live_opts *o, struct live_reader *lr)
 	lr->mad = NULL;
 	rc = ot_live_read_path_sls(o, lr->r, &sa_err);
 	if (rc < 0)
-		return ot_error_set(lr->err, "%s", sa_err.msg);
+		return ot_refuse(lr->err, sa_err.cls, "%s", sa_err.msg);
 	if (rc == 0)
 		lr->r->path_sl_unknown = false;
 	if (rc > 0)
@@ -885,7 +871,7 @@ int ot_live_read_routing(const struct ot_live_opts *o,
 
 	*out = NULL;
 	if (alloc_reader(&lr)) {
-		ot_error_set(err, "out of memory");
+		ot_error_nomem(err, "live");
 		goto out;
 	}
 	/* One MAD port for every query: opening one costs more than a MAD. */
@@ -901,7 +887,7 @@ int ot_live_read_routing(const struct ot_live_opts *o,
 	lr.win = ot_win_new(lr.mad, LIVE_WINDOW, o ? o->timeout_ms : 0,
 			    live_done, &lr);
 	if (!lr.win) {
-		ot_error_set(err, "out of memory");
+		ot_error_nomem(err, "live");
 		goto out;
 	}
 	if (find_local(&lr, err))

@@ -31,6 +31,7 @@
 #include "live/progress.h"
 #include "live/saport.h"
 #include "live/window.h"
+#include "model/sort.h"
 
 /* MCMemberRecord component mask bits (IBA vol. 1, 15.2.5.17). */
 #define MCR_COMP_MGID (1ull << 0)
@@ -105,11 +106,11 @@ static int got_member(struct mc_reader *m, uint32_t g, uint32_t p, int status)
 		uint32_t *b;
 
 		if (!a)
-			return ot_error_set(m->err, "out of memory");
+			return ot_error_nomem(m->err, "multicast read");
 		m->hit_group = a;
 		b = realloc(m->hit_port, cap * sizeof(*b));
 		if (!b)
-			return ot_error_set(m->err, "out of memory");
+			return ot_error_nomem(m->err, "multicast read");
 		m->hit_port = b;
 		m->hit_cap = cap;
 	}
@@ -201,7 +202,7 @@ static int find_groups(struct mc_reader *m)
 	m->sl = calloc(MCAST_MAX_MLIDS, 1);
 	m->found = calloc(MCAST_MAX_MLIDS, sizeof(*m->found));
 	if (!m->mgid || !m->sl || !m->found)
-		return ot_error_set(m->err, "out of memory");
+		return ot_error_nomem(m->err, "multicast read");
 	do {
 		uint32_t before = m->nfound;
 
@@ -223,12 +224,12 @@ static int find_groups(struct mc_reader *m)
 			top = i + 1;
 	m->mc = ot_mcast_new(m->f, top);
 	if (!m->mc)
-		return ot_error_set(m->err, "out of memory");
+		return ot_error_nomem(m->err, "multicast read");
 	for (i = 0; i < top; i++)
 		if (m->found[i] &&
 		    !ot_mcast_add_group(m->mc, (uint16_t)(OT_MLID_BASE + i),
 					m->mgid[i], m->sl[i]))
-			return ot_error_set(m->err, "out of memory");
+			return ot_error_nomem(m->err, "multicast read");
 	return 0;
 }
 
@@ -258,13 +259,6 @@ static int collect_ports(struct mc_reader *m)
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Every (group, port) asked; members added in port order, whatever came first. */
 static int find_members(struct mc_reader *m)
 {
@@ -272,7 +266,7 @@ static int find_members(struct mc_reader *m)
 	uint32_t g, p;
 
 	if (collect_ports(m))
-		return ot_error_set(m->err, "out of memory");
+		return ot_error_nomem(m->err, "multicast read");
 	m->asked = (uint64_t)m->mc->ngroups * m->nports;
 	ot_progress_start(&m->progress, "multicast members asked");
 	for (g = 0; g < m->mc->ngroups; g++)
@@ -289,17 +283,17 @@ static int find_members(struct mc_reader *m)
 	ot_progress_end(&m->progress);
 	key = malloc((m->nhits + 1) * sizeof(*key));
 	if (!key)
-		return ot_error_set(m->err, "out of memory");
+		return ot_error_nomem(m->err, "multicast read");
 	for (i = 0; i < m->nhits; i++)
 		key[i] = (uint64_t)m->hit_group[i] << 32 | m->hit_port[i];
-	qsort(key, m->nhits, sizeof(*key), cmp_u64);
+	qsort(key, m->nhits, sizeof(*key), ot_cmp_u64);
 	for (i = 0; i < m->nhits; i++) {
 		const struct ot_mcast_member *c = &m->port[(uint32_t)key[i]];
 
 		if (ot_mcast_add_member(&m->mc->group[key[i] >> 32], c->node,
 					c->port)) {
 			free(key);
-			return ot_error_set(m->err, "out of memory");
+			return ot_error_nomem(m->err, "multicast read");
 		}
 	}
 	free(key);
@@ -366,7 +360,7 @@ int ot_live_read_mcast(const struct ot_live_opts *o, const struct ot_fabric *f,
 	m.win = ot_win_new(mad, MCAST_WINDOW, o ? o->timeout_ms : 0, mc_done,
 			   &m);
 	if (!m.win) {
-		ot_error_set(err, "out of memory");
+		ot_error_nomem(err, "multicast read");
 		goto out;
 	}
 	if (find_groups(&m) || find_members(&m) || read_mfts(&m)) {

@@ -27,6 +27,11 @@
  * on the destination costs what all pairs cost, for the sources where it
  * does: never a guess where the sample disagreed.  The counts go to
  * stderr ("N pairs checked on SLs the SA gave, M on sampled ones").
+ * Where the sample agreed but the pairs' SLs do not (OpenSM's dfsssp and
+ * lash choose an SL per pair), the sample can close a credit loop that is
+ * not there: the sampled pairs stay marked (r->sl_sampled), and the
+ * checker asks the real SL of those on a loop before it reports it
+ * (r->sl_confirm, check/confirm.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -57,6 +62,17 @@ struct sa_sl_table {
 	size_t stride;     /* bytes per row */
 	int32_t *row_of;   /* per LID: the row of the source port, or -1 */
 	uint8_t *sl;       /* nrows * stride bytes, two SLs a byte */
+	/*
+	 * Per (row, destination LID), a bit: the SL is the sample's, not
+	 * the SA's for that pair; NULL without a sample.  The options the
+	 * table was read with, to ask the SA again (ot_routing's
+	 * sl_confirm).
+	 */
+	uint8_t *sampled;
+	uint8_t *asked;    /* the same, while sampling: the SA gave it */
+	size_t sstride;    /* bytes per row of sampled and asked */
+	uint64_t nsampled;
+	struct ot_live_opts opts;
 };
 
 static void sa_sl_table_free(void *priv)
@@ -67,6 +83,8 @@ static void sa_sl_table_free(void *priv)
 		return;
 	free(t->row_of);
 	free(t->sl);
+	free(t->sampled);
+	free(t->asked);
 	free(t);
 }
 
@@ -87,6 +105,31 @@ static void sa_sl_put(struct sa_sl_table *t, uint32_t row, uint16_t dlid,
 		*b = (uint8_t)((*b & 0x0f) | (sl & 0xf) << 4);
 	else
 		*b = (uint8_t)((*b & 0xf0) | (sl & 0xf));
+}
+
+static bool sa_was_asked(const struct sa_sl_table *t, uint32_t row,
+			 uint16_t dlid)
+{
+	return t->asked[row * t->sstride + dlid / 8] >> dlid % 8 & 1;
+}
+
+/* The SL of a pair the SA was not asked about: the sample's. */
+static void sa_sl_sample(struct sa_sl_table *t, uint32_t row, uint16_t dlid,
+			 uint8_t sl)
+{
+	uint8_t *b = &t->sampled[row * t->sstride + dlid / 8];
+
+	sa_sl_put(t, row, dlid, sl);
+	if (!(*b & 1u << dlid % 8))
+		t->nsampled++;
+	*b |= (uint8_t)(1u << dlid % 8);
+}
+
+static bool sa_is_sampled(const struct sa_sl_table *t, uint32_t row,
+			  uint16_t dlid)
+{
+	return t->sampled &&
+	       t->sampled[row * t->sstride + dlid / 8] >> dlid % 8 & 1;
 }
 
 /* r->path_sl: any LID of a source port's LMC range uses its row. */
@@ -218,6 +261,9 @@ static int sa_done(void *ctx, uint64_t cookie, uint8_t *mad, int status)
 		q->answered++;
 		sl = mad_get_field(mad + IB_SA_DATA_OFFS, 0, IB_SA_PR_SL_F);
 		sa_sl_put(q->t, row, dlid, sl);
+		if (q->t->asked)
+			q->t->asked[row * q->t->sstride + dlid / 8] |=
+				(uint8_t)(1u << dlid % 8);
 	}
 	if (!(cookie & SA_COOKIE_SAMPLE))
 		return 0;
@@ -299,9 +345,10 @@ static int sa_complete(struct sa_query *q)
 				uint8_t v = q->cls[(size_t)row * q->ncls +
 						   sa_class(q, row, i, o)];
 
-				if (v < SA_CLS_MIXED)
-					sa_sl_put(q->t, row,
-						  q->port[i].lid + o, v);
+				if (v < SA_CLS_MIXED &&
+				    !sa_was_asked(q->t, row, q->port[i].lid + o))
+					sa_sl_sample(q->t, row,
+						     q->port[i].lid + o, v);
 			}
 	return 0;
 }
@@ -347,11 +394,16 @@ static int sa_query_all(struct sa_query *q, bool sample)
 	q->ncls = OT_NUM_SLS * q->noffs;
 	q->seen = calloc(q->ncls, 1);
 	if (!q->seen)
-		return ot_error_set(q->err, "out of memory");
+		return ot_error_nomem(q->err, "SA");
 	if (sample) {
+		struct sa_sl_table *t = q->t;
+
+		t->sstride = (size_t)t->max_lid / 8 + 1;
+		t->sampled = calloc(t->nrows ? t->nrows : 1, t->sstride);
+		t->asked = calloc(t->nrows ? t->nrows : 1, t->sstride);
 		q->cls = malloc((size_t)q->nports * q->ncls);
-		if (!q->cls)
-			return ot_error_set(q->err, "out of memory");
+		if (!q->cls || !t->sampled || !t->asked)
+			return ot_error_nomem(q->err, "SA");
 		memset(q->cls, SA_CLS_NONE, (size_t)q->nports * q->ncls);
 		q->planned = (uint64_t)q->nports * SA_SAMPLE * q->noffs;
 	}
@@ -369,18 +421,113 @@ static int sa_query_all(struct sa_query *q, bool sample)
 static void sa_note(const struct sa_query *q, bool sample)
 {
 	uint64_t asked = q->answered + q->refused;
+	/* a class asked whole asks its sampled pairs again: count pairs */
+	uint64_t sampled = sample ? q->t->nsampled : 0;
 
 	fprintf(stderr,
 		"osmtopo: path SLs: %" PRIu64 " pairs checked on SLs the SA gave, %" PRIu64 " on sampled ones%s\n",
-		asked, q->pairs - asked,
+		q->pairs - sampled, sampled,
 		sample ? " (--all-paths asks for every pair)" : "");
 	if (sample && !q->model)
 		fprintf(stderr,
 			"osmtopo: note: the sample assumes a source's SL depends on the LID offset only; --engine ENGINE samples by that engine's SLs\n");
+	if (sample)
+		fprintf(stderr,
+			"osmtopo: note: a credit loop found on sampled SLs is reported only once the real SLs of the sampled pairs on it confirm it\n");
 	if (q->refused)
 		fprintf(stderr,
 			"osmtopo: note: the SA had no PathRecord for %" PRIu64 " of %" PRIu64 " pairs; those are checked on SL 0\n",
 			q->refused, asked);
+}
+
+/* r->sl_sampled: the pair's SL is the sample's. */
+static bool sa_sl_sampled(const struct ot_routing *r, uint16_t slid,
+			  uint16_t dlid)
+{
+	const struct sa_sl_table *t = r->priv;
+
+	if (!t || slid > t->max_lid || dlid > t->max_lid ||
+	    t->row_of[slid] < 0)
+		return false;
+	return sa_is_sampled(t, (uint32_t)t->row_of[slid], dlid);
+}
+
+/* The window's callback for sa_sl_confirm(): the pair's own SL. */
+static int sa_confirmed(void *ctx, uint64_t cookie, uint8_t *mad, int status)
+{
+	struct sa_sl_table *t = ctx;
+	uint32_t row = (uint32_t)(cookie >> 16) & 0xffffff;
+	uint16_t dlid = (uint16_t)cookie;
+	uint8_t *b = &t->sampled[row * t->sstride + dlid / 8];
+
+	if (!mad)
+		return -1;
+	/* no record: the pair keeps the sample's SL, and stays sampled */
+	if (status)
+		return 0;
+	sa_sl_put(t, row, dlid,
+		  mad_get_field(mad + IB_SA_DATA_OFFS, 0, IB_SA_PR_SL_F));
+	if (*b >> dlid % 8 & 1) {
+		*b &= (uint8_t)~(1u << dlid % 8);
+		t->nsampled--;
+	}
+	return 0;
+}
+
+/*
+ * r->sl_confirm: the SA asked again, for the pairs whose path crosses a
+ * credit loop found on sampled SLs (check/confirm.c).
+ */
+static int sa_sl_confirm(struct ot_routing *r, const uint32_t *pairs,
+			 uint64_t n, struct ot_error *err)
+{
+	struct sa_sl_table *t = r->priv;
+	struct ibmad_port *mad = NULL;
+	struct ot_win *win = NULL;
+	ib_portid_t sa;
+	uint64_t i;
+	int error = -1;
+
+	if (ot_live_sa_open(&t->opts, &mad, &sa, "SA queries", err))
+		goto out;
+	win = ot_win_new(mad, SA_WINDOW, t->opts.timeout_ms, sa_confirmed, t);
+	if (!win) {
+		ot_error_nomem(err, "SA");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		uint16_t slid = (uint16_t)(pairs[i] >> 16);
+		uint16_t dlid = (uint16_t)pairs[i];
+		uint8_t rec[IB_SA_DATA_SIZE];
+		int slid_v = slid, dlid_v = dlid;
+
+		if (slid > t->max_lid || t->row_of[slid] < 0)
+			continue;
+		memset(rec, 0, sizeof(rec));
+		mad_encode_field(rec, IB_SA_PR_SLID_F, &slid_v);
+		mad_encode_field(rec, IB_SA_PR_DLID_F, &dlid_v);
+		if (ot_win_sa_get(win, &sa, IB_SA_ATTR_PATHRECORD,
+				  SA_PR_COMP_SLID | SA_PR_COMP_DLID, rec,
+				  (uint64_t)t->row_of[slid] << 16 | dlid))
+			goto failed;
+	}
+	if (ot_win_drain(win))
+		goto failed;
+	r->sl_sampled_pairs = t->nsampled;
+	fprintf(stderr,
+		"osmtopo: path SLs: %" PRIu64 " pairs on credit loops found on sampled SLs asked again; %" PRIu64 " pairs left on sampled SLs\n",
+		n, t->nsampled);
+	error = 0;
+	goto out;
+failed:
+	ot_error_set(err,
+		     "the SA (LID %d) stopped answering PathRecord queries while credit loops found on sampled SLs were confirmed",
+		     sa.lid);
+out:
+	ot_win_free(win);
+	if (mad)
+		mad_rpc_close_port(mad);
+	return error;
 }
 
 int ot_live_sa_open(const struct ot_live_opts *o, struct ibmad_port **mad,
@@ -422,12 +569,12 @@ int ot_live_read_path_sls(const struct ot_live_opts *o, struct ot_routing *r,
 	error = -1;
 	q.t = sa_sl_table_new(f);
 	if (!q.t || sa_ports(&q, f)) {
-		ot_error_set(err, "out of memory");
+		ot_error_nomem(err, "SA");
 		goto out;
 	}
 	q.win = ot_win_new(mad, SA_WINDOW, o ? o->timeout_ms : 0, sa_done, &q);
 	if (!q.win) {
-		ot_error_set(err, "out of memory");
+		ot_error_nomem(err, "SA");
 		goto out;
 	}
 	sample = !(o && o->all_paths) &&
@@ -454,6 +601,15 @@ int ot_live_read_path_sls(const struct ot_live_opts *o, struct ot_routing *r,
 	r->priv = q.t;
 	r->free_priv = sa_sl_table_free;
 	r->path_sl = sa_path_sl;
+	if (q.t->nsampled) {
+		if (o)
+			q.t->opts = *o;
+		r->sl_sampled_pairs = q.t->nsampled;
+		r->sl_sampled = sa_sl_sampled;
+		r->sl_confirm = sa_sl_confirm;
+	}
+	free(q.t->asked);
+	q.t->asked = NULL;
 	q.t = NULL;
 	error = 0;
 out:

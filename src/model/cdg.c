@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/cdg.h"
+#include "model/hashmap.h"
 
 int ot_cdg_init(struct ot_cdg *g, const struct ot_fabric *f)
 {
@@ -129,16 +130,15 @@ uint32_t ot_cdg_next(const struct ot_cdg *g, uint32_t c, unsigned int *pos)
 /*
  * The search keeps its state per visited channel under a local number:
  * the channel itself for a search of the whole graph (dense), a number
- * handed out on the first visit for a search of a region (an open
- * addressing table from channel to number), so that a small search costs
+ * handed out on the first visit for a search of a region (a hash map
+ * from channel to number, model/hashmap.h), so that a small search costs
  * memory and time in proportion to what it visits.
  */
 struct tarjan {
 	const struct ot_cdg *g;
 	bool dense;
 	bool oom;
-	uint32_t *key, *val;  /* sparse: the table (key UINT32_MAX: empty) */
-	uint32_t mask;        /* table size - 1 */
+	struct ot_hashmap map; /* sparse: channel -> local number */
 	uint32_t nlocal, cap; /* numbers handed out, room for them */
 	uint32_t *chan;       /* sparse: the channel of each number */
 	int32_t *index, *low, *comp;
@@ -179,75 +179,32 @@ static int grow_local(struct tarjan *t, uint32_t cap)
 	return 0;
 }
 
-static uint32_t hash32(uint32_t x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352du;
-	x ^= x >> 15;
-	x *= 0x846ca68bu;
-	return x ^ (x >> 16);
-}
-
-static void table_put(uint32_t *key, uint32_t *val, uint32_t mask,
-		      uint32_t c, uint32_t l)
-{
-	uint32_t h = hash32(c) & mask;
-
-	while (key[h] != UINT32_MAX)
-		h = (h + 1) & mask;
-	key[h] = c;
-	val[h] = l;
-}
-
-/* A table twice as large (at least 4096), every number put back. */
-static int rehash(struct tarjan *t)
-{
-	uint32_t size = t->mask ? 2 * (t->mask + 1) : 4096, i;
-	uint32_t *key = malloc((size_t)size * sizeof(*key));
-	uint32_t *val = malloc((size_t)size * sizeof(*val));
-
-	if (!key || !val) {
-		free(key);
-		free(val);
-		return -1;
-	}
-	memset(key, 0xff, (size_t)size * sizeof(*key));
-	for (i = 0; i < t->nlocal; i++)
-		table_put(key, val, size - 1, t->chan[i], i);
-	free(t->key);
-	free(t->val);
-	t->key = key;
-	t->val = val;
-	t->mask = size - 1;
-	return 0;
-}
-
 /*
  * The local number of channel c, one handed out (its index -1) on the
  * first call; UINT32_MAX (and t->oom) when out of memory.
  */
 static uint32_t local(struct tarjan *t, uint32_t c)
 {
-	uint32_t h, l;
+	uint32_t *v, l;
+	bool added;
 
 	if (t->dense)
 		return c;
-	h = hash32(c) & t->mask;
-	while (t->key[h] != UINT32_MAX) {
-		if (t->key[h] == c)
-			return t->val[h];
-		h = (h + 1) & t->mask;
-	}
-	if ((t->nlocal == t->cap && grow_local(t, 2 * t->cap)) ||
-	    ((t->nlocal + 1) * 2 > t->mask + 1 && rehash(t))) {
+	if (t->nlocal == t->cap && grow_local(t, 2 * t->cap)) {
 		t->oom = true;
 		return UINT32_MAX;
 	}
+	v = ot_hashmap_put(&t->map, c, t->nlocal, &added);
+	if (!v) {
+		t->oom = true;
+		return UINT32_MAX;
+	}
+	if (!added)
+		return *v;
 	l = t->nlocal++;
 	t->chan[l] = c;
 	t->index[l] = -1;
 	t->comp[l] = -1;
-	table_put(t->key, t->val, t->mask, c, l);
 	return l;
 }
 
@@ -347,8 +304,7 @@ static bool depends_on_itself(const struct ot_cdg *g, uint32_t c)
 
 static void tarjan_free(struct tarjan *t)
 {
-	free(t->key);
-	free(t->val);
+	ot_hashmap_free(&t->map);
 	free(t->chan);
 	free(t->index);
 	free(t->low);
@@ -565,7 +521,7 @@ int64_t ot_cdg_new_loop(const struct ot_cdg *g, const struct ot_cdg_sccs *base,
 	}
 	if (!any)
 		return 0;
-	if (grow_local(&t, 1024) || rehash(&t))
+	if (grow_local(&t, 1024))
 		goto out;
 	for (i = 0; i < n; i++)
 		if (against(base, &edge[i]) &&

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/cdg.h"
+#include "model/sort.h"
 
 int ot_unicast_deps_init(struct ot_unicast_deps *d, struct ot_cdg *g,
 			 struct ot_endpoints *eps, const struct ot_routing *r)
@@ -355,13 +356,6 @@ int ot_unicast_deps_finish(struct ot_unicast_deps *d)
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The destinations in LID order (a key: LID << 32 | index). */
 static uint32_t *lid_order(const struct ot_endpoints *eps)
 {
@@ -375,7 +369,7 @@ static uint32_t *lid_order(const struct ot_endpoints *eps)
 	}
 	for (i = 0; i < eps->ndest; i++)
 		key[i] = (uint64_t)eps->dest[i].lid << 32 | i;
-	qsort(key, eps->ndest, sizeof(*key), cmp_u64);
+	qsort(key, eps->ndest, sizeof(*key), ot_cmp_u64);
 	for (i = 0; i < eps->ndest; i++)
 		order[i] = (uint32_t)key[i];
 	free(key);

@@ -79,3 +79,24 @@ const char *ot_error_class_name(enum ot_error_class cls)
 	}
 	return "?";
 }
+
+const char *ot_error_code(enum ot_error_class cls)
+{
+	switch (cls) {
+	case OT_ERR_TOPOLOGY:
+		return "ERR 5E02";
+	case OT_ERR_DAMAGE:
+		return "ERR 5E03";
+	case OT_ERR_BUDGET:
+		return "ERR 5E04";
+	case OT_ERR_CONFIG:
+		return "ERR 5E05";
+	case OT_ERR_OPENSM:
+		return "ERR 5E06";
+	case OT_ERR_NOMEM:
+		return "ERR 5E07";
+	case OT_ERR_GENERIC:
+		break;
+	}
+	return "ERR 5E08";
+}

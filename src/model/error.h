@@ -4,9 +4,12 @@
  * fail takes a struct ot_error and, when it fails, leaves one line in it
  * saying why, and a class saying what kind of failure it is.  For an
  * engine's refusal the line names the offending node and port, and the
- * class picks the code the plugin logs it with (ERR 5E02..5E07, listed in
- * the README), so an administrator can tell "not this topology" from
- * "this topology, too damaged" from "QoS is off" at a glance.
+ * class picks the code the plugin logs it with (ot_error_code(): ERR
+ * 5E02..5E08, listed in the README), so an administrator can tell "not
+ * this topology" from "this topology, too damaged" from "QoS is off" at
+ * a glance.  A failure keeps its class on its way up: a caller that adds
+ * words to a callee's message uses ot_error_wrap(), and an allocation
+ * failure is ot_error_nomem() wherever it happens.
  */
 #ifndef OSMTOPO_MODEL_ERROR_H
 #define OSMTOPO_MODEL_ERROR_H
@@ -50,5 +53,18 @@ int ot_error_wrap(struct ot_error *err, const struct ot_error *why,
 
 /* "topology", "damage", ... for logs and JSON. */
 const char *ot_error_class_name(enum ot_error_class cls);
+
+/*
+ * The code OpenSM's log shows for a failure of this class, in OpenSM's
+ * "ERR XXYY" style: "ERR 5E02" (topology) .. "ERR 5E07" (out of memory),
+ * "ERR 5E08" for OT_ERR_GENERIC (a bug: please report).  The 5E range is
+ * not used by OpenSM 3.3.23.  The codes that are no class's: 5E01 (an
+ * engine could not be registered) and 5E09 (a multicast tree closes a
+ * credit loop), OT_ERR_CODE_REGISTER and OT_ERR_CODE_MCAST.
+ */
+const char *ot_error_code(enum ot_error_class cls);
+
+#define OT_ERR_CODE_REGISTER "ERR 5E01"
+#define OT_ERR_CODE_MCAST    "ERR 5E09"
 
 #endif

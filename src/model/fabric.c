@@ -59,7 +59,7 @@ int ot_fabric_add_node(struct ot_fabric *f, enum ot_node_type type,
 
 		grown = realloc(f->node, cap * sizeof(*grown));
 		if (!grown)
-			return ot_error_set(err, "out of memory");
+			return ot_error_nomem(err, "fabric");
 		f->node = grown;
 		f->cap = cap;
 	}
@@ -73,7 +73,7 @@ int ot_fabric_add_node(struct ot_fabric *f, enum ot_node_type type,
 	if (!n->desc || !n->port) {
 		free(n->desc);
 		free(n->port);
-		return ot_error_set(err, "out of memory");
+		return ot_error_nomem(err, "fabric");
 	}
 	for (i = 0; i <= nports; i++)
 		n->port[i].peer = -1;
@@ -287,7 +287,7 @@ int ot_fabric_index(struct ot_fabric *f, struct ot_error *err)
 	free(f->lid_owner);
 	f->lid_owner = malloc((max + 1) * sizeof(*f->lid_owner));
 	if (!f->lid_owner)
-		return ot_error_set(err, "out of memory");
+		return ot_error_nomem(err, "fabric");
 	for (l = 0; l <= max; l++)
 		f->lid_owner[l].node = -1;
 	f->max_lid = max;

@@ -136,6 +136,34 @@ static inline bool ot_is_switch(const struct ot_fabric *f, int n)
 	return f->node[n].type == OT_NODE_SWITCH;
 }
 
+/*
+ * The switch at the other end of port p of node n when n is a switch
+ * too, else -1: the switch-to-switch cables, which every recognizer and
+ * digest walks.
+ */
+static inline int32_t ot_switch_peer(const struct ot_fabric *f, uint32_t n,
+				     unsigned int p)
+{
+	int32_t q = f->node[n].port[p].peer;
+
+	return ot_is_switch(f, (int)n) && q >= 0 && ot_is_switch(f, q) ? q :
+									 -1;
+}
+
+/* The CA ports cabled to node n. */
+static inline unsigned int ot_node_ca_count(const struct ot_fabric *f,
+					    int32_t n)
+{
+	unsigned int p, c = 0;
+
+	for (p = 1; p <= f->node[n].nports; p++) {
+		int32_t q = f->node[n].port[p].peer;
+
+		c += q >= 0 && f->node[q].type == OT_NODE_CA;
+	}
+	return c;
+}
+
 /* Number of LIDs a port answers to (2^lmc), 0 if it has no LID. */
 static inline unsigned int ot_port_nlids(const struct ot_port *p)
 {

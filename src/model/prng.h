@@ -14,13 +14,20 @@ struct ot_prng {
 	uint64_t state;
 };
 
-static inline uint64_t ot_prng_next(struct ot_prng *r)
+/*
+ * splitmix64's output function: every bit of x stirs every bit of the
+ * result.  Also the one hash of osmtopo (hashmap.h, digests).
+ */
+static inline uint64_t ot_mix64(uint64_t z)
 {
-	uint64_t z = (r->state += 0x9e3779b97f4a7c15ull);
-
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
+}
+
+static inline uint64_t ot_prng_next(struct ot_prng *r)
+{
+	return ot_mix64(r->state += 0x9e3779b97f4a7c15ull);
 }
 
 /* Uniform in [0, bound): rejection keeps it unbiased and portable. */

@@ -113,6 +113,20 @@ struct ot_routing {
 	 * SL asks once per switch (model/cdg.h).
 	 */
 	bool path_sl_by_switch;
+	/*
+	 * Path SLs that rest on a sample (a live fabric read beyond the
+	 * bound, live/sa.c): sl_sampled_pairs pairs have the SL their
+	 * source's sample agreed on, not one the SA gave for the pair.
+	 * sl_sampled() says whether a pair is one of them; sl_confirm()
+	 * asks the real SLs of n pairs (slid << 16 | dlid each), puts them
+	 * in the table and takes them out of the sample (0, or -1 with err
+	 * set).  NULL and 0 when every SL is the pair's own.
+	 */
+	uint64_t sl_sampled_pairs;
+	bool (*sl_sampled)(const struct ot_routing *r, uint16_t slid,
+			   uint16_t dlid);
+	int (*sl_confirm)(struct ot_routing *r, const uint32_t *pairs,
+			  uint64_t n, struct ot_error *err);
 	void *priv; /* engine data that path_sl needs, freed by free_priv */
 	void (*free_priv)(void *priv);
 	struct ot_promise promise; /* what the engine promises (see above) */

@@ -33,6 +33,16 @@ struct ot_vlarb_port {
 	struct ot_vlarb_entry low[OT_VLARB_MAX];
 };
 
+/*
+ * Data VLs of PortInfo's VL count encoding, as VLCap, OperationalVLs and
+ * OpenSM's max_op_vls use it: 1: VL0, 2: VL0-1, 3: VL0-3, 4: VL0-7, 5
+ * (and above): VL0-14; 0: none.
+ */
+static inline unsigned int ot_vl_code_vls(unsigned int code)
+{
+	return code >= 5 ? 15 : code ? 1u << (code - 1) : 0;
+}
+
 /* port[n][p]: NULL for a node none of whose ports was read. */
 struct ot_vlarb_tables {
 	const struct ot_fabric *fabric; /* borrowed */

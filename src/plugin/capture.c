@@ -13,7 +13,7 @@
  */
 #include <stdlib.h>
 
-#include "plugin/plugin.h"
+#include "plugin/capture.h"
 
 #include <opensm/osm_node.h>
 #include <opensm/osm_port.h>
@@ -39,23 +39,6 @@ static int node_type(const osm_node_t *node, enum ot_node_type *type)
 	case IB_NODE_TYPE_ROUTER:
 		*type = OT_NODE_ROUTER;
 		return 0;
-	}
-	return -1;
-}
-
-int ot_capture_find_node(const struct ot_fabric *f, uint64_t guid)
-{
-	uint32_t lo = 0, hi = f->nnodes;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (f->node[mid].guid == guid)
-			return (int)mid;
-		if (f->node[mid].guid < guid)
-			lo = mid + 1;
-		else
-			hi = mid;
 	}
 	return -1;
 }
@@ -126,7 +109,7 @@ static int capture_links(struct ot_fabric *f, osm_node_t **sorted,
 			if (!remote || !osm_physp_is_valid(remote) ||
 			    remote == physp)
 				continue;
-			peer = ot_capture_find_node(f,
+			peer = ot_fabric_find_guid(f,
 				cl_ntoh64(osm_node_get_node_guid(remote->p_node)));
 			rport = osm_physp_get_port_num(remote);
 			if (peer < 0 || rport < 1 ||
@@ -163,7 +146,7 @@ static int capture_lids(struct ot_fabric *f, osm_subn_t *subn,
 		lid = cl_ntoh16(osm_port_get_base_lid(port));
 		if (!lid)
 			continue;
-		n = ot_capture_find_node(f,
+		n = ot_fabric_find_guid(f,
 			cl_ntoh64(osm_node_get_node_guid(port->p_node)));
 		if (n < 0)
 			return ot_error_set(err, "port 0x%016" PRIx64
@@ -191,7 +174,7 @@ int ot_capture_subnet(osm_subn_t *subn, struct ot_fabric **out,
 	sorted = malloc((count ? count : 1) * sizeof(*sorted));
 	f = ot_fabric_new();
 	if (!sorted || !f) {
-		ot_error_set(err, "out of memory");
+		ot_error_nomem(err, "capture");
 		goto out;
 	}
 	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);

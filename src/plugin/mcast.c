@@ -22,7 +22,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "plugin/plugin.h"
+#include "plugin/capture.h"
+#include "plugin/context.h"
+#include "plugin/mcast.h"
 #include "route/mcast.h"
 
 #include <opensm/osm_mcm_port.h>
@@ -64,7 +66,7 @@ static bool *no_mcast_switches(const struct ot_plugin_engine *ctx)
 	for (item = cl_qmap_head(tbl); item != cl_qmap_end(tbl);
 	     item = cl_qmap_next(item)) {
 		osm_switch_t *sw = (osm_switch_t *)item;
-		int n = ot_capture_find_node(f,
+		int n = ot_fabric_find_guid(f,
 			cl_ntoh64(osm_node_get_node_guid(sw->p_node)));
 
 		if (n >= 0 && !osm_switch_supports_mcast(sw))
@@ -128,7 +130,7 @@ static int collect_members(const struct ot_plugin_engine *ctx,
 				(*unknown)++;
 				continue;
 			}
-			node = ot_capture_find_node(f,
+			node = ot_fabric_find_guid(f,
 				cl_ntoh64(osm_node_get_node_guid(port->p_node)));
 			if (node < 0) {
 				(*unknown)++;
@@ -227,21 +229,25 @@ ib_api_status_t ot_mcast_build_stree(void *context, osm_mgrp_box_t *mbox)
 			ctx->engine->name, mbox->mlid);
 		return IB_ERROR;
 	}
-	if (collect_members(ctx, mbox, &m, &n, &sls, &unknown))
-		goto oom;
+	if (collect_members(ctx, mbox, &m, &n, &sls, &unknown)) {
+		ot_error_nomem(&err, "multicast members");
+		goto failed;
+	}
 	if (!ctx->mtree) {
 		bool *no = no_mcast_switches(ctx);
 
+		if (!no)
+			ot_error_nomem(&err, "multicast switches");
 		if (!no || ot_mtree_net_new(ctx->routing, no, &ctx->mtree,
 					    &err)) {
 			free(no);
-			goto oom;
+			goto failed;
 		}
 		free(no);
 	}
 	cdg_ms = ot_mtree_net_cdg_ms(ctx->mtree);
 	if (ot_mtree_build(ctx->mtree, mbox->mlid, m, n, sls, &t, &err))
-		goto oom;
+		goto failed;
 	cdg_ms = ot_mtree_net_cdg_ms(ctx->mtree) - cdg_ms;
 	set_mfts(ctx, &t, mbox->mlid);
 	log_tree(ctx, mbox->mlid, &t, n, sls, ot_now_ms() - start, cdg_ms);
@@ -251,10 +257,12 @@ ib_api_status_t ot_mcast_build_stree(void *context, osm_mgrp_box_t *mbox)
 			ctx->engine->name, mbox->mlid, unknown);
 	status = IB_SUCCESS;
 	goto out;
-oom:
+failed:
+	/* the reason, with the code of its class */
 	OSM_LOG(log, OSM_LOG_ERROR,
-		OT_ERR_OOM ": %s: MLID 0x%04x: out of memory building the multicast tree\n",
-		ctx->engine->name, mbox->mlid);
+		"%s: %s: MLID 0x%04x: no multicast tree (%s): %s\n",
+		ot_error_code(err.cls), ctx->engine->name, mbox->mlid,
+		ot_error_class_name(err.cls), err.msg);
 out:
 	ot_mtree_free(&t);
 	free(m);

@@ -21,7 +21,7 @@
  *
  * Logging follows OpenSM's own engines: a refusal at INFO when another
  * engine (or the minhop fallback) takes over, at ERROR when none will,
- * with a code per class of refusal (plugin.h), and once per reason rather
+ * with a code per class of refusal (ot_error_code()), and once per reason rather
  * than at every sweep; the engine's phases and their times at VERBOSE;
  * every node's coordinates at DEBUG.
  */
@@ -29,7 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin/plugin.h"
+#include "model/prng.h"
+#include "plugin/capture.h"
+#include "plugin/context.h"
+#include "plugin/mcast.h"
+#include "plugin/qos.h"
+#include "plugin/vls.h"
 
 #include <opensm/osm_event_plugin.h>
 #include <opensm/osm_node.h>
@@ -54,51 +59,6 @@ static void drop_routing(struct ot_plugin_engine *ctx)
 	ot_fabric_free(ctx->fabric);
 	ctx->routing = NULL;
 	ctx->fabric = NULL;
-}
-
-/*
- * Data VLs a link will run with.  OpenSM's link manager sets OperVLs to
- * the smaller VLCap of the two ends, capped by max_op_vls, after routing
- * (ports are still in INIT here), so the capabilities are what to check.
- * The encoding is 1: VL0, 2: VL0-1, 3: VL0-3, 4: VL0-7, 5: VL0-14.
- */
-static unsigned int link_data_vls(const osm_subn_t *subn,
-				  const osm_physp_t *physp)
-{
-	const osm_physp_t *remote = osm_physp_get_remote(physp);
-	unsigned int cap = ib_port_info_get_vl_cap(&physp->port_info);
-
-	if (remote && osm_physp_is_valid(remote) &&
-	    ib_port_info_get_vl_cap(&remote->port_info) < cap)
-		cap = ib_port_info_get_vl_cap(&remote->port_info);
-	if (cap > subn->opt.max_op_vls)
-		cap = subn->opt.max_op_vls;
-	if (cap == 0)
-		cap = 1;
-	return cap >= 5 ? 15 : 1u << (cap - 1);
-}
-
-unsigned int ot_plugin_data_vls(osm_subn_t *subn)
-{
-	unsigned int min = 15, p, nports, vls;
-	cl_map_item_t *item;
-
-	for (item = cl_qmap_head(&subn->node_guid_tbl);
-	     item != cl_qmap_end(&subn->node_guid_tbl);
-	     item = cl_qmap_next(item)) {
-		osm_node_t *node = (osm_node_t *)item;
-
-		nports = osm_node_get_num_physp(node);
-		for (p = 1; p < nports; p++) {
-			osm_physp_t *physp = osm_node_get_physp_ptr(node, p);
-
-			if (!physp || !osm_physp_get_remote(physp))
-				continue;
-			vls = link_data_vls(subn, physp);
-			min = vls < min ? vls : min;
-		}
-	}
-	return min;
 }
 
 /* Highest VL the routing sends out of port out of node n, over every input
@@ -139,7 +99,7 @@ static int check_vls(const struct ot_plugin_engine *ctx,
 	     item = cl_qmap_next(item)) {
 		osm_node_t *node = (osm_node_t *)item;
 		unsigned int p, nports = osm_node_get_num_physp(node);
-		int n = ot_capture_find_node(r->fabric,
+		int n = ot_fabric_find_guid(r->fabric,
 				cl_ntoh64(osm_node_get_node_guid(node)));
 
 		if (n < 0)
@@ -151,7 +111,7 @@ static int check_vls(const struct ot_plugin_engine *ctx,
 
 			if (!physp || !osm_physp_get_remote(physp))
 				continue;
-			vls = link_data_vls(subn, physp);
+			vls = ot_plugin_link_vls(subn, physp);
 			vl = highest_vl_out(r, n, p);
 			if (vl >= vls)
 				return ot_refuse(err, OT_ERR_CONFIG,
@@ -185,7 +145,7 @@ static int switch_tables(const struct ot_plugin_engine *ctx,
 	     item = cl_qmap_next(item)) {
 		osm_switch_t *sw = (osm_switch_t *)item;
 		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(sw->p_node));
-		int n = ot_capture_find_node(r->fabric, guid);
+		int n = ot_fabric_find_guid(r->fabric, guid);
 
 		if (install) {
 			/* OT_NO_PORT is OSM_NO_PATH and port 0 means the
@@ -227,27 +187,6 @@ static const char *without_prefix(const char *msg, const char *name)
 	return msg;
 }
 
-static const char *err_code(enum ot_error_class cls)
-{
-	switch (cls) {
-	case OT_ERR_TOPOLOGY:
-		return OT_ERR_TOPO;
-	case OT_ERR_DAMAGE:
-		return OT_ERR_DMG;
-	case OT_ERR_BUDGET:
-		return OT_ERR_VLS;
-	case OT_ERR_CONFIG:
-		return OT_ERR_CONF;
-	case OT_ERR_OPENSM:
-		return OT_ERR_STATE;
-	case OT_ERR_NOMEM:
-		return OT_ERR_OOM;
-	case OT_ERR_GENERIC:
-		break;
-	}
-	return OT_ERR_OTHER;
-}
-
 /*
  * Whether OpenSM tries another engine when this one refuses: one listed
  * after it in routing_engine, or the minhop fallback (unless no_fallback).
@@ -279,11 +218,11 @@ static void log_refusal(struct ot_plugin_engine *ctx,
 	osm_log_level_t level = fallback_follows(ctx) ? OSM_LOG_INFO :
 						       OSM_LOG_ERROR;
 
-	if (!strcmp(ctx->last_refusal, why))
+	if (!ot_plugin_new_message(ctx->last_refusal,
+				   sizeof(ctx->last_refusal), why))
 		level = OSM_LOG_DEBUG;
 	OSM_LOG(log, level, "%s: %s: cannot route this fabric (%s): %s\n",
-		err_code(err->cls), name, ot_error_class_name(err->cls), why);
-	snprintf(ctx->last_refusal, sizeof(ctx->last_refusal), "%s", why);
+		ot_error_code(err->cls), name, ot_error_class_name(err->cls), why);
 }
 
 /*
@@ -314,15 +253,6 @@ static void log_miscabling(const struct ot_plugin_engine *ctx,
 	ot_miscabling_free(&m);
 }
 
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
 /* The switch-to-switch cables of f, whatever their order, as one number. */
 static uint64_t cabling_digest(const struct ot_fabric *f)
 {
@@ -330,20 +260,15 @@ static uint64_t cabling_digest(const struct ot_fabric *f)
 	uint32_t i;
 	unsigned int p;
 
-	for (i = 0; i < f->nnodes; i++) {
-		const struct ot_node *nd = &f->node[i];
+	for (i = 0; i < f->nnodes; i++)
+		for (p = 1; p <= f->node[i].nports; p++) {
+			int32_t q = ot_switch_peer(f, i, p);
 
-		if (!ot_is_switch(f, i))
-			continue;
-		for (p = 1; p <= nd->nports; p++) {
-			int32_t q = nd->port[p].peer;
-
-			if (q >= 0 && ot_is_switch(f, q))
-				d += mix64(mix64(nd->guid ^ p) ^
-					   mix64(f->node[q].guid) ^
-					   nd->port[p].peer_port);
+			if (q >= 0)
+				d += ot_mix64(ot_mix64(f->node[i].guid ^ p) ^
+					      ot_mix64(f->node[q].guid) ^
+					      f->node[i].port[p].peer_port);
 		}
-	}
 	return d | 1;
 }
 
@@ -421,7 +346,10 @@ static int ot_build_fwd_tables(void *context)
 	start = ot_now_ms();
 	if (ot_capture_subnet(&ctx->osm->subn, &f, &err) ||
 	    ot_fabric_index(f, &err)) {
-		err.cls = OT_ERR_OPENSM;
+		/* what OpenSM holds does not make a fabric (out of memory
+		 * stays itself) */
+		if (err.cls == OT_ERR_GENERIC)
+			err.cls = OT_ERR_OPENSM;
 		goto refused;
 	}
 	capture_ms = ot_now_ms() - start;
@@ -518,7 +446,7 @@ static void ot_update_sl2vl(void *context, osm_physp_t *port,
 
 	if (!r || !port || !port->p_node)
 		return;
-	n = ot_capture_find_node(r->fabric,
+	n = ot_fabric_find_guid(r->fabric,
 			cl_ntoh64(osm_node_get_node_guid(port->p_node)));
 	if (n < 0)
 		return;

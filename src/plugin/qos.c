@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin/plugin.h"
+#include "plugin/capture.h"
+#include "plugin/context.h"
+#include "plugin/qos.h"
+#include "plugin/vls.h"
 
 #include <opensm/osm_port.h>
 #include <opensm/osm_qos_policy.h>
@@ -43,22 +46,11 @@ static bool class_file(const osm_subn_t *subn, char *path, size_t size)
 	return true;
 }
 
-/*
- * Data VLs the classes can share: what max_op_vls allows (1: VL0, 2:
- * VL0-1, 3: VL0-3, 4: VL0-7, 5 and above: VL0-14) and every cabled link
- * can run (VLCap of its ends).
- */
-static unsigned int max_data_vls(osm_subn_t *subn)
+static void log_table_error(struct ot_plugin_engine *ctx,
+			    const struct ot_error *why)
 {
-	unsigned int v = subn->opt.max_op_vls, links;
+	const char *msg = why->msg;
 
-	v = v == 0 ? 1 : v >= 5 ? 15 : 1u << (v - 1);
-	links = ot_plugin_data_vls(subn);
-	return links < v ? links : v;
-}
-
-static void log_table_error(struct ot_plugin_engine *ctx, const char *msg)
-{
 	osm_log_t *log = &ctx->osm->log;
 
 	if (!strcmp(ctx->last_qos_error, msg)) {
@@ -68,8 +60,8 @@ static void log_table_error(struct ot_plugin_engine *ctx, const char *msg)
 	}
 	snprintf(ctx->last_qos_error, sizeof(ctx->last_qos_error), "%s", msg);
 	OSM_LOG(log, OSM_LOG_ERROR,
-		OT_ERR_CONF ": %s: QoS class table: %s; routing without service classes\n",
-		ctx->engine->name, msg);
+		"%s: %s: QoS class table: %s; routing without service classes\n",
+		ot_error_code(why->cls), ctx->engine->name, msg);
 }
 
 const struct ot_engine_budget *
@@ -86,7 +78,7 @@ ot_plugin_qos_budget(struct ot_plugin_engine *ctx, struct ot_engine_budget *b,
 	    ot_qos_load(path, &t, &ignored) || !t.nclasses)
 		return NULL;
 	snprintf(why, len, "%u QoS classes", t.nclasses);
-	b->max_vls = max_data_vls(subn) / t.nclasses;
+	b->max_vls = ot_plugin_data_vls(subn) / t.nclasses;
 	b->max_sls = 15 / t.nclasses;
 	b->why = why;
 	return b;
@@ -104,14 +96,20 @@ int ot_plugin_qos_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
 	if (!class_file(subn, path, sizeof(path)))
 		return 0;
 	if (!subn->opt.qos) {
-		log_table_error(ctx, "QoS is off (-Q or \"qos TRUE\")");
+		struct ot_error off = { "QoS is off (-Q or \"qos TRUE\")",
+					OT_ERR_CONFIG };
+
+		log_table_error(ctx, &off);
 		return 0;
 	}
 	if (ot_qos_load(path, &ctx->qos, &why)) {
-		log_table_error(ctx, why.msg);
+		/* a table that does not parse is a configuration error */
+		if (why.cls == OT_ERR_GENERIC)
+			why.cls = OT_ERR_CONFIG;
+		log_table_error(ctx, &why);
 		return 0;
 	}
-	if (ot_qos_layer(r, &ctx->qos, max_data_vls(subn), layers, err))
+	if (ot_qos_layer(r, &ctx->qos, ot_plugin_data_vls(subn), layers, err))
 		return -1;
 	ctx->last_qos_error[0] = '\0';
 	*on = true;
@@ -179,7 +177,7 @@ static const uint32_t *port_flows(struct ot_plugin_engine *ctx, int n,
 		    ot_qos_flows_count(ctx->routing, &ctx->qos,
 				       &ctx->qos_layers, policy_class, ctx,
 				       &ctx->qos_flows, &err)) {
-			log_table_error(ctx, err.msg);
+			log_table_error(ctx, &err);
 			ctx->qos_flows_none = true;
 		}
 	}
@@ -214,14 +212,14 @@ void ot_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,
 			block->vl_entry[i].weight = 0;
 		return;
 	}
-	node = ot_capture_find_node(ctx->fabric,
+	node = ot_fabric_find_guid(ctx->fabric,
 				    cl_ntoh64(osm_node_get_node_guid(port->p_node)));
 	if (ot_qos_port_vlarb(&ctx->qos, &ctx->qos_layers,
 			      port->port_info.vl_arb_low_cap,
 			      port_flows(ctx, node,
 					 osm_physp_get_port_num(port)),
 			      e, &n, &err)) {
-		log_table_error(ctx, err.msg);
+		log_table_error(ctx, &err);
 		return;
 	}
 	for (i = 0; i < block_length; i++) {

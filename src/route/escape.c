@@ -24,17 +24,11 @@
  */
 #include <stdlib.h>
 
+#include "model/sort.h"
 #include "route/escape.h"
 
 #define ESC_FAR 0x7fff  /* no legal path */
 #define ESC_DOWN 0x8000 /* the path goes down only */
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /*
  * Breadth-first distances from the first present position, and in each
@@ -97,7 +91,7 @@ int ot_escape_init(struct ot_escape *e, uint32_t n, const uint8_t *present,
 				((uint64_t)(dist[s] < 0xffff ? dist[s] : 0xffff)
 				 << 48) + tiebreak[s];
 	}
-	qsort(keys, e->npresent, sizeof(*keys), cmp_u64);
+	qsort(keys, e->npresent, sizeof(*keys), ot_cmp_u64);
 	for (k = 0; k < e->npresent; k++) {
 		s = (uint32_t)keys[k];
 		e->by_phi[k] = s;

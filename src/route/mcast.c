@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "model/cdg.h"
+#include "model/hashmap.h"
+#include "model/sort.h"
 #include "route/mcast.h"
 
 #define FAR 0xff /* no path */
@@ -42,11 +44,7 @@ struct ot_mtree_net {
 	 * and the next groups are not blamed for its loop.
 	 */
 	struct installed **inst;  /* OT_MTREE_MLIDS entries, lazily */
-	struct edge_table {
-		uint64_t *key;   /* edge key + 1; 0: empty */
-		uint32_t *count;
-		uint64_t mask, n;
-	} edges;
+	struct ot_hashmap edges;
 	struct ot_cdg_edge *exc;
 	uint32_t nexc, cap_exc;
 	/*
@@ -303,8 +301,7 @@ void ot_mtree_net_free(struct ot_mtree_net *n)
 			installed_free(n->inst[i]);
 		free(n->inst);
 	}
-	free(n->edges.key);
-	free(n->edges.count);
+	ot_hashmap_free(&n->edges);
 	free(n->exc);
 	free(n->mparent);
 	free(n->mup);
@@ -396,13 +393,6 @@ static int cmp_entry(const void *a, const void *b)
 	return cmp_member(a, b);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Switch numbers sorted in canonical order (GUIDs aside). */
 static int by_rank(const struct ot_mtree_net *n, uint32_t *sw, uint32_t k)
 {
@@ -413,7 +403,7 @@ static int by_rank(const struct ot_mtree_net *n, uint32_t *sw, uint32_t k)
 		return -1;
 	for (i = 0; i < k; i++)
 		key[i] = (uint64_t)n->rank[sw[i]] << 32 | sw[i];
-	qsort(key, k, sizeof(*key), cmp_u64);
+	qsort(key, k, sizeof(*key), ot_cmp_u64);
 	for (i = 0; i < k; i++)
 		sw[i] = (uint32_t)key[i];
 	free(key);
@@ -782,98 +772,34 @@ static int note_edge(struct build *b, uint32_t from, uint32_t to)
 
 static uint64_t edge_key(uint32_t from, uint32_t to)
 {
-	return ((uint64_t)from << 32 | to) + 1;
+	return (uint64_t)from << 32 | to;
 }
 
-static uint64_t key_slot(const struct edge_table *t, uint64_t key)
+static uint32_t table_count(const struct ot_hashmap *t, uint64_t key)
 {
-	uint64_t h = key * 0x9e3779b97f4a7c15ull;
+	const uint32_t *c = ot_hashmap_get(t, key);
 
-	return (h ^ h >> 29) & t->mask;
-}
-
-/* key's slot in t, or the empty slot where it would go. */
-static uint64_t find_slot(const struct edge_table *t, uint64_t key)
-{
-	uint64_t h = key_slot(t, key);
-
-	while (t->key[h] && t->key[h] != key)
-		h = (h + 1) & t->mask;
-	return h;
-}
-
-static uint32_t table_count(const struct edge_table *t, uint64_t key)
-{
-	uint64_t h;
-
-	if (!t->key)
-		return 0;
-	h = find_slot(t, key);
-	return t->key[h] ? t->count[h] : 0;
-}
-
-static int table_grow(struct edge_table *t)
-{
-	uint64_t size = t->key ? 2 * (t->mask + 1) : 1024, i;
-	struct edge_table g = { .mask = size - 1, .n = t->n };
-
-	g.key = calloc(size, sizeof(*g.key));
-	g.count = calloc(size, sizeof(*g.count));
-	if (!g.key || !g.count) {
-		free(g.key);
-		free(g.count);
-		return -1;
-	}
-	for (i = 0; t->key && i <= t->mask; i++)
-		if (t->key[i]) {
-			uint64_t h = find_slot(&g, t->key[i]);
-
-			g.key[h] = t->key[i];
-			g.count[h] = t->count[i];
-		}
-	free(t->key);
-	free(t->count);
-	*t = g;
-	return 0;
+	return c ? *c : 0;
 }
 
 /* One more tree holds key: its count, or 0 when out of memory. */
-static uint32_t table_inc(struct edge_table *t, uint64_t key)
+static uint32_t table_inc(struct ot_hashmap *t, uint64_t key)
 {
-	uint64_t h;
+	uint32_t *c = ot_hashmap_put(t, key, 0, NULL);
 
-	if ((!t->key || 2 * (t->n + 1) > t->mask + 1) && table_grow(t))
-		return 0;
-	h = find_slot(t, key);
-	if (!t->key[h]) {
-		t->key[h] = key;
-		t->count[h] = 0;
-		t->n++;
-	}
-	return ++t->count[h];
+	return c ? ++*c : 0;
 }
 
 /* One tree less holds key: its count left (the key gone at 0). */
-static uint32_t table_dec(struct edge_table *t, uint64_t key)
+static uint32_t table_dec(struct ot_hashmap *t, uint64_t key)
 {
-	uint64_t h = find_slot(t, key), j;
+	uint32_t *c = ot_hashmap_get(t, key);
 
-	if (!t->key[h] || --t->count[h])
-		return t->key[h] ? t->count[h] : 0;
-	/* backward shift: later keys of the run move into the hole */
-	t->key[h] = 0;
-	t->n--;
-	for (j = (h + 1) & t->mask; t->key[j]; j = (j + 1) & t->mask) {
-		uint64_t home = key_slot(t, t->key[j]);
-
-		if ((j > h && (home <= h || home > j)) ||
-		    (j < h && home <= h && home > j)) {
-			t->key[h] = t->key[j];
-			t->count[h] = t->count[j];
-			t->key[j] = 0;
-			h = j;
-		}
-	}
+	if (!c)
+		return 0;
+	if (--*c)
+		return *c;
+	ot_hashmap_del(t, key);
 	return 0;
 }
 

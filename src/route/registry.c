@@ -48,7 +48,7 @@ int ot_engine_run_budget(const struct ot_engine *e, const struct ot_fabric *f,
 	*out = NULL;
 	r = ot_routing_new(f);
 	if (!r)
-		return ot_error_set(err, "%s: out of memory", e->name);
+		return ot_error_nomem(err, e->name);
 	if (b && e->route_budget ? e->route_budget(e, f, b, r, err) :
 				   e->route(e, f, r, err)) {
 		ot_routing_free(r);

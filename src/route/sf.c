@@ -86,10 +86,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "route/deal.h"
-#include "route/escape.h"
-#include "route/engines.h"
 #include "model/prng.h"
+#include "model/sort.h"
+#include "route/deal.h"
+#include "route/engines.h"
+#include "route/escape.h"
 #include "topo/slimfly.h"
 
 /* A destination LID: its switch, and the port there for a CA. */
@@ -335,13 +336,6 @@ static uint64_t layer_hash(uint32_t pos, unsigned int layer)
 	return ot_prng_next(&r);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 static int prepare_ranks(struct sf_ctx *c)
 {
 	uint32_t n = c->sf->mms.n, p;
@@ -358,7 +352,7 @@ static int prepare_ranks(struct sf_ctx *c)
 
 		for (p = 0; p < n; p++)
 			key[p] = (layer_hash(p, o) >> 20 << 20) | p;
-		qsort(key, n, sizeof(*key), cmp_u64);
+		qsort(key, n, sizeof(*key), ot_cmp_u64);
 		for (p = 0; p < n; p++)
 			r[key[p] & 0xfffff] = p;
 	}

@@ -137,7 +137,7 @@ static const struct tool_option check_options[] = {
 	  TOOL_SET(ARGS, live_opts.all_paths),
 	  TOOL_GIVEN(ARGS, live_opts_given) },
 	{ "path-bound", 'b', "N",
-	  "with --live: ask for every pair up to N pairs (default 1000000), sample beyond",
+	  "with --live: ask for every pair up to N pairs (default 1200000, half a minute of SA queries), sample beyond and confirm credit loops on real SLs",
 	  TOOL_UINT(ARGS, path_bound, 1, 4000000000u),
 	  TOOL_GIVEN(ARGS, live_opts_given) },
 	{ "engine", 'e', "ENGINE",
@@ -340,7 +340,7 @@ static int read_live(struct check_args *a, struct ot_fabric **f,
 	}
 	rc = ot_live_read_mcast(&o, *f, mc, &mc_err);
 	if (rc < 0)
-		return ot_error_set(err, "%s", mc_err.msg);
+		return ot_refuse(err, mc_err.cls, "%s", mc_err.msg);
 	if (rc > 0)
 		fprintf(stderr,
 			"osmtopo check: note: multicast not checked (%s)\n",
@@ -552,7 +552,7 @@ int cmd_check(int argc, char **argv)
 		opts.balance = &a.traffic;
 
 	note_assumptions(&a, r);
-	if (ot_check_run(f, r, &opts, &rep, &err)) {
+	if (ot_check_run_confirmed(f, r, &opts, &rep, &err)) {
 		fprintf(stderr, "osmtopo check: %s\n", err.msg);
 		status = OT_EXIT_USAGE;
 		goto out;

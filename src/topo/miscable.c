@@ -104,12 +104,10 @@ static int collect_cables(struct mc *m, struct ot_error *err)
 	for (i = 0; i < f->nnodes; i++) {
 		const struct ot_node *nd = &f->node[i];
 
-		if (!ot_is_switch(f, i))
-			continue;
 		for (p = 1; p <= nd->nports; p++) {
-			int32_t peer = nd->port[p].peer;
+			int32_t peer = ot_switch_peer(f, i, p);
 
-			if (peer < 0 || !ot_is_switch(f, peer))
+			if (peer < 0)
 				continue;
 			if (m->is_router[i] == m->is_router[peer])
 				return ot_refuse(err, OT_ERR_TOPOLOGY,

@@ -278,18 +278,6 @@ struct fm_pair {
 	unsigned int moves, limit; /* new cables paired, and at most */
 };
 
-static unsigned int ca_count(const struct ot_fabric *f, int32_t n)
-{
-	unsigned int p, c = 0;
-
-	for (p = 1; p <= f->node[n].nports; p++) {
-		int32_t q = f->node[n].port[p].peer;
-
-		c += q >= 0 && f->node[q].type == OT_NODE_CA;
-	}
-	return c;
-}
-
 /* Report order: most CAs, then GUID, then port. */
 static bool end_before(const struct ot_fabric *f, const struct fm_end *a,
 		       const struct fm_end *b)
@@ -491,9 +479,9 @@ static void moved_ends(struct fm_pair *s, struct fm_cable *c, uint32_t nc,
 		if (!c[i].suspect)
 			continue;
 		s->e[s->ne++] = (struct fm_end){ c[i].a, c[i].pa, 0, -1,
-						 ca_count(f, c[i].a) };
+						 ot_node_ca_count(f, c[i].a) };
 		s->e[s->ne++] = (struct fm_end){ c[i].b, c[i].pb, 0, -1,
-						 ca_count(f, c[i].b) };
+						 ot_node_ca_count(f, c[i].b) };
 	}
 	sort_ends(f, s->e, s->ne);
 	for (i = 0; i < s->ne; i++)

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # A fabric hdor cannot route: with `-R hdor,minhop` hdor refuses it with one
 # log line naming the offending node (by name and GUID, as the fabric
-# knows them), writes no table, and minhop routes the fabric instead
-# (every pair reachable, no forwarding loop).
+# knows them), with the code of its class (README: ERR 5E02 topology,
+# 5E03 damage, ...) at INFO, since minhop takes over (ERROR is for a
+# refusal no engine follows), writes no table, and minhop routes the
+# fabric instead (every pair reachable, no forwarding loop).
 #
-# usage: test_refusal.sh NAME NETFILE NODE...
+# usage: test_refusal.sh NAME NETFILE CODE NODE...
+#   CODE: the refusal's code and class, as "5E02:topology"
 #   NODE: the node hdor must name (node description); one of them, when
 #   hdor may name either end of a cable.  Its GUID is read from the
 #   discovered fabric, and the reason must hold '"NODE" (GUID)'.
@@ -12,13 +15,19 @@
 
 name=$1
 net=$2
-shift 2
+code=${3%:*}
+class=${3#*:}
+shift 3
 e2e_init "refusal-$name"
 
 ibsim_start "$net"
 opensm_once -- -R hdor,minhop
 reason=$(grep -E 'hdor: cannot route' "$WORK/opensm.log" | head -1)
 [ -n "$reason" ] || e2e_fail "no refusal from hdor in the log"
+# OpenSM's log line: "<date> [<thread>] 0x<level> -> <function>: <message>",
+# level 0x02 INFO, 0x01 ERROR.
+grep -q -E " 0x02 -> [a-z_]+: ERR $code: hdor: cannot route this fabric \($class\): " <<<"$reason" ||
+	e2e_fail "not ERR $code ($class) at INFO: $reason"
 log_has "minhop tables configured on all switches" ||
 	e2e_fail "minhop did not take over: $(grep 'tables configured' "$WORK/opensm.log")"
 log_has "hdor tables configured" && e2e_fail "hdor claims to have routed"
