@@ -464,6 +464,32 @@ void sim_last_line(const char *path, char *buf, size_t len)
 }
 
 /*
+ * Why ibsim did not start, from its log: its first warning or panic
+ * ("ibwarn: [PID] connect_ports: can't find remote node ..."), without
+ * the "ibwarn: [PID] " before it; else its last line.
+ */
+static void ibsim_cause(const char *path, char *buf, size_t len)
+{
+	char line[512], *p;
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "ibwarn: [", 9) &&
+		    strncmp(line, "ibpanic: [", 10))
+			continue;
+		p = strstr(line, "] ");
+		snprintf(buf, len, "%.*s", (int)(len - 1), p ? p + 2 : line);
+		break;
+	}
+	if (f)
+		fclose(f);
+	if (!buf[0])
+		sim_last_line(path, buf, len);
+}
+
+/*
  * The subdirectories, with fresh OpenSM state for a new fabric: stale
  * guid2lid files break it.
  */
@@ -519,7 +545,7 @@ static int spawn_ibsim(struct sim *s, const char *net, struct ot_error *err)
 int sim_start_ibsim(struct sim *s, const char *netfile, unsigned int timeout,
 		    struct ot_error *err)
 {
-	char net[PATH_MAX], path[PATH_MAX], last[256];
+	char net[PATH_MAX], path[PATH_MAX], last[320];
 	FILE *f;
 
 	if (sim_running(s))
@@ -545,11 +571,12 @@ int sim_start_ibsim(struct sim *s, const char *netfile, unsigned int timeout,
 	write_pid(s, "ibsim.pid", &s->ibsim);
 	if (wait_line(&s->ibsim, sim_path(s, "ibsim.log", path),
 		      "Network simulator ready", timeout)) {
-		sim_last_line(path, last, sizeof(last));
 		sim_stop(s, SIM_STOP_GRACE);
-		return ot_error_set(err, "ibsim did not start: %s",
-				    sim_signal ? "interrupted" :
-				    last[0] ? last : "no output");
+		if (sim_signal)
+			return ot_error_set(err, "ibsim did not start: interrupted");
+		ibsim_cause(path, last, sizeof(last));
+		return ot_error_set(err, "ibsim did not start: %s (%s)",
+				    last[0] ? last : "no output", path);
 	}
 	return 0;
 }
@@ -596,14 +623,30 @@ static bool ibsim_error_line(const char *line)
 	       strncmp(line, "# Net status", 12);
 }
 
-/* Drops ibsim's "sim> " prompts from a reply; 1 if it holds an error. */
+/*
+ * Drops ibsim's "sim> " prompts from a reply, and its "ibwarn: [PID]
+ * send_trap: routing failed ..." lines: a switch whose port changed
+ * cannot send its trap while no SM has configured the fabric, which is
+ * no answer to the command (ibsim.log keeps them).  1 if the reply holds
+ * an error.
+ */
 static int ibsim_reply_clean(char *buf)
 {
 	static const char prompt[] = "sim> ";
-	char *p;
+	char *p, *e;
 
 	while ((p = strstr(buf, prompt)))
 		memmove(p, p + strlen(prompt), strlen(p + strlen(prompt)) + 1);
+	for (p = buf; *p;) {
+		e = strchr(p, '\n');
+		e = e ? e + 1 : p + strlen(p);
+		if (!strncmp(p, "ibwarn: [", 9) &&
+		    strstr(p, "] send_trap: ") &&
+		    strstr(p, "] send_trap: ") < e)
+			memmove(p, e, strlen(e) + 1);
+		else
+			p = e;
+	}
 	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
 		if (ibsim_error_line(p))
 			return 1;
@@ -834,8 +877,14 @@ pid_t sim_spawn_client(const struct sim *s, const char *const argv[],
 
 int sim_exec_client(const struct sim *s, const char *const argv[])
 {
-	char scratch[PATH_MAX];
+	char scratch[PATH_MAX], cwd[PATH_MAX];
 
+	/* For osmtopo, whose relative FILE and DIR mean the caller's. */
+	if (getcwd(cwd, sizeof(cwd)) &&
+	    (setenv("OSMTOPO_SIM_CWD", cwd, 1) ||
+	     setenv("OSMTOPO_SIM_SCRATCH", sim_path(s, "scratch", scratch),
+		    1)))
+		return -1;
 	if (chdir(sim_path(s, "scratch", scratch)) ||
 	    setenv("IBSIM_SOCKNAME", s->sockname, 1) ||
 	    setenv("LD_PRELOAD", s->umad2sim, 1))
