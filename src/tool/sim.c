@@ -712,6 +712,35 @@ int sim_ibsim_cmd(struct sim *s, const char *const lines[], unsigned int n,
 /* OpenSM                                                             */
 /* ------------------------------------------------------------------ */
 
+/*
+ * A value of words (blanks or commas between them) whose "NAME=FILE"
+ * words name existing files, as event_plugin_options's
+ * "osmtopo_qos=FILE": those files by absolute path, the rest as is.
+ */
+static void absolute_values(const char *value, char *out, size_t len)
+{
+	char word[PATH_MAX], abs[PATH_MAX];
+	size_t used = 0, n, sep;
+	const char *eq;
+
+	out[0] = '\0';
+	while (*value && used < len) {
+		sep = strspn(value, " ,\t");
+		n = strcspn(value + sep, " ,\t");
+		snprintf(word, sizeof(word), "%.*s", (int)n, value + sep);
+		eq = strchr(word, '=');
+		if (eq && eq[1] && eq[1] != '/' && !access(eq + 1, F_OK) &&
+		    realpath(eq + 1, abs))
+			used += snprintf(out + used, len - used, "%.*s%.*s%s",
+					 (int)sep, value, (int)(eq + 1 - word),
+					 word, abs);
+		else
+			used += snprintf(out + used, len - used, "%.*s%s",
+					 (int)sep, value, word);
+		value += sep + n;
+	}
+}
+
 int sim_parse_osm_option(const char *arg, struct sim_osm_option *o,
 			 struct ot_error *err)
 {
@@ -725,7 +754,7 @@ int sim_parse_osm_option(const char *arg, struct sim_osm_option *o,
 	snprintf(o->key, sizeof(o->key), "%.*s", (int)klen, arg);
 	/* OpenSM runs in scratch/: a file must be named by absolute path. */
 	if (access(eq + 1, F_OK) || !realpath(eq + 1, o->value))
-		snprintf(o->value, sizeof(o->value), "%s", eq + 1);
+		absolute_values(eq + 1, o->value, sizeof(o->value));
 	return 0;
 }
 

@@ -130,6 +130,7 @@ tests=(
 	"ff-mixed-ador-sfxff|$here/test_ff_engines.sh ff-mixed-ador $topo/sfxff-q4x4-w2-2cas.net 1"
 	"ff-twisted-ador-sfxff-shuffled|$here/test_ff_engines.sh ff-twisted-ador gen:sfxff+3+3x3+--widths+2,1,1+--cas+2+--shuffle-ports+8 1"
 	"ff-mixed-dor-hypercube-damaged|$here/test_ff_engines.sh ff-mixed-dor gen:hypercube+4+--cas+2+--drop-links+0.1+--seed+2"
+	"first-hour|$here/test_first_hour.sh"
 )
 
 run_one() {
