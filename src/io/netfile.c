@@ -604,42 +604,28 @@ static int parse_line(struct reader *rd, const char *line)
 }
 
 /*
- * A cable on one end only: a cable half taken out, or a typo.  ibsim
- * 0.10 refuses it too ("remote port P in node N is not connected to
- * ...").  After link_declared(): a port cabled twice is said first.
+ * A cable on one end only (*lone, of node i port p, to node r): a cable
+ * half taken out, or a typo.  ibsim 0.10 refuses it too ("remote port P
+ * in node N is not connected to ...").
  */
-static int check_both_ends(struct reader *rd)
+static int lone_end(struct reader *rd, const struct port_decl *lone,
+		    uint32_t i, unsigned int p, int r)
 {
-	struct ot_fabric *f = rd->f;
-	uint32_t i;
-	unsigned int p;
-
-	for (i = 0; i < f->nnodes; i++) {
-		const struct node_extra *x = &rd->extra[i];
-
-		for (p = 1; p <= f->node[i].nports; p++) {
-			const struct port_decl *d = &x->decl[p];
-			int r = f->node[i].port[p].peer;
-
-			if (!d->remote || r < 0 ||
-			    rd->extra[r].decl[d->rport].remote)
-				continue;
-			return ot_error_set(rd->err,
-					    "%s:%u: \"%s\"[%u] is cabled to \"%s\"[%u], but the record of \"%s\" (line %u) has no port %u line: a cable is listed on both of its ends",
-					    rd->name, d->line, x->id, p,
-					    d->remote, d->rport, d->remote,
-					    rd->extra[r].line, d->rport);
-		}
-	}
-	return 0;
+	return ot_error_set(rd->err,
+			    "%s:%u: \"%s\"[%u] is cabled to \"%s\"[%u], but the record of \"%s\" (line %u) has no port %u line: a cable is listed on both of its ends",
+			    rd->name, lone->line, rd->extra[i].id, p,
+			    lone->remote, lone->rport, lone->remote,
+			    rd->extra[r].line, lone->rport);
 }
 
 static int link_declared(struct reader *rd)
 {
+	const struct port_decl *lone = NULL;
 	struct ot_fabric *f = rd->f;
 	struct ot_error sub;
-	uint32_t i;
-	unsigned int p;
+	uint32_t i, lone_i = 0;
+	unsigned int p, lone_p = 0;
+	int lone_r = 0;
 
 	for (i = 0; i < f->nnodes; i++) {
 		const struct node_extra *x = &rd->extra[i];
@@ -664,6 +650,13 @@ static int link_declared(struct reader *rd)
 						    d->remote, d->rport,
 						    f->node[r].nports);
 			back = &rd->extra[r].decl[d->rport];
+			/* said after the loop: a port cabled twice first */
+			if (!back->remote && !lone) {
+				lone = d;
+				lone_i = i;
+				lone_p = p;
+				lone_r = r;
+			}
 			if (back->remote &&
 			    (strcmp(back->remote, x->id) || back->rport != p))
 				return ot_error_set(rd->err,
@@ -679,7 +672,7 @@ static int link_declared(struct reader *rd)
 						    sub.msg);
 		}
 	}
-	return 0;
+	return lone ? lone_end(rd, lone, lone_i, lone_p, lone_r) : 0;
 }
 
 static int cmp_guid_node(const void *a, const void *b)
@@ -771,8 +764,6 @@ struct ot_fabric *ot_netfile_read(FILE *in, const char *name,
 		goto out;
 	}
 	error = link_declared(&rd);
-	if (!error)
-		error = check_both_ends(&rd);
 	if (error)
 		goto out;
 	error = check_unique_guids(&rd);

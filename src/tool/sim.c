@@ -530,7 +530,12 @@ static int spawn_ibsim(struct sim *s, const char *net, struct ot_error *err)
 	sim_path(s, "ibsim.cmd", fifo);
 	if ((unlink(fifo) && errno != ENOENT) || mkfifo(fifo, 0600))
 		return ot_error_set(err, "%s: %s", fifo, strerror(errno));
-	sim_path(s, "ibsim.log", log);
+	/*
+	 * A new file, not the last run's truncated by the child: the wait
+	 * for "Network simulator ready" could read the old one's.
+	 */
+	if (unlink(sim_path(s, "ibsim.log", log)) && errno != ENOENT)
+		return ot_error_set(err, "%s: %s", log, strerror(errno));
 	s->ibsim.pid = spawn(argv, sim_path(s, "scratch", scratch), fifo, log,
 			     log, env);
 	if (s->ibsim.pid < 0) {

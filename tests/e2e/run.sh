@@ -32,7 +32,7 @@ mkdir -p "$gen"
 	--shuffle-ports 5 -o "$gen/flatfly-damaged-shuffled.net" ||
 	{ echo "cannot generate fabrics"; exit 2; }
 # CELLIA with one router-switch cable pulled: drop the port line on both
-# ends (ibsim would otherwise restore a cable declared on one end).
+# ends (ibsim 0.10 and osmtopo's reader refuse a cable listed on one end).
 drop_cable() {
 	local file=$1 victim=$2 line p rid q
 	line=$(awk -v v="\"$victim\"" '/^(Switch|Hca|Ca)/ { n = $0 }
