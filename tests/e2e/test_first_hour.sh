@@ -279,6 +279,7 @@ case_7() {
 
 case_8() {
 	local cell used
+	# shellcheck disable=SC2016 # the markdown's backquotes
 	cell=$(grep -F '| `ff-mixed-dor` |' "$SRC/README.md")
 	used=$("$OSMTOPO" check --route ff-mixed-dor --no-balance "$FF" |
 		sed -n 's/^VLs used: *//p' | tr ',' '\n' | grep -c .)
