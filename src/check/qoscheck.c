@@ -46,6 +46,8 @@ struct ot_qos_check_report {
 	struct ot_qos_layers layers; /* as the check reads the SLs */
 	double target[OT_QOS_MAX_CLASSES];
 	bool loop[OT_QOS_MAX_CLASSES];
+	bool idle[OT_QOS_MAX_CLASSES]; /* no row: reaches no port */
+	bool strict;
 	struct qrow *row;
 	size_t nrows, cap;
 	char **ex[Q_KINDS];
@@ -395,6 +397,20 @@ static void setup(struct ot_qos_check_report *q, const struct ot_routing *r,
 		l->class_of_sl[i] = (int8_t)ot_qos_class_of_sl(t, i);
 }
 
+/* The classes that have no row: none of their flows leaves a port. */
+static void find_idle(struct ot_qos_check_report *q)
+{
+	unsigned int c;
+	size_t i;
+
+	for (c = 0; c < q->classes; c++)
+		q->idle[c] = true;
+	for (i = 0; i < q->nrows; i++)
+		q->idle[q->row[i].cls] = false;
+	for (c = 0; c < q->classes; c++)
+		q->c.idle_classes += q->idle[c];
+}
+
 int ot_qos_check_run(const struct ot_routing *r,
 		     const struct ot_qos_check_opts *o,
 		     struct ot_qos_check_report **out, struct ot_error *err)
@@ -426,6 +442,8 @@ int ot_qos_check_run(const struct ot_routing *r,
 		return ot_error_nomem(err, "qos check");
 	}
 	ot_qos_flows_free(&fl);
+	find_idle(q);
+	q->strict = o->strict;
 	*out = q;
 	return 0;
 }
@@ -435,7 +453,8 @@ bool ot_qos_check_ok(const struct ot_qos_check_report *q)
 	const struct ot_qos_check_counts *c = &q->c;
 
 	return !c->unread && !c->no_entry && !c->shared_vl && !c->share_miss &&
-	       !c->split_miss && !c->loop_classes;
+	       !c->split_miss && !c->loop_classes &&
+	       !(q->strict && c->idle_classes);
 }
 
 const struct ot_qos_check_counts *
@@ -567,6 +586,11 @@ static void print_qos_text(FILE *out, const struct ot_qos_check_report *q)
 			fprintf(out, "%14" PRIu64, s.worst * OT_QOS_UNIT);
 		fprintf(out, "  %s\n", q->loop[i] ? "YES" : "no");
 	}
+	for (i = 0; i < q->classes; i++)
+		if (q->idle[i])
+			fprintf(out, "  %s class %s (SL %u) reaches no port: no pair's path SL is the class's; does the QoS policy name ports that exist (port-name \"NODEDESC/P1\")?\n",
+				q->strict ? "FAIL" : "WARN", q->cls[i].name,
+				q->cls[i].sl);
 	fprintf(out, "  shares within 1%%: %s (worst miss %.3f%%)\n",
 		c->share_miss || c->unread ? "NO" : "yes",
 		100 * c->worst_miss);
@@ -579,7 +603,13 @@ static void print_qos_text(FILE *out, const struct ot_qos_check_report *q)
 			fprintf(out, "  %s %s: %s\n",
 				k == Q_DIFFERS ? "note" : "FAIL",
 				qkind_name[k], q->ex[k][j]);
-	fprintf(out, "QoS check: %s\n", ot_qos_check_ok(q) ? "ok" : "FAILED");
+	if (ot_qos_check_ok(q) && c->idle_classes)
+		fprintf(out, "QoS check: ok, but %u class%s reach%s no port\n",
+			c->idle_classes, c->idle_classes == 1 ? "" : "es",
+			c->idle_classes == 1 ? "es" : "");
+	else
+		fprintf(out, "QoS check: %s\n",
+			ot_qos_check_ok(q) ? "ok" : "FAILED");
 }
 
 static json_t *vls_json(uint16_t vls)
@@ -642,6 +672,7 @@ static json_t *classes_json(const struct ot_qos_check_report *q)
 		ot_json_set(o, "max_share_minus_target", ot_json_fixed(s.hi, 5));
 		ot_json_set(o, "worst_wait_bytes", wait_json(s.worst));
 		ot_json_set(o, "credit_loop", json_boolean(q->loop[i]));
+		ot_json_set(o, "reaches_no_port", json_boolean(q->idle[i]));
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -665,6 +696,7 @@ static json_t *qos_json(const struct ot_qos_check_report *q)
 	ot_json_set(o, "share_miss", ot_json_u64(c->share_miss));
 	ot_json_set(o, "split_miss", ot_json_u64(c->split_miss));
 	ot_json_set(o, "credit_loop_classes", json_integer(c->loop_classes));
+	ot_json_set(o, "idle_classes", json_integer(c->idle_classes));
 	ot_json_set(o, "tables_not_as_computed", ot_json_u64(c->differs));
 	ot_json_set(o, "tables_not_computed", ot_json_u64(c->uncomputed));
 	ot_json_set(o, "classes", classes_json(q));

@@ -11,7 +11,8 @@
  * share a VL on a port, when a class's share misses its target (among
  * the classes present on the port) by more than 1% of the link, when a
  * class's weight is not split over its VLs in proportion to their flows
- * (within one packet), or when a class's VLs form a credit loop.
+ * (within one packet), or when a class's VLs form a credit loop.  A
+ * class whose flows reach no port is a warning (a failure when strict).
  */
 #ifndef OSMTOPO_CHECK_QOSCHECK_H
 #define OSMTOPO_CHECK_QOSCHECK_H
@@ -36,6 +37,8 @@ struct ot_qos_check_opts {
 	unsigned int sls;
 	const struct ot_vlarb_tables *vlarb;
 	unsigned int max_examples; /* of each failure; 0 = 5 */
+	/* A class whose flows reach no port fails the check (else a warning). */
+	bool strict;
 };
 
 struct ot_qos_check_report;
@@ -56,6 +59,12 @@ struct ot_qos_check_counts {
 	uint64_t share_miss;  /* (port, class) off target by more than 1% */
 	uint64_t split_miss;  /* (port, class VL) short of its flows' part */
 	unsigned int loop_classes; /* classes whose VLs form a credit loop */
+	/*
+	 * Classes no flow of which leaves any port: no pair got their SL
+	 * (a QoS policy whose port names match no port, say).  A warning,
+	 * a failure when strict.
+	 */
+	unsigned int idle_classes;
 	double worst_miss;    /* largest |share - target| */
 	/*
 	 * Not a failure: ports whose low table is not the one osmtopo

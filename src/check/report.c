@@ -169,11 +169,12 @@ static void print_mcast(FILE *out, const struct ot_check_report *rep)
 
 	if (!c->mcast_checked)
 		return;
-	fprintf(out, "multicast:        %u groups, %u with members (%" PRIu64
-		" members): %" PRIu64 " member pairs, %" PRIu64
-		" not delivered, %u groups forwarding in a loop\n",
-		m->groups, m->trees, m->members, m->pairs, m->missed,
-		m->looping);
+	fprintf(out, "multicast:        %u group%s, %u with members (%" PRIu64
+		" member%s): %" PRIu64 " member pair%s, %" PRIu64
+		" not delivered, %u forwarding in a loop\n",
+		m->groups, m->groups == 1 ? "" : "s", m->trees, m->members,
+		m->members == 1 ? "" : "s", m->pairs,
+		m->pairs == 1 ? "" : "s", m->missed, m->looping);
 	fprintf(out, "  credit loops:   %u with multicast (%" PRIu64
 		" dependencies added), %u without\n", m->credit_loops,
 		m->dependencies, c->credit_loops);

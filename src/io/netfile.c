@@ -99,6 +99,9 @@ struct reader {
 	struct guid_counters guids;
 	int cur;           /* node whose port lines follow, -1 if none */
 	unsigned int line;
+	/* The last line read as nothing (no keyword known), for a message. */
+	unsigned int skipped_line;
+	char skipped_word[32];
 };
 
 static uint32_t hash_str(const char *s)
@@ -535,14 +538,46 @@ static bool starts_with(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
+/*
+ * A line with no keyword the reader knows.  "WORD N "id"" is a node
+ * header with its type misspelt ("Swtch"): an error, here and not at the
+ * port line after it.  Anything else (vendid=, devid=, sysimgguid=,
+ * width=, ...) has nothing to model, and is remembered for a message.
+ */
+static int skip_line(struct reader *rd, const char *line)
+{
+	size_t w = strcspn(line, " \t");
+	const char *s = skip_space(line + w);
+	const char *q = s;
+
+	while (isdigit((unsigned char)*q))
+		q++;
+	if (!*line)
+		return 0;
+	if (w && q > s && (*q == ' ' || *q == '\t') && *skip_space(q) == '"')
+		return rd_error(rd,
+				"unknown node type \"%.*s\" (Switch, Ca, Hca or Rt)",
+				(int)(w < 32 ? w : 32), line);
+	rd->skipped_line = rd->line;
+	snprintf(rd->skipped_word, sizeof(rd->skipped_word), "%.*s",
+		 (int)(w < sizeof(rd->skipped_word) - 1 ?
+			       w : sizeof(rd->skipped_word) - 1),
+		 line);
+	return 0;
+}
+
 static int parse_line(struct reader *rd, const char *line)
 {
 	if (*line == '#')
 		return 0; /* comments do not end a record */
 	if (*line == '[') {
-		if (rd->cur < 0)
-			return rd_error(rd, "port line outside a node record");
-		return parse_port_line(rd, line);
+		if (rd->cur >= 0)
+			return parse_port_line(rd, line);
+		if (rd->skipped_line)
+			return rd_error(rd,
+					"port line outside a node record (line %u, \"%s ...\", was read as no node header)",
+					rd->skipped_line, rd->skipped_word);
+		return rd_error(rd, "port line outside a node record");
 	}
 	rd->cur = -1;
 	if (*line == '@')
@@ -565,16 +600,32 @@ static int parse_line(struct reader *rd, const char *line)
 	    starts_with(line, "do"))
 		return rd_error(rd,
 				"ibsim include/module/do lines are not supported");
-	/* vendid=, devid=, sysimgguid=, width=, ...: nothing to model. */
-	return 0;
+	return skip_line(rd, line);
+}
+
+/*
+ * A cable on one end only (*lone, of node i port p, to node r): a cable
+ * half taken out, or a typo.  ibsim 0.10 refuses it too ("remote port P
+ * in node N is not connected to ...").
+ */
+static int lone_end(struct reader *rd, const struct port_decl *lone,
+		    uint32_t i, unsigned int p, int r)
+{
+	return ot_error_set(rd->err,
+			    "%s:%u: \"%s\"[%u] is cabled to \"%s\"[%u], but the record of \"%s\" (line %u) has no port %u line: a cable is listed on both of its ends",
+			    rd->name, lone->line, rd->extra[i].id, p,
+			    lone->remote, lone->rport, lone->remote,
+			    rd->extra[r].line, lone->rport);
 }
 
 static int link_declared(struct reader *rd)
 {
+	const struct port_decl *lone = NULL;
 	struct ot_fabric *f = rd->f;
 	struct ot_error sub;
-	uint32_t i;
-	unsigned int p;
+	uint32_t i, lone_i = 0;
+	unsigned int p, lone_p = 0;
+	int lone_r = 0;
 
 	for (i = 0; i < f->nnodes; i++) {
 		const struct node_extra *x = &rd->extra[i];
@@ -599,6 +650,13 @@ static int link_declared(struct reader *rd)
 						    d->remote, d->rport,
 						    f->node[r].nports);
 			back = &rd->extra[r].decl[d->rport];
+			/* said after the loop: a port cabled twice first */
+			if (!back->remote && !lone) {
+				lone = d;
+				lone_i = i;
+				lone_p = p;
+				lone_r = r;
+			}
 			if (back->remote &&
 			    (strcmp(back->remote, x->id) || back->rport != p))
 				return ot_error_set(rd->err,
@@ -614,7 +672,7 @@ static int link_declared(struct reader *rd)
 						    sub.msg);
 		}
 	}
-	return 0;
+	return lone ? lone_end(rd, lone, lone_i, lone_p, lone_r) : 0;
 }
 
 static int cmp_guid_node(const void *a, const void *b)

@@ -19,7 +19,10 @@
  * has none they are given as ibsim gives them, so offline results match a
  * simulated fabric.  LIDs come from the file where it has them ("lid N"),
  * otherwise ot_fabric_assign_lids() gives them.  The result is indexed.
- * name is used in error messages ("file:line: ...").
+ * name is used in error messages ("file:line: ..."), which name the
+ * token read wrong: a node type misspelt ("Swtch"), a remote node no
+ * record declares, a cable listed on one of its ends only (ibsim 0.10
+ * refuses it as well), a port declared twice.
  * NULL with err set on error.
  */
 struct ot_fabric *ot_netfile_read(FILE *in, const char *name,

@@ -54,6 +54,7 @@ struct check_args {
 	const struct expect_family *expect; /* --expect FAMILY */
 	const char *qos;      /* --qos: the class table */
 	unsigned int qos_sls; /* --qos-layers */
+	bool strict;          /* --strict: a class reaching no port fails */
 	struct ot_vlarb_tables *vlarb; /* read with --live --qos */
 	const char *netfile, *lftfile;
 };
@@ -179,6 +180,9 @@ static const struct tool_option check_options[] = {
 	{ "qos-layers", 'Y', "S",
 	  "with --qos: the engine's SL layers per class (default: the fewest that hold the path SLs found)",
 	  TOOL_UINT(ARGS, qos_sls, 1, 15) },
+	{ "strict", 'X', NULL,
+	  "with --qos: a class that reaches no port (no pair has its SL) fails the check, not only warns",
+	  TOOL_SET(ARGS, strict) },
 	{ "plot", 'g', "FILE",
 	  "write an SVG picture of the link loads per pattern to FILE",
 	  TOOL_STRING(ARGS, plot) },
@@ -266,6 +270,8 @@ static int check_combination(const struct check_args *a)
 		why = "--expect reads a net file or the live fabric";
 	else if ((a->qos || a->qos_sls) && !a->live)
 		why = "--qos reads the tables of a live fabric: it needs --live";
+	else if (a->strict && !a->qos)
+		why = "--strict goes with --qos";
 	else if (a->qos_sls && !a->qos)
 		why = "--qos-layers goes with --qos";
 	if (!why)
@@ -477,6 +483,7 @@ static int check_qos(const struct check_args *a, const struct ot_routing *r,
 		     const struct ot_check_report *rep)
 {
 	struct ot_qos_check_opts o = { .sls = a->qos_sls,
+				       .strict = a->strict,
 				       .vlarb = a->vlarb,
 				       .max_examples = a->examples };
 	struct ot_qos_check_report *q = NULL;
@@ -493,6 +500,12 @@ static int check_qos(const struct check_args *a, const struct ot_routing *r,
 		fprintf(stderr, "osmtopo check: %s\n", err.msg);
 		return OT_EXIT_USAGE;
 	}
+	if (ot_qos_check_counts(q)->idle_classes)
+		fprintf(stderr,
+			"osmtopo check: %s: %u QoS class(es) reach no port: no pair's path SL is theirs (see the report)%s\n",
+			a->strict ? "failing" : "warning",
+			ot_qos_check_counts(q)->idle_classes,
+			a->strict ? "" : "; --strict fails on it");
 	if (ot_qos_check_print(stdout, rep, q, a->json) || fflush(stdout))
 		fprintf(stderr, "osmtopo check: writing the report: %s\n",
 			strerror(errno));
@@ -521,6 +534,15 @@ int cmd_check(int argc, char **argv)
 	if (a.expect)
 		return check_expect(&a);
 
+	/* A class table that does not load fails now, not after the read. */
+	if (a.qos) {
+		struct ot_qos_table t;
+
+		if (ot_qos_load(a.qos, &t, &err)) {
+			fprintf(stderr, "osmtopo check: %s\n", err.msg);
+			return OT_EXIT_USAGE;
+		}
+	}
 	if (a.live) {
 		status = read_live(&a, &f, &r, &promiser, &mc, &err) ?
 				 OT_EXIT_USAGE :

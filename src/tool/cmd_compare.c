@@ -134,7 +134,7 @@ struct cmp_row {
 	const char *engine;
 	enum cmp_status status;
 	char used[64];  /* the engine OpenSM says routed, "" if none */
-	char note[256]; /* why it failed or fell back */
+	char note[OSM_REASON_LEN]; /* why it failed or fell back, whole */
 	double route_ms;
 	bool have_time;
 	bool checked;   /* the checker ran and its numbers below are set */
@@ -498,8 +498,37 @@ static void cmp_routed_text(const struct cmp_row *r, char *buf, size_t len)
 		snprintf(buf, len, "no (%s)", cmp_status_name[r->status]);
 }
 
+/* Column widths: the longest engine name, "routed" text and pattern. */
+struct cmp_widths {
+	int engine, routed;
+	int pat[CMP_MAX_PATTERNS];
+};
+
+static void cmp_widths(const struct cmp_args *a, const struct cmp_row *rows,
+		       const struct cmp_row *first, struct cmp_widths *wd)
+{
+	char routed[96];
+	unsigned int k;
+	int i, n;
+
+	wd->engine = (int)strlen("engine");
+	wd->routed = 18;
+	for (i = 0; i < a->nengines; i++) {
+		n = (int)strlen(rows[i].engine);
+		wd->engine = n > wd->engine ? n : wd->engine;
+		cmp_routed_text(&rows[i], routed, sizeof(routed));
+		n = (int)strlen(routed);
+		wd->routed = n > wd->routed ? n : wd->routed;
+	}
+	for (k = 0; first && k < first->npat; k++) {
+		n = (int)strlen(first->pat[k].name);
+		wd->pat[k] = n > 9 ? n : 9;
+	}
+}
+
 static void print_row(FILE *out, const struct cmp_row *r,
-		      const struct cmp_row *first)
+		      const struct cmp_row *first,
+		      const struct cmp_widths *wd)
 {
 	char routed[96], time[24];
 	unsigned int k, j;
@@ -509,7 +538,8 @@ static void print_row(FILE *out, const struct cmp_row *r,
 		snprintf(time, sizeof(time), "%.1f ms", r->route_ms);
 	else
 		snprintf(time, sizeof(time), "-");
-	fprintf(out, "%-12s %-18s %9s", r->engine, routed, time);
+	fprintf(out, "%-*s %-*s %9s", wd->engine, r->engine, wd->routed,
+		routed, time);
 	if (!r->checked) {
 		fprintf(out, " %3s %6s %7s %5s %4s\n", "-", "-", "-", "-",
 			"-");
@@ -524,9 +554,34 @@ static void print_row(FILE *out, const struct cmp_row *r,
 			if (!strcmp(r->pat[j].name, first->pat[k].name))
 				break;
 		if (j < r->npat)
-			fprintf(out, " %9.3f", r->pat[j].throughput);
+			fprintf(out, " %*.3f", wd->pat[k], r->pat[j].throughput);
 		else
-			fprintf(out, " %9s", "-");
+			fprintf(out, " %*s", wd->pat[k], "-");
+	}
+	fputc('\n', out);
+}
+
+/*
+ * "  ENGINE: REASON", the reason whole, wrapped at blanks to lines of at
+ * most 78 characters, the next lines indented by 4.
+ */
+static void print_note(FILE *out, const char *engine, const char *note)
+{
+	const int width = 78;
+	int col, n;
+
+	col = fprintf(out, "  %s:", engine);
+	while (*note) {
+		note += strspn(note, " ");
+		n = (int)strcspn(note, " ");
+		if (!n)
+			break;
+		if (col > 4 && col + 1 + n > width) {
+			fputs("\n   ", out);
+			col = 3;
+		}
+		col += fprintf(out, " %.*s", n, note);
+		note += n;
 	}
 	fputc('\n', out);
 }
@@ -535,20 +590,22 @@ static void print_table(FILE *out, const struct cmp_args *a,
 			const struct cmp_row *rows)
 {
 	const struct cmp_row *first = cmp_columns(a, rows);
+	struct cmp_widths wd;
 	unsigned int k;
 	int i;
 
-	fprintf(out, "%-12s %-18s %9s %3s %6s %7s %5s %4s", "engine",
-		"routed", "time", "VLs", "loops", "unreach", "hops", "max");
+	cmp_widths(a, rows, first, &wd);
+	fprintf(out, "%-*s %-*s %9s %3s %6s %7s %5s %4s", wd.engine, "engine",
+		wd.routed, "routed", "time", "VLs", "loops", "unreach", "hops",
+		"max");
 	for (k = 0; first && k < first->npat; k++)
-		fprintf(out, " %9.9s", first->pat[k].name);
+		fprintf(out, " %*s", wd.pat[k], first->pat[k].name);
 	fputc('\n', out);
 	for (i = 0; i < a->nengines; i++)
-		print_row(out, &rows[i], first);
+		print_row(out, &rows[i], first, &wd);
 	for (i = 0; i < a->nengines; i++)
 		if (rows[i].note[0])
-			fprintf(out, "  %s: %s\n", rows[i].engine,
-				rows[i].note);
+			print_note(out, rows[i].engine, rows[i].note);
 	if (first)
 		fprintf(out,
 			"(throughput per traffic pattern: 1 / the most loaded link, all CAs sending at once)\n");

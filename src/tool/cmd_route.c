@@ -259,7 +259,11 @@ int cmd_route(int argc, char **argv)
 		return status;
 	e = ot_engine_find(a.engine);
 	if (!e) {
-		fprintf(stderr, "osmtopo route: no engine '%s'\n", a.engine);
+		char hint[1024];
+
+		tool_engine_hint(a.engine, false, hint, sizeof(hint));
+		fprintf(stderr, "osmtopo route: no engine '%s' (%s)\n",
+			a.engine, hint);
 		return OT_EXIT_USAGE;
 	}
 	status = OT_EXIT_USAGE;

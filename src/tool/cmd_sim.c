@@ -9,7 +9,9 @@
  * the state (socket name, PIDs) is kept in DIR (see sim.h); the code is
  * the one `osmtopo compare` runs.
  */
+#define _GNU_SOURCE /* memmem */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "io/netfile.h"
 #include "options.h"
 #include "sim.h"
 
@@ -26,6 +29,7 @@ struct sim_args {
 	const char *dir;
 	unsigned int timeout; /* 0: the action's default */
 	bool once, opensm_only;
+	bool allow_fallback; /* opensm: another engine than the first may route */
 	unsigned int grace;
 	const char *wrap;
 	const char *plugin_dir;
@@ -58,6 +62,10 @@ static const struct tool_option sim_options[] = {
 	{ "option", 'o', "KEY=VALUE",
 	  "opensm: add the line \"KEY VALUE\" to OpenSM's config; repeatable",
 	  TOOL_CALL(add_option) },
+	{ "allow-fallback", 'a', NULL,
+	  "opensm: accept that an engine after the first named routes (or the"
+	  " first without its class table)",
+	  TOOL_SET(ARGS, allow_fallback) },
 	{ "wrap", 'w', "CMD",
 	  "opensm: run OpenSM under CMD (words split at blanks), e.g. valgrind",
 	  TOOL_STRING(ARGS, wrap) },
@@ -77,7 +85,8 @@ static void sim_usage(FILE *out, const struct tool_command *c)
 {
 	fprintf(out,
 		"usage: osmtopo sim start  --dir DIR [--timeout S] NETFILE\n"
-		"       osmtopo sim opensm --dir DIR [--once] [--option KEY=VALUE]...\n"
+		"       osmtopo sim opensm --dir DIR [--once] [--allow-fallback]\n"
+		"                          [--option KEY=VALUE]...\n"
 		"                          [--wrap CMD] [--plugin-dir DIR] [--timeout S]\n"
 		"                          [-- OPENSM ARGS...]\n"
 		"       osmtopo sim run    --dir DIR -- CMD [ARGS...]\n"
@@ -96,13 +105,20 @@ static void sim_usage(FILE *out, const struct tool_command *c)
 		"          of a key wins), log DIR/opensm.log, output DIR/opensm.out.\n"
 		"          With --once it sweeps once (opensm -o) and the command waits\n"
 		"          for it to exit; otherwise it returns at SUBNET UP and OpenSM\n"
-		"          runs on.  When the log says no engine routed the fabric (an\n"
-		"          engine alone with no_fallback, or none left), OpenSM is stopped\n"
-		"          and the reason printed.\n"
+		"          runs on.  It says on stderr which engine routed, and why\n"
+		"          each engine before it did not (from OpenSM's log); when the\n"
+		"          first engine named (-R or routing_engine) did not route, or\n"
+		"          routed without the class table it was given, it stops OpenSM\n"
+		"          and exits 1, unless --allow-fallback.  When no engine routed\n"
+		"          the fabric (an engine alone with no_fallback, or none left),\n"
+		"          OpenSM is stopped and the reason printed.\n"
 		"  run     CMD as a libibumad client of the simulation: in DIR/scratch\n"
 		"          (where libumad2sim leaves its sys-PID/ trees), with\n"
-		"          IBSIM_SOCKNAME and LD_PRELOAD=libumad2sim.so; name files by\n"
-		"          absolute path.  Its exit status is CMD's.\n"
+		"          IBSIM_SOCKNAME and LD_PRELOAD=libumad2sim.so.  osmtopo takes\n"
+		"          a relative FILE or DIR option from the directory sim run was\n"
+		"          called in (OSMTOPO_SIM_CWD); other programs' files: name them\n"
+		"          by absolute path.  libumad2sim's \"attached as client\" line\n"
+		"          is dropped from CMD's stderr.  Its exit status is CMD's.\n"
 		"  cmd     each LINE to ibsim's console, as typed there, e.g.\n"
 		"          'Unlink \"S[0,0]\"[3]' (a cable down, both ends), 'ReLink\n"
 		"          \"S[0,0]\"[3]' (up again), 'Unlink \"S[0,0]\"' (a switch\n"
@@ -112,7 +128,7 @@ static void sim_usage(FILE *out, const struct tool_command *c)
 		"          1 when ibsim refuses a line (unknown node, port, command).\n"
 		"  stop    OpenSM, then ibsim, by PID: SIGTERM, then SIGKILL after\n"
 		"          --grace seconds.  Nothing running is not an error.\n"
-		"  status  \"ibsim PID running\", \"opensm PID stopped\", ...; exit 0\n"
+		"  status  \"ibsim PID running\", \"opensm not running\", ...; exit 0\n"
 		"          when ibsim and OpenSM run (--opensm-only: OpenSM), else 1.\n\n"
 		"Needs ibsim, opensm and libumad2sim.so (set UMAD2SIM to its path if\n"
 		"it is not %s).\n\noptions:\n",
@@ -122,7 +138,8 @@ static void sim_usage(FILE *out, const struct tool_command *c)
 		"\nexamples:\n"
 		"  osmtopo sim start --dir /tmp/s topologies/cellia-kns-6x2.net\n"
 		"  osmtopo sim opensm --dir /tmp/s --once -- -R hdor,minhop\n"
-		"  osmtopo sim opensm --dir /tmp/s --option qos=TRUE --option lmc=1 -- -R ff-ador\n"
+		"  osmtopo sim opensm --dir /tmp/s --option qos=TRUE -- -R hdor\n"
+		"  osmtopo sim opensm --dir /tmp/s --allow-fallback -- -R ff-dor,minhop\n"
 		"  osmtopo sim run --dir /tmp/s -- osmtopo lfts --live -o /tmp/s/live.lfts\n"
 		"  osmtopo sim cmd --dir /tmp/s 'Unlink \"S[0,0]\"[7]'\n"
 		"  osmtopo sim stop --dir /tmp/s\n"
@@ -148,7 +165,7 @@ static const struct {
 	int min_args, max_args; /* operands after the action; -1: any */
 } sim_actions[] = {
 	[SIM_START] = { "start", "dht", 1, 1 },
-	[SIM_OPENSM] = { "opensm", "dht1owp", 0, -1 },
+	[SIM_OPENSM] = { "opensm", "dht1owpa", 0, -1 },
 	[SIM_RUN] = { "run", "dh", 1, -1 },
 	[SIM_CMD] = { "cmd", "dht", 1, -1 },
 	[SIM_STOP] = { "stop", "dhOg", 0, 0 },
@@ -182,17 +199,44 @@ static void requested_engine(const struct sim_args *a, int argc,
 	*no_fallback = !strncmp(list + strlen(engine), ",no_fallback", 12);
 }
 
+/*
+ * OpenSM came up (or swept once): which engine routed, and why those
+ * before it did not, on stderr.  Without --allow-fallback, the first
+ * engine named must have routed, with its class table if it has one.
+ */
+static int opensm_routed(struct sim *s, struct osm_watch *w,
+			 const char *engine, const struct sim_args *a)
+{
+	const char *who = "osmtopo sim opensm";
+
+	osm_watch_report(w, stderr, who);
+	if (a->allow_fallback || !engine[0] ||
+	    (w->done && !strcmp(w->used, engine) && !w->classes_off[0]))
+		return OT_EXIT_OK;
+	fprintf(stderr,
+		"%s: %s, the first engine named, %s: failing%s (--allow-fallback accepts it)\n",
+		who, engine,
+		w->done && !strcmp(w->used, engine) ?
+			"routed without its service classes" :
+			"did not route the fabric",
+		a->once ? "" : ", OpenSM stopped");
+	sim_stop_opensm(s, SIM_STOP_GRACE);
+	return OT_EXIT_FAIL;
+}
+
 /* What the wait for OpenSM ended with, as the exit status. */
 static int opensm_outcome(struct sim *s, struct osm_watch *w,
-			  enum sim_osm_state st, int status, bool once,
+			  enum sim_osm_state st, int status,
+			  const char *engine, const struct sim_args *a,
 			  unsigned int timeout)
 {
 	char last[256], path[PATH_MAX + 16];
+	bool once = a->once;
 
 	if (st == SIM_OSM_UP ||
 	    (st == SIM_OSM_EXITED && once && WIFEXITED(status) &&
 	     !WEXITSTATUS(status)))
-		return OT_EXIT_OK;
+		return opensm_routed(s, w, engine, a);
 	/* opensm -o waits for SUBNET UP deaf to SIGTERM: less grace. */
 	sim_stop_opensm(s, once ? 2 : SIM_STOP_GRACE);
 	if (st == SIM_OSM_INTERRUPTED)
@@ -262,7 +306,152 @@ static int do_opensm(struct sim *s, const struct sim_args *a, int argc,
 	osm_watch_init(&w, log, engine, no_fallback);
 	st = sim_wait_opensm(s, &w, a->once, timeout, &status);
 	osm_watch_close(&w);
-	return opensm_outcome(s, &w, st, status, a->once, timeout);
+	return opensm_outcome(s, &w, st, status, engine, a, timeout);
+}
+
+/*
+ * libumad2sim says "ibwarn: [PID] sim_connect: attached as client N at
+ * node "X"" on every client's stderr: noise, dropped.  A line is held
+ * only while it may still be that one (it starts "ibwarn: ["), so that
+ * progress lines ("\r" without "\n") pass at once.
+ */
+struct noise_filter {
+	char line[4096];
+	size_t len;
+	bool passing; /* inside a line that is not the noise: pass it */
+};
+
+/* The line held: written unless it is the noise. */
+static void noise_flush(struct noise_filter *nf)
+{
+	static const char attached[] = "] sim_connect: attached as client ";
+
+	if (nf->len && !(nf->line[nf->len - 1] == '\n' &&
+			 memmem(nf->line, nf->len, attached,
+				sizeof(attached) - 1)))
+		fwrite(nf->line, 1, nf->len, stderr);
+	nf->len = 0;
+}
+
+static void noise_filter(struct noise_filter *nf, const char *buf, size_t n)
+{
+	static const char start[] = "ibwarn: [";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (nf->passing) {
+			fputc(buf[i], stderr);
+			nf->passing = buf[i] != '\n';
+			continue;
+		}
+		nf->line[nf->len++] = buf[i];
+		if (buf[i] == '\n') {
+			noise_flush(nf);
+		} else if ((nf->len < sizeof(start) &&
+			    strncmp(nf->line, start, nf->len)) ||
+			   nf->len == sizeof(nf->line)) {
+			fwrite(nf->line, 1, nf->len, stderr);
+			nf->len = 0;
+			nf->passing = true;
+		}
+	}
+	fflush(stderr);
+}
+
+/*
+ * sim run: CMD as a client, its stderr through noise_filter(); CMD's exit
+ * status, or its signal raised again.  A signal sent to this process
+ * alone (SIGTERM from a timeout) is passed on to CMD.
+ */
+static int run_client(struct sim *s, char **argv)
+{
+	struct noise_filter nf = { .len = 0 };
+	char buf[4096];
+	int pfd[2], st = 0, sig = 0;
+	bool tty = isatty(STDERR_FILENO);
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(pfd)) {
+		fprintf(stderr, "osmtopo sim: pipe: %s\n", strerror(errno));
+		return OT_EXIT_FAIL;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		close(pfd[0]);
+		dup2(pfd[1], STDERR_FILENO);
+		close(pfd[1]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		/* progress lines still go to the terminal behind the pipe */
+		if (tty)
+			setenv("OSMTOPO_STDERR_TTY", "1", 1);
+		sim_exec_client(s, (const char *const *)argv);
+		fprintf(stderr, "osmtopo sim: cannot run %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	if (pid < 0) {
+		close(pfd[0]);
+		fprintf(stderr, "osmtopo sim: fork: %s\n", strerror(errno));
+		return OT_EXIT_FAIL;
+	}
+	for (;;) {
+		n = read(pfd[0], buf, sizeof(buf));
+		if (n > 0) {
+			noise_filter(&nf, buf, (size_t)n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR) {
+			if (sim_interrupted() && !sig) {
+				sig = sim_interrupted();
+				kill(pid, sig);
+			}
+			continue;
+		}
+		break;
+	}
+	close(pfd[0]);
+	noise_flush(&nf);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(st)) {
+		signal(WTERMSIG(st), SIG_DFL);
+		raise(WTERMSIG(st));
+		return 128 + WTERMSIG(st);
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : OT_EXIT_FAIL;
+}
+
+/*
+ * sim start.  osmtopo's reader reads the net file too: ibsim accepts
+ * some files it refuses (a cable listed on one end: ibsim adds the
+ * other), and when ibsim fails the reader's line and token say more.
+ */
+static int start_ibsim(struct sim *s, const struct sim_args *a,
+		       const char *netfile)
+{
+	struct ot_error err = { 0 }, rerr = { 0 };
+	struct ot_fabric *f = ot_netfile_load(netfile, &rerr);
+
+	ot_fabric_free(f);
+	if (!sim_start_ibsim(s, netfile, a->timeout ? a->timeout : 120,
+			     &err)) {
+		if (!f)
+			fprintf(stderr,
+				"osmtopo sim: warning: ibsim serves it, but osmtopo's reader (route, check, compare) refuses it: %s\n",
+				rerr.msg);
+		return OT_EXIT_OK;
+	}
+	sim_die_of_signal();
+	fprintf(stderr, "osmtopo sim: %s\n", err.msg);
+	if (!f && !strstr(rerr.msg, strerror(ENOENT)))
+		fprintf(stderr, "osmtopo sim: osmtopo's reader: %s\n",
+			rerr.msg);
+	return OT_EXIT_FAIL;
 }
 
 /* sim status: a line per process; 0 when what is asked about runs. */
@@ -271,9 +460,15 @@ static int print_status(struct sim *s, bool opensm_only)
 	bool ibsim = sim_running(s);
 	bool opensm = sim_proc_running(&s->opensm);
 
-	printf("ibsim %ld %s\nopensm %ld %s\n", (long)s->ibsim.pid,
-	       ibsim ? "running" : "stopped", (long)s->opensm.pid,
-	       opensm ? "running" : "stopped");
+	/* A PID only for what runs: "opensm 0 stopped" said nothing. */
+	if (ibsim)
+		printf("ibsim %ld running\n", (long)s->ibsim.pid);
+	else
+		printf("ibsim not running\n");
+	if (opensm)
+		printf("opensm %ld running\n", (long)s->opensm.pid);
+	else
+		printf("opensm not running\n");
 	return opensm && (ibsim || opensm_only) ? OT_EXIT_OK : OT_EXIT_FAIL;
 }
 
@@ -292,12 +487,7 @@ static int do_action(enum sim_action act, const struct sim_args *a,
 	}
 	switch (act) {
 	case SIM_START:
-		if (!sim_start_ibsim(&s, argv[0],
-				     a->timeout ? a->timeout : 120, &err))
-			return OT_EXIT_OK;
-		sim_die_of_signal();
-		fprintf(stderr, "osmtopo sim: %s\n", err.msg);
-		return OT_EXIT_FAIL;
+		return start_ibsim(&s, a, argv[0]);
 	case SIM_OPENSM:
 		if (!sim_running(&s))
 			break;
@@ -305,10 +495,7 @@ static int do_action(enum sim_action act, const struct sim_args *a,
 	case SIM_RUN:
 		if (!sim_running(&s))
 			break;
-		sim_exec_client(&s, (const char *const *)argv);
-		fprintf(stderr, "osmtopo sim: cannot run %s: %s\n", argv[0],
-			strerror(errno));
-		return 127;
+		return run_client(&s, argv);
 	case SIM_CMD:
 		if (!sim_running(&s))
 			break;

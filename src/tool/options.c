@@ -5,8 +5,11 @@
  * checking of its value, its usage errors and its --help line.
  */
 #include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "options.h"
@@ -102,6 +105,39 @@ static int store_number(const struct tool_option *o, const char *arg,
 	return 0;
 }
 
+
+/*
+ * Under `osmtopo sim run` a program runs in the simulation's scratch
+ * directory (where libumad2sim leaves its sys-PID tree), and sim run says
+ * so: OSMTOPO_SIM_SCRATCH is that directory, OSMTOPO_SIM_CWD the one the
+ * caller was in.  A relative FILE or DIR given there means the caller's
+ * (`-o rel.lfts`, `--qos qos/classes.conf`): it is taken from there.  The
+ * strings made live as long as the program (kept[] holds them).
+ */
+static const char *caller_path(const struct tool_option *o, const char *arg)
+{
+	static char *kept[16];
+	static unsigned int nkept;
+	const char *cwd = getenv("OSMTOPO_SIM_CWD");
+	const char *scratch = getenv("OSMTOPO_SIM_SCRATCH");
+	char here[PATH_MAX], *p;
+	size_t len;
+
+	if (!cwd || cwd[0] != '/' || !scratch || !arg[0] || arg[0] == '/' ||
+	    !strcmp(arg, "-") || !o->arg ||
+	    (strcmp(o->arg, "FILE") && strcmp(o->arg, "DIR")) ||
+	    nkept == sizeof(kept) / sizeof(kept[0]) ||
+	    !getcwd(here, sizeof(here)) || strcmp(here, scratch))
+		return arg;
+	len = strlen(cwd) + strlen(arg) + 2;
+	p = malloc(len);
+	if (!p)
+		return arg;
+	snprintf(p, len, "%s/%s", cwd, arg);
+	kept[nkept++] = p;
+	return p;
+}
+
 /* Stores one option's value.  0, or -1 with err saying what was wanted. */
 static int store(const struct tool_option *o, const char *arg, void *args,
 		 struct ot_error *err)
@@ -117,7 +153,7 @@ static int store(const struct tool_option *o, const char *arg, void *args,
 		*(bool *)to = o->kind == TOOL_OPT_SET;
 		break;
 	case TOOL_OPT_STRING:
-		*(const char **)to = arg;
+		*(const char **)to = caller_path(o, arg);
 		break;
 	case TOOL_OPT_UINT:
 	case TOOL_OPT_INT:

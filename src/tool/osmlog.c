@@ -5,10 +5,12 @@
  * "E tables configured on all switches", "No routing engine able",
  * ucast_mgr_route's "E: cannot build lid matrices", "SUBNET UP".
  */
+#define _GNU_SOURCE /* strcasestr */
 #include <stdio.h>
 #include <string.h>
 
 #include "osmlog.h"
+#include "util.h"
 
 int osm_tail_next(struct osm_tail *t)
 {
@@ -135,12 +137,19 @@ static bool osm_watch_building(struct osm_watch *w, const char *line)
 /* "E tables configured on all switches": E routed, in this time. */
 static bool osm_watch_configured(struct osm_watch *w, const char *line)
 {
+	const char *p, *q;
 	double t;
 
 	if (w->done || !strstr(line, "tables configured on all switches"))
 		return false;
 	w->done = true;
 	snprintf(w->used, sizeof(w->used), "%s", w->building);
+	/* "osm_ucast_mgr_process: E tables configured ...": at any level */
+	p = strstr(line, " tables configured on all switches");
+	for (q = p; q && q > line && q[-1] != ' '; q--)
+		;
+	if (q && q < p)
+		snprintf(w->used, sizeof(w->used), "%.*s", (int)(p - q), q);
 	if (w->have_start && osm_log_time(line, &t)) {
 		/* A sweep across midnight. */
 		if (t < w->build_start)
@@ -199,8 +208,127 @@ static void osm_watch_engine_says(struct osm_watch *w, const char *line)
 			 (int)strcspn(p, "\n"), p);
 }
 
+/* The engine that gave up, with the best reason its segment of log holds. */
+static void osm_tried_push(struct osm_watch *w, const char *engine,
+			   size_t len, const char *fallback)
+{
+	struct osm_tried *t;
+	const char *why = w->seg_err[0] ? w->seg_err : NULL;
+	unsigned int i;
+
+	/* updn says why at INFO ("disabling UPDN algorithm, no root ..."). */
+	for (i = w->nseg_info; !why && i > 0 && w->nseg_info - i < 8; i--) {
+		const char *info = w->seg_info[(i - 1) % 8];
+		char name[64];
+
+		snprintf(name, sizeof(name), "%.*s", (int)len, engine);
+		if (strcasestr(info, name))
+			why = info;
+	}
+	if (w->ntried < OSM_WATCH_TRIED) {
+		t = &w->tried[w->ntried++];
+		snprintf(t->engine, sizeof(t->engine), "%.*s", (int)len,
+			 engine);
+		snprintf(t->reason, sizeof(t->reason), "%s",
+			 why ? why : fallback);
+	}
+	w->seg_err[0] = '\0';
+	w->seg_refusal = false;
+	w->nseg_info = 0;
+}
+
+/*
+ * The engines OpenSM gives up on in the first sweep, and why: an engine
+ * it does not know ("cannot find or setup routing engine 'E'", at
+ * setup), or one that fails ("ucast_mgr_route: E: cannot build ...")
+ * after saying why -- osmtopo's engines with "ERR 5E0x: E: cannot route
+ * this fabric ..." (INFO when another engine takes over), OpenSM's at
+ * ERROR or, updn, at INFO.  Also a class table the plugin rejected.
+ */
+static void osm_watch_tried(struct osm_watch *w, const char *line)
+{
+	static const char unknown[] = "cannot find or setup routing engine '";
+	const char *p, *msg;
+	size_t n;
+	char why[128];
+
+	p = strstr(line, unknown);
+	if (p) {
+		p += strlen(unknown);
+		n = strcspn(p, "'");
+		if (n && strncmp(p, "no_fallback", n)) {
+			snprintf(why, sizeof(why),
+				 "OpenSM has no routing engine '%.*s'",
+				 (int)(n < 64 ? n : 64), p);
+			w->seg_err[0] = '\0';
+			osm_tried_push(w, p, n, why);
+		}
+		return;
+	}
+	p = osm_log_msg(line, " 0x01 -> ucast_mgr_route: ");
+	if (p) {
+		n = strcspn(p, ":\n");
+		if (!strncmp(p + n, ": cannot ", 9)) {
+			snprintf(why, sizeof(why), "%.*s", 100,
+				 p + n + 2);
+			why[strcspn(why, "\n")] = '\0';
+			osm_tried_push(w, p, n, why);
+		}
+		return;
+	}
+	msg = osm_log_msg(line, " -> ");
+	if (!msg)
+		return;
+	p = strstr(msg, "ERR 5E0");
+	if (p && strstr(p, "QoS class table: ")) {
+		snprintf(w->classes_off, sizeof(w->classes_off), "%.*s",
+			 (int)strcspn(p, "\n"), p);
+		return;
+	}
+	if (p && !w->seg_refusal) {
+		snprintf(w->seg_err, sizeof(w->seg_err), "%.*s",
+			 (int)strcspn(p, "\n"), p);
+		w->seg_refusal = true;
+		return;
+	}
+	if (osm_log_msg(line, " 0x01 -> ") && !w->seg_err[0] &&
+	    !strstr(msg, "setup_routing_engines: "))
+		snprintf(w->seg_err, sizeof(w->seg_err), "%.*s",
+			 (int)strcspn(msg, "\n"), msg);
+	else if (osm_log_msg(line, " 0x02 -> "))
+		snprintf(w->seg_info[w->nseg_info++ % 8],
+			 sizeof(w->seg_info[0]), "%.*s",
+			 (int)strcspn(msg, "\n"), msg);
+}
+
+void osm_watch_report(const struct osm_watch *w, FILE *out, const char *who)
+{
+	unsigned int i;
+	char hint[1024];
+
+	for (i = 0; i < w->ntried; i++) {
+		const struct osm_tried *t = &w->tried[i];
+
+		fprintf(out, "%s: %s did not route the fabric: %s\n", who,
+			t->engine, t->reason);
+		if (strstr(t->reason, "OpenSM has no routing engine")) {
+			tool_engine_hint(t->engine, true, hint, sizeof(hint));
+			fprintf(out, "%s:   %s\n", who, hint);
+		}
+	}
+	if (w->done)
+		fprintf(out, "%s: %s routed the fabric%s\n", who, w->used,
+			w->classes_off[0] ? " without service classes" : "");
+	else
+		fprintf(out, "%s: no engine routed the fabric\n", who);
+	if (w->classes_off[0])
+		fprintf(out, "%s:   %s\n", who, w->classes_off);
+}
+
 static void osm_watch_line(struct osm_watch *w, const char *line)
 {
+	if (!w->done)
+		osm_watch_tried(w, line);
 	if (osm_watch_continued(w, line) || osm_watch_building(w, line) ||
 	    osm_watch_configured(w, line) || osm_watch_failure(w, line))
 		return;

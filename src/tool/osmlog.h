@@ -29,6 +29,15 @@ struct osm_tail {
 int osm_tail_next(struct osm_tail *t);
 void osm_tail_close(struct osm_tail *t);
 
+#define OSM_REASON_LEN 1024 /* a reason, whole: refusals run long */
+#define OSM_WATCH_TRIED 16
+
+/* An engine of routing_engine that did not route the first sweep. */
+struct osm_tried {
+	char engine[64];
+	char reason[OSM_REASON_LEN]; /* from OpenSM's log */
+};
+
 /* What OpenSM's log says of the sweep so far. */
 struct osm_watch {
 	/* Set by osm_watch_init(): what was asked for. */
@@ -44,7 +53,15 @@ struct osm_watch {
 	char used[64];        /* the engine whose tables were configured */
 	double route_ms;      /* its routing time, when have_time */
 	bool have_time;
-	char reason[256];     /* why the engine asked for failed, or "" */
+	char reason[OSM_REASON_LEN]; /* why the engine asked for failed */
+	/*
+	 * The engines OpenSM gave up on before one routed (or none did),
+	 * in order, with their reasons; read at any log level (0x03 too).
+	 */
+	struct osm_tried tried[OSM_WATCH_TRIED];
+	unsigned int ntried;
+	/* The engine routed without osmtopo's classes: the plugin's ERR. */
+	char classes_off[OSM_REASON_LEN];
 
 	/* Reading state. */
 	char building[64]; /* engine of the last "building routing" */
@@ -56,8 +73,13 @@ struct osm_watch {
 	 * were found"), and OpenSM then adds only "cannot build lid
 	 * matrices".
 	 */
-	char first_err[256], last_info[256];
+	char first_err[OSM_REASON_LEN], last_info[OSM_REASON_LEN];
 	bool err_open; /* first_err ended in ':', its lines follow */
+	/* Since the last engine gave up: its likely reasons. */
+	char seg_err[OSM_REASON_LEN]; /* first error, a refusal first */
+	bool seg_refusal;             /* seg_err is an osmtopo ERR 5E0x */
+	char seg_info[8][512];        /* the last INFO lines, a ring */
+	unsigned int nseg_info;
 	struct osm_tail tail;
 };
 
@@ -75,5 +97,11 @@ void osm_watch_poll(struct osm_watch *w);
 void osm_watch_reason(struct osm_watch *w);
 
 void osm_watch_close(struct osm_watch *w);
+
+/*
+ * Says on out, each line after who ("osmtopo sim opensm"), which engines
+ * did not route and why, then which one did (or that none did).
+ */
+void osm_watch_report(const struct osm_watch *w, FILE *out, const char *who);
 
 #endif

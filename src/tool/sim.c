@@ -464,6 +464,32 @@ void sim_last_line(const char *path, char *buf, size_t len)
 }
 
 /*
+ * Why ibsim did not start, from its log: its first warning or panic
+ * ("ibwarn: [PID] connect_ports: can't find remote node ..."), without
+ * the "ibwarn: [PID] " before it; else its last line.
+ */
+static void ibsim_cause(const char *path, char *buf, size_t len)
+{
+	char line[512], *p;
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "ibwarn: [", 9) &&
+		    strncmp(line, "ibpanic: [", 10))
+			continue;
+		p = strstr(line, "] ");
+		snprintf(buf, len, "%.*s", (int)(len - 1), p ? p + 2 : line);
+		break;
+	}
+	if (f)
+		fclose(f);
+	if (!buf[0])
+		sim_last_line(path, buf, len);
+}
+
+/*
  * The subdirectories, with fresh OpenSM state for a new fabric: stale
  * guid2lid files break it.
  */
@@ -504,7 +530,12 @@ static int spawn_ibsim(struct sim *s, const char *net, struct ot_error *err)
 	sim_path(s, "ibsim.cmd", fifo);
 	if ((unlink(fifo) && errno != ENOENT) || mkfifo(fifo, 0600))
 		return ot_error_set(err, "%s: %s", fifo, strerror(errno));
-	sim_path(s, "ibsim.log", log);
+	/*
+	 * A new file, not the last run's truncated by the child: the wait
+	 * for "Network simulator ready" could read the old one's.
+	 */
+	if (unlink(sim_path(s, "ibsim.log", log)) && errno != ENOENT)
+		return ot_error_set(err, "%s: %s", log, strerror(errno));
 	s->ibsim.pid = spawn(argv, sim_path(s, "scratch", scratch), fifo, log,
 			     log, env);
 	if (s->ibsim.pid < 0) {
@@ -519,7 +550,7 @@ static int spawn_ibsim(struct sim *s, const char *net, struct ot_error *err)
 int sim_start_ibsim(struct sim *s, const char *netfile, unsigned int timeout,
 		    struct ot_error *err)
 {
-	char net[PATH_MAX], path[PATH_MAX], last[256];
+	char net[PATH_MAX], path[PATH_MAX], last[320];
 	FILE *f;
 
 	if (sim_running(s))
@@ -545,11 +576,12 @@ int sim_start_ibsim(struct sim *s, const char *netfile, unsigned int timeout,
 	write_pid(s, "ibsim.pid", &s->ibsim);
 	if (wait_line(&s->ibsim, sim_path(s, "ibsim.log", path),
 		      "Network simulator ready", timeout)) {
-		sim_last_line(path, last, sizeof(last));
 		sim_stop(s, SIM_STOP_GRACE);
-		return ot_error_set(err, "ibsim did not start: %s",
-				    sim_signal ? "interrupted" :
-				    last[0] ? last : "no output");
+		if (sim_signal)
+			return ot_error_set(err, "ibsim did not start: interrupted");
+		ibsim_cause(path, last, sizeof(last));
+		return ot_error_set(err, "ibsim did not start: %s (%s)",
+				    last[0] ? last : "no output", path);
 	}
 	return 0;
 }
@@ -596,14 +628,30 @@ static bool ibsim_error_line(const char *line)
 	       strncmp(line, "# Net status", 12);
 }
 
-/* Drops ibsim's "sim> " prompts from a reply; 1 if it holds an error. */
+/*
+ * Drops ibsim's "sim> " prompts from a reply, and its "ibwarn: [PID]
+ * send_trap: routing failed ..." lines: a switch whose port changed
+ * cannot send its trap while no SM has configured the fabric, which is
+ * no answer to the command (ibsim.log keeps them).  1 if the reply holds
+ * an error.
+ */
 static int ibsim_reply_clean(char *buf)
 {
 	static const char prompt[] = "sim> ";
-	char *p;
+	char *p, *e;
 
 	while ((p = strstr(buf, prompt)))
 		memmove(p, p + strlen(prompt), strlen(p + strlen(prompt)) + 1);
+	for (p = buf; *p;) {
+		e = strchr(p, '\n');
+		e = e ? e + 1 : p + strlen(p);
+		if (!strncmp(p, "ibwarn: [", 9) &&
+		    strstr(p, "] send_trap: ") &&
+		    strstr(p, "] send_trap: ") < e)
+			memmove(p, e, strlen(e) + 1);
+		else
+			p = e;
+	}
 	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
 		if (ibsim_error_line(p))
 			return 1;
@@ -669,6 +717,35 @@ int sim_ibsim_cmd(struct sim *s, const char *const lines[], unsigned int n,
 /* OpenSM                                                             */
 /* ------------------------------------------------------------------ */
 
+/*
+ * A value of words (blanks or commas between them) whose "NAME=FILE"
+ * words name existing files, as event_plugin_options's
+ * "osmtopo_qos=FILE": those files by absolute path, the rest as is.
+ */
+static void absolute_values(const char *value, char *out, size_t len)
+{
+	char word[PATH_MAX], abs[PATH_MAX];
+	size_t used = 0, n, sep;
+	const char *eq;
+
+	out[0] = '\0';
+	while (*value && used < len) {
+		sep = strspn(value, " ,\t");
+		n = strcspn(value + sep, " ,\t");
+		snprintf(word, sizeof(word), "%.*s", (int)n, value + sep);
+		eq = strchr(word, '=');
+		if (eq && eq[1] && eq[1] != '/' && !access(eq + 1, F_OK) &&
+		    realpath(eq + 1, abs))
+			used += snprintf(out + used, len - used, "%.*s%.*s%s",
+					 (int)sep, value, (int)(eq + 1 - word),
+					 word, abs);
+		else
+			used += snprintf(out + used, len - used, "%.*s%s",
+					 (int)sep, value, word);
+		value += sep + n;
+	}
+}
+
 int sim_parse_osm_option(const char *arg, struct sim_osm_option *o,
 			 struct ot_error *err)
 {
@@ -682,7 +759,7 @@ int sim_parse_osm_option(const char *arg, struct sim_osm_option *o,
 	snprintf(o->key, sizeof(o->key), "%.*s", (int)klen, arg);
 	/* OpenSM runs in scratch/: a file must be named by absolute path. */
 	if (access(eq + 1, F_OK) || !realpath(eq + 1, o->value))
-		snprintf(o->value, sizeof(o->value), "%s", eq + 1);
+		absolute_values(eq + 1, o->value, sizeof(o->value));
 	return 0;
 }
 
@@ -834,8 +911,14 @@ pid_t sim_spawn_client(const struct sim *s, const char *const argv[],
 
 int sim_exec_client(const struct sim *s, const char *const argv[])
 {
-	char scratch[PATH_MAX];
+	char scratch[PATH_MAX], cwd[PATH_MAX];
 
+	/* For osmtopo, whose relative FILE and DIR mean the caller's. */
+	if (getcwd(cwd, sizeof(cwd)) &&
+	    (setenv("OSMTOPO_SIM_CWD", cwd, 1) ||
+	     setenv("OSMTOPO_SIM_SCRATCH", sim_path(s, "scratch", scratch),
+		    1)))
+		return -1;
 	if (chdir(sim_path(s, "scratch", scratch)) ||
 	    setenv("IBSIM_SOCKNAME", s->sockname, 1) ||
 	    setenv("LD_PRELOAD", s->umad2sim, 1))

@@ -2,6 +2,7 @@
 /*
  * Helpers shared by the osmtopo subcommands (see util.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <string.h>
 #include <time.h>
@@ -63,6 +64,72 @@ void tool_print_engines(FILE *out)
 			ot_engines[i]->needs);
 }
 
+/* OpenSM 3.3.23's own engines (osm_ucast_mgr.c's routing_modules). */
+static const char *const opensm_engines[] = {
+	"minhop", "updn", "dnup", "file", "ftree", "lash",
+	"dor",    "torus-2QoS", "dfsssp", "sssp", "nue", NULL,
+};
+
+/* Edit distance of a and b, case-insensitive; at most 64 characters. */
+static unsigned int edit_distance(const char *a, const char *b)
+{
+	unsigned int row[65], i, j, prev, cur;
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la > 64 || lb > 64)
+		return 1000;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			cur = row[j];
+			row[j] = prev + (tolower((unsigned char)a[i - 1]) !=
+					 tolower((unsigned char)b[j - 1]));
+			if (cur + 1 < row[j])
+				row[j] = cur + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+/* Appends name to buf (", " between names); tracks the nearest to want. */
+static void hint_add(char *buf, size_t len, const char *name,
+		     const char *want, const char **best, unsigned int *dist)
+{
+	size_t used = strlen(buf);
+	unsigned int d = edit_distance(want, name);
+
+	snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
+	if (d < *dist) {
+		*dist = d;
+		*best = name;
+	}
+}
+
+void tool_engine_hint(const char *name, bool opensm, char *buf, size_t len)
+{
+	char list[1024] = "";
+	const char *best = NULL;
+	unsigned int i, dist = 1000;
+
+	for (i = 0; opensm && opensm_engines[i]; i++)
+		hint_add(list, sizeof(list), opensm_engines[i], name, &best,
+			 &dist);
+	for (i = 0; ot_engines[i]; i++)
+		hint_add(list, sizeof(list), ot_engines[i]->name, name, &best,
+			 &dist);
+	/* A near name: a slip of a few keys, not another word. */
+	if (best && dist <= 2 + strlen(name) / 4 && dist < strlen(name))
+		snprintf(buf, len, "did you mean %s? engines: %s", best, list);
+	else
+		snprintf(buf, len, "engines: %s", list);
+}
+
 int tool_load_lft_files(const char *netfile, const char *lftfile,
 			struct ot_fabric **f, struct ot_routing **r,
 			struct ot_error *err)
@@ -75,7 +142,7 @@ int tool_load_lft_files(const char *netfile, const char *lftfile,
 		goto out;
 	*r = ot_routing_new(*f);
 	if (!*r) {
-		ot_error_set(err, "out of memory");
+		ot_error_nomem(err, "check");
 		goto out;
 	}
 	if (!strcmp(lftfile, "-")) {
@@ -107,7 +174,10 @@ int tool_route_netfile(const char *engine, const char *netfile, int lmc,
 	const struct ot_engine *e = ot_engine_find(engine);
 
 	if (!e) {
-		ot_error_set(err, "no engine '%s' (see --help)", engine);
+		char hint[1024];
+
+		tool_engine_hint(engine, false, hint, sizeof(hint));
+		ot_error_set(err, "no engine '%s' (%s)", engine, hint);
 		return OT_EXIT_USAGE;
 	}
 	*f = ot_netfile_load(netfile, err);

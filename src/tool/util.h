@@ -6,6 +6,7 @@
 #ifndef OSMTOPO_TOOL_UTIL_H
 #define OSMTOPO_TOOL_UTIL_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "model/fabric.h"
@@ -52,5 +53,12 @@ int tool_route_netfile(const char *engine, const char *netfile, int lmc,
 
 /* "  NAME   what it needs" per engine osmtopo has. */
 void tool_print_engines(FILE *out);
+
+/*
+ * For a message about an engine name that is not one: "did you mean
+ * NEAREST? engines: A, B, ..." (the nearest name only when it is a few
+ * keys away), osmtopo's engines, and OpenSM's own first when opensm.
+ */
+void tool_engine_hint(const char *name, bool opensm, char *buf, size_t len);
 
 #endif

@@ -401,6 +401,20 @@ START_TEST(test_read_errors)
 			  "\n"
 			  "[1] \"c\"[1]\n",
 			  "t.net:3: port line outside");
+	/* a node type misspelt: its own line, the word named */
+	assert_read_error("Ca 1 \"c\"\n"
+			  "[1] \"s\"[1]\n"
+			  "\n"
+			  "Swtch 4 \"s\"\n"
+			  "[1] \"c\"[1]\n",
+			  "t.net:4: unknown node type \"Swtch\"");
+	/* a line read as nothing, then port lines: that line is named */
+	assert_read_error("Ca 1 \"c\"\n"
+			  "[1] \"s\"[1]\n"
+			  "\n"
+			  "Sw \"s\" 4\n"
+			  "[1] \"c\"[1]\n",
+			  "t.net:5: port line outside a node record (line 4, \"Sw ...\"");
 	assert_read_error("switchguid=0x10\n"
 			  "Switch 2 \"a\"\n"
 			  "switchguid=0x10\n"
@@ -418,13 +432,24 @@ START_TEST(test_read_one_sided_and_guid_lines)
 	struct ot_error err = { 0 };
 	struct ot_fabric *f;
 
-	/* a cable declared on one end only; caguid+N is relative */
+	/*
+	 * A cable declared on one end only is refused, naming the line and
+	 * the record without it (ibsim 0.10 refuses it too).
+	 */
+	assert_read_error("Ca 1 \"c\"\n"
+			  "[1] \"s\"[3]\n"
+			  "\n"
+			  "Switch 4 \"s\"\n",
+			  "t.net:2: \"c\"[1] is cabled to \"s\"[3], but the record of \"s\" (line 4) has no port 3 line");
+	/* caguid+N is relative */
 	f = read_string("caguid=0x1000\n"
 			"caguid+0x10\n"
 			"Ca 1 \"c\"\n"
 			"[1] \"s\"[3]\n"
 			"\n"
 			"Switch 4 \"s\"  # \"my switch\" enhanced port 0 lid 9 lmc 0\n"
+			"[3] \"c\"[1]\n"
+			"[4] \"r\"[2]\n"
 			"\n"
 			"Rt 2 \"r\"\n"
 			"[2](abc) \"s\"[4]\t# lid 12 lmc 0 \"my switch\" lid 9 4xSDR\n",
