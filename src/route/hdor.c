@@ -60,6 +60,7 @@
 #include "model/routing.h"
 #include "route/deal.h"
 #include "route/engines.h"
+#include "route/hdor_ft.h"
 #include "topo/kns.h"
 #include "topo/miscable.h"
 
@@ -503,7 +504,20 @@ static int hdor_route(const struct ot_engine *self, const struct ot_fabric *f,
 	t = ot_now_ms();
 	error = ot_kns_recognize(f, &kns, &why);
 	if (error) {
-		ot_error_wrap(err, &why, OT_ERR_TOPOLOGY, "hdor");
+		struct ot_error ftwhy;
+		bool looks_ft = false;
+
+		/* lines built as fat trees: route/hdor_ft.c */
+		if (!ot_kns_ft_recognize(f, &kns, &looks_ft, &ftwhy)) {
+			ot_routing_phase(out, "recognize", t);
+			error = ot_hdor_ft_route(f, kns, out, &why);
+			if (error)
+				ot_error_wrap(err, &why, OT_ERR_TOPOLOGY,
+					      "hdor");
+			return error;
+		}
+		ot_error_wrap(err, looks_ft ? &ftwhy : &why, OT_ERR_TOPOLOGY,
+			      "hdor");
 		goto out;
 	}
 	ot_routing_phase(out, "recognize", t);
@@ -542,7 +556,7 @@ out:
 
 const struct ot_engine ot_engine_hdor = {
 	.name = "hdor",
-	.needs = "KNS (k-ary n-direct 1-indirect): routers with CAs, one indirect switch per dimension line",
+	.needs = "KNS (k-ary n-direct s-indirect): routers with CAs, each dimension line one switch, several, or a fat tree of s stages",
 	.route = hdor_route,
 	.miscabling = ot_kns_miscabling,
 };
