@@ -368,7 +368,8 @@ static int line_updown(struct ft_ctx *c, uint32_t l)
 				    fl->below[(size_t)j * k + t] &&
 				    kns->stage[ln->sw[j]] < low)
 					low = kns->stage[ln->sw[j]];
-			if (low != best)
+			/* from stage 1 up to the lowest common stage, down */
+			if (low == INF || best != 2 * low - 1)
 				fl->proper = false;
 		}
 	}
@@ -606,14 +607,19 @@ struct fill {
  * Uniform traffic inside one line, destination by destination: one flow
  * from each of the line's other routers, walked hop by hop.  A node whose
  * entry for the destination is not set yet picks, among the candidates of
- * toward(), the cable whose flows so far, and those of the way down it
- * commits to, are fewest (then the fewest destinations, then the fixed
- * order); later flows follow the entries set.  This spreads every up
+ * toward(), the cable whose way on to the target (set entries, else the
+ * cheapest way on) has the least loaded busiest cable, then the least
+ * summed load (the sources' up cables and the target's down cables
+ * weigh alike), then the fewest destinations, then the fixed order;
+ * later flows follow the entries set.  This spreads every up
  * cable and every spine evenly over the flows, stage by stage, as
  * D-mod-K does on an XGFT, and copes with missing spines or cables.
  */
 struct line_bal {
 	uint32_t l, nsw, k;
+	uint16_t lid;       /* the destination being spread */
+	uint32_t turn;      /* destinations spread so far */
+	uint8_t **lft;
 	uint32_t *pstart;   /* nloc + 1: node i's ports plist[pstart[i]..] */
 	struct cand *plist;
 	uint32_t *load;     /* nloc * (OT_MAX_PORTS + 1) flows per cable */
@@ -630,33 +636,66 @@ static int32_t peer_of(const struct ft_ctx *c, int32_t x, unsigned int p)
 	return c->f->node[x].port[p].peer;
 }
 
-/* The most flows on the way down from local node i to target tgt. */
-static uint32_t down_cost(struct ft_ctx *c, struct line_bal *b, uint32_t i,
-			  uint32_t tgt, uint8_t *cand, unsigned int depth)
+/* A way's cost: its most loaded cable, then its loads summed. */
+struct way {
+	uint32_t max, sum;
+};
+
+static bool way_less(struct way a, struct way b)
 {
-	const struct ft_line *fl = &c->line[b->l];
+	return a.max != b.max ? a.max < b.max : a.sum < b.sum;
+}
+
+/* Cable p of local node i, then the way on from its far end. */
+static struct way way_via(struct ft_ctx *c, struct line_bal *b, uint32_t i,
+			  unsigned int p, uint32_t tgt, uint8_t *cand,
+			  unsigned int depth);
+
+/*
+ * The cheapest way from local node i to the target tgt: along the entries
+ * already set, else over toward()'s candidates.
+ */
+static struct way way_from(struct ft_ctx *c, struct line_bal *b, uint32_t i,
+			   uint32_t tgt, uint8_t *cand, unsigned int depth)
+{
 	int32_t x = global(c, b->l, i);
+	struct way best = { UINT32_MAX, UINT32_MAX }, zero = { 0, 0 };
 	unsigned int m, j;
-	uint32_t best = UINT32_MAX;
 	uint8_t sub[OT_MAX_PORTS + 1];
 
-	if (i >= b->nsw || !fl->below[(size_t)i * b->k + tgt - b->nsw] ||
-	    depth > 2 * FT_DEPTH)
-		return 0;
-	m = toward(c, b->l, x, b->plist + b->pstart[i],
-		   b->pstart[i + 1] - b->pstart[i], tgt, cand);
-	memcpy(sub, cand, m);
+	if (i == tgt || i >= b->nsw || depth > 2 * FT_DEPTH)
+		return zero;
+	if (b->lft[x][b->lid] != OT_NO_PORT) {
+		sub[0] = b->lft[x][b->lid];
+		m = 1;
+	} else {
+		m = toward(c, b->l, x, b->plist + b->pstart[i],
+			   b->pstart[i + 1] - b->pstart[i], tgt, cand);
+		memcpy(sub, cand, m);
+	}
 	for (j = 0; j < m; j++) {
-		uint32_t v = *bal_load(b, i, sub[j]) + 1;
-		int32_t y = local(c, b->l, peer_of(c, x, sub[j]));
-		uint32_t below = down_cost(c, b, y, tgt, cand, depth + 1);
+		struct way v = way_via(c, b, i, sub[j], tgt, cand, depth);
 
-		if (below > v)
-			v = below;
-		if (v < best)
+		if (way_less(v, best))
 			best = v;
 	}
-	return best == UINT32_MAX ? 0 : best;
+	return best.max == UINT32_MAX ? zero : best;
+}
+
+static struct way way_via(struct ft_ctx *c, struct line_bal *b, uint32_t i,
+			  unsigned int p, uint32_t tgt, uint8_t *cand,
+			  unsigned int depth)
+{
+	int32_t y = peer_of(c, global(c, b->l, i), p);
+	struct way w = { 0, 0 };
+	uint32_t here = *bal_load(b, i, p) + 1;
+
+	if (y >= 0 && local(c, b->l, y) >= 0)
+		w = way_from(c, b, local(c, b->l, y), tgt, cand, depth + 1);
+	if (here > w.max)
+		w.max = here;
+	w.sum += here;
+	return w;
 }
 
 static uint8_t bal_pick(struct ft_ctx *c, struct line_bal *b, uint32_t i,
@@ -665,7 +704,8 @@ static uint8_t bal_pick(struct ft_ctx *c, struct line_bal *b, uint32_t i,
 	int32_t x = global(c, b->l, i);
 	uint8_t opts[OT_MAX_PORTS + 1];
 	unsigned int m, j, best = 0;
-	uint32_t bcost = UINT32_MAX, bdest = 0;
+	struct way bw = { UINT32_MAX, UINT32_MAX };
+	uint32_t bdest = 0;
 
 	m = toward(c, b->l, x, b->plist + b->pstart[i],
 		   b->pstart[i + 1] - b->pstart[i], tgt, cand);
@@ -673,16 +713,13 @@ static uint8_t bal_pick(struct ft_ctx *c, struct line_bal *b, uint32_t i,
 		return OT_NO_PORT;
 	memcpy(opts, cand, m);
 	for (j = 0; j < m; j++) {
-		uint32_t v = *bal_load(b, i, opts[j]) + 1;
 		uint32_t nd = b->dests[(size_t)i * (OT_MAX_PORTS + 1) +
 				       opts[j]];
-		int32_t y = local(c, b->l, peer_of(c, x, opts[j]));
-		uint32_t below = down_cost(c, b, y, tgt, cand, 0);
+		struct way v = way_via(c, b, i, opts[j], tgt, cand, 0);
 
-		if (below > v)
-			v = below;
-		if (v < bcost || (v == bcost && nd < bdest)) {
-			bcost = v;
+		if (way_less(v, bw) ||
+		    (!way_less(bw, v) && nd < bdest)) {
+			bw = v;
 			bdest = nd;
 			best = j;
 		}
@@ -695,10 +732,14 @@ static uint8_t bal_pick(struct ft_ctx *c, struct line_bal *b, uint32_t i,
 static void bal_dest(struct ft_ctx *c, struct line_bal *b, uint16_t lid,
 		     uint32_t t, uint8_t **lft, uint8_t *cand)
 {
-	uint32_t tgt = b->nsw + t, a, hops;
+	uint32_t tgt = b->nsw + t, s, hops;
 
-	for (a = 0; a < b->k; a++) {
-		uint32_t i = b->nsw + a;
+	b->turn++;
+	b->lid = lid;
+	b->lft = lft;
+	/* sources in turn from a point that moves with each destination */
+	for (s = 0; s < b->k; s++) {
+		uint32_t a = (s + b->turn) % b->k, i = b->nsw + a;
 
 		if (a == t)
 			continue;
