@@ -350,6 +350,16 @@ struct ot_fabric *ot_gen_kns_ft(const struct ot_kns_params *p,
 			kept[cidx[i]] = ck[i];
 		free(ck);
 	}
+	/* a switch whose every cable was drawn is gone (no SM sees it) */
+	memset(slot_ok, 0, (size_t)s.switches + 1);
+	for (i = 0; i < cl.n; i++)
+		if (kept[i]) {
+			if (cl.c[i].a >= s.routers)
+				slot_ok[cl.c[i].a - s.routers] = true;
+			slot_ok[cl.c[i].b - s.routers] = true;
+		}
+	for (x = 0; x < s.switches; x++)
+		present[x] = present[x] && slot_ok[x];
 	if (p->shuffle)
 		gen_layout_shuffle(&lay, p->seed);
 	if (gen_add_nodes(f, &lay, node_name, &s, err) ||
