@@ -77,6 +77,12 @@ struct ft_line {
 	uint8_t *dist;   /* nloc * nloc: hops in the line's graph */
 	uint8_t *lca;    /* k * k: up*-down* hops between routers, / 2 */
 	bool proper;     /* a fat tree: intact down-sets, lca minimal */
+	/*
+	 * toward()'s answer for every (local node, local target), i * nloc +
+	 * tgt: ports cport[cstart[..] .. cstart[.. + 1]).
+	 */
+	uint32_t *cstart;
+	uint8_t *cport;
 };
 
 struct ft_ctx {
@@ -425,21 +431,6 @@ static int prepare_lines(struct ft_ctx *c)
 	return error;
 }
 
-/*
- * Of the candidate ports cand[0..n) (in their fixed order), the one with
- * the fewest destinations so far; it gets this one.
- */
-static uint8_t pick(uint32_t *cnt, const uint8_t *cand, unsigned int n)
-{
-	unsigned int i, best = 0;
-
-	for (i = 1; i < n; i++)
-		if (cnt[cand[i]] < cnt[cand[best]])
-			best = i;
-	cnt[cand[best]]++;
-	return cand[best];
-}
-
 /* A port of a switch to a node of a line, and the order key of that end. */
 struct cand {
 	uint32_t key;
@@ -579,6 +570,68 @@ static unsigned int toward(const struct ft_ctx *c, uint32_t l, int32_t x,
 	return m;
 }
 
+/* Fills line l's candidate cache (c->line[l].cstart, cport). */
+static int line_cands(struct ft_ctx *c, uint32_t l, struct cand *ports,
+		      uint8_t *cand)
+{
+	struct ft_line *fl = &c->line[l];
+	uint32_t nloc = fl->nloc, i, t, total = 0, cap = nloc * 4 + 16;
+	unsigned int np, m;
+
+	fl->cstart = malloc(((size_t)nloc * nloc + 1) * sizeof(*fl->cstart));
+	fl->cport = malloc(cap);
+	if (!fl->cstart || !fl->cport)
+		return ot_error_nomem(c->err, "hdor");
+	for (i = 0; i < nloc; i++) {
+		int32_t x = global(c, l, i);
+
+		np = line_ports(c, l, x, ports);
+		for (t = 0; t < nloc; t++) {
+			fl->cstart[(size_t)i * nloc + t] = total;
+			m = toward(c, l, x, ports, np, t, cand);
+			if (total + m > cap) {
+				uint8_t *more;
+
+				cap = 2 * (total + m);
+				more = realloc(fl->cport, cap);
+				if (!more)
+					return ot_error_nomem(c->err, "hdor");
+				fl->cport = more;
+			}
+			memcpy(fl->cport + total, cand, m);
+			total += m;
+		}
+	}
+	fl->cstart[(size_t)nloc * nloc] = total;
+	return 0;
+}
+
+/* The candidate ports of line l's local node i toward local target tgt. */
+static const uint8_t *cands(const struct ft_ctx *c, uint32_t l, uint32_t i,
+			    uint32_t tgt, unsigned int *m)
+{
+	const struct ft_line *fl = &c->line[l];
+	size_t at = (size_t)i * fl->nloc + tgt;
+
+	*m = fl->cstart[at + 1] - fl->cstart[at];
+	return fl->cport + fl->cstart[at];
+}
+
+static int prepare_cands(struct ft_ctx *c)
+{
+	struct cand *ports = malloc((OT_MAX_PORTS + 1) * sizeof(*ports));
+	uint8_t cand[OT_MAX_PORTS + 1];
+	uint32_t l;
+	int error = 0;
+
+	if (!ports)
+		return ot_error_nomem(c->err, "hdor");
+	for (l = 0; l < c->kns->nlines && !error; l++)
+		error = line_cands(c, l, ports, cand);
+	free(ports);
+	return error;
+}
+
 /* The local target of a destination in line l (dimension d). */
 static uint32_t target(const struct ft_ctx *c, uint32_t l,
 		       const struct ft_dest *dst)
@@ -597,12 +650,6 @@ static uint32_t target(const struct ft_ctx *c, uint32_t l,
 	return ln->nsw + (uint32_t)v;
 }
 
-struct fill {
-	uint32_t cnt[OT_MAX_PORTS + 1];
-	struct cand ports[OT_MAX_PORTS + 1];
-	uint8_t cand[OT_MAX_PORTS + 1];
-};
-
 /*
  * Uniform traffic inside one line, destination by destination: one flow
  * from each of the line's other routers, walked hop by hop.  A node whose
@@ -617,14 +664,26 @@ struct fill {
  */
 struct line_bal {
 	uint32_t l, nsw, k;
-	uint16_t lid;       /* the destination being spread */
 	uint32_t turn;      /* destinations spread so far */
-	uint8_t **lft;
-	uint32_t *pstart;   /* nloc + 1: node i's ports plist[pstart[i]..] */
-	struct cand *plist;
+	uint32_t nloc;
+	/*
+	 * The line's entries for its destinations, dest-major (rel[j]'s
+	 * entries at ent[j * nloc ..]), copied into the LFTs once the line
+	 * is done: the LFTs are switch-major, and a destination's entries
+	 * across switches would each cost a cache miss.  row: rel[j]'s.
+	 */
+	uint8_t *ent, *row;
+	uint16_t *rel;
 	uint32_t *load;     /* nloc * (OT_MAX_PORTS + 1) flows per cable */
 	uint32_t *dests;    /* nloc * (OT_MAX_PORTS + 1) destinations */
+	int32_t *next;      /* nloc * (OT_MAX_PORTS + 1): far end, local */
+	int32_t *gx;        /* nloc: the node of each local index */
 };
+
+static int32_t bal_next(const struct line_bal *b, uint32_t i, unsigned int p)
+{
+	return b->next[(size_t)i * (OT_MAX_PORTS + 1) + p];
+}
 
 static uint32_t *bal_load(struct line_bal *b, uint32_t i, unsigned int p)
 {
@@ -648,33 +707,31 @@ static bool way_less(struct way a, struct way b)
 
 /* Cable p of local node i, then the way on from its far end. */
 static struct way way_via(struct ft_ctx *c, struct line_bal *b, uint32_t i,
-			  unsigned int p, uint32_t tgt, uint8_t *cand,
-			  unsigned int depth);
+			  unsigned int p, uint32_t tgt, unsigned int depth);
 
 /*
  * The cheapest way from local node i to the target tgt: along the entries
- * already set, else over toward()'s candidates.
+ * already set, else over the candidates.
  */
 static struct way way_from(struct ft_ctx *c, struct line_bal *b, uint32_t i,
-			   uint32_t tgt, uint8_t *cand, unsigned int depth)
+			   uint32_t tgt, unsigned int depth)
 {
-	int32_t x = global(c, b->l, i);
 	struct way best = { UINT32_MAX, UINT32_MAX }, zero = { 0, 0 };
+	const uint8_t *cp;
 	unsigned int m, j;
-	uint8_t sub[OT_MAX_PORTS + 1];
+	uint8_t set;
 
 	if (i == tgt || i >= b->nsw || depth > 2 * FT_DEPTH)
 		return zero;
-	if (b->lft[x][b->lid] != OT_NO_PORT) {
-		sub[0] = b->lft[x][b->lid];
+	set = b->row[i];
+	if (set != OT_NO_PORT) {
+		cp = &set;
 		m = 1;
 	} else {
-		m = toward(c, b->l, x, b->plist + b->pstart[i],
-			   b->pstart[i + 1] - b->pstart[i], tgt, cand);
-		memcpy(sub, cand, m);
+		cp = cands(c, b->l, i, tgt, &m);
 	}
 	for (j = 0; j < m; j++) {
-		struct way v = way_via(c, b, i, sub[j], tgt, cand, depth);
+		struct way v = way_via(c, b, i, cp[j], tgt, depth);
 
 		if (way_less(v, best))
 			best = v;
@@ -683,15 +740,14 @@ static struct way way_from(struct ft_ctx *c, struct line_bal *b, uint32_t i,
 }
 
 static struct way way_via(struct ft_ctx *c, struct line_bal *b, uint32_t i,
-			  unsigned int p, uint32_t tgt, uint8_t *cand,
-			  unsigned int depth)
+			  unsigned int p, uint32_t tgt, unsigned int depth)
 {
-	int32_t y = peer_of(c, global(c, b->l, i), p);
 	struct way w = { 0, 0 };
 	uint32_t here = *bal_load(b, i, p) + 1;
+	int32_t v = bal_next(b, i, p);
 
-	if (y >= 0 && local(c, b->l, y) >= 0)
-		w = way_from(c, b, local(c, b->l, y), tgt, cand, depth + 1);
+	if (v >= 0)
+		w = way_from(c, b, v, tgt, depth + 1);
 	if (here > w.max)
 		w.max = here;
 	w.sum += here;
@@ -699,44 +755,38 @@ static struct way way_via(struct ft_ctx *c, struct line_bal *b, uint32_t i,
 }
 
 static uint8_t bal_pick(struct ft_ctx *c, struct line_bal *b, uint32_t i,
-			uint32_t tgt, uint8_t *cand)
+			uint32_t tgt)
 {
-	int32_t x = global(c, b->l, i);
-	uint8_t opts[OT_MAX_PORTS + 1];
+	const uint8_t *cp;
 	unsigned int m, j, best = 0;
 	struct way bw = { UINT32_MAX, UINT32_MAX };
-	uint32_t bdest = 0;
+	uint32_t bdest = 0, *dests = b->dests + (size_t)i * (OT_MAX_PORTS + 1);
 
-	m = toward(c, b->l, x, b->plist + b->pstart[i],
-		   b->pstart[i + 1] - b->pstart[i], tgt, cand);
+	cp = cands(c, b->l, i, tgt, &m);
 	if (!m)
 		return OT_NO_PORT;
-	memcpy(opts, cand, m);
-	for (j = 0; j < m; j++) {
-		uint32_t nd = b->dests[(size_t)i * (OT_MAX_PORTS + 1) +
-				       opts[j]];
-		struct way v = way_via(c, b, i, opts[j], tgt, cand, 0);
+	for (j = 0; j < m && m > 1; j++) {
+		struct way v = way_via(c, b, i, cp[j], tgt, 0);
 
 		if (way_less(v, bw) ||
-		    (!way_less(bw, v) && nd < bdest)) {
+		    (!way_less(bw, v) && dests[cp[j]] < bdest)) {
 			bw = v;
-			bdest = nd;
+			bdest = dests[cp[j]];
 			best = j;
 		}
 	}
-	b->dests[(size_t)i * (OT_MAX_PORTS + 1) + opts[best]]++;
-	return opts[best];
+	dests[cp[best]]++;
+	return cp[best];
 }
 
-/* The flows of line l to one destination LID (target router t). */
-static void bal_dest(struct ft_ctx *c, struct line_bal *b, uint16_t lid,
-		     uint32_t t, uint8_t **lft, uint8_t *cand)
+/* The flows of line l to its j-th destination (target router t). */
+static void bal_dest(struct ft_ctx *c, struct line_bal *b, uint32_t j,
+		     uint32_t t)
 {
 	uint32_t tgt = b->nsw + t, s, hops;
 
 	b->turn++;
-	b->lid = lid;
-	b->lft = lft;
+	b->row = b->ent + (size_t)j * b->nloc;
 	/* sources in turn from a point that moves with each destination */
 	for (s = 0; s < b->k; s++) {
 		uint32_t a = (s + b->turn) % b->k, i = b->nsw + a;
@@ -744,19 +794,34 @@ static void bal_dest(struct ft_ctx *c, struct line_bal *b, uint16_t lid,
 		if (a == t)
 			continue;
 		for (hops = 0; i != tgt && hops < 4 * FT_DEPTH; hops++) {
-			int32_t x = global(c, b->l, i), y;
-			uint8_t *e = &lft[x][lid];
+			uint8_t *e = &b->row[i];
+			int32_t v;
 
 			if (*e == OT_NO_PORT)
-				*e = bal_pick(c, b, i, tgt, cand);
+				*e = bal_pick(c, b, i, tgt);
 			if (*e == OT_NO_PORT || *e == 0)
 				break;
 			(*bal_load(b, i, *e))++;
-			y = peer_of(c, x, *e);
-			if (y < 0 || local(c, b->l, y) < 0)
+			v = bal_next(b, i, *e);
+			if (v < 0)
 				break;
-			i = local(c, b->l, y);
+			i = v;
 		}
+	}
+}
+
+/* The line's entries into the LFTs, switch by switch. */
+static void bal_store(struct line_bal *b, uint32_t nrel, uint8_t **lft)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < b->nloc; i++) {
+		uint8_t *out = lft[b->gx[i]];
+		const uint8_t *e = b->ent + i;
+
+		for (j = 0; j < nrel; j++, e += b->nloc)
+			if (*e != OT_NO_PORT)
+				out[b->rel[j]] = *e;
 	}
 }
 
@@ -764,26 +829,20 @@ static int balance_lines(struct ft_ctx *c, struct ot_routing *out)
 {
 	const struct ot_kns *kns = c->kns;
 	struct line_bal b = { .k = c->k };
-	uint8_t cand[OT_MAX_PORTS + 1];
-	uint32_t l, i, maxloc = 0, nports = 0, lowl;
+	uint32_t l, i, j, maxloc = 0, lowl, nrel;
 	int error = 0;
 
-	for (l = 0; l < kns->nlines; l++) {
-		uint32_t np = 0;
-
-		for (i = 0; i < c->line[l].nloc; i++)
-			np += c->f->node[global(c, l, i)].nports;
+	for (l = 0; l < kns->nlines; l++)
 		if (c->line[l].nloc > maxloc)
 			maxloc = c->line[l].nloc;
-		if (np > nports)
-			nports = np;
-	}
-	b.pstart = malloc(((size_t)maxloc + 1) * sizeof(*b.pstart));
-	b.plist = malloc(((size_t)nports + 1) * sizeof(*b.plist));
 	b.load = malloc((size_t)maxloc * (OT_MAX_PORTS + 1) * sizeof(*b.load));
 	b.dests = malloc((size_t)maxloc * (OT_MAX_PORTS + 1) *
 			 sizeof(*b.dests));
-	if (!b.pstart || !b.plist || !b.load || !b.dests) {
+	b.next = malloc((size_t)maxloc * (OT_MAX_PORTS + 1) * sizeof(*b.next));
+	b.gx = malloc(((size_t)maxloc + 1) * sizeof(*b.gx));
+	b.rel = malloc(((size_t)c->norder + 1) * sizeof(*b.rel));
+	b.ent = malloc(((size_t)c->norder + 1) * maxloc);
+	if (!b.load || !b.dests || !b.next || !b.gx || !b.rel || !b.ent) {
 		error = ot_error_nomem(c->err, "hdor");
 		goto out;
 	}
@@ -793,68 +852,91 @@ static int balance_lines(struct ft_ctx *c, struct ot_routing *out)
 
 		b.l = l;
 		b.nsw = ln->nsw;
-		b.pstart[0] = 0;
-		for (i = 0; i < c->line[l].nloc; i++)
-			b.pstart[i + 1] = b.pstart[i] +
-				line_ports(c, l, global(c, l, i),
-					   b.plist + b.pstart[i]);
 		memset(b.load, 0, (size_t)c->line[l].nloc *
 		       (OT_MAX_PORTS + 1) * sizeof(*b.load));
 		memset(b.dests, 0, (size_t)c->line[l].nloc *
 		       (OT_MAX_PORTS + 1) * sizeof(*b.dests));
+		for (i = 0; i < c->line[l].nloc; i++) {
+			int32_t x = global(c, l, i);
+			unsigned int p;
+
+			b.gx[i] = x;
+			for (p = 0; p <= OT_MAX_PORTS; p++) {
+				int32_t y = p && p <= c->f->node[x].nports ?
+					    peer_of(c, x, p) : -1;
+
+				b.next[(size_t)i * (OT_MAX_PORTS + 1) + p] =
+					y >= 0 && c->kns->role[y] !=
+					OT_KNS_CA ? local(c, l, y) : -1;
+			}
+		}
 		lowl = low_part(c, ln->router[0], d);
+		b.nloc = c->line[l].nloc;
+		nrel = 0;
 		for (i = 0; i < c->norder; i++) {
 			uint16_t lid = c->order[d][i];
-			const struct ft_dest *dst = &c->dest[lid];
 
-			if (dst->kind == DEST_SWITCH ||
-			    c->low[(size_t)lid * c->n + d] != lowl)
-				continue;
-			bal_dest(c, &b, lid,
-				 kns->coord[(size_t)dst->node * c->n + d],
-				 out->lft, cand);
+			if (c->dest[lid].kind != DEST_SWITCH &&
+			    c->low[(size_t)lid * c->n + d] == lowl)
+				b.rel[nrel++] = lid;
 		}
+		memset(b.ent, OT_NO_PORT, (size_t)nrel * b.nloc);
+		for (j = 0; j < nrel; j++) {
+			const struct ft_dest *dst = &c->dest[b.rel[j]];
+
+			bal_dest(c, &b, j,
+				 kns->coord[(size_t)dst->node * c->n + d]);
+		}
+		bal_store(&b, nrel, out->lft);
 	}
 out:
-	free(b.pstart);
-	free(b.plist);
 	free(b.load);
 	free(b.dests);
+	free(b.next);
+	free(b.gx);
+	free(b.rel);
+	free(b.ent);
 	return error;
 }
 
+/* Of the candidates (in their fixed order), the fewest destinations. */
+static uint8_t pick(uint32_t *cnt, const uint8_t *cand, unsigned int n)
+{
+	unsigned int i, best = 0;
+
+	for (i = 1; i < n; i++)
+		if (cnt[cand[i]] < cnt[cand[best]])
+			best = i;
+	cnt[cand[best]]++;
+	return cand[best];
+}
+
+/* The entries no flow of the line set: management LIDs, the others. */
 static void fill_switch(struct ft_ctx *c, int32_t x, uint8_t *lft,
-			struct fill *w)
+			uint32_t *cnt)
 {
 	const struct ot_kns *kns = c->kns;
-	uint32_t l = kns->line[x], i, lowx;
-	unsigned int d = kns->dim[x], np, m, pass;
+	uint32_t l = kns->line[x], i, xi = c->loc[x];
+	unsigned int d = kns->dim[x], m;
 	const uint16_t *order = c->order[d];
+	const uint8_t *cp;
 
-	memset(w->cnt, 0, sizeof(w->cnt));
-	np = line_ports(c, l, x, w->ports);
-	lowx = low_part(c, x, d);
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < c->norder; i++) {
-			uint16_t lid = order[i];
-			const struct ft_dest *dst = &c->dest[lid];
-			bool mine = dst->kind != DEST_SWITCH &&
-				    c->low[(size_t)lid * c->n + d] == lowx;
+	memset(cnt, 0, (OT_MAX_PORTS + 1) * sizeof(*cnt));
+	for (i = 0; i < c->norder; i++) {
+		uint16_t lid = order[i];
+		const struct ft_dest *dst = &c->dest[lid];
 
-			if (mine != !pass)
-				continue;
-			if (dst->node == x) {
-				lft[lid] = 0;
-				continue;
-			}
-			if (lft[lid] != OT_NO_PORT) {
-				w->cnt[lft[lid]]++;
-				continue;
-			}
-			m = toward(c, l, x, w->ports, np, target(c, l, dst),
-				   w->cand);
-			lft[lid] = m ? pick(w->cnt, w->cand, m) : OT_NO_PORT;
+		if (lft[lid] != OT_NO_PORT) {
+			cnt[lft[lid]]++;
+			continue;
 		}
+		if (dst->node == x) {
+			lft[lid] = 0;
+			continue;
+		}
+		cp = cands(c, l, xi, target(c, l, dst), &m);
+		lft[lid] = m ? pick(cnt, cp, m) : OT_NO_PORT;
+	}
 }
 
 /* The first dimension where router r and the destination differ, or n. */
@@ -873,12 +955,13 @@ static unsigned int first_dim(const struct ft_ctx *c, int32_t r,
 }
 
 static void fill_router(struct ft_ctx *c, int32_t r, uint8_t *lft,
-			struct fill *w)
+			uint32_t *cnt)
 {
-	unsigned int d, np, m;
-	uint32_t i;
+	uint32_t line[64], ri[64], i;
+	unsigned int d, m;
+	const uint8_t *cp;
 
-	memset(w->cnt, 0, sizeof(w->cnt));
+	memset(cnt, 0, (OT_MAX_PORTS + 1) * sizeof(*cnt));
 	for (i = 0; i < c->norder; i++) {
 		uint16_t lid = c->order[c->n][i];
 
@@ -887,23 +970,20 @@ static void fill_router(struct ft_ctx *c, int32_t r, uint8_t *lft,
 				   c->dest[lid].ca_port : 0;
 	}
 	for (d = 0; d < c->n; d++) {
-		uint32_t l = line_at(c, r, d);
+		line[d] = line_at(c, r, d);
+		ri[d] = local(c, line[d], r);
+	}
+	for (i = 0; i < c->norder; i++) {
+		uint16_t lid = c->order[c->n][i];
+		const struct ft_dest *dst = &c->dest[lid];
 
-		np = line_ports(c, l, r, w->ports);
-		for (i = 0; i < c->norder; i++) {
-			uint16_t lid = c->order[d][i];
-			const struct ft_dest *dst = &c->dest[lid];
-
-			if (dst->node == r || first_dim(c, r, dst) != d)
-				continue;
-			if (lft[lid] != OT_NO_PORT) {
-				w->cnt[lft[lid]]++;
-				continue;
-			}
-			m = toward(c, l, r, w->ports, np, target(c, l, dst),
-				   w->cand);
-			lft[lid] = m ? pick(w->cnt, w->cand, m) : OT_NO_PORT;
+		if (lft[lid] != OT_NO_PORT) {
+			cnt[lft[lid]]++;
+			continue;
 		}
+		d = first_dim(c, r, dst);
+		cp = cands(c, line[d], ri[d], target(c, line[d], dst), &m);
+		lft[lid] = m ? pick(cnt, cp, m) : OT_NO_PORT;
 	}
 }
 
@@ -1127,6 +1207,8 @@ static void free_ctx(struct ft_ctx *c)
 			free(c->line[l].U);
 			free(c->line[l].dist);
 			free(c->line[l].lca);
+			free(c->line[l].cstart);
+			free(c->line[l].cport);
 		}
 	free(c->line);
 }
@@ -1137,22 +1219,35 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 	struct ft_ctx c = { .f = f, .kns = kns, .err = err,
 			    .k = kns->k, .n = kns->n };
 	struct ot_promise *pr = &out->promise;
-	struct fill *w = NULL;
+	uint32_t *w = NULL;
 	double t = ot_now_ms();
 	uint32_t i;
 	int error;
 
+	if (kns->n > 64) {
+		ot_kns_free(kns);
+		return ot_refuse(err, OT_ERR_TOPOLOGY,
+				 "a KNS of %u dimensions; hdor routes up to 64",
+				 c.n);
+	}
 	error = prepare_dests(&c);
 	if (!error)
 		error = prepare_lines(&c);
 	if (!error)
 		error = set_labels(&c, out);
-	if (!error && !(w = malloc(sizeof(*w))))
-		error = ot_error_nomem(err, "hdor");
 	if (!error)
-		error = balance_lines(&c, out);
+		error = prepare_cands(&c);
+	if (!error && !(w = malloc((OT_MAX_PORTS + 1) * sizeof(*w))))
+		error = ot_error_nomem(err, "hdor");
 	if (error)
 		goto out;
+	ot_routing_phase(out, "lines", t);
+	t = ot_now_ms();
+	error = balance_lines(&c, out);
+	if (error)
+		goto out;
+	ot_routing_phase(out, "spread", t);
+	t = ot_now_ms();
 	for (i = 0; i < f->nnodes; i++) {
 		if (kns->role[i] == OT_KNS_ROUTER)
 			fill_router(&c, i, out->lft[i], w);
@@ -1161,7 +1256,7 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 	}
 	out->nvls = 1;
 	out->needs_qos = false;
-	ot_routing_phase(out, "route", t);
+	ot_routing_phase(out, "fill", t);
 	pr->text = "Hybrid-DOR over fat-tree lines: every CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
 	pr->minimal = all_minimal(&c) ? OT_MINIMAL_ALL : OT_MINIMAL_NONE;
 	pr->max_switch_hops = 2 * kns->stages * kns->n;
