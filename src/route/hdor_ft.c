@@ -987,63 +987,6 @@ static void fill_router(struct ft_ctx *c, int32_t r, uint8_t *lft,
 	}
 }
 
-static void coords_str(const struct ot_kns *kns, int32_t x, int skip,
-		       char *buf, size_t len)
-{
-	const int16_t *co = kns->coord + (size_t)x * kns->n;
-	size_t used;
-	unsigned int i, d;
-
-	used = snprintf(buf, len, "[");
-	for (i = 0; i < kns->n && used < len; i++) {
-		d = kns->n - 1 - i;
-		if ((int)d == skip)
-			used += snprintf(buf + used, len - used, "*%s",
-					 d ? "," : "]");
-		else
-			used += snprintf(buf + used, len - used, "%d%s",
-					 co[d], d ? "," : "]");
-	}
-}
-
-static int set_labels(const struct ft_ctx *c, struct ot_routing *out)
-{
-	const struct ot_fabric *f = c->f;
-	const struct ot_kns *kns = c->kns;
-	char buf[OT_MAX_PORTS * 4 + 8];
-	unsigned int p;
-	uint32_t i;
-	int rc;
-
-	for (i = 0; i < f->nnodes; i++) {
-		switch (kns->role[i]) {
-		case OT_KNS_ROUTER:
-			coords_str(kns, i, -1, buf, sizeof(buf));
-			rc = ot_routing_set_label(out, i, "router %s", buf);
-			break;
-		case OT_KNS_SWITCH:
-			coords_str(kns, i, kns->dim[i], buf, sizeof(buf));
-			rc = ot_routing_set_label(out, i,
-						  "switch d=%d %s stage %u pos %u",
-						  kns->dim[i], buf,
-						  kns->stage[i], kns->pos[i]);
-			break;
-		default:
-			for (p = 1; p <= f->node[i].nports; p++)
-				if (f->node[i].port[p].peer >= 0)
-					break;
-			coords_str(kns, i, -1, buf, sizeof(buf));
-			rc = ot_routing_set_label(out, i, "CA %s/%u", buf,
-						  ot_fabric_end_port_rank(f,
-							kns->router[i], i, p));
-			break;
-		}
-		if (rc)
-			return ot_error_nomem(c->err, "hdor");
-	}
-	return 0;
-}
-
 /* Minimal when every line is a proper fat tree, alike per dimension. */
 static bool all_minimal(const struct ft_ctx *c)
 {
@@ -1234,7 +1177,7 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 	if (!error)
 		error = prepare_lines(&c);
 	if (!error)
-		error = set_labels(&c, out);
+		error = ot_hdor_set_labels(kns, out, err);
 	if (!error)
 		error = prepare_cands(&c);
 	if (!error && !(w = malloc((OT_MAX_PORTS + 1) * sizeof(*w))))

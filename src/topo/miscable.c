@@ -614,6 +614,20 @@ int ot_kns_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
 	}
 	if (why.cls == OT_ERR_NOMEM)
 		return ot_refuse(err, OT_ERR_NOMEM, "%s", why.msg);
+	{
+		/* lines built as fat trees (topo/kns_ft.c) */
+		struct ot_error ftwhy = { 0 };
+		bool looks_ft = false;
+
+		if (!ot_kns_ft_recognize(f, &kns, &looks_ft, &ftwhy)) {
+			ot_kns_free(kns);
+			return 0;
+		}
+		if (looks_ft)
+			return ot_refuse(err, OT_ERR_TOPOLOGY,
+					 "not a KNS with fat-tree lines: %s; moved cables are diagnosed only where every line is one switch",
+					 ftwhy.msg);
+	}
 	if (mc_alloc(&m, f)) {
 		rc = ot_error_nomem(err, "mis-cabling report");
 		goto out;
