@@ -87,7 +87,8 @@ void ot_kns_free(struct ot_kns *kns);
  * ot_kns_recognize() gives them to the lines taken as single switches,
  * and per line its levels counted from the routers.  Refuses, naming the
  * switch and port, a cable inside a line that does not join consecutive
- * levels.  *looks_ft: whether the fabric has what only fat-tree lines
+ * levels; a fabric of one dimension (a fat tree) is refused.  *looks_ft:
+ * whether the fabric has what only fat-tree lines
  * have (a cable between two switches without CAs, or two routers sharing
  * two switches), so a caller can tell which refusal to report.
  */

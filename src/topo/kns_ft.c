@@ -20,7 +20,9 @@
  *   between two switches of one level is refused as no fat tree, naming
  *   the switch and port.  Positions in a stage go by GUID.
  * Whether every pair of routers of a line has an up-then-down path is
- * the engine's question (damage), not the recognizer's.
+ * the engine's question (damage), not the recognizer's.  One dimension
+ * (a single line of routers) is refused: that is a fat tree whose leaves
+ * carry the CAs, which ftree and updn route.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -721,6 +723,15 @@ int ot_kns_ft_recognize(const struct ot_fabric *f, struct ot_kns **out,
 		ot_refuse(err, OT_ERR_TOPOLOGY,
 			  "with each line's switches taken as one (named by its lowest GUID): %s",
 			  why.msg);
+		goto out;
+	}
+	if (vk->n < 2) {
+		/* one line of routers under switches: a fat tree, not a KNS */
+		int32_t r = vk->router_at[0];
+
+		error = ot_refuse(err, OT_ERR_TOPOLOGY,
+				  "switch \"%s\" (0x%016" PRIx64 "): the switches with CAs form one line under switches without: a fat tree, not a KNS of two or more dimensions; hdor leaves fat trees to ftree or updn",
+				  v->node[r].desc, v->node[r].guid);
 		goto out;
 	}
 	error = map_back(&b, vk, vnode, vline, &kns);
