@@ -13,12 +13,13 @@
 # and the memory of the LFTs: bytes per (switch, LID) entry of r->lft.
 #
 # Other families at about 16K CAs, each with its engine: kns16k (hdor on
-# the 16-ary 3-direct KNS, 4 CAs a router), sf16k (sf-mms on the Slim Fly
+# the 16-ary 3-direct KNS, 4 CAs a router), knsft16k (the same with every
+# line 2 leaves and 4 spines, s = 2), sf16k (sf-mms on the Slim Fly
 # q = 23, 16 CAs a switch), df16k (df-static on a Dragonfly a=16 h=8,
 # 129 groups, 8 CAs a switch).
 #
 # usage: bench/scale.sh [SIZES]   (from the build dir, or set OSMTOPO;
-#        SIZES: any of 1k 4k 16k kns16k sf16k df16k, default "1k 4k";
+#        SIZES: any of 1k 4k 16k kns16k knsft16k sf16k df16k, default "1k 4k";
 #        ENGINES default "ff-dor ff-ador" for the FlatFlies; NO_LIVE=1
 #        skips OpenSM and the checker)
 set -eu
@@ -48,6 +49,7 @@ gen_args() {
 	4k) echo "flatfly 8x8x8 --cas 8" ;;
 	16k) echo "flatfly 4x8x8x8 --widths 2,1,1,1 --cas 8" ;;
 	kns16k) echo "kns 16 3 --cas 4" ;;
+	knsft16k) echo "kns 16 3 --cas 4 --down 8,2 --up 1,4" ;;
 	sf16k) echo "slimfly 23 --cas 16" ;;
 	df16k) echo "dragonfly 16 8 --cas 8 --groups 129" ;;
 	*) echo "unknown size $1" >&2; return 1 ;;
@@ -58,6 +60,7 @@ gen_args() {
 engines_of() {
 	case $1 in
 	kns16k) echo hdor ;;
+	knsft16k) echo hdor ;;
 	sf16k) echo sf-mms ;;
 	df16k) echo df-static ;;
 	*) echo "$ENGINES" ;;

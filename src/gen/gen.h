@@ -18,6 +18,8 @@
  * k-ary n-direct 1-indirect KNS of seed 000 ("Implementation and testing
  * of a KNS topology in an InfiniBand cluster").
  */
+#define OT_KNS_MAX_STAGES 4
+
 struct ot_kns_params {
 	unsigned int k;     /* routers per dimension (>= 2) */
 	unsigned int n;     /* dimensions (>= 1) */
@@ -26,6 +28,30 @@ struct ot_kns_params {
 	unsigned int radix; /* ports per switch; 0 = the fewest that fit */
 	bool shuffle;       /* permute ports and node order with seed */
 	uint64_t seed;
+	/*
+	 * Lines as fat trees (seed 000, 2.2: s-indirect), each line of k
+	 * routers an XGFT(s; m_1..m_s; w_1..w_s) whose level-0 nodes are
+	 * the routers: a stage-i switch has m_i children (routers for
+	 * i = 1) and a stage-(i-1) node w_i stage-i parents.  Indexed by
+	 * stage 1..stages.  stages 0: one switch per line (m_1 = k,
+	 * w_1 = 1), the seed's s = 1.  s = 1 with w_1 = M: M switches per
+	 * line, each router cabled to each; s = 2 with m = (k/A, A) and
+	 * w = (1, B): A leaves and B spines per line.  The product of m_i
+	 * must be k.  Cables per stage-(i-1)/stage-i pair: links for i = 1,
+	 * line_links[i] (0 = 1) above.
+	 */
+	unsigned int stages;
+	unsigned int line_down[OT_KNS_MAX_STAGES + 1];
+	unsigned int line_up[OT_KNS_MAX_STAGES + 1];
+	unsigned int line_links[OT_KNS_MAX_STAGES + 1];
+	/*
+	 * Damage inside the lines, from its own stream (drop_seed): this
+	 * fraction of the line switches that have a sibling (stages i with
+	 * w_i > 1), then this fraction of the cables into stages with
+	 * w_i > 1, as ot_gen_flatfly() draws them.
+	 */
+	double drop_switches, drop_links;
+	uint64_t drop_seed;
 };
 
 /*
@@ -37,6 +63,17 @@ struct ot_kns_params {
  */
 struct ot_fabric *ot_gen_kns(const struct ot_kns_params *p,
 			     struct ot_error *err);
+
+/*
+ * ot_gen_kns() for lines as fat trees (stages >= 1 given): routers
+ * "R[c(n-1),...,c0]", line switches "S[d,l,i,j]" (dimension d, line l as
+ * the router coordinates minus d, stage i, index j in the stage), CAs as
+ * above.  Ports: a router's CAs, then dimension by dimension its w_1
+ * stage-1 switches; a stage-i switch's children (in x_i order), then its
+ * parents.  ot_gen_kns() calls it when the lines are not single switches.
+ */
+struct ot_fabric *ot_gen_kns_ft(const struct ot_kns_params *p,
+				struct ot_error *err);
 
 /*
  * Fat trees as extended generalized fat trees, XGFT(h; m1..mh; w1..wh)

@@ -176,6 +176,8 @@ struct ot_fabric *ot_gen_kns(const struct ot_kns_params *p,
 	uint32_t r;
 	int error;
 
+	if (p->stages)
+		return ot_gen_kns_ft(p, err);
 	error = check_params(p, &s, err);
 	if (error)
 		goto out;

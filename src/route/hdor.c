@@ -60,6 +60,7 @@
 #include "model/routing.h"
 #include "route/deal.h"
 #include "route/engines.h"
+#include "route/hdor_ft.h"
 #include "topo/kns.h"
 #include "topo/miscable.h"
 
@@ -316,10 +317,15 @@ static void coords_str(const struct ot_kns *kns, int32_t x, int skip,
 	}
 }
 
-static int set_labels(const struct hdor_ctx *c, struct ot_routing *out)
+/*
+ * Every node's label from its coordinates; line switches of fat-tree
+ * lines (topo/kns_ft.c) also carry their stage and position.  Shared with
+ * route/hdor_ft.c.
+ */
+int ot_hdor_set_labels(const struct ot_kns *kns, struct ot_routing *out,
+		       struct ot_error *err)
 {
-	const struct ot_fabric *f = c->f;
-	const struct ot_kns *kns = c->kns;
+	const struct ot_fabric *f = kns->fabric;
 	char buf[OT_MAX_PORTS * 4 + 8];
 	unsigned int p;
 	uint32_t i, rank;
@@ -333,22 +339,29 @@ static int set_labels(const struct hdor_ctx *c, struct ot_routing *out)
 			break;
 		case OT_KNS_SWITCH:
 			coords_str(kns, i, kns->dim[i], buf, sizeof(buf));
-			rc = ot_routing_set_label(out, i, "switch d=%d %s",
-						  kns->dim[i], buf);
+			if (kns->stage)
+				rc = ot_routing_set_label(out, i,
+							  "switch d=%d %s stage %u pos %u",
+							  kns->dim[i], buf,
+							  kns->stage[i],
+							  kns->pos[i]);
+			else
+				rc = ot_routing_set_label(out, i,
+							  "switch d=%d %s",
+							  kns->dim[i], buf);
 			break;
 		default:
 			for (p = 1; p <= f->node[i].nports; p++)
 				if (f->node[i].port[p].peer >= 0)
 					break;
 			coords_str(kns, i, -1, buf, sizeof(buf));
-			rank = ot_fabric_end_port_rank(c->f, kns->router[i],
-						       i, p);
+			rank = ot_fabric_end_port_rank(f, kns->router[i], i, p);
 			rc = ot_routing_set_label(out, i, "CA %s/%u", buf,
 						  rank);
 			break;
 		}
 		if (rc)
-			return ot_error_nomem(c->err, "hdor");
+			return ot_error_nomem(err, "hdor");
 	}
 	return 0;
 }
@@ -503,7 +516,20 @@ static int hdor_route(const struct ot_engine *self, const struct ot_fabric *f,
 	t = ot_now_ms();
 	error = ot_kns_recognize(f, &kns, &why);
 	if (error) {
-		ot_error_wrap(err, &why, OT_ERR_TOPOLOGY, "hdor");
+		struct ot_error ftwhy;
+		bool looks_ft = false;
+
+		/* lines built as fat trees: route/hdor_ft.c */
+		if (!ot_kns_ft_recognize(f, &kns, &looks_ft, &ftwhy)) {
+			ot_routing_phase(out, "recognize", t);
+			error = ot_hdor_ft_route(f, kns, out, &why);
+			if (error)
+				ot_error_wrap(err, &why, OT_ERR_TOPOLOGY,
+					      "hdor");
+			return error;
+		}
+		ot_error_wrap(err, looks_ft ? &ftwhy : &why, OT_ERR_TOPOLOGY,
+			      "hdor");
 		goto out;
 	}
 	ot_routing_phase(out, "recognize", t);
@@ -516,7 +542,7 @@ static int hdor_route(const struct ot_engine *self, const struct ot_fabric *f,
 	if (!error)
 		error = prepare_ports(&c);
 	if (!error)
-		error = set_labels(&c, out);
+		error = ot_hdor_set_labels(kns, out, err);
 	if (error)
 		goto out;
 	for (i = 0; i < f->nnodes; i++) {
@@ -542,7 +568,7 @@ out:
 
 const struct ot_engine ot_engine_hdor = {
 	.name = "hdor",
-	.needs = "KNS (k-ary n-direct 1-indirect): routers with CAs, one indirect switch per dimension line",
+	.needs = "KNS (k-ary n-direct s-indirect): routers with CAs, each dimension line one switch, several, or a fat tree of s stages",
 	.route = hdor_route,
 	.miscabling = ot_kns_miscabling,
 };

@@ -868,6 +868,7 @@ static int alloc_kns(struct kns_build *b)
 		return ot_error_nomem(b->err, "kns");
 	b->kns = kns;
 	kns->fabric = f;
+	kns->stages = 1;
 	kns->role = calloc(f->nnodes, sizeof(*kns->role));
 	kns->dim = malloc(f->nnodes * sizeof(*kns->dim));
 	kns->router = malloc(f->nnodes * sizeof(*kns->router));
@@ -1015,6 +1016,8 @@ out:
 
 void ot_kns_free(struct ot_kns *kns)
 {
+	uint32_t i;
+
 	if (!kns)
 		return;
 	free(kns->role);
@@ -1022,5 +1025,13 @@ void ot_kns_free(struct ot_kns *kns)
 	free(kns->dim);
 	free(kns->router);
 	free(kns->router_at);
+	free(kns->stage);
+	free(kns->line);
+	free(kns->pos);
+	for (i = 0; i < kns->nlines; i++) {
+		free(kns->lines[i].router);
+		free(kns->lines[i].sw);
+	}
+	free(kns->lines);
 	free(kns);
 }

@@ -13,6 +13,7 @@
 #ifndef OSMTOPO_KNS_H
 #define OSMTOPO_KNS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "model/error.h"
@@ -41,6 +42,31 @@ struct ot_kns {
 	/* router_at[c]: router node whose coordinates, as a number in base
 	 * k with dimension 0 least significant, are c (k^n entries). */
 	int32_t *router_at;
+	/*
+	 * Lines as fat trees (topo/kns_ft.c; NULL and 1 for the seed's
+	 * s = 1 of one switch per line).  Per node: a line switch's stage,
+	 * 1 for those cabled to routers, one more per level up (levels
+	 * counted from the routers); its line, an index into lines; its
+	 * position in its stage of its line (by GUID).  0 / -1 otherwise.
+	 */
+	unsigned int stages; /* the most stages of any line */
+	uint8_t *stage;
+	int32_t *line;
+	uint16_t *pos;
+	uint32_t nlines;
+	struct ot_kns_line *lines;
+};
+
+/*
+ * One dimension line's indirect network: the switches that connect the
+ * k routers agreeing in every coordinate but dim.
+ */
+struct ot_kns_line {
+	int dim;
+	unsigned int stages;
+	int32_t *router;    /* k: the router at each coordinate of dim */
+	int32_t *sw;        /* nsw: its switches, by stage, then position */
+	uint32_t nsw;
 };
 
 /*
@@ -52,5 +78,21 @@ struct ot_kns {
 int ot_kns_recognize(const struct ot_fabric *f, struct ot_kns **out,
 		     struct ot_error *err);
 void ot_kns_free(struct ot_kns *kns);
+
+/*
+ * Recognizes f as a k-ary n-direct s-indirect KNS whose lines are fat
+ * trees (several switches per line at s = 1, or s >= 2 stages): the
+ * lines from the cabling alone (switches joined by switch cables, and
+ * switches sharing two or more routers, make one line), coordinates as
+ * ot_kns_recognize() gives them to the lines taken as single switches,
+ * and per line its levels counted from the routers.  Refuses, naming the
+ * switch and port, a cable inside a line that does not join consecutive
+ * levels; a fabric of one dimension (a fat tree) is refused.  *looks_ft:
+ * whether the fabric has what only fat-tree lines
+ * have (a cable between two switches without CAs, or two routers sharing
+ * two switches), so a caller can tell which refusal to report.
+ */
+int ot_kns_ft_recognize(const struct ot_fabric *f, struct ot_kns **out,
+			bool *looks_ft, struct ot_error *err);
 
 #endif

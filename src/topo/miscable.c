@@ -612,6 +612,20 @@ int ot_kns_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
 	}
 	if (why.cls == OT_ERR_NOMEM)
 		return ot_refuse(err, OT_ERR_NOMEM, "%s", why.msg);
+	{
+		/*
+		 * Lines built as fat trees (topo/kns_ft.c) are a KNS too;
+		 * cables moved inside such lines are not diagnosed (the
+		 * search below then says why the seed's shape is not met).
+		 */
+		struct ot_error ftwhy = { 0 };
+		bool looks_ft = false;
+
+		if (!ot_kns_ft_recognize(f, &kns, &looks_ft, &ftwhy)) {
+			ot_kns_free(kns);
+			return 0;
+		}
+	}
 	if (mc_alloc(&m, f)) {
 		rc = ot_error_nomem(err, "mis-cabling report");
 		goto out;

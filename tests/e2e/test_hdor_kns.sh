@@ -6,12 +6,30 @@
 # minimal hops), no credit loop on the VLs used, and the LFTs are exactly
 # what `osmtopo route hdor` computes offline for the discovered fabric.
 #
-# usage: test_hdor_kns.sh NAME NETFILE
+# NETFILE may be gen:ARGS, ARGS for `osmtopo gen` with + for spaces (KNS
+# lines as fat trees: --down/--up); then `osmtopo check --live --engine
+# hdor` also reads the live fabric and holds it to hdor's promise (one VL,
+# dimension order, up then down in each line) with the uniform pattern's
+# throughput at least MIN_UNIFORM when given.
+#
+# usage: test_hdor_kns.sh NAME NETFILE|gen:ARGS [MIN_UNIFORM]
 . "$(dirname "$0")/lib.sh"
 
 name=$1
 net=$2
+min_uniform=${3:-}
+live_check=
 e2e_init "hdor-$name"
+case $net in
+gen:*)
+	gen=${net#gen:}
+	gen=${gen//+/ }
+	net=$WORK/gen.net
+	live_check=1
+	# shellcheck disable=SC2086 # the generator's arguments
+	"$OSMTOPO" gen $gen -o "$net" || e2e_fail "osmtopo gen $gen failed"
+	;;
+esac
 [ -f "$net" ] || e2e_fail "no net file $net"
 
 ibsim_start "$net"
@@ -48,3 +66,40 @@ done
 minimal=$(json_field "$WORK/check.json" minimal)
 [ "$minimal" -eq "$pairs" ] || e2e_fail "only $minimal of $pairs paths minimal"
 e2e_log "ok: $want CAs, $pairs pairs routed by hdor, LFTs = offline, no credit loop"
+
+[ -n "$live_check" ] || exit 0
+# The live fabric read by the checker itself, held to hdor's promise.
+if ! sim "$OSMTOPO" check --live --json --engine hdor --patterns uniform \
+	>"$WORK/live-check.json" 2>"$WORK/live-check.err"; then
+	e2e_fail "live check failed: $(cat "$WORK/live-check.json" "$WORK/live-check.err")"
+fi
+for key in unreachable forwarding_loops credit_loops violations; do
+	v=$(json_field "$WORK/live-check.json" "$key")
+	[ "$v" -eq 0 ] || e2e_fail "live: $key = $v"
+done
+lpairs=$(json_field "$WORK/live-check.json" pairs)
+[ "$lpairs" -eq "$pairs" ] || e2e_fail "live: $lpairs pairs, offline $pairs"
+vls=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["vls_used"])' "$WORK/live-check.json")
+[ "$vls" = "[0]" ] || e2e_fail "live: VLs used $vls, hdor promises VL 0 alone"
+if [ -n "$min_uniform" ]; then
+	u=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+def find(o):
+    if isinstance(o, dict):
+        if o.get("name") == "uniform" or o.get("pattern") == "uniform":
+            return o
+        for v in o.values():
+            r = find(v)
+            if r: return r
+    if isinstance(o, list):
+        for v in o:
+            r = find(v)
+            if r: return r
+print(find(d)["throughput"] if find(d) else "")' "$WORK/live-check.json")
+	[ -n "$u" ] || e2e_fail "live: no uniform throughput in the report"
+	awk -v u="$u" -v m="$min_uniform" 'BEGIN { exit !(u + 0 >= m + 0) }' ||
+		e2e_fail "live: uniform throughput $u below $min_uniform"
+	e2e_log "live: uniform throughput $u (at least $min_uniform)"
+fi
+e2e_log "live check: $lpairs pairs, every one reached on hdor's paths, no credit loop, VL 0 alone"

@@ -20,13 +20,14 @@
 # and shuffled port numbers.  The SM's own CA and its switch are never
 # taken down (OpenSM would lose the fabric, not route around a fault).
 #
-# usage: test_live_faults.sh [ENGINE-PATTERN]
+# usage: test_live_faults.sh [PATTERN]  (of the engine or the fabric's gen arguments)
 . "$(dirname "$0")/lib.sh"
 
 # engine|fallback engines|osmtopo gen arguments of the fabric
 # (add a family with one line: its engine, its fallback, its fabric)
 families=(
 	"hdor|dfsssp|kns 4 2 --cas 2 --links 2 --shuffle-ports 7"
+	"hdor|dfsssp|kns 4 2 --cas 2 --down 2,2 --up 1,2 --parallel 2 --shuffle-ports 8"
 	"ff-dor|dfsssp|flatfly 3x3 --widths 2,1 --cas 2 --shuffle-ports 5"
 	"ff-twisted-dor|dfsssp|hypercube 3 --width 2 --cas 2 --shuffle-ports 3"
 	"sf-mms|dfsssp|slimfly 3 --widths 2 --cas 2 --shuffle-ports 9"
@@ -200,9 +201,9 @@ net=$WORK/fabric.net
 ran=0
 for fam in "${families[@]}"; do
 	IFS='|' read -r engine fallback gen <<<"$fam"
-	[ -z "$pattern" ] || [[ $engine == *$pattern* ]] || continue
+	[ -z "$pattern" ] || [[ "$engine $gen" == *$pattern* ]] || continue
 	run_family
-	cp "$WORK/opensm.log" "$WORK/opensm-$engine.log"
+	cp "$WORK/opensm.log" "$WORK/opensm-$engine-$ran.log"
 	ran=$((ran + 1))
 done
 [ "$ran" -gt 0 ] || e2e_fail "no engine matches '$pattern'"

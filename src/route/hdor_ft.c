@@ -1,0 +1,1219 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * hdor on a KNS whose dimension lines are fat trees (seed 000, section
+ * 2.2: k-ary n-direct s-indirect; the seed routes only s = 1 and says a
+ * line of s > 1 "can be built using a Fat-Tree topology").  It takes the
+ * coordinates and stages of ot_kns_ft_recognize() and fills every LFT.
+ *
+ * Across lines: dimension order, as on s = 1.  A router sends a packet
+ * into the line of the lowest dimension d where its coordinates differ
+ * from the destination's; the line delivers it to its router whose
+ * coordinate d is the destination's (the target t).
+ *
+ * Inside a line: up*-down* on the levels counted from the routers.  A
+ * line switch x with t below it (reachable by going down only) sends the
+ * packet down to a child with t below it; otherwise up, to a parent from
+ * which t is fewest up-then-down hops away.  On an intact fat tree that is
+ * up to a lowest common ancestor of source and target and down: minimal.
+ * Where the line has lost spines or cables, the same rule routes around
+ * them through the remaining ones; a line in which some router cannot
+ * reach another by going up then down is refused (the escape layer of the
+ * ff engines is not available here).
+ *
+ * Spreading.  Among the candidate cables (parallel cables, several
+ * parents, several children above t) a switch gives each destination LID
+ * the candidate that has the fewest destinations so far, in a fixed order
+ * of the destinations: per dimension d, first the LIDs this line can
+ * carry (their coordinates below d are the line's), by LMC offset, then
+ * coordinate d, then the rest of the coordinates, then rank on the
+ * router.  So every up cable of a switch, and so every spine, carries an
+ * even share of the destinations (within one), as OpenSM's ftree spreads
+ * them, and each destination's traffic from one switch stays on one
+ * cable.  Candidates are ordered by the far end's stage position (GUID),
+ * so the tables do not depend on port numbers or discovery order.
+ *
+ * Deadlock freedom on one VL, for CA-to-CA traffic (Dally and Seitz):
+ * with S the most stages of any line, rank every channel: CA -> router 0;
+ * in dimension d, with base 2Sd: router -> stage 1 base + 1, stage l ->
+ * stage l + 1 base + l + 1 (up: at most base + S), stage l + 1 -> stage l
+ * base + 2S - l, stage 1 -> router base + 2S (down: above base + S);
+ * router -> CA 2Sn + 1.  Inside a line a path goes up (ranks rising with
+ * the stage), then down (ranks rising as the stage falls, all above the
+ * up ranks), and lines are crossed in increasing dimension, so every
+ * path's ranks strictly increase: the channel dependency graph has no
+ * cycle.  The unit tests check the ranks on every path and run the
+ * checker's own credit-loop search; traffic to and from line switches'
+ * own LIDs is outside the promise, as on s = 1 (hdor.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/routing.h"
+#include "route/deal.h"
+#include "route/hdor_ft.h"
+
+#define INF 255
+#define FT_DEPTH 16 /* stages, at most (topo/kns_ft.c: 15) */
+
+enum dest_kind {
+	DEST_NONE,
+	DEST_CA,
+	DEST_ROUTER,
+	DEST_SWITCH,
+};
+
+struct ft_dest {
+	uint8_t kind;
+	uint8_t ca_port;
+	int32_t node; /* the LID's node; for a CA, its router */
+};
+
+/* One line's routing state; local node i: switches, then routers by t. */
+struct ft_line {
+	uint32_t nloc;   /* nsw + k */
+	uint8_t *below;  /* nsw * k: t below switch i */
+	uint8_t *U;      /* nsw * k: up*-down* hops from switch i to t */
+	uint8_t *dist;   /* nloc * nloc: hops in the line's graph */
+	uint8_t *lca;    /* k * k: up*-down* hops between routers, / 2 */
+	bool proper;     /* a fat tree: intact down-sets, lca minimal */
+	/*
+	 * toward()'s answer for every (local node, local target), i * nloc +
+	 * tgt: ports cport[cstart[..] .. cstart[.. + 1]).
+	 */
+	uint32_t *cstart;
+	uint8_t *cport;
+};
+
+struct ft_ctx {
+	const struct ot_fabric *f;
+	const struct ot_kns *kns;
+	struct ot_error *err;
+	unsigned int k, n;
+	struct ft_dest *dest;
+	uint16_t **order;  /* per dimension, n + 1 (last: base order) */
+	uint32_t norder;
+	uint32_t *low;     /* per LID: coordinates below each d, n entries */
+	int32_t *loc;      /* per node: local index in its line, or -1 */
+	struct ft_line *line;
+	uint8_t *cnt;      /* scratch */
+};
+
+/* Coordinates of x in dimensions below d, as a number. */
+static uint32_t low_part(const struct ft_ctx *c, int32_t x, unsigned int d)
+{
+	const int16_t *co = c->kns->coord + (size_t)x * c->n;
+	uint32_t v = 0;
+
+	while (d-- > 0)
+		v = v * c->k + (uint32_t)(co[d] < 0 ? 0 : co[d]);
+	return v;
+}
+
+static uint64_t coord_key(const struct ft_ctx *c, int32_t x, unsigned int d)
+{
+	const int16_t *co = c->kns->coord + (size_t)x * c->n;
+	uint64_t v = low_part(c, x, d);
+	unsigned int e;
+
+	v = v * c->k + (uint64_t)(co[d] < 0 ? 0 : co[d]);
+	for (e = c->n; e-- > d + 1;)
+		v = v * c->k + (uint64_t)(co[e] < 0 ? 0 : co[e]);
+	return v;
+}
+
+static int prepare_dests(struct ft_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_kns *kns = c->kns;
+	struct ot_deal_key *keys = NULL;
+	uint64_t ranks = 1;
+	uint32_t lid, i, m;
+	unsigned int d;
+
+	for (i = 0; i < f->nnodes; i++)
+		if (kns->role[i] == OT_KNS_ROUTER &&
+		    f->node[i].nports + 1u > ranks)
+			ranks = f->node[i].nports + 1u;
+	c->dest = calloc((size_t)f->max_lid + 1, sizeof(*c->dest));
+	c->order = calloc(c->n + 1, sizeof(*c->order));
+	c->low = malloc(((size_t)f->max_lid + 1) * c->n * sizeof(*c->low));
+	keys = malloc(((size_t)f->max_lid + 1) * sizeof(*keys));
+	if (!c->dest || !c->order || !c->low || !keys)
+		goto nomem;
+	for (lid = 1; lid <= f->max_lid; lid++) {
+		const struct ot_lid_owner *o = &f->lid_owner[lid];
+		struct ft_dest *dst = &c->dest[lid];
+
+		if (o->node < 0)
+			continue;
+		dst->node = o->node;
+		if (kns->role[o->node] == OT_KNS_CA) {
+			const struct ot_port *pt =
+				&f->node[o->node].port[o->port];
+
+			if (pt->peer < 0)
+				continue;
+			dst->kind = DEST_CA;
+			dst->node = pt->peer;
+			dst->ca_port = pt->peer_port;
+		} else {
+			dst->kind = kns->role[o->node] == OT_KNS_ROUTER ?
+				    DEST_ROUTER : DEST_SWITCH;
+		}
+		for (d = 0; d < c->n; d++)
+			c->low[(size_t)lid * c->n + d] =
+				low_part(c, dst->node, d);
+	}
+	for (d = 0; d <= c->n; d++) {
+		unsigned int dd = d < c->n ? d : 0;
+
+		c->order[d] = malloc(((size_t)f->max_lid + 1) *
+				     sizeof(**c->order));
+		if (!c->order[d])
+			goto nomem;
+		m = 0;
+		for (lid = 1; lid <= f->max_lid; lid++) {
+			const struct ft_dest *dst = &c->dest[lid];
+			const struct ot_lid_owner *o = &f->lid_owner[lid];
+			uint64_t key;
+
+			if (dst->kind == DEST_NONE)
+				continue;
+			key = coord_key(c, dst->node, dd);
+			if (dst->kind == DEST_CA) {
+				const struct ot_port *pt =
+					&f->node[o->node].port[o->port];
+
+				key = key * ranks +
+				      ot_fabric_end_port_rank(f, pt->peer,
+							      o->node,
+							      o->port);
+				key += (uint64_t)(lid - pt->lid) << 54;
+			} else if (dst->kind == DEST_ROUTER) {
+				key += 1ull << 62;
+			} else {
+				key = (2ull << 62) +
+				      (uint64_t)kns->line[dst->node] * 65536 +
+				      kns->pos[dst->node] +
+				      (uint64_t)kns->stage[dst->node] * 4096;
+			}
+			keys[m].key = key;
+			keys[m].lid = lid;
+			m++;
+		}
+		ot_deal_sort(keys, m);
+		for (i = 0; i < m; i++)
+			c->order[d][i] = keys[i].lid;
+		c->norder = m;
+	}
+	free(keys);
+	return 0;
+nomem:
+	free(keys);
+	return ot_error_nomem(c->err, "hdor");
+}
+
+/* The local index of node x in line l's graph, or -1. */
+static int32_t local(const struct ft_ctx *c, uint32_t l, int32_t x)
+{
+	const struct ot_kns *kns = c->kns;
+	const struct ot_kns_line *ln = &kns->lines[l];
+
+	if (kns->role[x] == OT_KNS_SWITCH)
+		return kns->line[x] == (int32_t)l ? c->loc[x] : -1;
+	if (kns->role[x] == OT_KNS_ROUTER &&
+	    ln->router[kns->coord[(size_t)x * c->n + ln->dim]] == x)
+		return ln->nsw + kns->coord[(size_t)x * c->n + ln->dim];
+	return -1;
+}
+
+static int32_t global(const struct ft_ctx *c, uint32_t l, uint32_t i)
+{
+	const struct ot_kns_line *ln = &c->kns->lines[l];
+
+	return i < ln->nsw ? ln->sw[i] : ln->router[i - ln->nsw];
+}
+
+/* All-pairs hop counts in line l's graph (its switches and routers). */
+static int line_dist(struct ft_ctx *c, uint32_t l, uint32_t *queue)
+{
+	const struct ot_fabric *f = c->f;
+	struct ft_line *fl = &c->line[l];
+	uint32_t src, head, tail, nloc = fl->nloc;
+	unsigned int p;
+
+	fl->dist = malloc((size_t)nloc * nloc);
+	if (!fl->dist)
+		return ot_error_nomem(c->err, "hdor");
+	memset(fl->dist, INF, (size_t)nloc * nloc);
+	for (src = 0; src < nloc; src++) {
+		uint8_t *dd = fl->dist + (size_t)src * nloc;
+
+		head = tail = 0;
+		dd[src] = 0;
+		queue[tail++] = src;
+		while (head < tail) {
+			uint32_t u = queue[head++];
+			int32_t x = global(c, l, u);
+
+			for (p = 1; p <= f->node[x].nports; p++) {
+				int32_t y = f->node[x].port[p].peer;
+				int32_t v;
+
+				if (y < 0 || c->kns->role[y] == OT_KNS_CA)
+					continue;
+				v = local(c, l, y);
+				if (v < 0 || dd[v] != INF)
+					continue;
+				dd[v] = dd[u] + 1 < INF ? dd[u] + 1 : INF - 1;
+				queue[tail++] = v;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * below[] bottom-up, U[] top-down, then the routers' up*-down* hops to
+ * each other (lca) and whether the line is a proper fat tree.
+ */
+static int line_updown(struct ft_ctx *c, uint32_t l)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_kns *kns = c->kns;
+	const struct ot_kns_line *ln = &kns->lines[l];
+	struct ft_line *fl = &c->line[l];
+	unsigned int k = c->k, st, p, t, a;
+	uint32_t i, j, nsw = ln->nsw;
+
+	fl->below = calloc((size_t)nsw * k + 1, 1);
+	fl->U = malloc((size_t)nsw * k + 1);
+	fl->lca = malloc((size_t)k * k);
+	if (!fl->below || !fl->U || !fl->lca)
+		return ot_error_nomem(c->err, "hdor");
+	memset(fl->U, INF, (size_t)nsw * k + 1);
+	/* ln->sw is by stage: bottom-up for below */
+	for (i = 0; i < nsw; i++) {
+		int32_t x = ln->sw[i];
+		uint8_t *bx = fl->below + (size_t)i * k;
+
+		for (p = 1; p <= f->node[x].nports; p++) {
+			int32_t y = f->node[x].port[p].peer;
+			int32_t v;
+
+			if (y < 0 || kns->role[y] == OT_KNS_CA)
+				continue;
+			v = local(c, l, y);
+			if (v < 0)
+				continue;
+			if ((uint32_t)v >= nsw) {
+				bx[v - nsw] = 1;
+			} else if (kns->stage[y] + 1 == kns->stage[x]) {
+				for (t = 0; t < k; t++)
+					bx[t] |= fl->below[(size_t)v * k + t];
+			}
+		}
+	}
+	for (i = nsw; i-- > 0;) {
+		int32_t x = ln->sw[i];
+		uint8_t *ux = fl->U + (size_t)i * k;
+
+		st = kns->stage[x];
+		for (t = 0; t < k; t++)
+			if (fl->below[(size_t)i * k + t])
+				ux[t] = st;
+		for (p = 1; p <= f->node[x].nports; p++) {
+			int32_t y = f->node[x].port[p].peer;
+			int32_t v;
+
+			if (y < 0 || kns->role[y] != OT_KNS_SWITCH ||
+			    kns->stage[y] != st + 1)
+				continue;
+			v = local(c, l, y);
+			for (t = 0; t < k; t++) {
+				uint8_t up = fl->U[(size_t)v * k + t];
+
+				if (up < INF - 1 && up + 1 < ux[t])
+					ux[t] = up + 1;
+			}
+		}
+	}
+	fl->proper = true;
+	for (a = 0; a < k; a++) {
+		int32_t r = ln->router[a];
+
+		for (t = 0; t < k; t++) {
+			uint8_t best = INF, low = INF;
+
+			if (t == a) {
+				fl->lca[a * k + t] = 0;
+				continue;
+			}
+			for (p = 1; p <= f->node[r].nports; p++) {
+				int32_t q = f->node[r].port[p].peer;
+				uint8_t u;
+
+				if (q < 0 || local(c, l, q) < 0)
+					continue;
+				u = fl->U[(size_t)c->loc[q] * k + t];
+				if (u < best)
+					best = u;
+			}
+			if (best == INF)
+				return ot_refuse(c->err, OT_ERR_TOPOLOGY,
+						 "router \"%s\" (0x%016llx): no up-then-down path inside its line of dimension %d to router \"%s\" (spines or cables missing); one VL cannot route it",
+						 f->node[r].desc,
+						 (unsigned long long)f->node[r].guid,
+						 ln->dim,
+						 f->node[ln->router[t]].desc);
+			fl->lca[a * k + t] = best;
+			/* the lowest switch above both */
+			for (j = 0; j < nsw; j++)
+				if (fl->below[(size_t)j * k + a] &&
+				    fl->below[(size_t)j * k + t] &&
+				    kns->stage[ln->sw[j]] < low)
+					low = kns->stage[ln->sw[j]];
+			/* from stage 1 up to the lowest common stage, down */
+			if (low == INF || best != 2 * low - 1)
+				fl->proper = false;
+		}
+	}
+	/* intact down-sets: two switches of a stage share all or none */
+	for (i = 0; i < nsw && fl->proper; i++)
+		for (j = i + 1; j < nsw && fl->proper; j++) {
+			const uint8_t *bi = fl->below + (size_t)i * k;
+			const uint8_t *bj = fl->below + (size_t)j * k;
+			bool meet = false, differ = false;
+
+			if (kns->stage[ln->sw[i]] != kns->stage[ln->sw[j]])
+				continue;
+			for (t = 0; t < k; t++) {
+				meet |= bi[t] && bj[t];
+				differ |= bi[t] != bj[t];
+			}
+			if (meet && differ)
+				fl->proper = false;
+		}
+	return 0;
+}
+
+static int prepare_lines(struct ft_ctx *c)
+{
+	const struct ot_kns *kns = c->kns;
+	uint32_t l, i, *queue = NULL, maxloc = 0;
+	int error = 0;
+
+	c->loc = malloc(((size_t)c->f->nnodes + 1) * sizeof(*c->loc));
+	c->line = calloc(kns->nlines + 1, sizeof(*c->line));
+	if (!c->loc || !c->line)
+		return ot_error_nomem(c->err, "hdor");
+	for (i = 0; i < c->f->nnodes; i++)
+		c->loc[i] = -1;
+	for (l = 0; l < kns->nlines; l++) {
+		const struct ot_kns_line *ln = &kns->lines[l];
+
+		for (i = 0; i < ln->nsw; i++)
+			c->loc[ln->sw[i]] = i;
+		c->line[l].nloc = ln->nsw + c->k;
+		if (c->line[l].nloc > maxloc)
+			maxloc = c->line[l].nloc;
+	}
+	queue = malloc(((size_t)maxloc + 1) * sizeof(*queue));
+	if (!queue)
+		return ot_error_nomem(c->err, "hdor");
+	for (l = 0; l < kns->nlines && !error; l++) {
+		error = line_dist(c, l, queue);
+		if (!error)
+			error = line_updown(c, l);
+	}
+	free(queue);
+	return error;
+}
+
+/* A port of a switch to a node of a line, and the order key of that end. */
+struct cand {
+	uint32_t key;
+	uint8_t port;
+	int32_t peer;
+};
+
+static int cmp_cand(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->port - y->port;
+}
+
+/* Node x's ports into line l, by the far end's place (routers by t). */
+static unsigned int line_ports(const struct ft_ctx *c, uint32_t l, int32_t x,
+			       struct cand *out)
+{
+	const struct ot_node *nd = &c->f->node[x];
+	unsigned int p, m = 0;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t y = nd->port[p].peer;
+		int32_t v;
+
+		if (y < 0 || c->kns->role[y] == OT_KNS_CA)
+			continue;
+		v = local(c, l, y);
+		if (v < 0)
+			continue;
+		out[m].key = c->kns->role[y] == OT_KNS_SWITCH ?
+			     (uint32_t)c->kns->stage[y] << 16 | c->kns->pos[y] :
+			     (uint32_t)v;
+		out[m].port = p;
+		out[m].peer = y;
+		m++;
+	}
+	qsort(out, m, sizeof(*out), cmp_cand);
+	return m;
+}
+
+/* The line of dimension d through router r. */
+static uint32_t line_at(const struct ft_ctx *c, int32_t r, unsigned int d)
+{
+	int32_t p;
+	unsigned int i;
+	const struct ot_node *nd = &c->f->node[r];
+
+	for (i = 1; i <= nd->nports; i++) {
+		p = nd->port[i].peer;
+		if (p >= 0 && c->kns->role[p] == OT_KNS_SWITCH &&
+		    c->kns->dim[p] == (int)d)
+			return c->kns->line[p];
+	}
+	return 0; /* every router is on a line of each dimension */
+}
+
+/*
+ * The candidate ports of node x (a router or switch of line l) toward
+ * line-local target node tgt: routers and switches reached by down-only
+ * paths, else up*-down* parents, else (never on a path) the line graph's
+ * shortest way.
+ */
+static unsigned int toward(const struct ft_ctx *c, uint32_t l, int32_t x,
+			   const struct cand *ports, unsigned int np,
+			   uint32_t tgt, uint8_t *cand)
+{
+	const struct ot_kns *kns = c->kns;
+	const struct ft_line *fl = &c->line[l];
+	uint32_t nsw = kns->lines[l].nsw, k = c->k;
+	unsigned int i, m = 0;
+	uint8_t best = INF;
+
+	if (tgt >= nsw && kns->role[x] == OT_KNS_SWITCH) {
+		uint32_t t = tgt - nsw;
+		int32_t xi = c->loc[x];
+		uint8_t ux = fl->U[(size_t)xi * k + t];
+
+		if (fl->below[(size_t)xi * k + t]) {
+			for (i = 0; i < np; i++) {
+				int32_t y = ports[i].peer;
+				bool ok = kns->role[y] == OT_KNS_SWITCH ?
+					  kns->stage[y] + 1 == kns->stage[x] &&
+					  fl->below[(size_t)c->loc[y] * k + t] :
+					  y == kns->lines[l].router[t];
+
+				if (ok)
+					cand[m++] = ports[i].port;
+			}
+			return m;
+		}
+		if (ux < INF) {
+			for (i = 0; i < np; i++) {
+				int32_t y = ports[i].peer;
+
+				if (kns->role[y] == OT_KNS_SWITCH &&
+				    kns->stage[y] == kns->stage[x] + 1 &&
+				    fl->U[(size_t)c->loc[y] * k + t] + 1 == ux)
+					cand[m++] = ports[i].port;
+			}
+			if (m)
+				return m;
+		}
+	} else if (tgt >= nsw) {
+		/* a router of the line: up to its best stage-1 switches */
+		uint32_t t = tgt - nsw;
+
+		for (i = 0; i < np; i++)
+			if (fl->U[(size_t)c->loc[ports[i].peer] * k + t] < best)
+				best = fl->U[(size_t)c->loc[ports[i].peer] * k +
+					     t];
+		if (best < INF) {
+			for (i = 0; i < np; i++)
+				if (fl->U[(size_t)c->loc[ports[i].peer] * k +
+					  t] == best)
+					cand[m++] = ports[i].port;
+			return m;
+		}
+	}
+	/* shortest in the line's graph: switch targets, and the rest */
+	{
+		const uint8_t *dd = fl->dist + (size_t)tgt * fl->nloc;
+
+		best = INF;
+		for (i = 0; i < np; i++) {
+			uint8_t v = dd[local(c, l, ports[i].peer)];
+
+			if (v < best)
+				best = v;
+		}
+		for (i = 0; i < np && best < INF; i++)
+			if (dd[local(c, l, ports[i].peer)] == best)
+				cand[m++] = ports[i].port;
+	}
+	return m;
+}
+
+/* Fills line l's candidate cache (c->line[l].cstart, cport). */
+static int line_cands(struct ft_ctx *c, uint32_t l, struct cand *ports,
+		      uint8_t *cand)
+{
+	struct ft_line *fl = &c->line[l];
+	uint32_t nloc = fl->nloc, i, t, total = 0, cap = nloc * 4 + 16;
+	unsigned int np, m;
+
+	fl->cstart = malloc(((size_t)nloc * nloc + 1) * sizeof(*fl->cstart));
+	fl->cport = malloc(cap);
+	if (!fl->cstart || !fl->cport)
+		return ot_error_nomem(c->err, "hdor");
+	for (i = 0; i < nloc; i++) {
+		int32_t x = global(c, l, i);
+
+		np = line_ports(c, l, x, ports);
+		for (t = 0; t < nloc; t++) {
+			fl->cstart[(size_t)i * nloc + t] = total;
+			m = toward(c, l, x, ports, np, t, cand);
+			if (total + m > cap) {
+				uint8_t *more;
+
+				cap = 2 * (total + m);
+				more = realloc(fl->cport, cap);
+				if (!more)
+					return ot_error_nomem(c->err, "hdor");
+				fl->cport = more;
+			}
+			memcpy(fl->cport + total, cand, m);
+			total += m;
+		}
+	}
+	fl->cstart[(size_t)nloc * nloc] = total;
+	return 0;
+}
+
+/* The candidate ports of line l's local node i toward local target tgt. */
+static const uint8_t *cands(const struct ft_ctx *c, uint32_t l, uint32_t i,
+			    uint32_t tgt, unsigned int *m)
+{
+	const struct ft_line *fl = &c->line[l];
+	size_t at = (size_t)i * fl->nloc + tgt;
+
+	*m = fl->cstart[at + 1] - fl->cstart[at];
+	return fl->cport + fl->cstart[at];
+}
+
+static int prepare_cands(struct ft_ctx *c)
+{
+	struct cand *ports = malloc((OT_MAX_PORTS + 1) * sizeof(*ports));
+	uint8_t cand[OT_MAX_PORTS + 1];
+	uint32_t l;
+	int error = 0;
+
+	if (!ports)
+		return ot_error_nomem(c->err, "hdor");
+	for (l = 0; l < c->kns->nlines && !error; l++)
+		error = line_cands(c, l, ports, cand);
+	free(ports);
+	return error;
+}
+
+/* The local target of a destination in line l (dimension d). */
+static uint32_t target(const struct ft_ctx *c, uint32_t l,
+		       const struct ft_dest *dst)
+{
+	const struct ot_kns *kns = c->kns;
+	const struct ot_kns_line *ln = &kns->lines[l];
+	int16_t v;
+
+	if (dst->kind == DEST_SWITCH) {
+		if (kns->line[dst->node] == (int32_t)l)
+			return c->loc[dst->node];
+		if (kns->dim[dst->node] == ln->dim)
+			return ln->nsw; /* any router does: the one at 0 */
+	}
+	v = kns->coord[(size_t)dst->node * c->n + ln->dim];
+	return ln->nsw + (uint32_t)v;
+}
+
+/*
+ * Uniform traffic inside one line, destination by destination: one flow
+ * from each of the line's other routers, walked hop by hop.  A node whose
+ * entry for the destination is not set yet picks, among the candidates of
+ * toward(), the cable whose way on to the target (set entries, else the
+ * cheapest way on) has the least loaded busiest cable, then the least
+ * summed load (the sources' up cables and the target's down cables
+ * weigh alike), then the fewest destinations, then the fixed order;
+ * later flows follow the entries set.  This spreads every up
+ * cable and every spine evenly over the flows, stage by stage, as
+ * D-mod-K does on an XGFT, and copes with missing spines or cables.
+ */
+struct line_bal {
+	uint32_t l, nsw, k;
+	uint32_t turn;      /* destinations spread so far */
+	uint32_t nloc;
+	/*
+	 * The line's entries for its destinations, dest-major (rel[j]'s
+	 * entries at ent[j * nloc ..]), copied into the LFTs once the line
+	 * is done: the LFTs are switch-major, and a destination's entries
+	 * across switches would each cost a cache miss.  row: rel[j]'s.
+	 */
+	uint8_t *ent, *row;
+	uint16_t *rel;
+	uint32_t *load;     /* nloc * (OT_MAX_PORTS + 1) flows per cable */
+	uint32_t *dests;    /* nloc * (OT_MAX_PORTS + 1) destinations */
+	int32_t *next;      /* nloc * (OT_MAX_PORTS + 1): far end, local */
+	int32_t *gx;        /* nloc: the node of each local index */
+};
+
+static int32_t bal_next(const struct line_bal *b, uint32_t i, unsigned int p)
+{
+	return b->next[(size_t)i * (OT_MAX_PORTS + 1) + p];
+}
+
+static uint32_t *bal_load(struct line_bal *b, uint32_t i, unsigned int p)
+{
+	return b->load + (size_t)i * (OT_MAX_PORTS + 1) + p;
+}
+
+static int32_t peer_of(const struct ft_ctx *c, int32_t x, unsigned int p)
+{
+	return c->f->node[x].port[p].peer;
+}
+
+/* A way's cost: its most loaded cable, then its loads summed. */
+struct way {
+	uint32_t max, sum;
+};
+
+static bool way_less(struct way a, struct way b)
+{
+	return a.max != b.max ? a.max < b.max : a.sum < b.sum;
+}
+
+/* Cable p of local node i, then the way on from its far end. */
+static struct way way_via(struct ft_ctx *c, struct line_bal *b, uint32_t i,
+			  unsigned int p, uint32_t tgt, unsigned int depth);
+
+/*
+ * The cheapest way from local node i to the target tgt: along the entries
+ * already set, else over the candidates.
+ */
+static struct way way_from(struct ft_ctx *c, struct line_bal *b, uint32_t i,
+			   uint32_t tgt, unsigned int depth)
+{
+	struct way best = { UINT32_MAX, UINT32_MAX }, zero = { 0, 0 };
+	const uint8_t *cp;
+	unsigned int m, j;
+	uint8_t set;
+
+	if (i == tgt || i >= b->nsw || depth > 2 * FT_DEPTH)
+		return zero;
+	set = b->row[i];
+	if (set != OT_NO_PORT) {
+		cp = &set;
+		m = 1;
+	} else {
+		cp = cands(c, b->l, i, tgt, &m);
+	}
+	for (j = 0; j < m; j++) {
+		struct way v = way_via(c, b, i, cp[j], tgt, depth);
+
+		if (way_less(v, best))
+			best = v;
+	}
+	return best.max == UINT32_MAX ? zero : best;
+}
+
+static struct way way_via(struct ft_ctx *c, struct line_bal *b, uint32_t i,
+			  unsigned int p, uint32_t tgt, unsigned int depth)
+{
+	struct way w = { 0, 0 };
+	uint32_t here = *bal_load(b, i, p) + 1;
+	int32_t v = bal_next(b, i, p);
+
+	if (v >= 0)
+		w = way_from(c, b, v, tgt, depth + 1);
+	if (here > w.max)
+		w.max = here;
+	w.sum += here;
+	return w;
+}
+
+static uint8_t bal_pick(struct ft_ctx *c, struct line_bal *b, uint32_t i,
+			uint32_t tgt)
+{
+	const uint8_t *cp;
+	unsigned int m, j, best = 0;
+	struct way bw = { UINT32_MAX, UINT32_MAX };
+	uint32_t bdest = 0, *dests = b->dests + (size_t)i * (OT_MAX_PORTS + 1);
+
+	cp = cands(c, b->l, i, tgt, &m);
+	if (!m)
+		return OT_NO_PORT;
+	for (j = 0; j < m && m > 1; j++) {
+		struct way v = way_via(c, b, i, cp[j], tgt, 0);
+
+		if (way_less(v, bw) ||
+		    (!way_less(bw, v) && dests[cp[j]] < bdest)) {
+			bw = v;
+			bdest = dests[cp[j]];
+			best = j;
+		}
+	}
+	dests[cp[best]]++;
+	return cp[best];
+}
+
+/* The flows of line l to its j-th destination (target router t). */
+static void bal_dest(struct ft_ctx *c, struct line_bal *b, uint32_t j,
+		     uint32_t t)
+{
+	uint32_t tgt = b->nsw + t, s, hops;
+
+	b->turn++;
+	b->row = b->ent + (size_t)j * b->nloc;
+	/* sources in turn from a point that moves with each destination */
+	for (s = 0; s < b->k; s++) {
+		uint32_t a = (s + b->turn) % b->k, i = b->nsw + a;
+
+		if (a == t)
+			continue;
+		for (hops = 0; i != tgt && hops < 4 * FT_DEPTH; hops++) {
+			uint8_t *e = &b->row[i];
+			int32_t v;
+
+			if (*e == OT_NO_PORT)
+				*e = bal_pick(c, b, i, tgt);
+			if (*e == OT_NO_PORT || *e == 0)
+				break;
+			(*bal_load(b, i, *e))++;
+			v = bal_next(b, i, *e);
+			if (v < 0)
+				break;
+			i = v;
+		}
+	}
+}
+
+/* The line's entries into the LFTs, switch by switch. */
+static void bal_store(struct line_bal *b, uint32_t nrel, uint8_t **lft)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < b->nloc; i++) {
+		uint8_t *out = lft[b->gx[i]];
+		const uint8_t *e = b->ent + i;
+
+		for (j = 0; j < nrel; j++, e += b->nloc)
+			if (*e != OT_NO_PORT)
+				out[b->rel[j]] = *e;
+	}
+}
+
+static int balance_lines(struct ft_ctx *c, struct ot_routing *out)
+{
+	const struct ot_kns *kns = c->kns;
+	struct line_bal b = { .k = c->k };
+	uint32_t l, i, j, maxloc = 0, lowl, nrel;
+	int error = 0;
+
+	for (l = 0; l < kns->nlines; l++)
+		if (c->line[l].nloc > maxloc)
+			maxloc = c->line[l].nloc;
+	b.load = malloc((size_t)maxloc * (OT_MAX_PORTS + 1) * sizeof(*b.load));
+	b.dests = malloc((size_t)maxloc * (OT_MAX_PORTS + 1) *
+			 sizeof(*b.dests));
+	b.next = malloc((size_t)maxloc * (OT_MAX_PORTS + 1) * sizeof(*b.next));
+	b.gx = malloc(((size_t)maxloc + 1) * sizeof(*b.gx));
+	b.rel = malloc(((size_t)c->norder + 1) * sizeof(*b.rel));
+	b.ent = malloc(((size_t)c->norder + 1) * maxloc);
+	if (!b.load || !b.dests || !b.next || !b.gx || !b.rel || !b.ent) {
+		error = ot_error_nomem(c->err, "hdor");
+		goto out;
+	}
+	for (l = 0; l < kns->nlines; l++) {
+		const struct ot_kns_line *ln = &kns->lines[l];
+		unsigned int d = ln->dim;
+
+		b.l = l;
+		b.nsw = ln->nsw;
+		memset(b.load, 0, (size_t)c->line[l].nloc *
+		       (OT_MAX_PORTS + 1) * sizeof(*b.load));
+		memset(b.dests, 0, (size_t)c->line[l].nloc *
+		       (OT_MAX_PORTS + 1) * sizeof(*b.dests));
+		for (i = 0; i < c->line[l].nloc; i++) {
+			int32_t x = global(c, l, i);
+			unsigned int p;
+
+			b.gx[i] = x;
+			for (p = 0; p <= OT_MAX_PORTS; p++) {
+				int32_t y = p && p <= c->f->node[x].nports ?
+					    peer_of(c, x, p) : -1;
+
+				b.next[(size_t)i * (OT_MAX_PORTS + 1) + p] =
+					y >= 0 && c->kns->role[y] !=
+					OT_KNS_CA ? local(c, l, y) : -1;
+			}
+		}
+		lowl = low_part(c, ln->router[0], d);
+		b.nloc = c->line[l].nloc;
+		nrel = 0;
+		for (i = 0; i < c->norder; i++) {
+			uint16_t lid = c->order[d][i];
+
+			if (c->dest[lid].kind != DEST_SWITCH &&
+			    c->low[(size_t)lid * c->n + d] == lowl)
+				b.rel[nrel++] = lid;
+		}
+		memset(b.ent, OT_NO_PORT, (size_t)nrel * b.nloc);
+		for (j = 0; j < nrel; j++) {
+			const struct ft_dest *dst = &c->dest[b.rel[j]];
+
+			bal_dest(c, &b, j,
+				 kns->coord[(size_t)dst->node * c->n + d]);
+		}
+		bal_store(&b, nrel, out->lft);
+	}
+out:
+	free(b.load);
+	free(b.dests);
+	free(b.next);
+	free(b.gx);
+	free(b.rel);
+	free(b.ent);
+	return error;
+}
+
+/* Of the candidates (in their fixed order), the fewest destinations. */
+static uint8_t pick(uint32_t *cnt, const uint8_t *cand, unsigned int n)
+{
+	unsigned int i, best = 0;
+
+	for (i = 1; i < n; i++)
+		if (cnt[cand[i]] < cnt[cand[best]])
+			best = i;
+	cnt[cand[best]]++;
+	return cand[best];
+}
+
+/* The entries no flow of the line set: management LIDs, the others. */
+static void fill_switch(struct ft_ctx *c, int32_t x, uint8_t *lft,
+			uint32_t *cnt)
+{
+	const struct ot_kns *kns = c->kns;
+	uint32_t l = kns->line[x], i, xi = c->loc[x];
+	unsigned int d = kns->dim[x], m;
+	const uint16_t *order = c->order[d];
+	const uint8_t *cp;
+
+	memset(cnt, 0, (OT_MAX_PORTS + 1) * sizeof(*cnt));
+	for (i = 0; i < c->norder; i++) {
+		uint16_t lid = order[i];
+		const struct ft_dest *dst = &c->dest[lid];
+
+		if (lft[lid] != OT_NO_PORT) {
+			cnt[lft[lid]]++;
+			continue;
+		}
+		if (dst->node == x) {
+			lft[lid] = 0;
+			continue;
+		}
+		cp = cands(c, l, xi, target(c, l, dst), &m);
+		lft[lid] = m ? pick(cnt, cp, m) : OT_NO_PORT;
+	}
+}
+
+/* The first dimension where router r and the destination differ, or n. */
+static unsigned int first_dim(const struct ft_ctx *c, int32_t r,
+			      const struct ft_dest *dst)
+{
+	const int16_t *rc = c->kns->coord + (size_t)r * c->n;
+	const int16_t *tc = c->kns->coord + (size_t)dst->node * c->n;
+	int skip = dst->kind == DEST_SWITCH ? c->kns->dim[dst->node] : -1;
+	unsigned int d;
+
+	for (d = 0; d < c->n; d++)
+		if ((int)d != skip && rc[d] != tc[d])
+			return d;
+	return skip >= 0 ? (unsigned int)skip : c->n;
+}
+
+static void fill_router(struct ft_ctx *c, int32_t r, uint8_t *lft,
+			uint32_t *cnt)
+{
+	uint32_t line[64], ri[64], i;
+	unsigned int d, m;
+	const uint8_t *cp;
+
+	memset(cnt, 0, (OT_MAX_PORTS + 1) * sizeof(*cnt));
+	for (i = 0; i < c->norder; i++) {
+		uint16_t lid = c->order[c->n][i];
+
+		if (c->dest[lid].node == r)
+			lft[lid] = c->dest[lid].kind == DEST_CA ?
+				   c->dest[lid].ca_port : 0;
+	}
+	for (d = 0; d < c->n; d++) {
+		line[d] = line_at(c, r, d);
+		ri[d] = local(c, line[d], r);
+	}
+	for (i = 0; i < c->norder; i++) {
+		uint16_t lid = c->order[c->n][i];
+		const struct ft_dest *dst = &c->dest[lid];
+
+		if (lft[lid] != OT_NO_PORT) {
+			cnt[lft[lid]]++;
+			continue;
+		}
+		d = first_dim(c, r, dst);
+		cp = cands(c, line[d], ri[d], target(c, line[d], dst), &m);
+		lft[lid] = m ? pick(cnt, cp, m) : OT_NO_PORT;
+	}
+}
+
+/* Minimal when every line is a proper fat tree, alike per dimension. */
+static bool all_minimal(const struct ft_ctx *c)
+{
+	const struct ot_kns *kns = c->kns;
+	int32_t first[64];
+	uint32_t l;
+	unsigned int d;
+
+	if (c->n > 64)
+		return false;
+	for (d = 0; d < c->n; d++)
+		first[d] = -1;
+	for (l = 0; l < kns->nlines; l++) {
+		d = kns->lines[l].dim;
+		if (!c->line[l].proper)
+			return false;
+		if (first[d] < 0)
+			first[d] = l;
+		else if (memcmp(c->line[l].lca, c->line[first[d]].lca,
+				(size_t)c->k * c->k))
+			return false;
+	}
+	return true;
+}
+
+static bool is_role(const struct ot_kns *kns, int32_t x, int role)
+{
+	return x >= 0 && (uint32_t)x < kns->fabric->nnodes &&
+	       kns->role[x] == role;
+}
+
+static const char *nm(const struct ot_kns *kns, int32_t x)
+{
+	if (x < 0 || (uint32_t)x >= kns->fabric->nnodes)
+		return "?";
+	return kns->fabric->node[x].desc;
+}
+
+/*
+ * The promise's rule: from the source's router, for each dimension in
+ * increasing order where the coordinates differ, a climb through switches
+ * of that dimension's line (stages rising), a descent (stages falling),
+ * and the router of the line whose coordinate is the destination's.
+ */
+static int ft_path(const struct ot_kns *kns, const int32_t *nodes,
+		   unsigned int len, struct ot_error *err)
+{
+	const struct ot_fabric *f = kns->fabric;
+	unsigned int n = kns->n, hop, d, e;
+	int32_t src, dst, cur;
+	const int16_t *dc;
+
+	if (len < 1 || !is_role(kns, nodes[0], OT_KNS_CA) ||
+	    !is_role(kns, nodes[len - 1], OT_KNS_CA))
+		return ot_error_set(err,
+				    "path of %u nodes does not run from CA to CA",
+				    len);
+	if (len == 1)
+		return 0;
+	src = nodes[0];
+	dst = nodes[len - 1];
+	dc = kns->coord + (size_t)dst * n;
+	cur = kns->router[src];
+	if (len < 3 || nodes[1] != cur)
+		return ot_error_set(err,
+				    "path from CA \"%s\" to CA \"%s\": hop 1 goes to \"%s\", not to the source's router",
+				    f->node[src].desc, f->node[dst].desc,
+				    nm(kns, len > 1 ? nodes[1] : -1));
+	hop = 1;
+	for (d = 0; d < n; d++) {
+		const int16_t *cc = kns->coord + (size_t)cur * n;
+		unsigned int prev = 0;
+		bool down = false;
+		int32_t next;
+
+		if (cc[d] == dc[d])
+			continue;
+		hop++;
+		while (hop < len - 1 && is_role(kns, nodes[hop], OT_KNS_SWITCH)) {
+			int32_t x = nodes[hop];
+			const int16_t *xc = kns->coord + (size_t)x * n;
+			unsigned int st = kns->stage[x];
+
+			for (e = 0; e < n; e++)
+				if (e != d && xc[e] != cc[e])
+					break;
+			if (kns->dim[x] != (int)d || e < n)
+				return ot_error_set(err,
+						    "path from CA \"%s\" to CA \"%s\": hop %u goes to \"%s\", not a switch of the line of dimension %u of router \"%s\"",
+						    f->node[src].desc,
+						    f->node[dst].desc, hop,
+						    nm(kns, x), d,
+						    f->node[cur].desc);
+			if (prev && st == prev + 1 && !down) {
+				/* climbing */
+			} else if (prev && st + 1 == prev) {
+				down = true;
+			} else if (prev || st != 1) {
+				return ot_error_set(err,
+						    "path from CA \"%s\" to CA \"%s\": hop %u to \"%s\" (stage %u after stage %u) is not up-then-down in dimension %u",
+						    f->node[src].desc,
+						    f->node[dst].desc, hop,
+						    nm(kns, x), st, prev, d);
+			}
+			prev = st;
+			hop++;
+		}
+		next = hop < len ? nodes[hop] : -1;
+		if (prev != 1 || !is_role(kns, next, OT_KNS_ROUTER))
+			return ot_error_set(err,
+					    "path from CA \"%s\" to CA \"%s\": hop %u goes to \"%s\", not down to a router from stage 1",
+					    f->node[src].desc,
+					    f->node[dst].desc, hop,
+					    nm(kns, next));
+		for (e = 0; e < n; e++) {
+			int want = e == d ? dc[e] : cc[e];
+
+			if (kns->coord[(size_t)next * n + e] != want)
+				return ot_error_set(err,
+						    "path from CA \"%s\" to CA \"%s\": hop %u to \"%s\" does not correct dimension %u alone",
+						    f->node[src].desc,
+						    f->node[dst].desc, hop,
+						    nm(kns, next), d);
+		}
+		cur = next;
+	}
+	if (cur != kns->router[dst] || hop != len - 2)
+		return ot_error_set(err,
+				    "path from CA \"%s\" to CA \"%s\": ends at \"%s\" after %u hops, not at the destination's router in dimension order",
+				    f->node[src].desc, f->node[dst].desc,
+				    nm(kns, cur), hop);
+	return 0;
+}
+
+static int ft_rule(const void *ctx, const struct ot_path *p,
+		   struct ot_error *why)
+{
+	return ft_path(ctx, p->node, p->len, why);
+}
+
+static void ft_free_kns(void *ctx)
+{
+	ot_kns_free(ctx);
+}
+
+static void free_ctx(struct ft_ctx *c)
+{
+	uint32_t l;
+	unsigned int d;
+
+	free(c->dest);
+	if (c->order)
+		for (d = 0; d <= c->n; d++)
+			free(c->order[d]);
+	free(c->order);
+	free(c->low);
+	free(c->loc);
+	if (c->line)
+		for (l = 0; l < c->kns->nlines; l++) {
+			free(c->line[l].below);
+			free(c->line[l].U);
+			free(c->line[l].dist);
+			free(c->line[l].lca);
+			free(c->line[l].cstart);
+			free(c->line[l].cport);
+		}
+	free(c->line);
+}
+
+int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
+		     struct ot_routing *out, struct ot_error *err)
+{
+	struct ft_ctx c = { .f = f, .kns = kns, .err = err,
+			    .k = kns->k, .n = kns->n };
+	struct ot_promise *pr = &out->promise;
+	uint32_t *w = NULL;
+	double t = ot_now_ms();
+	uint32_t i;
+	int error;
+
+	if (kns->n > 64) {
+		ot_kns_free(kns);
+		return ot_refuse(err, OT_ERR_TOPOLOGY,
+				 "a KNS of %u dimensions; hdor routes up to 64",
+				 c.n);
+	}
+	error = prepare_dests(&c);
+	if (!error)
+		error = prepare_lines(&c);
+	if (!error)
+		error = ot_hdor_set_labels(kns, out, err);
+	if (!error)
+		error = prepare_cands(&c);
+	if (!error && !(w = malloc((OT_MAX_PORTS + 1) * sizeof(*w))))
+		error = ot_error_nomem(err, "hdor");
+	if (error)
+		goto out;
+	ot_routing_phase(out, "lines", t);
+	t = ot_now_ms();
+	error = balance_lines(&c, out);
+	if (error)
+		goto out;
+	ot_routing_phase(out, "spread", t);
+	t = ot_now_ms();
+	for (i = 0; i < f->nnodes; i++) {
+		if (kns->role[i] == OT_KNS_ROUTER)
+			fill_router(&c, i, out->lft[i], w);
+		else if (kns->role[i] == OT_KNS_SWITCH)
+			fill_switch(&c, i, out->lft[i], w);
+	}
+	out->nvls = 1;
+	out->needs_qos = false;
+	ot_routing_phase(out, "fill", t);
+	pr->text = "Hybrid-DOR over fat-tree lines: every CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
+	pr->minimal = all_minimal(&c) ? OT_MINIMAL_ALL : OT_MINIMAL_NONE;
+	pr->max_switch_hops = 2 * kns->stages * kns->n;
+	pr->nvls = 1;
+	pr->sls = 1;
+	pr->rule = ft_rule;
+	pr->source_free = true;
+	pr->rule_text = "dimensions in increasing order, each line crossed up then down to the destination's coordinate";
+	pr->ctx = kns;
+	pr->free_ctx = ft_free_kns;
+	kns = NULL;
+out:
+	free(w);
+	free_ctx(&c);
+	ot_kns_free(kns);
+	return error;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * hdor on KNS fabrics whose lines are fat trees (route/hdor_ft.c), called
+ * by the hdor engine (route/hdor.c) when ot_kns_ft_recognize() accepts
+ * the fabric.  Private to src/route/.
+ */
+#ifndef OSMTOPO_ROUTE_HDOR_FT_H
+#define OSMTOPO_ROUTE_HDOR_FT_H
+
+#include "model/error.h"
+#include "model/fabric.h"
+#include "model/routing.h"
+#include "topo/kns.h"
+
+/*
+ * Fills out for f as recognized in kns, which the routing's promise then
+ * owns (freed on failure too).  0, or -1 with err set.
+ */
+int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
+		     struct ot_routing *out, struct ot_error *err);
+
+/* Every node's label from its coordinates (route/hdor.c). */
+int ot_hdor_set_labels(const struct ot_kns *kns, struct ot_routing *out,
+		       struct ot_error *err);
+
+#endif
