@@ -15,10 +15,11 @@
 # Other families at about 16K CAs, each with its engine: kns16k (hdor on
 # the 16-ary 3-direct KNS, 4 CAs a router), sf16k (sf-mms on the Slim Fly
 # q = 23, 16 CAs a switch), df16k (df-static on a Dragonfly a=16 h=8,
-# 129 groups, 8 CAs a switch).
+# 129 groups, 8 CAs a switch), dfp16k (df-static on a Dragonfly+ of 128
+# groups of 16 leaves with 8 CAs and 16 spines with 8 global cables).
 #
 # usage: bench/scale.sh [SIZES]   (from the build dir, or set OSMTOPO;
-#        SIZES: any of 1k 4k 16k kns16k sf16k df16k, default "1k 4k";
+#        SIZES: any of 1k 4k 16k kns16k sf16k df16k dfp16k, default "1k 4k";
 #        ENGINES default "ff-dor ff-ador" for the FlatFlies; NO_LIVE=1
 #        skips OpenSM and the checker)
 set -eu
@@ -50,6 +51,7 @@ gen_args() {
 	kns16k) echo "kns 16 3 --cas 4" ;;
 	sf16k) echo "slimfly 23 --cas 16" ;;
 	df16k) echo "dragonfly 16 8 --cas 8 --groups 129" ;;
+	dfp16k) echo "dragonfly 16 8 --spines 16 --cas 8 --groups 128" ;;
 	*) echo "unknown size $1" >&2; return 1 ;;
 	esac
 }
@@ -59,7 +61,7 @@ engines_of() {
 	case $1 in
 	kns16k) echo hdor ;;
 	sf16k) echo sf-mms ;;
-	df16k) echo df-static ;;
+	df16k | dfp16k) echo df-static ;;
 	*) echo "$ENGINES" ;;
 	esac
 }

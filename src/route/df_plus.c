@@ -102,7 +102,10 @@ struct dfp_ctx {
 	uint32_t *flist;  /* indices into gcab */
 	uint32_t *rbeg, *rcnt; /* per spine: its own in flist */
 	uint32_t *pbeg, *pcnt; /* per switch: candidate ports in plist */
-	uint8_t *plist;
+	uint32_t *fbeg, *fcnt; /* per spine: its fallback in plist */
+	uint8_t *frule;        /* per spine: its fallback's leaves go by SL 0 */
+	uint8_t *plist;   /* twice the ports: the home group's beyond ktail */
+	uint32_t ktail;
 	uint8_t *ldet;    /* per leaf: 0, or the SL of its detour */
 	/* per LID */
 	uint8_t *hop;     /* per node */
@@ -292,11 +295,19 @@ static int prepare_scratch(struct dfp_ctx *c)
 	c->rcnt = calloc(N, sizeof(*c->rcnt));
 	c->pbeg = calloc(N, sizeof(*c->pbeg));
 	c->pcnt = calloc(N, sizeof(*c->pcnt));
-	c->plist = malloc(ports + 1);
+	c->fbeg = calloc(N, sizeof(*c->fbeg));
+	c->fcnt = calloc(N, sizeof(*c->fcnt));
+	c->frule = calloc(N, 1);
+	c->plist = malloc(2 * ports + 1);
 	c->ldet = calloc(N, 1);
 	c->hop = calloc(N, 1);
-	if (!c->cabled || !c->fstart || !c->fturn || !c->flist || !c->rbeg || !c->rcnt ||
-	    !c->pbeg || !c->pcnt || !c->plist || !c->ldet || !c->hop)
+	c->posnode = malloc(((size_t)c->nsw + 1) * sizeof(*c->posnode));
+	for (n = 0; c->posnode && n < c->nsw; n++)
+		c->posnode[n] = n < c->nleaves ? c->d->leaf[n] :
+			c->d->spine[n - c->nleaves];
+	if (!c->posnode || !c->cabled || !c->fstart || !c->fturn || !c->flist || !c->rbeg || !c->rcnt ||
+	    !c->pbeg || !c->pcnt || !c->fbeg || !c->fcnt || !c->frule ||
+	    !c->plist || !c->ldet || !c->hop)
 		return ot_error_nomem(c->err, "df-static");
 	return 0;
 }
@@ -438,8 +449,39 @@ static uint32_t leaf_cands(struct dfp_ctx *c, int32_t s, int32_t T,
 	return m;
 }
 
-static unsigned int spine_fallback(const struct dfp_ctx *c, int32_t s,
-				   uint32_t k);
+/*
+ * The fallback of a spine with neither rule nor detour (spine_fallback):
+ * its cables down to leaves that go up by the rule (SL 0), in (leaf,
+ * port) order, into plist at *k; where there are none, to leaves that
+ * go up at all (an entry no CA's path uses: the group's leaves take
+ * other spines, and no global hop lands here toward T).
+ */
+static void fallback_list(struct dfp_ctx *c, int32_t s, uint32_t *k)
+{
+	const struct ot_node *nd = &c->f->node[s];
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t m = 0, j, pass;
+	unsigned int p;
+
+	c->fcnt[s] = 0;
+	c->frule[s] = 0;
+	if (c->pcnt[s] || c->rcnt[s])
+		return;
+	for (pass = 0; pass < 2 && !m; pass++)
+		for (p = 1; p <= nd->nports; p++) {
+			int32_t x = nd->port[p].peer;
+
+			if (ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_DOWN &&
+			    c->pcnt[x] && (pass || !c->ldet[x]))
+				key[m++] = ((uint64_t)c->d->index[x] << 8) | p;
+		}
+	qsort(key, m, sizeof(*key), cmp_u64);
+	c->fbeg[s] = *k;
+	c->fcnt[s] = m;
+	c->frule[s] = pass == 1 && m;
+	for (j = 0; j < m; j++)
+		c->plist[(*k)++] = key[j] & 0xff;
+}
 
 /*
  * A leaf of another group than T's whose spines have neither rule nor
@@ -456,7 +498,7 @@ static uint32_t turn_cands(const struct dfp_ctx *c, int32_t s, uint64_t *key)
 		int32_t x = nd->port[p].peer;
 
 		if (ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_UP &&
-		    spine_fallback(c, x, 0) != OT_NO_PORT)
+		    c->frule[x] && !c->fturn[c->d->group[s]])
 			key[m++] = ((uint64_t)c->d->index[x] << 8) | p;
 	}
 	qsort(key, m, sizeof(*key), cmp_u64);
@@ -467,6 +509,25 @@ static uint32_t turn_cands(const struct dfp_ctx *c, int32_t s, uint64_t *key)
  * Every switch's candidate ports toward leaf T, sorted: spines first
  * (a leaf's detour needs its spines' answers), then leaves.
  */
+/* Spine s's or leaf s's candidates toward T into plist at *k. */
+static void put_cands(struct dfp_ctx *c, int32_t s, int32_t T, uint32_t *k)
+{
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t j, m;
+
+	if (c->d->role[s] == OT_DFP_SPINE) {
+		m = spine_cands(c, s, T, key);
+	} else {
+		c->ldet[s] = 0;
+		m = s == T ? 0 : leaf_cands(c, s, T, key, &c->ldet[s]);
+	}
+	qsort(key, m, sizeof(*key), cmp_u64);
+	c->pbeg[s] = *k;
+	c->pcnt[s] = m;
+	for (j = 0; j < m; j++)
+		c->plist[(*k)++] = key[j] & 0xff;
+}
+
 static void candidates(struct dfp_ctx *c, int32_t T)
 {
 	const struct ot_dfp *d = c->d;
@@ -474,27 +535,12 @@ static void candidates(struct dfp_ctx *c, int32_t T)
 	uint32_t i, j, m, k = 0;
 
 	usable_cables(c, T);
-	for (i = 0; i < c->nsw - c->nleaves; i++) {
-		int32_t s = d->spine[i];
-
-		m = spine_cands(c, s, T, key);
-		qsort(key, m, sizeof(*key), cmp_u64);
-		c->pbeg[s] = k;
-		c->pcnt[s] = m;
-		for (j = 0; j < m; j++)
-			c->plist[k++] = key[j] & 0xff;
-	}
-	for (i = 0; i < c->nleaves; i++) {
-		int32_t s = d->leaf[i];
-
-		c->ldet[s] = 0;
-		m = s == T ? 0 : leaf_cands(c, s, T, key, &c->ldet[s]);
-		qsort(key, m, sizeof(*key), cmp_u64);
-		c->pbeg[s] = k;
-		c->pcnt[s] = m;
-		for (j = 0; j < m; j++)
-			c->plist[k++] = key[j] & 0xff;
-	}
+	for (i = 0; i < c->nsw - c->nleaves; i++)
+		put_cands(c, d->spine[i], T, &k);
+	for (i = 0; i < c->nleaves; i++)
+		put_cands(c, d->leaf[i], T, &k);
+	for (i = 0; i < c->nsw - c->nleaves; i++)
+		fallback_list(c, d->spine[i], &k);
 	for (i = 0; i < c->nleaves; i++) {
 		int32_t s = d->leaf[i];
 
@@ -507,6 +553,48 @@ static void candidates(struct dfp_ctx *c, int32_t T)
 		for (j = 0; j < m; j++)
 			c->plist[k++] = key[j] & 0xff;
 	}
+	c->ktail = k;
+}
+
+/*
+ * Toward T after T0 of the same group with the same spines reaching
+ * them (cabled[]): everything outside T's group is as it was (it reads
+ * cabled[] and nothing else of T), so only the group's own switches
+ * are done again, into plist beyond the full answer.  False where the
+ * spines differ (damage): then the whole again.
+ */
+static bool home_candidates(struct dfp_ctx *c, int32_t T, int32_t T0)
+{
+	const struct ot_dfp *d = c->d;
+	uint32_t H = (uint32_t)d->group[T], i, k = c->ktail;
+	uint8_t old[OT_MAX_PORTS + 1];
+	uint32_t n = d->sstart[H + 1] - d->sstart[H];
+	bool same = true;
+
+	if (T0 < 0 || d->group[T0] != (int32_t)H || n > OT_MAX_PORTS)
+		return false;
+	for (i = 0; i < n; i++) {
+		int32_t w = d->spine[d->sstart[H] + i];
+
+		old[i] = c->cabled[w];
+		c->cabled[w] = cabled_to(c->f, w, T);
+	}
+	for (i = 0; i < n; i++) {
+		int32_t w = d->spine[d->sstart[H] + i];
+
+		if (!c->cabled[w] && turn_below(c, w, T))
+			c->cabled[w] = 2;
+		same &= c->cabled[w] == old[i];
+	}
+	if (!same)
+		return false;
+	for (i = d->sstart[H]; i < d->sstart[H + 1]; i++)
+		put_cands(c, d->spine[i], T, &k);
+	for (i = d->lstart[H]; i < d->lstart[H + 1]; i++)
+		put_cands(c, d->leaf[i], T, &k);
+	for (i = d->sstart[H]; i < d->sstart[H + 1]; i++)
+		fallback_list(c, d->spine[i], &k);
+	return true;
 }
 
 /* Ports of leaf s's candidates to spine sp: the first's place, how many. */
@@ -527,36 +615,18 @@ static uint32_t ports_to(const struct dfp_ctx *c, int32_t s, int32_t sp,
 
 /*
  * A spine with neither rule nor detour toward T (no usable cable, none
- * to a spine with one): no path from a CA passes it (leaves choose
- * spines with either, global hops land on spines with usable cables or
- * on T's), yet its table needs an entry: down to a leaf of its group
- * that goes up by the rule (dealt by k), OT_NO_PORT where none does.
+ * to a spine with one; in T's group: no cable to T) goes down to a leaf
+ * of its group, dealt by k (fallback_list): the turn of SL 3 paths and
+ * of SL 4 landings, which only pass spines whose fallback leaves go by
+ * the rule; any other spine's entry no CA's path uses.  OT_NO_PORT where
+ * no leaf below goes up at all.
  */
 static unsigned int spine_fallback(const struct dfp_ctx *c, int32_t s,
 				   uint32_t k)
 {
-	const struct ot_node *nd = &c->f->node[s];
-	unsigned int p, n = 0;
-
-	if (c->pcnt[s] || c->rcnt[s])
+	if (!c->fcnt[s])
 		return OT_NO_PORT;
-	for (p = 1; p <= nd->nports; p++) {
-		int32_t x = nd->port[p].peer;
-
-		n += ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_DOWN &&
-		     c->pcnt[x] && !c->ldet[x];
-	}
-	if (!n)
-		return OT_NO_PORT;
-	n = k % n;
-	for (p = 1; p <= nd->nports; p++) {
-		int32_t x = nd->port[p].peer;
-
-		if (ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_DOWN &&
-		    c->pcnt[x] && !c->ldet[x] && !n--)
-			return p;
-	}
-	return OT_NO_PORT;
+	return c->plist[c->fbeg[s] + k % c->fcnt[s]];
 }
 
 /*
@@ -618,17 +688,11 @@ static int escape_prepare(struct dfp_ctx *c)
 	c->estart = malloc(((size_t)c->nsw + 1) * sizeof(*c->estart));
 	c->eadj = malloc(((size_t)c->nsw * OT_MAX_PORTS + 1) *
 			 sizeof(*c->eadj));
-	c->posnode = malloc(((size_t)c->nsw + 1) * sizeof(*c->posnode));
 	tiebreak = malloc(((size_t)c->nsw + 1) * sizeof(*tiebreak));
-	if (!c->present || !c->estart || !c->eadj || !c->posnode ||
-	    !tiebreak) {
+	if (!c->present || !c->estart || !c->eadj || !tiebreak) {
 		free(tiebreak);
 		return ot_error_nomem(c->err, "df-static");
 	}
-	for (s = 0; s < c->nleaves; s++)
-		c->posnode[s] = d->leaf[s];
-	for (s = c->nleaves; s < c->nsw; s++)
-		c->posnode[s] = d->spine[s - c->nleaves];
 	for (s = 0; s < c->nsw; s++) {
 		const struct ot_node *nd = &f->node[c->posnode[s]];
 		uint64_t key[OT_MAX_PORTS + 1];
@@ -721,18 +785,15 @@ static int cmp_pos(const void *a, const void *b, void *ctx)
 }
 
 /* One LID: every switch's port, or the escape layer's where one lacks. */
-static int route_lid(struct dfp_ctx *c, struct ot_routing *out, uint32_t lid,
-		     uint32_t seq)
+static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
+		     uint8_t *buf)
 {
 	uint32_t i;
 	bool none = false;
 
 	for (i = 0; i < c->nsw; i++) {
-		int32_t s = i < c->nleaves ? c->d->leaf[i] :
-					     c->d->spine[i - c->nleaves];
-
-		c->hop[s] = (uint8_t)port_at(c, s, lid);
-		none |= c->hop[s] == OT_NO_PORT;
+		buf[i] = (uint8_t)port_at(c, c->posnode[i], lid);
+		none |= buf[i] == OT_NO_PORT;
 	}
 	if (none) {
 		/* a spine's LID (management traffic, no CA path) keeps SL 0 */
@@ -740,16 +801,38 @@ static int route_lid(struct dfp_ctx *c, struct ot_routing *out, uint32_t lid,
 		c->any_escape |= c->escape[lid];
 		if (escape_hops(c, lid, seq))
 			return -1;
+		for (i = 0; i < c->nsw; i++)
+			buf[i] = c->hop[c->posnode[i]];
+		return 0;
 	}
-	for (i = 0; i < c->nsw; i++) {
-		int32_t s = i < c->nleaves ? c->d->leaf[i] :
-					     c->d->spine[i - c->nleaves];
+	for (i = 0; i < c->nleaves; i++) {
+		int32_t s = c->posnode[i];
 
-		out->lft[s][lid] = c->hop[s];
-		if (!none && i < c->nleaves && c->ldet[s] &&
-		    c->tsw[lid] == c->tleaf[lid] &&
+		if (c->ldet[s] && c->tsw[lid] == c->tleaf[lid] &&
 		    mark_detour(c, lid, s))
 			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The LIDs by[0 .. n) routed toward leaf T: each LID's ports into buf,
+ * then written switch by switch (a switch's entries for T's LIDs lie
+ * close together).
+ */
+static int route_batch(struct dfp_ctx *c, struct ot_routing *out,
+		       const uint16_t *by, uint32_t n, uint8_t *buf)
+{
+	uint32_t x, i;
+
+	for (x = 0; x < n; x++)
+		if (route_lid(c, by[x], c->rank[by[x]], buf + (size_t)x * c->nsw))
+			return -1;
+	for (i = 0; i < c->nsw; i++) {
+		uint8_t *row = out->lft[c->posnode[i]];
+
+		for (x = 0; x < n; x++)
+			row[by[x]] = buf[(size_t)x * c->nsw + i];
 	}
 	return 0;
 }
@@ -758,25 +841,37 @@ static int route_lid(struct dfp_ctx *c, struct ot_routing *out, uint32_t lid,
 static int fill_lfts(struct dfp_ctx *c, struct ot_routing *out)
 {
 	uint16_t *by = malloc(((size_t)c->norder + 1) * sizeof(*by));
-	uint32_t i;
+	uint8_t *buf = NULL, *nb;
+	uint32_t i, j, cap = 0;
 	int32_t T = -1;
+	int error = 0;
 
 	if (!by)
 		return ot_error_nomem(c->err, "df-static");
 	memcpy(by, c->order, (size_t)c->norder * sizeof(*by));
 	qsort_r(by, c->norder, sizeof(*by), cmp_pos, c);
-	for (i = 0; i < c->norder; i++) {
-		if (c->tleaf[by[i]] != T) {
-			T = c->tleaf[by[i]];
+	for (i = 0; i < c->norder && !error; i = j) {
+		int32_t T0 = T;
+
+		T = c->tleaf[by[i]];
+		for (j = i; j < c->norder && c->tleaf[by[j]] == T; j++)
+			;
+		if (j - i > cap) {
+			nb = realloc(buf, (size_t)(j - i) * c->nsw + 1);
+			if (!nb) {
+				error = ot_error_nomem(c->err, "df-static");
+				break;
+			}
+			buf = nb;
+			cap = j - i;
+		}
+		if (!home_candidates(c, T, T0))
 			candidates(c, T);
-		}
-		if (route_lid(c, out, by[i], c->rank[by[i]])) {
-			free(by);
-			return -1;
-		}
+		error = route_batch(c, out, by + i, j - i, buf);
 	}
+	free(buf);
 	free(by);
-	return 0;
+	return error;
 }
 
 /* What the VL rule depends on beyond the hop. */
@@ -1132,6 +1227,9 @@ static void ctx_free(struct dfp_ctx *c)
 	free(c->rcnt);
 	free(c->pbeg);
 	free(c->pcnt);
+	free(c->fbeg);
+	free(c->fcnt);
+	free(c->frule);
 	free(c->plist);
 	free(c->ldet);
 	free(c->hop);
