@@ -174,7 +174,8 @@ int gen_wire(struct ot_fabric *f, struct gen_layout *l,
 	if (shuffle)
 		gen_layout_shuffle(l, seed);
 	if (gen_add_nodes(f, l, w->name, w->ctx, err) ||
-	    gen_link_cas(f, l, w->nsw, w->nsw, w->cas, err))
+	    gen_link_cas(f, l, w->hosts ? w->hosts : w->nsw, w->nsw,
+			 w->cas, err))
 		return -1;
 	return gen_link_cables(f, l, w->cable, w->kept, w->ncables, err);
 }

@@ -104,6 +104,7 @@ struct gen_wiring {
 	const void *ctx;
 	uint32_t nsw;
 	unsigned int cas;
+	uint32_t hosts; /* switches 0..hosts-1 have the CAs; 0: all nsw */
 	const struct gen_cable *cable;
 	const bool *kept;
 	uint32_t ncables;

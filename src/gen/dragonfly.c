@@ -6,7 +6,11 @@
  * recognizer (src/topo/dragonfly.c) and df-static are tried on.  Groups
  * are full graphs or 2-D FlatFlies (rows and columns full graphs); the
  * global cables follow one of three arrangements,
- * the third deliberately "messy" as the paper says real ones are.  Names
+ * the third deliberately "messy" as the paper says real ones are.  With
+ * spines, Dragonfly+ (Shpiner et al. 2017): each group a two-level fat
+ * tree, CAs on its leaves, every leaf cabled to every spine, the global
+ * cables between spines of different groups in the same arrangements.
+ * Names
  * carry [group,switch] so that tests can check the recognizer's groups;
  * the recognizer never reads them.
  */
@@ -24,6 +28,8 @@ struct df_shape {
 	unsigned int f0, f1; /* FlatFly groups' rows and columns; 0 none */
 	unsigned int w;      /* cables per local switch pair */
 	unsigned int nloc;   /* local ports per switch */
+	unsigned int sp;     /* Dragonfly+: spines per group (a: leaves); 0 */
+	uint32_t per;        /* global cable slots per group */
 	uint32_t nsw;
 	uint32_t *slot; /* per group, a*h: global cable j -> a*h port slot */
 };
@@ -38,8 +44,19 @@ static int check_params(const struct ot_dragonfly_params *p,
 	uint64_t ports = (uint64_t)p->p + nloc + p->h;
 	uint64_t maxg = (uint64_t)p->a * p->h + 1;
 
+	if (p->spines) { /* leaves: CAs + spines; spines: leaves + h */
+		uint64_t lp = (uint64_t)p->p + (uint64_t)p->spines * w;
+		uint64_t sp = (uint64_t)p->a * w + p->h;
+
+		ports = lp > sp ? lp : sp;
+		nloc = 0;
+		maxg = (uint64_t)p->spines * p->h + 1;
+	}
 	if (p->a < 2 || p->h < 1)
 		return ot_error_set(err, "dragonfly: a >= 2 and h >= 1");
+	if (p->spines && flat)
+		return ot_error_set(err,
+				    "dragonfly: --spines and --flat-groups exclude each other");
 	if (flat && (p->flat[0] < 2 || p->flat[1] < 2 ||
 		     (uint64_t)p->flat[0] * p->flat[1] != p->a))
 		return ot_error_set(err,
@@ -54,7 +71,7 @@ static int check_params(const struct ot_dragonfly_params *p,
 	    !(p->drop_switches >= 0 && p->drop_switches < 1))
 		return ot_error_set(err,
 				    "dragonfly: drop fractions must be in [0, 1)");
-	if ((uint64_t)s->g * p->a > MAX_SWITCHES)
+	if ((uint64_t)s->g * (p->a + p->spines) > MAX_SWITCHES)
 		return ot_error_set(err, "dragonfly: more than %u switches",
 				    MAX_SWITCHES);
 	if (ports > OT_MAX_PORTS || (p->radix && p->radix < ports) ||
@@ -70,7 +87,9 @@ static int check_params(const struct ot_dragonfly_params *p,
 	s->w = w;
 	s->nloc = (unsigned int)nloc;
 	s->radix = p->radix ? p->radix : (unsigned int)ports;
-	s->nsw = s->g * s->a;
+	s->sp = p->spines;
+	s->per = (p->spines ? p->spines : p->a) * p->h;
+	s->nsw = s->g * (s->a + s->sp);
 	return 0;
 }
 
@@ -83,7 +102,7 @@ static int arrange(const struct ot_dragonfly_params *p, struct df_shape *s,
 		   struct ot_error *err)
 {
 	struct ot_prng rng = { .state = p->arrange_seed };
-	uint32_t per = s->a * s->h, G, j;
+	uint32_t per = s->per, G, j;
 
 	s->slot = malloc((size_t)s->g * per * sizeof(*s->slot));
 	if (!s->slot)
@@ -101,6 +120,10 @@ static int arrange(const struct ot_dragonfly_params *p, struct df_shape *s,
 static uint16_t global_port(const struct df_shape *s, uint32_t G,
 			    uint32_t slot, uint32_t *sw)
 {
+	if (s->sp) {
+		*sw = s->g * s->a + G * s->sp + slot / s->h;
+		return s->a * s->w + 1 + slot % s->h;
+	}
 	*sw = G * s->a + slot / s->h;
 	return s->p + s->nloc + 1 + slot % s->h;
 }
@@ -136,6 +159,23 @@ static uint32_t local_cables(const struct df_shape *s, uint32_t G,
 	return s->w;
 }
 
+/* Dragonfly+: the cables of group G into c, how many. */
+static uint32_t leaf_spine_cables(const struct df_shape *s, uint32_t G,
+				  struct gen_cable *c)
+{
+	uint32_t i, j, t, n = 0;
+
+	for (i = 0; i < s->a; i++)
+		for (j = 0; j < s->sp; j++)
+			for (t = 0; t < s->w; t++)
+				c[n++] = (struct gen_cable){
+					G * s->a + i,
+					s->g * s->a + G * s->sp + j,
+					s->p + 1 + j * s->w + t,
+					1 + i * s->w + t };
+	return n;
+}
+
 /* Global cable j of group G: the other group and its cable index there. */
 static void partner(const struct df_shape *s, bool palm, uint32_t G,
 		    uint32_t j, uint32_t *H, uint32_t *jp)
@@ -159,16 +199,19 @@ static int collect_cables(const void *shape, const bool *present,
 	const struct df_cabling *dc = shape;
 	const struct ot_dragonfly_params *p = dc->p;
 	const struct df_shape *s = dc->s;
-	uint32_t per = s->a * s->h, G, H, i, k, j, jp, n = 0;
+	uint32_t per = s->per, G, H, i, k, j, jp, n = 0;
 	uint64_t max = (uint64_t)s->g *
-		       ((uint64_t)s->a * (s->a - 1) / 2 * s->w + per);
+		       ((uint64_t)s->a * (s->a - 1) / 2 * s->w +
+			(uint64_t)s->a * s->sp * s->w + per);
 	bool palm = p->arrangement == OT_DF_PALMTREE;
 	struct gen_cable *c = malloc(max * sizeof(*c));
 
 	if (!c)
 		return ot_error_nomem(err, "dragonfly");
 	for (G = 0; G < s->g; G++) {
-		for (i = 0; i < s->a; i++)
+		if (s->sp)
+			n += leaf_spine_cables(s, G, &c[n]);
+		for (i = 0; i < s->a && !s->sp; i++)
 			for (k = i + 1; k < s->a; k++)
 				n += local_cables(s, G, i, k, &c[n]);
 		for (j = 0; j < per; j++) {
@@ -205,7 +248,15 @@ static bool node_name(const void *ctx, uint32_t ln, char *buf, size_t len)
 
 	if (!nm->present[sw])
 		return false;
-	if (s->f0 && is_ca)
+	if (s->sp && sw >= s->g * s->a)
+		snprintf(buf, len, "DFS[%u,%u]", (sw - s->g * s->a) / s->sp,
+			 (sw - s->g * s->a) % s->sp);
+	else if (s->sp && is_ca)
+		snprintf(buf, len, "DFL[%u,%u]/%u", sw / s->a, sw % s->a,
+			 (ln - s->nsw) % s->p);
+	else if (s->sp)
+		snprintf(buf, len, "DFL[%u,%u]", sw / s->a, sw % s->a);
+	else if (s->f0 && is_ca)
 		snprintf(buf, len, "DF[%u,%u,%u]/%u", sw / s->a,
 			 sw % s->a % s->f0, sw % s->a / s->f0,
 			 (ln - s->nsw) % s->p);
@@ -238,7 +289,8 @@ struct ot_fabric *ot_gen_dragonfly(const struct ot_dragonfly_params *p,
 	f = ot_fabric_new();
 	present = malloc(s.nsw * sizeof(*present));
 	if (!f || !present ||
-	    gen_layout_init(&l, s.nsw * (1 + s.p), s.nsw, s.radix)) {
+	    gen_layout_init(&l, s.nsw + (s.sp ? s.g * s.a : s.nsw) * s.p,
+			    s.nsw, s.radix)) {
 		error = ot_error_nomem(err, "dragonfly");
 		goto out;
 	}
@@ -249,7 +301,9 @@ struct ot_fabric *ot_gen_dragonfly(const struct ot_dragonfly_params *p,
 				&(struct gen_wiring){ .name = node_name,
 						      .ctx = &names,
 						      .nsw = s.nsw,
-						      .cas = s.p }, err);
+						      .cas = s.p,
+						      .hosts = s.sp ? s.g * s.a : 0 },
+				err);
 out:
 	free(s.slot);
 	free(present);

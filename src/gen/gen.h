@@ -222,6 +222,13 @@ struct ot_dragonfly_params {
 	 */
 	unsigned int flat[2];
 	unsigned int width; /* cables per local switch pair; 0 = 1 */
+	/*
+	 * Dragonfly+ (Shpiner et al. 2017): groups as two-level fat trees
+	 * of a leaves (p CAs each) and spines spines (h global cables
+	 * each), width cables per leaf-spine pair; g up to spines * h + 1.
+	 * 0: groups as above.
+	 */
+	unsigned int spines;
 	enum ot_df_arrangement arrangement;
 	uint64_t arrange_seed; /* OT_DF_RANDOM's draws */
 	unsigned int radix; /* ports per switch; 0 = the fewest (p+a-1+h) */
@@ -243,7 +250,11 @@ struct ot_dragonfly_params {
  * switches group by group, then the CAs.  A global port whose partner
  * would lie beyond a group's a * h (when g - 1 does not divide a * h)
  * stays uncabled, as do ports of dropped cables.  Not indexed.  NULL with
- * err set when the parameters do not fit.
+ * err set when the parameters do not fit.  Dragonfly+ (spines > 0):
+ * leaves "DFL[G,i]", spines "DFS[G,j]", CAs "DFL[G,i]/c"; a leaf's ports
+ * its CAs, then the spines (width each), a spine's the leaves (width
+ * each), then its h global ports; node order: every leaf, every spine,
+ * then the CAs.
  */
 struct ot_fabric *ot_gen_dragonfly(const struct ot_dragonfly_params *p,
 				   struct ot_error *err);

@@ -87,6 +87,7 @@
 
 #include "model/routing.h"
 #include "route/deal.h"
+#include "route/df_plus.h"
 #include "route/engines.h"
 #include "route/escape.h"
 #include "topo/dragonfly.h"
@@ -1404,18 +1405,41 @@ static void choose_layers(struct df_ctx *c)
 	c->esc_vl = c->updown ? DF_UPDOWN_ESCAPE : DF_ESCAPE_VL;
 }
 
+/*
+ * A Dragonfly+ first (route/df_plus.h: its recognizer refuses every
+ * Dragonfly of full-graph or FlatFly groups at once, leaves cabled to
+ * leaves), whose refusal joins the Dragonfly recognizer's.
+ */
+static int df_plus(const struct ot_fabric *f, struct ot_routing *out,
+		   struct ot_error *plus, struct ot_error *err)
+{
+	struct ot_dfp *d;
+
+	if (!ot_dfp_recognize(f, &d, plus))
+		return ot_dfp_route(f, d, out, err);
+	return plus->cls == OT_ERR_TOPOLOGY ? 1 :
+		ot_error_wrap(err, plus, plus->cls, "df-static");
+}
+
 static int df_route(const struct ot_engine *self, const struct ot_fabric *f,
 		    struct ot_routing *out, struct ot_error *err)
 {
 	struct df_ctx c = { .f = f, .err = err };
 	struct ot_df *df = NULL;
-	struct ot_error why = { 0 };
+	struct ot_error why = { 0 }, plus = { 0 };
 	double t = ot_now_ms();
 	int error;
 
 	(void)self;
-	if (ot_df_recognize(f, &df, &why))
+	error = df_plus(f, out, &plus, err);
+	if (error <= 0)
+		return error;
+	if (ot_df_recognize(f, &df, &why)) {
+		snprintf(why.msg + strlen(why.msg),
+			 sizeof(why.msg) - strlen(why.msg),
+			 "; nor a Dragonfly+ (%s)", plus.msg);
 		return ot_error_wrap(err, &why, OT_ERR_TOPOLOGY, "df-static");
+	}
 	c.df = df;
 	ot_routing_phase(out, "recognize", t);
 	t = ot_now_ms();
@@ -1449,7 +1473,7 @@ static int df_route(const struct ot_engine *self, const struct ot_fabric *f,
 
 const struct ot_engine ot_engine_df_static = {
 	.name = "df-static",
-	.needs = "a Dragonfly: groups of switches as full graphs or 2-D FlatFlies joined by global cables",
+	.needs = "a Dragonfly: groups of switches as full graphs, 2-D FlatFlies or leaf/spine fat trees (Dragonfly+) joined by global cables",
 	.route = df_route,
 	.miscabling = ot_df_miscabling,
 };

@@ -11,8 +11,10 @@
 # paths local-global-local-global-local (seven links) on SLs 1 to 3 with
 # VLs 0 to 3 (some of the layers' VLs must be used), FlatFly groups the
 # restricted local-global-global-local (eight links) on VLs 0 and 1.
+# A Dragonfly+ ("plus": groups as leaf/spine fat trees): up-global-down,
+# at most five links CA to CA, on VL 0 alone, at every LMC.
 #
-# usage: test_df_static.sh NETFILE|gen:ARGS [intact|damaged|flat] [LMC]
+# usage: test_df_static.sh NETFILE|gen:ARGS [intact|damaged|flat|plus] [LMC]
 here=$(dirname "$0")
 kind=${2:-intact}
 lmc=${3:-0}
@@ -31,7 +33,9 @@ fi
 max=5
 vls='0, *1'
 [ "$kind" = flat ] && max=7
-if [ "$lmc" != 0 ] && [ "$kind" = flat ]; then
+if [ "$kind" = plus ]; then
+	vls='0'
+elif [ "$lmc" != 0 ] && [ "$kind" = flat ]; then
 	max=8
 elif [ "$lmc" != 0 ]; then
 	max=7

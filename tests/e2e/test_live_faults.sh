@@ -32,6 +32,7 @@ families=(
 	"ff-twisted-dor|dfsssp|hypercube 3 --width 2 --cas 2 --shuffle-ports 3"
 	"sf-mms|dfsssp|slimfly 3 --widths 2 --cas 2 --shuffle-ports 9"
 	"df-static|dfsssp|dragonfly 3 1 --cas 2 --shuffle-ports 4"
+	"df-static|dfsssp|dragonfly 2 2 --spines 2 --cas 2 --widths 2 --groups 3 --shuffle-ports 6"
 )
 pattern=${1:-}
 SEED=${SEED:-20261123}

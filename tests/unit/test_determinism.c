@@ -5,7 +5,7 @@
  * same one after a restart, or a standby) would see it.
  *
  * Families: KNS, FlatFly (complete, damaged, hypercube), Slim Fly x
- * FlatFly for the ff-* engines, Slim Fly, Dragonfly.
+ * FlatFly for the ff-* engines, Slim Fly, Dragonfly, Dragonfly+.
  *
  * - Listed in another order, so that the LIDs differ too: the same out
  *   port at every switch for every destination (node, port, LMC offset),
@@ -206,6 +206,34 @@ static struct ot_fabric *df_flat(void)
 	return f;
 }
 
+/* Dragonfly+: 9 groups of 4 leaves and 4 spines (a random arrangement,
+ * damaged: GUIDs number leaves and spines, no symmetry of the fabric). */
+static struct ot_fabric *dfplus(double drop)
+{
+	struct ot_dragonfly_params p = { .a = 4, .h = 2, .p = 2, .g = 9,
+					 .spines = 4,
+					 .arrangement = drop ? OT_DF_RANDOM :
+							       OT_DF_PALMTREE,
+					 .arrange_seed = 5, .drop_links = drop,
+					 .drop_seed = 4, .shuffle = true,
+					 .seed = 12 };
+	struct ot_error err = { 0 };
+	struct ot_fabric *f = ot_gen_dragonfly(&p, &err);
+
+	ck_assert_msg(f, "%s", err.msg);
+	return f;
+}
+
+static struct ot_fabric *dfp_palm(void)
+{
+	return dfplus(0);
+}
+
+static struct ot_fabric *dfp_damaged(void)
+{
+	return dfplus(0.05);
+}
+
 /* The ff-* engines without and with ADOR (the latter need LMC > 0). */
 #define FF_DOR "ff-* ", "ff-*ador "
 #define FF_ADOR "ff-*ador ", ""
@@ -231,6 +259,9 @@ static const struct family families[] = {
 	{ "df-static ", "", df_random_damaged, 0, true },
 	{ "df-static ", "", df_flat, 0, false },
 	{ "df-static ", "", df_flat, 1, true }, /* Valiant: group numbers */
+	{ "df-static ", "", dfp_palm, 0, false },
+	{ "df-static ", "", dfp_palm, 1, false },
+	{ "df-static ", "", dfp_damaged, 0, true },
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))

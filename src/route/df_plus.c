@@ -1,0 +1,1277 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * df-static on a Dragonfly+ (Shpiner et al. 2017; recognizer:
+ * src/topo/dragonfly_plus.h): groups as two-level fat trees, global
+ * cables between spines.  In the flow (fabric -> recognizer -> roles and
+ * groups -> engine -> tables -> checker) this is the engine step.
+ *
+ * The rule toward a LID on leaf T of group H: a leaf of another group G
+ * goes up to a spine of G with a global cable to H, that spine takes
+ * such a cable, the spine it lands on goes down to T; a leaf of H goes
+ * up to a spine cabled to T, which goes down: up, global, down, at most
+ * 4 switches.  Only global cables that land on a spine cabled to T count
+ * (damage may take that cable).
+ *
+ * Spreading, chosen by the destination: the LIDs of group H are numbered
+ * k = 0, 1, ... in the order (CA before switch LIDs, LMC offset, leaf in
+ * group, CA rank on the leaf); the global cables from G to H are listed in the order (spine in
+ * G, spine in H, port) and LID k takes cable k mod C (C of them), from
+ * every leaf of G alike: each global cable carries the same number of
+ * H's destinations within one, and so each spine in proportion to its
+ * cables.  A leaf takes the (k / C mod n)-th of its n parallel cables to
+ * that spine; a spine's cables down to T, and a leaf's to the spines
+ * cabled to T inside the group, are dealt by k mod their number (in the
+ * order spine in group, port).  So whatever the GUIDs, port numbers and
+ * discovery order, the same destinations take the same cables (up to
+ * the order of parallel cables between one pair of switches).
+ *
+ * Deadlock freedom on 1 VL: every path is up (leaf -> spine), global
+ * (spine -> spine), down (spine -> leaf), each at most once and in that
+ * order, after the CA's injection and before the hop to the CA.  Number
+ * the channels injection < up < global < down < to a CA: every
+ * dependency a path makes goes from a channel to one of a higher number,
+ * so the channel dependency graph has no cycle (Dally and Seitz) and no
+ * credit loop can form.  No down-to-up turn and no global-to-global turn
+ * is ever taken on VL 0.
+ *
+ * Damage: where a switch on the rule's path has no candidate, a detour
+ * through a third group: a spine without a usable global cable to H (or
+ * of H without a cable to T) takes a global cable to a spine x of
+ * another group K != H that has a usable cable to H, x takes it (x's own
+ * rule), and the landing spine goes down; a leaf whose spines have no
+ * usable cable goes up to a spine with such a detour.  Paths up, global,
+ * global, down, on their own path SL 1 (per source leaf and LID): on SL
+ * 1 a hop after a global cable or after a spine (the hop into the
+ * destination's CA) takes VL 1, every other VL 0.  VL 0 then still sees
+ * injection < up < global < down alone (the first global hop of a
+ * detour on VL 0 is followed by a VL 1 hop); VL 1 carries the second
+ * global hop, the down hop and the hop to the CA, each only followed by
+ * a later one of these: no cycle on either VL, and hops go from VL 0 to
+ * VL 1, never back.  A LID that some switch cannot reach even so (a leaf
+ * with no spine that leads anywhere) goes, all its paths, to the shared
+ * escape layer (route/escape.h: up*-down*) on SL 2 and a VL of its own.
+ * A fabric cut in two is refused with OT_ERR_DAMAGE.
+ *
+ * LIDs of a spine (management traffic) go as toward the first leaf
+ * cabled to it, which, like every leaf cabled to it, goes up to it;
+ * where damage leaves that without a path, along the escape layer's
+ * hops but on SL 0: no CA's path ends there, and the checker (CA to CA)
+ * and the argument above leave such traffic out.
+ */
+#define _GNU_SOURCE /* qsort_r */
+#include <stdlib.h>
+#include <string.h>
+
+#include "route/deal.h"
+#include "route/df_plus.h"
+#include "route/escape.h"
+
+#define DFP_DETOUR_SL 1 /* through a third group */
+#define DFP_ESCAPE_SL 2
+#define DFP_TURN_SL 3   /* through another spine and leaf of the group */
+#define DFP_LAND_SL 4   /* landing on a spine not cabled to the leaf */
+
+/* A global cable: its spine, port and the spine at the far end. */
+struct dfp_cab {
+	int32_t sp, far;
+	uint8_t port;
+};
+
+struct dfp_ctx {
+	const struct ot_fabric *f;
+	const struct ot_dfp *d;
+	struct ot_error *err;
+	uint32_t ng, nleaves, nsw;
+	/* per LID */
+	int32_t *tsw;    /* the switch it is on, -1: not routed */
+	uint8_t *tport;  /* that switch's port to it, 0 itself */
+	int32_t *tleaf;  /* the leaf routed toward */
+	uint32_t *rank;  /* k: its number in its group */
+	uint8_t *escape; /* 1 on the escape layer */
+	uint16_t *order; /* routed LIDs by (group, offset, leaf, rank) */
+	uint32_t norder;
+	/* global cables G -> H: gcab[gstart[G * ng + H] ...) */
+	uint32_t *gstart;
+	struct dfp_cab *gcab;
+	/* per destination leaf T (scratch) */
+	/* per node: a spine of H cabled to T (1), or not but with a leaf
+	 * below cabled to a spine that is (2) */
+	uint8_t *cabled;
+	uint8_t *fturn;   /* per group: its usable cables land on 2s */
+	uint32_t *fstart; /* per group: its usable cables flist[...] */
+	uint32_t *flist;  /* indices into gcab */
+	uint32_t *rbeg, *rcnt; /* per spine: its own in flist */
+	uint32_t *pbeg, *pcnt; /* per switch: candidate ports in plist */
+	uint32_t *fbeg, *fcnt; /* per spine: its fallback in plist */
+	uint8_t *frule;        /* per spine: its fallback's leaves go by SL 0 */
+	uint8_t *plist;   /* twice the ports: the home group's beyond ktail */
+	uint32_t ktail;
+	uint8_t *ldet;    /* per leaf: 0, or the SL of its detour */
+	/* per LID */
+	uint8_t *hop;     /* per node */
+	/* results */
+	uint8_t *dsl;     /* [lid * nleaves + leaf pos]: path SL; lazily */
+	bool any_detour, any_turn, any_land, any_escape;
+	/* the escape layer */
+	struct ot_escape esc;
+	uint8_t *present;
+	uint32_t *estart, *eadj;
+	int32_t *posnode;
+	bool esc_ready;
+};
+
+/* Position of a switch: leaves (group, index), then spines. */
+static uint32_t sw_pos(const struct dfp_ctx *c, int32_t n)
+{
+	const struct ot_dfp *d = c->d;
+
+	if (d->role[n] == OT_DFP_LEAF)
+		return d->lstart[d->group[n]] + (uint32_t)d->index[n];
+	return c->nleaves + d->sstart[d->group[n]] + (uint32_t)d->index[n];
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The first leaf (by index) cabled to spine w, -1 none. */
+static int32_t first_leaf(const struct dfp_ctx *c, int32_t w)
+{
+	const struct ot_node *nd = &c->f->node[w];
+	int32_t best = -1;
+	unsigned int p;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t x = nd->port[p].peer;
+
+		if (x >= 0 && c->d->role[x] == OT_DFP_LEAF &&
+		    c->d->group[x] == c->d->group[w] &&
+		    (best < 0 || c->d->index[x] < c->d->index[best]))
+			best = x;
+	}
+	return best;
+}
+
+/* Where each LID is, its key, the dealing order and ranks in groups. */
+static int prepare_dests(struct dfp_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_dfp *d = c->d;
+	size_t n = (size_t)f->max_lid + 1;
+	struct ot_deal_key *keys = malloc(n * sizeof(*keys));
+	uint32_t lid, i, k = 0;
+
+	c->order = malloc(n * sizeof(*c->order));
+	c->tsw = malloc(n * sizeof(*c->tsw));
+	c->tleaf = malloc(n * sizeof(*c->tleaf));
+	c->tport = calloc(n, 1);
+	c->rank = calloc(n, sizeof(*c->rank));
+	c->escape = calloc(n, 1);
+	if (!keys || !c->order || !c->tsw || !c->tleaf || !c->tport ||
+	    !c->rank || !c->escape) {
+		free(keys);
+		return ot_error_nomem(c->err, "df-static");
+	}
+	for (lid = 0; lid < n; lid++) {
+		const struct ot_lid_owner *o = &f->lid_owner[lid];
+		const struct ot_port *pt;
+		int32_t sw = -1, t;
+		uint64_t key, rk;
+
+		c->tsw[lid] = c->tleaf[lid] = -1;
+		if (!lid || o->node < 0)
+			continue;
+		pt = &f->node[o->node].port[o->port];
+		if (ot_is_switch(f, o->node)) {
+			sw = o->node;
+		} else if (pt->peer >= 0 && ot_is_switch(f, pt->peer)) {
+			sw = pt->peer;
+			c->tport[lid] = pt->peer_port;
+		}
+		if (sw < 0 || d->group[sw] < 0)
+			continue;
+		t = d->role[sw] == OT_DFP_LEAF ? sw : first_leaf(c, sw);
+		if (t < 0)
+			continue;
+		c->tsw[lid] = sw;
+		c->tleaf[lid] = t;
+		rk = sw == o->node ? 0xfff :
+			ot_fabric_end_port_rank(f, sw, o->node, o->port) & 0xfff;
+		key = ((uint64_t)d->group[t] << 44) |
+		      ((uint64_t)(sw == o->node) << 43) |
+		      ((uint64_t)((lid - pt->lid) & 0x7f) << 36) |
+		      ((uint64_t)d->index[t] << 20) |
+		      ((uint64_t)(sw != t) << 19) |
+		      (sw != t ? (uint64_t)d->index[sw] : rk);
+		keys[k].key = key;
+		keys[k++].lid = lid;
+	}
+	ot_deal_sort(keys, k);
+	c->norder = k;
+	for (i = 0; i < k; i++) {
+		c->order[i] = keys[i].lid;
+		c->rank[keys[i].lid] = i && keys[i].key >> 44 ==
+						   keys[i - 1].key >> 44 ?
+			c->rank[keys[i - 1].lid] + 1 : 0;
+	}
+	free(keys);
+	return 0;
+}
+
+static int cmp_cab(const void *a, const void *b, void *ctx)
+{
+	const struct dfp_cab *x = a, *y = b;
+	const struct ot_dfp *d = ctx;
+
+	if (x->sp != y->sp)
+		return d->index[x->sp] < d->index[y->sp] ? -1 : 1;
+	if (x->far != y->far)
+		return d->index[x->far] < d->index[y->far] ? -1 : 1;
+	return (x->port > y->port) - (x->port < y->port);
+}
+
+/* The global cables per group pair, in (spine, far spine, port) order. */
+static int prepare_cables(struct dfp_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_dfp *d = c->d;
+	size_t np = (size_t)c->ng * c->ng;
+	uint32_t n, k, total = 0;
+	unsigned int p;
+
+	c->gstart = calloc(np + 1, sizeof(*c->gstart));
+	for (n = 0; c->gstart && n < f->nnodes; n++)
+		for (p = 1; p <= f->node[n].nports; p++)
+			if (d->role[n] == OT_DFP_SPINE &&
+			    ot_dfp_port_class(d, n, p) == OT_DFP_PORT_GLOBAL) {
+				int32_t x = f->node[n].port[p].peer;
+
+				c->gstart[(size_t)d->group[n] * c->ng +
+					  d->group[x] + 1]++;
+				total++;
+			}
+	c->gcab = malloc(((size_t)total + 1) * sizeof(*c->gcab));
+	if (!c->gstart || !c->gcab)
+		return ot_error_nomem(c->err, "df-static");
+	for (k = 0; k < np; k++)
+		c->gstart[k + 1] += c->gstart[k];
+	for (n = 0; n < f->nnodes; n++)
+		for (p = 1; p <= f->node[n].nports; p++)
+			if (d->role[n] == OT_DFP_SPINE &&
+			    ot_dfp_port_class(d, n, p) == OT_DFP_PORT_GLOBAL) {
+				int32_t x = f->node[n].port[p].peer;
+				size_t at = (size_t)d->group[n] * c->ng +
+					    d->group[x];
+
+				c->gcab[c->gstart[at]++] =
+					(struct dfp_cab){ n, x, p };
+			}
+	for (k = np; k > 0; k--)
+		c->gstart[k] = c->gstart[k - 1];
+	c->gstart[0] = 0;
+	for (k = 0; k < np; k++)
+		qsort_r(c->gcab + c->gstart[k], c->gstart[k + 1] - c->gstart[k],
+			sizeof(*c->gcab), cmp_cab, (void *)d);
+	return 0;
+}
+
+static int prepare_scratch(struct dfp_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	size_t N = (size_t)f->nnodes + 1, ports = 0;
+	uint32_t n;
+
+	for (n = 0; n < f->nnodes; n++)
+		ports += f->node[n].nports;
+	c->cabled = calloc(N, 1);
+	c->fstart = calloc((size_t)c->ng + 1, sizeof(*c->fstart));
+	c->fturn = calloc((size_t)c->ng + 1, 1);
+	c->flist = malloc((c->gstart[(size_t)c->ng * c->ng] + 1) *
+			  sizeof(*c->flist));
+	c->rbeg = calloc(N, sizeof(*c->rbeg));
+	c->rcnt = calloc(N, sizeof(*c->rcnt));
+	c->pbeg = calloc(N, sizeof(*c->pbeg));
+	c->pcnt = calloc(N, sizeof(*c->pcnt));
+	c->fbeg = calloc(N, sizeof(*c->fbeg));
+	c->fcnt = calloc(N, sizeof(*c->fcnt));
+	c->frule = calloc(N, 1);
+	c->plist = malloc(2 * ports + 1);
+	c->ldet = calloc(N, 1);
+	c->hop = calloc(N, 1);
+	c->posnode = malloc(((size_t)c->nsw + 1) * sizeof(*c->posnode));
+	for (n = 0; c->posnode && n < c->nsw; n++)
+		c->posnode[n] = n < c->nleaves ? c->d->leaf[n] :
+			c->d->spine[n - c->nleaves];
+	if (!c->posnode || !c->cabled || !c->fstart || !c->fturn || !c->flist || !c->rbeg || !c->rcnt ||
+	    !c->pbeg || !c->pcnt || !c->fbeg || !c->fcnt || !c->frule ||
+	    !c->plist || !c->ldet || !c->hop)
+		return ot_error_nomem(c->err, "df-static");
+	return 0;
+}
+
+/* Whether switch n has a cable to switch x. */
+static bool cabled_to(const struct ot_fabric *f, int32_t n, int32_t x)
+{
+	unsigned int p;
+
+	for (p = 1; p <= f->node[n].nports; p++)
+		if (f->node[n].port[p].peer == x)
+			return true;
+	return false;
+}
+
+/* Whether spine w has a leaf other than T cabled to a spine cabled to T. */
+static bool turn_below(const struct dfp_ctx *c, int32_t w, int32_t T)
+{
+	const struct ot_node *nd = &c->f->node[w];
+	unsigned int p, q;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t x = nd->port[p].peer;
+
+		if (ot_dfp_port_class(c->d, w, p) != OT_DFP_PORT_DOWN || x == T)
+			continue;
+		for (q = 1; q <= c->f->node[x].nports; q++) {
+			int32_t y = c->f->node[x].port[q].peer;
+
+			if (ot_dfp_port_class(c->d, x, q) == OT_DFP_PORT_UP &&
+			    c->cabled[y] == 1)
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Toward leaf T: which spines of H reach it, the usable cables per
+ * group: those landing on a spine cabled to T, or where a group has
+ * none, those landing on a spine that reaches T by a turn below it.
+ */
+static void usable_cables(struct dfp_ctx *c, int32_t T)
+{
+	const struct ot_dfp *d = c->d;
+	uint32_t H = (uint32_t)d->group[T], G, i, k = 0;
+	uint8_t want;
+
+	for (i = d->sstart[H]; i < d->sstart[H + 1]; i++)
+		c->cabled[d->spine[i]] = cabled_to(c->f, d->spine[i], T);
+	for (i = d->sstart[H]; i < d->sstart[H + 1]; i++)
+		if (!c->cabled[d->spine[i]] && turn_below(c, d->spine[i], T))
+			c->cabled[d->spine[i]] = 2;
+	for (G = 0; G < c->ng; G++) {
+		size_t at = (size_t)G * c->ng + H;
+
+		c->fstart[G] = k;
+		c->fturn[G] = 0;
+		for (i = d->sstart[G]; i < d->sstart[G + 1]; i++)
+			c->rcnt[d->spine[i]] = 0;
+		for (want = 1; want <= 2 && k == c->fstart[G]; want++)
+			for (i = c->gstart[at]; G != H && i < c->gstart[at + 1];
+			     i++) {
+				const struct dfp_cab *cb = &c->gcab[i];
+
+				if (c->cabled[cb->far] != want)
+					continue;
+				c->fturn[G] = want == 2;
+				if (!c->rcnt[cb->sp])
+					c->rbeg[cb->sp] = k;
+				c->rcnt[cb->sp]++;
+				c->flist[k++] = i;
+			}
+	}
+	c->fstart[c->ng] = k;
+}
+
+/* Candidate keys of spine s toward T into key[]: rule, else detour. */
+static uint32_t spine_cands(struct dfp_ctx *c, int32_t s, int32_t T,
+			    uint64_t *key)
+{
+	const struct ot_dfp *d = c->d;
+	const struct ot_node *nd = &c->f->node[s];
+	int32_t H = d->group[T];
+	uint32_t m = 0;
+	unsigned int p;
+
+	if (d->group[s] == H && c->cabled[s] == 1) {
+		for (p = 1; p <= nd->nports; p++)
+			if (nd->port[p].peer == T)
+				key[m++] = p;
+		return m;
+	}
+	if (d->group[s] == H)
+		return 0; /* down to a leaf that reaches T: spine_fallback */
+	if (c->rcnt[s])
+		return 0; /* its own usable cables, in flist */
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t x = nd->port[p].peer;
+
+		if (ot_dfp_port_class(d, s, p) == OT_DFP_PORT_GLOBAL &&
+		    d->group[x] != H && c->rcnt[x] && !c->fturn[d->group[x]])
+			key[m++] = ((uint64_t)d->group[x] << 40) |
+				   ((uint64_t)d->index[x] << 8) | p;
+	}
+	return m;
+}
+
+/*
+ * Candidate keys of leaf s toward T: up to spines with the rule (a
+ * usable cable, or in H a cable to T), else to spines with a detour
+ * (*det set).
+ */
+static uint32_t leaf_cands(struct dfp_ctx *c, int32_t s, int32_t T,
+			   uint64_t *key, uint8_t *det)
+{
+	const struct ot_dfp *d = c->d;
+	const struct ot_node *nd = &c->f->node[s];
+	bool home = d->group[s] == d->group[T];
+	uint32_t m = 0;
+	unsigned int p, pass;
+
+	for (pass = 0; pass < 2 && !m; pass++)
+		for (p = 1; p <= nd->nports; p++) {
+			int32_t x = nd->port[p].peer;
+			bool ok;
+
+			if (ot_dfp_port_class(d, s, p) != OT_DFP_PORT_UP)
+				continue;
+			if (!pass)
+				ok = home ? c->cabled[x] == 1 : c->rcnt[x] > 0;
+			else
+				ok = c->pcnt[x] > 0; /* a detour (spines first) */
+			if (ok)
+				key[m++] = ((uint64_t)d->index[x] << 8) | p;
+		}
+	*det = pass == 2 && m ? DFP_DETOUR_SL :
+	       m && !home && c->fturn[d->group[s]] ? DFP_LAND_SL : 0;
+	return m;
+}
+
+/*
+ * The fallback of a spine with neither rule nor detour (spine_fallback):
+ * its cables down to leaves that go up by the rule (SL 0), in (leaf,
+ * port) order, into plist at *k; where there are none, to leaves that
+ * go up at all (an entry no CA's path uses: the group's leaves take
+ * other spines, and no global hop lands here toward T).
+ */
+static void fallback_list(struct dfp_ctx *c, int32_t s, uint32_t *k)
+{
+	const struct ot_node *nd = &c->f->node[s];
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t m = 0, j, pass;
+	unsigned int p;
+
+	c->fcnt[s] = 0;
+	c->frule[s] = 0;
+	if (c->pcnt[s] || c->rcnt[s])
+		return;
+	for (pass = 0; pass < 2 && !m; pass++)
+		for (p = 1; p <= nd->nports; p++) {
+			int32_t x = nd->port[p].peer;
+
+			if (ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_DOWN &&
+			    c->pcnt[x] && (pass || !c->ldet[x]))
+				key[m++] = ((uint64_t)c->d->index[x] << 8) | p;
+		}
+	qsort(key, m, sizeof(*key), cmp_u64);
+	c->fbeg[s] = *k;
+	c->fcnt[s] = m;
+	c->frule[s] = pass == 1 && m;
+	for (j = 0; j < m; j++)
+		c->plist[(*k)++] = key[j] & 0xff;
+}
+
+/*
+ * A leaf of another group than T's whose spines have neither rule nor
+ * detour: up to a spine whose fallback leads down to a leaf of the rule
+ * (path SL 3, the turn at that leaf), in (spine, port) order.
+ */
+static uint32_t turn_cands(const struct dfp_ctx *c, int32_t s, uint64_t *key)
+{
+	const struct ot_node *nd = &c->f->node[s];
+	uint32_t m = 0;
+	unsigned int p;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t x = nd->port[p].peer;
+
+		if (ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_UP &&
+		    c->frule[x] && !c->fturn[c->d->group[s]])
+			key[m++] = ((uint64_t)c->d->index[x] << 8) | p;
+	}
+	qsort(key, m, sizeof(*key), cmp_u64);
+	return m;
+}
+
+/*
+ * Every switch's candidate ports toward leaf T, sorted: spines first
+ * (a leaf's detour needs its spines' answers), then leaves.
+ */
+/* Spine s's or leaf s's candidates toward T into plist at *k. */
+static void put_cands(struct dfp_ctx *c, int32_t s, int32_t T, uint32_t *k)
+{
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t j, m;
+
+	if (c->d->role[s] == OT_DFP_SPINE) {
+		m = spine_cands(c, s, T, key);
+	} else {
+		c->ldet[s] = 0;
+		m = s == T ? 0 : leaf_cands(c, s, T, key, &c->ldet[s]);
+	}
+	qsort(key, m, sizeof(*key), cmp_u64);
+	c->pbeg[s] = *k;
+	c->pcnt[s] = m;
+	for (j = 0; j < m; j++)
+		c->plist[(*k)++] = key[j] & 0xff;
+}
+
+static void candidates(struct dfp_ctx *c, int32_t T)
+{
+	const struct ot_dfp *d = c->d;
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t i, j, m, k = 0;
+
+	usable_cables(c, T);
+	for (i = 0; i < c->nsw - c->nleaves; i++)
+		put_cands(c, d->spine[i], T, &k);
+	for (i = 0; i < c->nleaves; i++)
+		put_cands(c, d->leaf[i], T, &k);
+	for (i = 0; i < c->nsw - c->nleaves; i++)
+		fallback_list(c, d->spine[i], &k);
+	for (i = 0; i < c->nleaves; i++) {
+		int32_t s = d->leaf[i];
+
+		if (s == T || c->pcnt[s] || d->group[s] == d->group[T])
+			continue;
+		m = turn_cands(c, s, key);
+		c->pbeg[s] = k;
+		c->pcnt[s] = m;
+		c->ldet[s] = m ? DFP_TURN_SL : 0;
+		for (j = 0; j < m; j++)
+			c->plist[k++] = key[j] & 0xff;
+	}
+	c->ktail = k;
+}
+
+/*
+ * Toward T after T0 of the same group with the same spines reaching
+ * them (cabled[]): everything outside T's group is as it was (it reads
+ * cabled[] and nothing else of T), so only the group's own switches
+ * are done again, into plist beyond the full answer.  False where the
+ * spines differ (damage): then the whole again.
+ */
+static bool home_candidates(struct dfp_ctx *c, int32_t T, int32_t T0)
+{
+	const struct ot_dfp *d = c->d;
+	uint32_t H = (uint32_t)d->group[T], i, k = c->ktail;
+	uint8_t old[OT_MAX_PORTS + 1];
+	uint32_t n = d->sstart[H + 1] - d->sstart[H];
+	bool same = true;
+
+	if (T0 < 0 || d->group[T0] != (int32_t)H || n > OT_MAX_PORTS)
+		return false;
+	for (i = 0; i < n; i++) {
+		int32_t w = d->spine[d->sstart[H] + i];
+
+		old[i] = c->cabled[w];
+		c->cabled[w] = cabled_to(c->f, w, T);
+	}
+	for (i = 0; i < n; i++) {
+		int32_t w = d->spine[d->sstart[H] + i];
+
+		if (!c->cabled[w] && turn_below(c, w, T))
+			c->cabled[w] = 2;
+		same &= c->cabled[w] == old[i];
+	}
+	if (!same)
+		return false;
+	for (i = d->sstart[H]; i < d->sstart[H + 1]; i++)
+		put_cands(c, d->spine[i], T, &k);
+	for (i = d->lstart[H]; i < d->lstart[H + 1]; i++)
+		put_cands(c, d->leaf[i], T, &k);
+	for (i = d->sstart[H]; i < d->sstart[H + 1]; i++)
+		fallback_list(c, d->spine[i], &k);
+	return true;
+}
+
+/* Ports of leaf s's candidates to spine sp: the first's place, how many. */
+static uint32_t ports_to(const struct dfp_ctx *c, int32_t s, int32_t sp,
+			 uint32_t *first)
+{
+	const struct ot_node *nd = &c->f->node[s];
+	uint32_t i, n = 0;
+
+	for (i = c->pbeg[s]; i < c->pbeg[s] + c->pcnt[s]; i++)
+		if (nd->port[c->plist[i]].peer == sp) {
+			if (!n)
+				*first = i;
+			n++;
+		}
+	return n;
+}
+
+/*
+ * A spine with neither rule nor detour toward T (no usable cable, none
+ * to a spine with one; in T's group: no cable to T) goes down to a leaf
+ * of its group, dealt by k (fallback_list): the turn of SL 3 paths and
+ * of SL 4 landings, which only pass spines whose fallback leaves go by
+ * the rule; any other spine's entry no CA's path uses.  OT_NO_PORT where
+ * no leaf below goes up at all.
+ */
+static unsigned int spine_fallback(const struct dfp_ctx *c, int32_t s,
+				   uint32_t k)
+{
+	if (!c->fcnt[s])
+		return OT_NO_PORT;
+	return c->plist[c->fbeg[s] + k % c->fcnt[s]];
+}
+
+/*
+ * The port of switch s toward LID lid (the top: cable k mod C, parallel
+ * cables k / C mod n, else dealt by k); OT_NO_PORT where there is none.
+ */
+static unsigned int port_at(const struct dfp_ctx *c, int32_t s, uint32_t lid)
+{
+	const struct ot_dfp *d = c->d;
+	const struct ot_node *nd = &c->f->node[s];
+	int32_t t = c->tsw[lid], T = c->tleaf[lid], G = d->group[s];
+	uint32_t k = c->rank[lid], C, first = 0, n;
+	unsigned int p;
+
+	if (s == t)
+		return c->tport[lid];
+	if (t != T && d->role[s] == OT_DFP_LEAF && cabled_to(c->f, s, t)) {
+		for (p = 1, n = 0; p <= nd->nports; p++)
+			n += nd->port[p].peer == t;
+		for (p = 1, n = k % n; p <= nd->nports; p++)
+			if (nd->port[p].peer == t && !n--)
+				return p;
+	}
+	C = c->fstart[G + 1] - c->fstart[G];
+	if (d->role[s] == OT_DFP_SPINE && c->rcnt[s]) {
+		const struct dfp_cab *cb = &c->gcab[c->flist[c->fstart[G] +
+							     k % C]];
+
+		if (cb->sp == s)
+			return cb->port;
+		return c->gcab[c->flist[c->rbeg[s] + k % c->rcnt[s]]].port;
+	}
+	if (!c->pcnt[s])
+		return d->role[s] == OT_DFP_SPINE ? spine_fallback(c, s, k) :
+						    OT_NO_PORT;
+	if (d->role[s] == OT_DFP_LEAF && C &&
+	    (!c->ldet[s] || c->ldet[s] == DFP_LAND_SL)) {
+		int32_t sp = c->gcab[c->flist[c->fstart[G] + k % C]].sp;
+
+		n = ports_to(c, s, sp, &first);
+		if (n)
+			return c->plist[first + (k / C) % n];
+	}
+	return c->plist[c->pbeg[s] + k % c->pcnt[s]];
+}
+
+/* The escape layer: positions in sw_pos order, neighbours sorted. */
+static int escape_prepare(struct dfp_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_dfp *d = c->d;
+	uint32_t s, k = 0, i, w;
+	uint64_t *tiebreak;
+	int error;
+
+	if (c->esc_ready)
+		return 0;
+	c->present = malloc((size_t)c->nsw + 1);
+	c->estart = malloc(((size_t)c->nsw + 1) * sizeof(*c->estart));
+	c->eadj = malloc(((size_t)c->nsw * OT_MAX_PORTS + 1) *
+			 sizeof(*c->eadj));
+	tiebreak = malloc(((size_t)c->nsw + 1) * sizeof(*tiebreak));
+	if (!c->present || !c->estart || !c->eadj || !tiebreak) {
+		free(tiebreak);
+		return ot_error_nomem(c->err, "df-static");
+	}
+	for (s = 0; s < c->nsw; s++) {
+		const struct ot_node *nd = &f->node[c->posnode[s]];
+		uint64_t key[OT_MAX_PORTS + 1];
+		unsigned int p, m = 0;
+
+		c->estart[s] = k;
+		c->present[s] = 1;
+		tiebreak[s] = s;
+		for (p = 1; p <= nd->nports; p++) {
+			int32_t x = nd->port[p].peer;
+
+			if (x >= 0 && x != c->posnode[s] && ot_is_switch(f, x) &&
+			    d->group[x] >= 0)
+				key[m++] = sw_pos(c, x);
+		}
+		qsort(key, m, sizeof(*key), cmp_u64);
+		for (i = w = 0; i < m; i++)
+			if (!i || key[i] != key[i - 1])
+				c->eadj[k + w++] = (uint32_t)key[i];
+		k += w;
+	}
+	c->estart[c->nsw] = k;
+	error = ot_escape_init(&c->esc, c->nsw, c->present, c->estart,
+			       c->eadj, tiebreak, c->err);
+	free(tiebreak);
+	c->esc_ready = !error;
+	return error;
+}
+
+/* The escape layer's port at every switch toward lid (number seq). */
+static int escape_hops(struct dfp_ctx *c, uint32_t lid, uint32_t seq)
+{
+	const struct ot_fabric *f = c->f;
+	int32_t t = c->tsw[lid], x;
+	uint32_t s, next;
+	unsigned int p;
+
+	if (escape_prepare(c))
+		return -1;
+	for (s = 0; s < c->nsw; s++) {
+		int32_t sw = c->posnode[s];
+
+		switch (ot_escape_hop(&c->esc, s, sw_pos(c, t), seq, &next)) {
+		case OT_ESCAPE_DELIVER:
+			c->hop[sw] = c->tport[lid];
+			break;
+		case OT_ESCAPE_FORWARD:
+			x = c->posnode[c->eadj[next]];
+			for (p = 1; p <= f->node[sw].nports; p++)
+				if (f->node[sw].port[p].peer == x)
+					break;
+			c->hop[sw] = p;
+			break;
+		case OT_ESCAPE_CUT:
+			return ot_refuse(c->err, OT_ERR_DAMAGE,
+					 "df-static: no path at all from switch \"%s\" to switch \"%s\": missing cables and switches cut the fabric in two",
+					 f->node[sw].desc, f->node[t].desc);
+		case OT_ESCAPE_NOMEM:
+			return ot_error_nomem(c->err, "df-static");
+		}
+	}
+	return 0;
+}
+
+/* Marks leaf s's detour toward lid (path SL 1 from its CAs). */
+static int mark_detour(struct dfp_ctx *c, uint32_t lid, int32_t s)
+{
+	if (!c->dsl) {
+		c->dsl = calloc(((size_t)c->f->max_lid + 1) * c->nleaves + 1,
+				1);
+		if (!c->dsl)
+			return ot_error_nomem(c->err, "df-static");
+	}
+	c->dsl[(size_t)lid * c->nleaves + sw_pos(c, s)] = c->ldet[s];
+	c->any_detour |= c->ldet[s] == DFP_DETOUR_SL;
+	c->any_turn |= c->ldet[s] == DFP_TURN_SL;
+	c->any_land |= c->ldet[s] == DFP_LAND_SL;
+	return 0;
+}
+
+static int cmp_pos(const void *a, const void *b, void *ctx)
+{
+	const struct dfp_ctx *c = ctx;
+	uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
+	uint32_t px = sw_pos(c, c->tleaf[x]), py = sw_pos(c, c->tleaf[y]);
+
+	if (px != py)
+		return px < py ? -1 : 1;
+	return (c->rank[x] > c->rank[y]) - (c->rank[x] < c->rank[y]);
+}
+
+/* One LID: every switch's port, or the escape layer's where one lacks. */
+static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
+		     uint8_t *buf)
+{
+	uint32_t i;
+	bool none = false;
+
+	for (i = 0; i < c->nsw; i++) {
+		buf[i] = (uint8_t)port_at(c, c->posnode[i], lid);
+		none |= buf[i] == OT_NO_PORT;
+	}
+	if (none) {
+		/* a spine's LID (management traffic, no CA path) keeps SL 0 */
+		c->escape[lid] = c->tsw[lid] == c->tleaf[lid];
+		c->any_escape |= c->escape[lid];
+		if (escape_hops(c, lid, seq))
+			return -1;
+		for (i = 0; i < c->nsw; i++)
+			buf[i] = c->hop[c->posnode[i]];
+		return 0;
+	}
+	for (i = 0; i < c->nleaves; i++) {
+		int32_t s = c->posnode[i];
+
+		if (c->ldet[s] && c->tsw[lid] == c->tleaf[lid] &&
+		    mark_detour(c, lid, s))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The LIDs by[0 .. n) routed toward leaf T: each LID's ports into buf,
+ * then written switch by switch (a switch's entries for T's LIDs lie
+ * close together).
+ */
+static int route_batch(struct dfp_ctx *c, struct ot_routing *out,
+		       const uint16_t *by, uint32_t n, uint8_t *buf)
+{
+	uint32_t x, i;
+
+	for (x = 0; x < n; x++)
+		if (route_lid(c, by[x], c->rank[by[x]], buf + (size_t)x * c->nsw))
+			return -1;
+	for (i = 0; i < c->nsw; i++) {
+		uint8_t *row = out->lft[c->posnode[i]];
+
+		for (x = 0; x < n; x++)
+			row[by[x]] = buf[(size_t)x * c->nsw + i];
+	}
+	return 0;
+}
+
+/* Every LID, grouped by the leaf it is routed toward. */
+static int fill_lfts(struct dfp_ctx *c, struct ot_routing *out)
+{
+	uint16_t *by = malloc(((size_t)c->norder + 1) * sizeof(*by));
+	uint8_t *buf = NULL, *nb;
+	uint32_t i, j, cap = 0;
+	int32_t T = -1;
+	int error = 0;
+
+	if (!by)
+		return ot_error_nomem(c->err, "df-static");
+	memcpy(by, c->order, (size_t)c->norder * sizeof(*by));
+	qsort_r(by, c->norder, sizeof(*by), cmp_pos, c);
+	for (i = 0; i < c->norder && !error; i = j) {
+		int32_t T0 = T;
+
+		T = c->tleaf[by[i]];
+		for (j = i; j < c->norder && c->tleaf[by[j]] == T; j++)
+			;
+		if (j - i > cap) {
+			nb = realloc(buf, (size_t)(j - i) * c->nsw + 1);
+			if (!nb) {
+				error = ot_error_nomem(c->err, "df-static");
+				break;
+			}
+			buf = nb;
+			cap = j - i;
+		}
+		if (!home_candidates(c, T, T0))
+			candidates(c, T);
+		error = route_batch(c, out, by + i, j - i, buf);
+	}
+	free(buf);
+	free(by);
+	return error;
+}
+
+/* What the VL rule depends on beyond the hop. */
+struct dfp_vlrule {
+	bool detour, turn, land, escape;
+	uint8_t esc_vl;
+};
+
+/*
+ * The VL of a hop (the proof at the top): the escape SL's own VL; on the
+ * detour SL VL 1 after a global cable or after a spine, VL 0 else; SL 0
+ * VL 0.
+ */
+static uint8_t dfp_vl(const struct dfp_vlrule *v, unsigned int sl,
+		      enum ot_dfp_port in, enum ot_dfp_port out)
+{
+	if (v->escape && sl == DFP_ESCAPE_SL)
+		return v->esc_vl;
+	if (v->detour && sl == DFP_DETOUR_SL)
+		return in == OT_DFP_PORT_GLOBAL || in == OT_DFP_PORT_UP;
+	if (v->turn && sl == DFP_TURN_SL)
+		return !(in == OT_DFP_PORT_NONE || in == OT_DFP_PORT_CA ||
+			 (in == OT_DFP_PORT_DOWN && out == OT_DFP_PORT_DOWN));
+	if (v->land && sl == DFP_LAND_SL)
+		return in == OT_DFP_PORT_UP ||
+		       (in == OT_DFP_PORT_DOWN && out == OT_DFP_PORT_DOWN);
+	return 0;
+}
+
+static struct dfp_vlrule ctx_vlrule(const struct dfp_ctx *c)
+{
+	bool two = c->any_detour || c->any_turn || c->any_land;
+
+	return (struct dfp_vlrule){ c->any_detour, c->any_turn, c->any_land,
+				    c->any_escape, two ? 2 : 1 };
+}
+
+/* SL2VL where some path leaves VL 0 (intact fabrics: none, 1 VL). */
+static int set_vls(struct dfp_ctx *c, struct ot_routing *out)
+{
+	const struct ot_fabric *f = c->f;
+	struct dfp_vlrule v = ctx_vlrule(c);
+	unsigned int in, o, sl, np;
+	uint32_t n;
+
+	out->nvls = 1 + (c->any_detour || c->any_turn || c->any_land) +
+		    c->any_escape;
+	if (out->nvls == 1)
+		return 0;
+	out->needs_qos = true;
+	for (n = 0; n < f->nnodes; n++) {
+		uint8_t *t;
+
+		np = f->node[n].nports;
+		t = malloc((size_t)(np + 1) * (np + 1) * OT_NUM_SLS);
+		if (!t)
+			return ot_error_nomem(c->err, "df-static");
+		out->sl2vl[n] = t;
+		for (in = 0; in <= np; in++) {
+			enum ot_dfp_port pc = ot_dfp_port_class(c->d, n, in);
+
+			for (o = 0; o <= np; o++)
+				for (sl = 0; sl < OT_NUM_SLS; sl++)
+					t[ot_sl2vl_index(np, in, o, sl)] =
+						dfp_vl(&v, sl, pc,
+						       ot_dfp_port_class(c->d, n, o));
+		}
+	}
+	return 0;
+}
+
+/* What the path SL and the promise's rule read. */
+struct dfp_sls {
+	uint8_t *escape;  /* per LID */
+	uint8_t *dsl;     /* path SLs [dlid * nleaves + leaf pos], NULL */
+	int32_t *srcpos;  /* per LID: its leaf's position, -1 */
+	uint32_t nleaves;
+	uint16_t max_lid;
+};
+
+static void sls_free(struct dfp_sls *s)
+{
+	free(s->escape);
+	free(s->dsl);
+	free(s->srcpos);
+}
+
+static unsigned int sls_want(const struct dfp_sls *s, uint16_t slid,
+			     uint16_t dlid)
+{
+	if (dlid > s->max_lid || slid > s->max_lid)
+		return 0;
+	if (s->escape[dlid])
+		return DFP_ESCAPE_SL;
+	if (!s->dsl || s->srcpos[slid] < 0)
+		return 0;
+	return s->dsl[(size_t)dlid * s->nleaves + (uint32_t)s->srcpos[slid]];
+}
+
+/* A copy of the SL data (the routing's and the promise's each own one). */
+static int sls_copy(const struct dfp_ctx *c, struct dfp_sls *s)
+{
+	size_t n = (size_t)c->f->max_lid + 1;
+	size_t nb = n * c->nleaves + 1;
+	uint32_t lid;
+
+	s->max_lid = c->f->max_lid;
+	s->nleaves = c->nleaves;
+	s->escape = malloc(n);
+	s->srcpos = malloc(n * sizeof(*s->srcpos));
+	s->dsl = c->dsl ? malloc(nb) : NULL;
+	if (!s->escape || !s->srcpos || (c->dsl && !s->dsl))
+		return -1;
+	memcpy(s->escape, c->escape, n);
+	if (c->dsl)
+		memcpy(s->dsl, c->dsl, nb);
+	for (lid = 0; lid < n; lid++)
+		s->srcpos[lid] = c->tsw[lid] >= 0 && c->tsw[lid] == c->tleaf[lid] ?
+			(int32_t)sw_pos(c, c->tsw[lid]) : -1;
+	return 0;
+}
+
+static void priv_free(void *ctx)
+{
+	if (!ctx)
+		return;
+	sls_free(ctx);
+	free(ctx);
+}
+
+static uint8_t dfp_path_sl(const struct ot_routing *r, uint16_t slid,
+			   uint16_t dlid)
+{
+	return (uint8_t)sls_want(r->priv, slid, dlid);
+}
+
+static int set_path_sls(struct dfp_ctx *c, struct ot_routing *out)
+{
+	struct dfp_sls *s;
+
+	if (!c->any_detour && !c->any_turn && !c->any_land && !c->any_escape)
+		return 0;
+	s = calloc(1, sizeof(*s));
+	if (!s || sls_copy(c, s)) {
+		priv_free(s);
+		return ot_error_nomem(c->err, "df-static");
+	}
+	out->priv = s;
+	out->free_priv = priv_free;
+	out->path_sl = dfp_path_sl;
+	out->path_sl_by_switch = true;
+	return 0;
+}
+
+/* The promise's context: the recognizer's answer, SLs, the VL rule. */
+struct dfp_promise {
+	struct ot_dfp *d;
+	struct dfp_sls sls;
+	struct dfp_vlrule vr;
+};
+
+static void promise_free(void *ctx)
+{
+	struct dfp_promise *pr = ctx;
+
+	if (!pr)
+		return;
+	ot_dfp_free(pr->d);
+	sls_free(&pr->sls);
+	free(pr);
+}
+
+/* The class of the port node[i] of the path receives on (NONE at i 0). */
+static enum ot_dfp_port in_class(const struct ot_dfp *d,
+				 const struct ot_path *p, unsigned int i)
+{
+	const struct ot_port *pt;
+
+	if (!i)
+		return OT_DFP_PORT_NONE;
+	pt = &d->fabric->node[p->node[i - 1]].port[p->port[i - 1]];
+	return ot_dfp_port_class(d, p->node[i], pt->peer_port);
+}
+
+/*
+ * up? global? down? (SL 0), up? global global? down? (SL 1), up down
+ * up global? down? (SL 3: the turn at a leaf of the source group).
+ */
+static const char *shape_error(const struct ot_dfp *d, const struct ot_path *p,
+			       unsigned int sl, unsigned int *at)
+{
+	unsigned int i = 1, last = 0, n[5] = { 0 };
+	unsigned int max_global = sl == DFP_DETOUR_SL ? 2 : 1;
+
+	if (sl == DFP_LAND_SL) {
+		static const enum ot_dfp_port want[] = {
+			OT_DFP_PORT_UP, OT_DFP_PORT_GLOBAL, OT_DFP_PORT_DOWN,
+			OT_DFP_PORT_UP, OT_DFP_PORT_DOWN,
+		};
+
+		for (i = 0; i < 5; i++) {
+			*at = i + 1;
+			if (i + 4 > p->len ||
+			    ot_dfp_port_class(d, p->node[i + 1],
+					      p->port[i + 1]) != want[i])
+				return "not up-global-down-up-down on SL 4";
+		}
+		return p->len == 8 ? NULL : "a hop too many on SL 4";
+	}
+	if (sl == DFP_TURN_SL) {
+		*at = 1;
+		if (p->len < 6 ||
+		    ot_dfp_port_class(d, p->node[1], p->port[1]) != OT_DFP_PORT_UP ||
+		    ot_dfp_port_class(d, p->node[2], p->port[2]) != OT_DFP_PORT_DOWN)
+			return "no up-down turn on SL 3";
+		i = 3;
+	}
+	for (; i + 2 < p->len; i++) {
+		enum ot_dfp_port pc = ot_dfp_port_class(d, p->node[i],
+							 p->port[i]);
+		unsigned int r = pc == OT_DFP_PORT_UP ? 1 :
+				 pc == OT_DFP_PORT_GLOBAL ? 2 : 3;
+
+		*at = i;
+		if (pc != OT_DFP_PORT_UP && pc != OT_DFP_PORT_GLOBAL &&
+		    pc != OT_DFP_PORT_DOWN)
+			return "a hop on no leaf, spine or global cable";
+		if (r < last)
+			return r == 1 ? "up after down or global" :
+					"global after down";
+		if (++n[r] > (r == 2 ? max_global : 1))
+			return r == 2 ? "one global hop too many" :
+					"a second hop up or down";
+		last = r;
+	}
+	return NULL;
+}
+
+static int dfp_rule(const void *ctx, const struct ot_path *p,
+		    struct ot_error *why)
+{
+	const struct dfp_promise *pr = ctx;
+	const struct ot_dfp *d = pr->d;
+	unsigned int i, sl, at = 0;
+	const char *bad;
+
+	if (p->dlid > pr->sls.max_lid || p->slid > pr->sls.max_lid)
+		return ot_error_set(why, "LID %u or %u beyond the routing",
+				    p->slid, p->dlid);
+	sl = sls_want(&pr->sls, p->slid, p->dlid);
+	if (p->sl != sl)
+		return ot_error_set(why, "path SL %u, the engine gives SL %u toward LID %u",
+				    p->sl, sl, p->dlid);
+	for (i = 0; i + 1 < p->len; i++) {
+		uint8_t want = dfp_vl(&pr->vr, sl, in_class(d, p, i),
+				      ot_dfp_port_class(d, p->node[i],
+							p->port[i]));
+
+		if (p->vl[i] != want)
+			return ot_error_set(why,
+					    "hop %u from \"%s\" on VL %u, the rule gives VL %u",
+					    i, d->fabric->node[p->node[i]].desc,
+					    p->vl[i], want);
+	}
+	if (sl == DFP_ESCAPE_SL && pr->vr.escape)
+		return 0;
+	bad = shape_error(d, p, sl, &at);
+	if (!bad)
+		return 0;
+	return ot_error_set(why, "hop %u from switch \"%s\": %s, not up-global-down",
+			    at, d->fabric->node[p->node[at]].desc, bad);
+}
+
+static int set_promise(struct dfp_ctx *c, struct ot_routing *out,
+		       struct ot_dfp *d)
+{
+	struct dfp_promise *pr = calloc(1, sizeof(*pr));
+	struct ot_promise *p = &out->promise;
+
+	if (!pr || sls_copy(c, &pr->sls)) {
+		if (pr)
+			sls_free(&pr->sls);
+		free(pr);
+		ot_dfp_free(d);
+		return ot_error_nomem(c->err, "df-static");
+	}
+	pr->d = d;
+	pr->vr = ctx_vlrule(c);
+	p->text = c->any_escape ?
+		"Dragonfly+ up-global-down (damaged: detours through a third group on SL 1, some destinations on the escape layer)" :
+		c->any_detour || c->any_turn || c->any_land ?
+		"Dragonfly+ up-global-down, where damage took the cables up-global-global-down on SL 1, up-down-up-global-down on SL 3 or up-global-down-up-down on SL 4" :
+		"Dragonfly+ up-global-down: at most one global hop, 4 switches, 1 VL";
+	p->minimal = OT_MINIMAL_NONE;
+	p->max_switch_hops = c->any_escape ? 0 :
+			     c->any_turn || c->any_land ? 5 :
+			     c->any_detour ? 4 : 3;
+	p->nvls = out->nvls;
+	p->sls = 1u | (c->any_detour ? 1u << DFP_DETOUR_SL : 0) |
+		 (c->any_turn ? 1u << DFP_TURN_SL : 0) |
+		 (c->any_land ? 1u << DFP_LAND_SL : 0) |
+		 (c->any_escape ? 1u << DFP_ESCAPE_SL : 0);
+	p->rule = dfp_rule;
+	p->rule_text =
+		"SL 0: up (leaf to spine), global, down, each at most once in that order, VL 0; SL 1 (detour): up, two global hops, down, VL 1 after a global cable or a spine; SL 3 (turn): up, down, then as SL 0, VL 0 up to the turn, VL 1 from it; SL 4 (landing turn): up, global, down, up, down, VL 1 from the turn; escape: SL 2 on its own VL";
+	p->source_free = true;
+	p->ctx = pr;
+	p->free_ctx = promise_free;
+	return 0;
+}
+
+static int set_labels(const struct dfp_ctx *c, struct ot_routing *out)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_dfp *d = c->d;
+	uint32_t n;
+	int rc = 0;
+
+	for (n = 0; n < f->nnodes && !rc; n++) {
+		int32_t sw = n;
+
+		if (d->group[n] < 0)
+			continue;
+		if (!ot_is_switch(f, n)) {
+			sw = f->node[n].port[1].peer;
+			if (sw < 0 || !ot_is_switch(f, sw))
+				continue;
+		}
+		rc = ot_routing_set_label(out, n, "%s [%d,%d]",
+					  sw != (int32_t)n ? "CA" :
+					  d->role[n] == OT_DFP_LEAF ? "leaf" :
+								      "spine",
+					  d->group[sw], d->index[sw]);
+	}
+	return rc ? ot_error_nomem(c->err, "df-static") : 0;
+}
+
+static void ctx_free(struct dfp_ctx *c)
+{
+	free(c->tsw);
+	free(c->tport);
+	free(c->tleaf);
+	free(c->rank);
+	free(c->escape);
+	free(c->order);
+	free(c->gstart);
+	free(c->gcab);
+	free(c->cabled);
+	free(c->fstart);
+	free(c->fturn);
+	free(c->flist);
+	free(c->rbeg);
+	free(c->rcnt);
+	free(c->pbeg);
+	free(c->pcnt);
+	free(c->fbeg);
+	free(c->fcnt);
+	free(c->frule);
+	free(c->plist);
+	free(c->ldet);
+	free(c->hop);
+	free(c->dsl);
+	if (c->esc_ready)
+		ot_escape_free(&c->esc);
+	free(c->present);
+	free(c->estart);
+	free(c->eadj);
+	free(c->posnode);
+}
+
+int ot_dfp_route(const struct ot_fabric *f, struct ot_dfp *d,
+		 struct ot_routing *out, struct ot_error *err)
+{
+	struct dfp_ctx c = { .f = f, .d = d, .err = err };
+	double t = ot_now_ms();
+	int error;
+
+	c.ng = d->ngroups;
+	c.nleaves = d->lstart[d->ngroups];
+	c.nsw = c.nleaves + d->sstart[d->ngroups];
+	error = prepare_dests(&c);
+	if (!error)
+		error = prepare_cables(&c);
+	if (!error)
+		error = prepare_scratch(&c);
+	if (!error)
+		error = fill_lfts(&c, out);
+	if (!error)
+		ot_routing_phase(out, "route", t);
+	if (!error)
+		error = set_labels(&c, out);
+	if (!error)
+		error = set_vls(&c, out);
+	if (!error) {
+		error = set_promise(&c, out, d);
+		d = NULL; /* the promise owns it now (or freed it) */
+	}
+	if (!error)
+		error = set_path_sls(&c, out);
+	ctx_free(&c);
+	ot_dfp_free(d);
+	return error;
+}

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Dragonfly+ (groups as leaf/spine fat trees): the generator, the
+ * recognizer (groups and roles as built, whatever the ports and node
+ * order) and df-static on it, on fabrics drawn at random (groups, leaves,
+ * spines, CAs per leaf, cables per leaf-spine pair, global cables per
+ * spine, arrangement, shuffled ports): every pair reached, at most 4
+ * switches, 1 VL and no credit loop (the checker's channel dependency
+ * graph), each global cable at the dealing's bound under uniform traffic
+ * (the same tables under another node order, the same figures under
+ * other port numbers: test_determinism); damaged fabrics
+ * without credit loops; broken tables caught.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "check/traffic.h"
+#include "gen/gen.h"
+#include "model/prng.h"
+#include "model/routing.h"
+#include "route/engine.h"
+#include "topo/dragonfly_plus.h"
+#include "unit.h"
+
+struct shape {
+	unsigned int a, s, h, p, w, g;
+	enum ot_df_arrangement arr;
+	double dl, ds;
+	uint64_t seed;
+};
+
+static struct ot_fabric *dfplus(const struct shape *sh, bool shuffle,
+				uint64_t shuffle_seed)
+{
+	struct ot_dragonfly_params prm = {
+		.a = sh->a, .h = sh->h, .p = sh->p, .g = sh->g,
+		.spines = sh->s, .width = sh->w, .arrangement = sh->arr,
+		.arrange_seed = sh->seed, .drop_links = sh->dl,
+		.drop_switches = sh->ds, .drop_seed = sh->seed,
+		.shuffle = shuffle, .seed = shuffle_seed,
+	};
+	struct ot_error err = { 0 };
+	struct ot_fabric *f = ot_gen_dragonfly(&prm, &err);
+
+	ck_assert_msg(f, "%s", err.msg);
+	ck_assert_msg(!ot_fabric_set_ca_lmc(f, 0, &err), "%s", err.msg);
+	return f;
+}
+
+/* A shape drawn at random: 2..S*h+1 groups, every arrangement. */
+static struct shape draw(struct ot_prng *rng)
+{
+	struct shape sh = { 0 };
+	unsigned int max;
+
+	sh.a = 2 + ot_prng_below(rng, 5);
+	sh.s = 1 + ot_prng_below(rng, 5);
+	sh.h = 1 + ot_prng_below(rng, 3);
+	sh.p = 1 + ot_prng_below(rng, 4);
+	sh.w = 1 + ot_prng_below(rng, 2);
+	max = sh.s * sh.h + 1;
+	sh.g = 2 + ot_prng_below(rng, max - 1);
+	if (sh.g > 12)
+		sh.g = 12;
+	sh.arr = (enum ot_df_arrangement)ot_prng_below(rng, 3);
+	sh.seed = ot_prng_next(rng);
+	return sh;
+}
+
+static void describe(const struct shape *sh, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "gen dragonfly %u %u --spines %u --cas %u --widths %u --groups %u --arrangement %u --seed %llu --drop-links %g",
+		 sh->a, sh->h, sh->s, sh->p, sh->w, sh->g, sh->arr,
+		 (unsigned long long)sh->seed, sh->dl);
+}
+
+/* Groups and roles as built (names DFL/DFS[G,i]), one to one. */
+static void roles_as_built(const struct ot_fabric *f, unsigned int g,
+			   const char *what)
+{
+	struct ot_error err = { 0 };
+	struct ot_dfp *d;
+	int32_t fwd[64], rev[64];
+	uint32_t n, c[2];
+
+	ck_assert_msg(!ot_dfp_recognize(f, &d, &err), "%s: %s", what,
+		      err.msg);
+	ck_assert_uint_le(g, 64);
+	memset(fwd, -1, sizeof(fwd));
+	memset(rev, -1, sizeof(rev));
+	for (n = 0; n < f->nnodes; n++) {
+		int32_t G = d->group[n];
+		bool leaf = !strncmp(f->node[n].desc, "DFL[", 4);
+
+		if (!ot_is_switch(f, n))
+			continue;
+		ck_assert_uint_eq(ot_gen_name_coords(f->node[n].desc, c, 2), 2);
+		ck_assert_msg(d->role[n] == (leaf ? OT_DFP_LEAF : OT_DFP_SPINE),
+			      "%s: switch %s", what, f->node[n].desc);
+		ck_assert_msg(G >= 0 && (fwd[c[0]] < 0 || fwd[c[0]] == G) &&
+				      (rev[G] < 0 || rev[G] == (int32_t)c[0]),
+			      "%s: switch %s in group %d", what,
+			      f->node[n].desc, G);
+		fwd[c[0]] = G;
+		rev[G] = c[0];
+	}
+	ck_assert_uint_eq(d->ngroups, g);
+	ot_dfp_free(d);
+}
+
+static struct ot_routing *route(const struct ot_fabric *f, const char *what)
+{
+	struct ot_error err = { 0 };
+	struct ot_routing *r;
+
+	ck_assert_msg(!ot_engine_run(ot_engine_find("df-static"), f, &r,
+				     &err),
+		      "%s: %s", what, err.msg);
+	return r;
+}
+
+/* The checker: promise kept, every pair, no credit loop. */
+static const struct ot_check_counts *checked(const struct ot_fabric *f,
+					     const struct ot_routing *r,
+					     struct ot_check_report **rep,
+					     const char *what)
+{
+	struct ot_check_opts opts = { .promise = &r->promise };
+	struct ot_error err = { 0 };
+	const struct ot_check_counts *k;
+
+	ck_assert_int_eq(ot_check_run(f, r, &opts, rep, &err), 0);
+	k = ot_check_counts(*rep);
+	ck_assert_msg(ot_check_ok(*rep),
+		      "%s: violations %llu unreachable %llu loops %u", what,
+		      (unsigned long long)k->violations,
+		      (unsigned long long)k->unreachable, k->credit_loops);
+	ck_assert_uint_eq(k->reached, k->pairs);
+	ck_assert_uint_eq(k->credit_loops, 0);
+	return k;
+}
+
+/* The group of a switch or CA by its name. */
+static uint32_t name_group(const struct ot_fabric *f, uint32_t n)
+{
+	uint32_t c[3];
+
+	ck_assert_uint_ge(ot_gen_name_coords(f->node[n].desc, c, 3), 2);
+	return c[0];
+}
+
+/*
+ * Uniform traffic: each global cable from G to H carries at most
+ * |CAs of G| * ceil(|CAs of H| / C) / (N - 1), C the cables from G to H
+ * (each destination on one cable, dealt evenly), and the largest such
+ * bound is reached.
+ */
+static void uniform_at_bound(const struct ot_fabric *f,
+			     const struct ot_routing *r, unsigned int g,
+			     const char *what)
+{
+	struct ot_traffic_opts opts = { .patterns = 1u << OT_PATTERN_UNIFORM };
+	struct ot_balance_report *rep = NULL;
+	struct ot_error err = { 0 };
+	const struct ot_pattern_load *pl;
+	uint32_t cas[64] = { 0 }, cab[64][64], n, link = 0, N = 0;
+	double worst = 0, seen = 0;
+	unsigned int p;
+
+	memset(cab, 0, sizeof(cab));
+	for (n = 0; n < f->nnodes; n++) {
+		if (!ot_is_switch(f, n)) {
+			cas[name_group(f, n)]++;
+			N++;
+			continue;
+		}
+		for (p = 1; p <= f->node[n].nports; p++) {
+			int32_t x = f->node[n].port[p].peer;
+
+			if (x >= 0 && ot_is_switch(f, x) &&
+			    name_group(f, x) != name_group(f, n))
+				cab[name_group(f, n)][name_group(f, x)]++;
+		}
+	}
+	ck_assert_int_eq(ot_balance_run(f, r, &opts, &rep, &err), 0);
+	pl = ot_balance_pattern(rep, 0);
+	for (n = 0; n < f->nnodes; link += f->node[n].nports, n++) {
+		for (p = 1; p <= f->node[n].nports && ot_is_switch(f, n); p++) {
+			int32_t x = f->node[n].port[p].peer;
+			uint32_t G = name_group(f, n), H;
+			double bound, load = pl->load[link + p - 1];
+
+			if (x < 0 || !ot_is_switch(f, x) ||
+			    (H = name_group(f, x)) == G)
+				continue;
+			bound = (double)cas[G] *
+				((cas[H] + cab[G][H] - 1) / cab[G][H]) / (N - 1);
+			ck_assert_msg(load <= bound + 1e-9,
+				      "%s: cable %s -> %s carries %g, bound %g",
+				      what, f->node[n].desc, f->node[x].desc,
+				      load, bound);
+			worst = bound > worst ? bound : worst;
+			seen = load > seen ? load : seen;
+		}
+	}
+	ck_assert_msg(seen >= worst - 1e-9, "%s: largest %g, bound %g", what,
+		      seen, worst);
+	(void)g;
+	ot_balance_report_free(rep);
+}
+
+/*
+ * Random intact fabrics: groups and roles as built, every pair on at
+ * most 4 switches, 1 VL, no credit loop, uniform at the bound.
+ */
+START_TEST(random_intact)
+{
+	struct ot_prng rng = { .state = 20261126 };
+	unsigned int i;
+	char what[200];
+
+	for (i = 0; i < 40; i++) {
+		struct shape sh = draw(&rng);
+		struct ot_fabric *f = dfplus(&sh, true, sh.seed + 1);
+		struct ot_routing *r;
+		struct ot_check_report *rep;
+		const struct ot_check_counts *k;
+
+		describe(&sh, what, sizeof(what));
+		roles_as_built(f, sh.g, what);
+		r = route(f, what);
+		k = checked(f, r, &rep, what);
+		ck_assert_msg(k->max_hops <= 5, "%s: %u links", what,
+			      k->max_hops);
+		ck_assert_uint_le(k->vls_used, 1);
+		ck_assert_uint_eq(r->nvls, 1);
+		ck_assert_uint_eq(r->promise.max_switch_hops, 3);
+		ot_check_report_free(rep);
+		uniform_at_bound(f, r, sh.g, what);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+}
+END_TEST
+
+/*
+ * Random damaged fabrics (5 % of the cables, some switches): no credit
+ * loop, every pair, the promise kept; 2 VLs unless destinations went to
+ * the escape layer; the detours are taken somewhere.
+ */
+START_TEST(random_damaged)
+{
+	struct ot_prng rng = { .state = 7 };
+	unsigned int i, detours = 0, two = 0, cut = 0;
+	char what[200];
+
+	for (i = 0; i < 40; i++) {
+		struct shape sh = draw(&rng);
+		struct ot_fabric *f;
+		struct ot_routing *r;
+		struct ot_check_report *rep;
+		struct ot_error err = { 0 };
+		const struct ot_check_counts *k;
+
+		if (sh.s < 2 || sh.a < 3) /* damage would cut them apart */
+			sh.s = 2, sh.a = 3, sh.g = sh.g > 2 * sh.h + 1 ?
+							 2 * sh.h + 1 : sh.g;
+		sh.dl = 0.05;
+		sh.ds = i % 4 ? 0 : 0.05;
+		f = dfplus(&sh, true, sh.seed + 1);
+		describe(&sh, what, sizeof(what));
+		if (ot_engine_run(ot_engine_find("df-static"), f, &r, &err)) {
+			ck_assert_msg(err.cls == OT_ERR_DAMAGE ||
+					      err.cls == OT_ERR_TOPOLOGY,
+				      "%s: %s", what, err.msg);
+			cut++;
+			ot_fabric_free(f);
+			continue;
+		}
+		k = checked(f, r, &rep, what);
+		detours += !!(k->sls_used & 0x1a);
+		if (!(k->sls_used & 0x4)) {
+			ck_assert_msg(r->nvls <= 2, "%s: %u VLs", what, r->nvls);
+			two++;
+		}
+		ot_check_report_free(rep);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+	ck_assert_uint_gt(detours, 0);
+	ck_assert_uint_gt(two, 20);
+	ck_assert_uint_lt(cut, 10);
+}
+END_TEST
+
+/* LMC 2: every LID routed, still 1 VL and no credit loop. */
+START_TEST(lmc_offsets)
+{
+	struct shape sh = { .a = 4, .s = 4, .h = 2, .p = 2, .w = 1, .g = 9,
+			    .arr = OT_DF_RANDOM, .seed = 5 };
+	struct ot_fabric *f = dfplus(&sh, true, 3);
+	struct ot_error err = { 0 };
+	struct ot_routing *r;
+	struct ot_check_report *rep;
+
+	ck_assert(!ot_fabric_set_ca_lmc(f, 2, &err));
+	r = route(f, "lmc 2");
+	checked(f, r, &rep, "lmc 2");
+	ck_assert_uint_eq(r->nvls, 1);
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+static void refused_plus(struct ot_fabric *f, const char *want)
+{
+	struct ot_error err = { 0 };
+	struct ot_routing *r;
+
+	ck_assert(!ot_fabric_set_ca_lmc(f, 0, &err));
+	ck_assert_int_eq(ot_engine_run(ot_engine_find("df-static"), f, &r,
+				       &err), -1);
+	ck_assert_int_eq(err.cls, OT_ERR_TOPOLOGY);
+	ck_assert_msg(strstr(err.msg, want), "%s", err.msg);
+	ot_fabric_free(f);
+}
+
+/* Fat trees (one group, or three levels) and a spine-spine cable
+ * inside a group are refused, the switch named. */
+START_TEST(refuse_others)
+{
+	struct ot_fattree_params ft2 = { .levels = 2, .cas = 2,
+					 .down = { 0, 0, 4 }, .up = { 0, 0, 2 } };
+	struct ot_fattree_params ft3 = { .levels = 3, .cas = 2,
+					 .down = { 0, 0, 3, 3 },
+					 .up = { 0, 0, 2, 2 } };
+	struct shape sh = { .a = 3, .s = 3, .h = 1, .p = 1, .w = 1, .g = 4 };
+	struct ot_dragonfly_params prm = {
+		.a = 3, .h = 1, .p = 1, .g = 4, .spines = 3, .radix = 8,
+	};
+	struct ot_error err = { 0 };
+	struct ot_fabric *f;
+	int32_t s0 = -1, s1 = -1;
+	uint32_t n;
+
+	(void)sh;
+	refused_plus(ot_gen_fattree(&ft2, &err), "no second group");
+	refused_plus(ot_gen_fattree(&ft3, &err), "nor a Dragonfly+");
+	f = ot_gen_dragonfly(&prm, &err);
+	ck_assert_msg(f, "%s", err.msg);
+	for (n = 0; n < f->nnodes; n++) {
+		if (!strcmp(f->node[n].desc, "DFS[0,0]"))
+			s0 = n;
+		if (!strcmp(f->node[n].desc, "DFS[0,1]"))
+			s1 = n;
+	}
+	ck_assert(s0 >= 0 && s1 >= 0);
+	ck_assert(!ot_fabric_link(f, s0, 8, s1, 8, &err));
+	refused_plus(f, "two spines of one group cabled");
+}
+END_TEST
+
+/*
+ * A broken table is caught: one leaf sends a LID of another group up to
+ * a spine with no cable there, whose entry goes down and up again (not
+ * up-global-down on SL 0).
+ */
+START_TEST(broken_table_caught)
+{
+	struct shape sh = { .a = 4, .s = 4, .h = 2, .p = 2, .w = 1, .g = 9,
+			    .seed = 1 };
+	struct ot_fabric *f = dfplus(&sh, true, 2);
+	struct ot_routing *r = route(f, "broken");
+	struct ot_check_opts opts = { .promise = &r->promise };
+	struct ot_check_report *rep;
+	struct ot_error err = { 0 };
+	int32_t leaf = -1, ca = -1;
+	unsigned int p, changed = 0;
+	uint32_t n;
+	uint16_t lid;
+
+	for (n = 0; n < f->nnodes; n++) {
+		if (!strcmp(f->node[n].desc, "DFL[0,0]"))
+			leaf = n;
+		if (!strcmp(f->node[n].desc, "DFL[5,0]/0"))
+			ca = n;
+	}
+	ck_assert(leaf >= 0 && ca >= 0);
+	lid = f->node[ca].port[1].lid;
+	for (p = 1; p <= f->node[leaf].nports && !changed; p++) {
+		int32_t x = f->node[leaf].port[p].peer;
+
+		if (x >= 0 && ot_is_switch(f, x) &&
+		    p != r->lft[leaf][lid] &&
+		    r->lft[x][lid] != OT_NO_PORT &&
+		    ot_is_switch(f, f->node[x].port[r->lft[x][lid]].peer) &&
+		    name_group(f, f->node[x].port[r->lft[x][lid]].peer) == 0) {
+			r->lft[leaf][lid] = p;
+			changed = 1;
+		}
+	}
+	ck_assert_uint_eq(changed, 1);
+	ck_assert_int_eq(ot_check_run(f, r, &opts, &rep, &err), 0);
+	ck_assert(!ot_check_ok(rep));
+	ck_assert_uint_gt(ot_check_counts(rep)->violations, 0);
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/* The generator: counts of switches, CAs and cables as asked. */
+START_TEST(gen_shape)
+{
+	struct shape sh = { .a = 4, .s = 3, .h = 2, .p = 3, .w = 2, .g = 7 };
+	struct ot_fabric *f = dfplus(&sh, false, 0);
+	uint32_t n, sw = 0, ca = 0, glob = 0, loc = 0;
+	unsigned int p;
+
+	for (n = 0; n < f->nnodes; n++) {
+		if (!ot_is_switch(f, n)) {
+			ca++;
+			continue;
+		}
+		sw++;
+		for (p = 1; p <= f->node[n].nports; p++) {
+			int32_t x = f->node[n].port[p].peer;
+
+			if (x < 0 || !ot_is_switch(f, x))
+				continue;
+			if (name_group(f, x) == name_group(f, n))
+				loc++;
+			else
+				glob++;
+		}
+	}
+	ck_assert_uint_eq(sw, 7 * (4 + 3));
+	ck_assert_uint_eq(ca, 7 * 4 * 3);
+	ck_assert_uint_eq(loc / 2, 7 * 4 * 3 * 2);
+	ck_assert_uint_eq(glob / 2, 7 * 3 * 2 / 2);
+	roles_as_built(f, 7, "gen_shape");
+	ot_fabric_free(f);
+}
+END_TEST
+
+static Suite *dragonfly_plus_suite(void)
+{
+	Suite *s = suite_create("dragonfly_plus");
+	TCase *tc = tcase_create("dragonfly_plus");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, gen_shape);
+	tcase_add_test(tc, random_intact);
+	tcase_add_test(tc, random_damaged);
+	tcase_add_test(tc, lmc_offsets);
+	tcase_add_test(tc, refuse_others);
+	tcase_add_test(tc, broken_table_caught);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+OT_UNIT_MAIN(dragonfly_plus_suite)
