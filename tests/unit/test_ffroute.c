@@ -1517,15 +1517,19 @@ START_TEST(records_or_not)
 
 	for (k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
 		struct ot_fabric *f = gen(&shapes[k]);
+		struct ot_error err = { 0 };
 		struct ot_routing *a, *b;
 		unsigned long diff = 0;
 		uint32_t i, lid;
 		size_t n;
 
 		a = route(engines[_i].name, f);
-		ff_record_limit = 0;
-		b = route(engines[_i].name, f);
-		ff_record_limit = SIZE_MAX;
+		b = ot_routing_new(f);
+		ck_assert_ptr_nonnull(b);
+		ck_assert_msg(!ff_route(engines[_i].name, engines[_i].variant,
+					f, NULL, 0, b, &err),
+			      "%s refused without records: %s",
+			      engines[_i].name, err.msg);
 		ck_assert_uint_eq(a->nvls, b->nvls);
 		for (i = 0; i < f->nnodes; i++) {
 			n = f->node[i].nports + 1;
