@@ -327,6 +327,34 @@ static bool may_fit(struct ff_ctx *c, const struct ot_engine_budget *b)
 	return fits;
 }
 
+/*
+ * Routes with m orders at most, fewer while they need more VLs than
+ * allowed (may_fit(), ff_fits()); *v the VL rule of the routing made.
+ */
+static int route_orders(struct ff_ctx *c, const struct ot_engine_budget *b,
+			unsigned int m, struct ot_routing *out,
+			struct ff_vlrule *v)
+{
+	int error;
+
+	for (;;) {
+		ff_build_orders(c, m);
+		error = ff_assign_layers(c);
+		if (!error && m > 1 && !may_fit(c, b)) {
+			m--;
+			continue;
+		}
+		if (!error)
+			error = ff_fill_lfts(c, out);
+		if (error)
+			return error;
+		*v = vlrule(c);
+		if (ff_fits(c, v, b) || m == 1)
+			return 0;
+		m--;
+	}
+}
+
 int ff_route(const char *name, unsigned int variant,
 	     const struct ot_fabric *f, const struct ot_engine_budget *b,
 	     size_t record_limit, struct ot_routing *out,
@@ -363,26 +391,43 @@ int ff_route(const char *name, unsigned int variant,
 	/*
 	 * The Mixed variants start with min(n, 4) orders and give up orders
 	 * while detours push the VLs beyond 8, or beyond a budget (QoS
-	 * classes); the others have one.
+	 * classes); the others have one.  Twisted Mixed routes with each of
+	 * its schemes (enum ff_tm_scheme) and keeps the first whose busiest
+	 * cable carries the fewest uniform flows, routed again unless it was
+	 * the last: a scheme that refuses, or needs more VLs than allowed,
+	 * is passed over (the first one's refusal stands).
 	 */
 	m = (variant & FF_MIXED) ? (c.n < FF_MAX_ORDERS ? c.n : FF_MAX_ORDERS) :
 				   1;
-	for (;;) {
-		ff_build_orders(&c, m);
-		error = ff_assign_layers(&c);
-		if (!error && m > 1 && !may_fit(&c, b)) {
-			m--;
-			continue;
+	if ((variant & (FF_MIXED | FF_TWISTED)) == (FF_MIXED | FF_TWISTED)) {
+		uint64_t peak, least = UINT64_MAX;
+		unsigned int s, best = 0;
+		struct ot_error quiet;
+
+		for (s = 0; s < FF_TM_SCHEMES; s++) {
+			c.tm_scheme = s;
+			c.err = s ? &quiet : err;
+			error = route_orders(&c, b, m, out, &v);
+			if (error && !s)
+				goto out;
+			if (error || !ff_fits(&c, &v, b))
+				continue;
+			peak = ff_uniform_peak(&c, out);
+			if (peak < least) {
+				least = peak;
+				best = s;
+			}
 		}
-		if (!error)
-			error = ff_fill_lfts(&c, out);
-		if (error)
-			goto out;
-		v = vlrule(&c);
-		if (ff_fits(&c, &v, b) || m == 1)
-			break;
-		m--;
+		c.err = err;
+		if (best != FF_TM_SCHEMES - 1 || c.tm_scheme != best) {
+			c.tm_scheme = best;
+			error = route_orders(&c, b, m, out, &v);
+		}
+	} else {
+		error = route_orders(&c, b, m, out, &v);
 	}
+	if (error)
+		goto out;
 	out->nvls = ff_vlrule_vls(&v);
 	if (!ff_fits(&c, &v, b)) {
 		error = ff_refuse_budget(&c, &v, b);

@@ -734,3 +734,122 @@ out:
 	return error;
 }
 
+
+/*
+ * The next position from each switch toward lid by the tables (nslots
+ * where the switch delivers, has no entry or is missing), and the hops
+ * from each switch to the one that delivers.
+ */
+static void peak_tree(const struct ff_ctx *c, const struct ot_routing *out,
+		      uint16_t lid, uint32_t *next, uint32_t *dist,
+		      uint32_t *stack)
+{
+	const struct ot_fabric *f = c->f;
+	uint32_t n = c->ff->nslots, s, x, top, k;
+
+	for (s = 0; s < n; s++) {
+		int32_t node = c->ff->slot_node[s], peer;
+		uint8_t p;
+
+		next[s] = n;
+		dist[s] = UINT32_MAX;
+		if (node < 0)
+			continue;
+		p = out->lft[node][lid];
+		if (!p || p > f->node[node].nports)
+			continue;
+		peer = f->node[node].port[p].peer;
+		if (peer >= 0 && c->ff->sw_slot[peer] >= 0)
+			next[s] = c->ff->sw_slot[peer];
+	}
+	for (s = 0; s < n; s++) {
+		if (dist[s] != UINT32_MAX)
+			continue;
+		for (x = s, top = 0; x < n && dist[x] == UINT32_MAX;
+		     x = next[x]) {
+			stack[top++] = x;
+			dist[x] = UINT32_MAX - 1; /* on this walk */
+		}
+		k = x < n && dist[x] < UINT32_MAX - 1 ? dist[x] : 0;
+		while (top) {
+			x = stack[--top];
+			k = next[x] < n ? k + 1 : 0;
+			dist[x] = k;
+		}
+	}
+}
+
+uint64_t ff_uniform_peak(const struct ff_ctx *c, const struct ot_routing *out)
+{
+	uint32_t n = c->ff->nslots, s, q, d, *next, *dist, *stack, *cas;
+	uint32_t *through, *byd, *at;
+	unsigned int np = 0, p;
+	uint64_t *load, peak = UINT64_MAX;
+
+	for (s = 0; s < n; s++)
+		if (c->ff->slot_node[s] >= 0 &&
+		    c->f->node[c->ff->slot_node[s]].nports > np)
+			np = c->f->node[c->ff->slot_node[s]].nports;
+	next = malloc(((size_t)n + 1) * sizeof(*next));
+	dist = malloc(((size_t)n + 1) * sizeof(*dist));
+	stack = malloc(((size_t)n + 1) * sizeof(*stack));
+	cas = calloc((size_t)n + 1, sizeof(*cas));
+	through = malloc(((size_t)n + 1) * sizeof(*through));
+	byd = malloc(((size_t)n + 1) * sizeof(*byd));
+	at = malloc(((size_t)n + 2) * sizeof(*at));
+	load = calloc((size_t)n * (np + 1) + 1, sizeof(*load));
+	if (!next || !dist || !stack || !cas || !through || !byd || !at ||
+	    !load)
+		goto out;
+	for (q = 0; q < c->nlids; q++) {
+		const struct ff_dest *t = &c->dest[c->lids[q]];
+
+		if (t->kind == FF_DEST_CA && !t->offset)
+			cas[t->tslot]++;
+	}
+	for (q = 0; q < c->nlids; q++) {
+		uint16_t lid = c->lids[q];
+		const struct ff_dest *t = &c->dest[lid];
+		uint32_t nf = 0;
+
+		if (t->kind != FF_DEST_CA || t->offset)
+			continue;
+		peak_tree(c, out, lid, next, dist, stack);
+		/* the forwarding switches, farthest from t's first */
+		memset(at, 0, ((size_t)n + 2) * sizeof(*at));
+		for (s = 0; s < n; s++)
+			if (next[s] < n && dist[s] <= n) {
+				at[n - dist[s]]++;
+				nf++;
+			}
+		for (d = 0; d <= n; d++)
+			at[d + 1] += at[d];
+		for (s = n; s-- > 0;)
+			if (next[s] < n && dist[s] <= n)
+				byd[--at[n - dist[s]]] = s;
+		/* the CAs whose packets for t pass each switch */
+		memcpy(through, cas, (size_t)n * sizeof(*through));
+		for (s = 0; s < nf; s++) {
+			uint32_t x = byd[s];
+
+			through[next[x]] += through[x];
+			load[(size_t)x * (np + 1) +
+			     out->lft[c->ff->slot_node[x]][lid]] += through[x];
+		}
+	}
+	peak = 0;
+	for (s = 0; s < n; s++)
+		for (p = 1; p <= np; p++)
+			if (load[(size_t)s * (np + 1) + p] > peak)
+				peak = load[(size_t)s * (np + 1) + p];
+out:
+	free(next);
+	free(dist);
+	free(stack);
+	free(cas);
+	free(through);
+	free(byd);
+	free(at);
+	free(load);
+	return peak;
+}

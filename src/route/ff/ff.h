@@ -30,6 +30,26 @@ enum ff_variant {
 	FF_ADOR = 4,    /* LMC offsets > 0 take an extra hop per dimension */
 };
 
+/*
+ * Mixed quotas (rules.c): CA counts up to FF_QUOTA_SEARCH are split over
+ * the orders by search, larger ones greedily; FF_QUOTA_CACHE counts are
+ * kept per routing.
+ */
+#define FF_QUOTA_SEARCH 64
+#define FF_QUOTA_CACHE (FF_QUOTA_SEARCH + 1)
+
+/*
+ * Twisted Mixed's ways of dealing a switch's CAs to the orders; ff_route()
+ * routes each and keeps the one whose busiest cable carries the fewest
+ * uniform flows (ff_uniform_peak()).
+ */
+enum ff_tm_scheme {
+	FF_TM_TWISTED,   /* issue 9's: twisted_quotas(), else greedy_quotas() */
+	FF_TM_MIXED,     /* Mixed's quotas, ranks twisting as twist_start() */
+	FF_TM_ONE_ORDER, /* every CA on order 0, tau = d mod K: Twisted DOR */
+	FF_TM_SCHEMES,
+};
+
 enum ff_dest_kind {
 	FF_DEST_NONE,
 	FF_DEST_CA,     /* a CA (or router) port: reached through its switch */
@@ -115,6 +135,14 @@ struct ff_ctx {
 	 * tables.
 	 */
 	size_t record_limit;
+	/*
+	 * Mixed: the CAs per layer of a switch with k CAs, quota_of[k]
+	 * (entry FF_MAX_ORDERS: set), for k < FF_QUOTA_CACHE (rules.c).
+	 * Twisted Mixed: which of its schemes (enum ff_tm_scheme) deals the
+	 * CAs to the layers.
+	 */
+	unsigned int quota_of[FF_QUOTA_CACHE][FF_MAX_ORDERS + 1];
+	unsigned int tm_scheme;
 };
 
 /*
@@ -273,6 +301,13 @@ static inline int ff_deal_group(const struct ff_dest *t)
  * hops into bundles dealt over their cables per dealing group.
  */
 int ff_fill_lfts(struct ff_ctx *c, struct ot_routing *out);
+
+/*
+ * Uniform traffic on the tables just filled (dealer.c): every CA sending
+ * to every other CA's base LID, the flows on the busiest cable between
+ * two switches; UINT64_MAX when out of memory.
+ */
+uint64_t ff_uniform_peak(const struct ff_ctx *c, const struct ot_routing *out);
 
 /*
  * ADOR (ador.c): the coordinate of dimension i that packets for t cross

@@ -444,30 +444,16 @@ static bool twisted_quotas(const struct ff_ctx *c, unsigned int *quota,
 }
 
 /*
- * Mixed: the layer of CA index d on a switch with ncas CAs.  A layer
- * whose last dimension i has w_i parallel cables hands each cable of
- * the final hop into a switch its CAs of that layer: unless their number
- * is a multiple of w_i, one cable carries a whole line's flows more than
- * its twin (issue 9: 4 CAs over 3 orders is 2, 1, 1, and the layer with
- * a single CA ends on a 2-cable bundle).  So each layer gets a quota of
- * CAs, multiples of w_i handed out round by round while they fit, what
- * is left one by one; the indices go round robin over the layers with
- * quota left.  With equal widths this is d mod m, the seed's rule; the
- * uniform load of a cable does not depend on how the CAs are split
- * among the orders, only on its layers dealing evenly.
+ * The seed-like quotas of issue 9: multiples of each layer's last width
+ * w_i handed out round by round while they fit, what is left one by
+ * one.  With equal widths this is d mod m, the seed's rule.
  */
-static unsigned int mixed_layer(const struct ff_ctx *c, unsigned int d,
-				unsigned int ncas, unsigned int *rank)
+static void greedy_quotas(const struct ff_ctx *c, unsigned int ncas,
+			  unsigned int *quota)
 {
-	unsigned int quota[FF_MAX_ORDERS] = { 0 }, used[FF_MAX_ORDERS] = { 0 };
-	unsigned int rem = ncas, l, k, g;
+	unsigned int rem = ncas, l, g;
 	bool more = true;
 
-	*rank = d / c->norders;
-	if (d >= ncas)
-		return d % c->norders;
-	if (twisted_quotas(c, quota, &rem))
-		goto deal;
 	while (more) {
 		more = false;
 		for (l = 0; l < c->norders; l++) {
@@ -482,6 +468,176 @@ static unsigned int mixed_layer(const struct ff_ctx *c, unsigned int d,
 	}
 	for (l = 0; rem; l = (l + 1) % c->norders, rem--)
 		quota[l]++;
+}
+
+/*
+ * The bound of the dealing on a complete FlatFly with ncas CAs on every
+ * switch when layer l has quota[l] of them (doc/ff-balance.md): a
+ * bundle of dimension i, w_i cables, carries for layer l, with i at
+ * position p of its order, n = quota[l] x (the sizes after p) DLIDs,
+ * each weighing ncas x (the sizes before p) flows (every destination
+ * of the class the same).  The dealer keeps each class within one DLID
+ * per cable, so no cable of i carries more than
+ * U_i = sum_l ceil(n / w_i) x weight, and for a single class (ff-dor,
+ * or Mixed with every CA on one layer) some cable carries exactly that.
+ * Returns max_i U_i, *sum the sum over i.
+ */
+static uint64_t quota_bound(const struct ff_ctx *c, unsigned int ncas,
+			    const unsigned int *quota, uint64_t *sum)
+{
+	uint64_t u[OT_FF_MAX_DIMS] = { 0 }, max = 0, before, after;
+	unsigned int l, p, q, i, w;
+
+	for (l = 0; l < c->norders; l++) {
+		if (!quota[l])
+			continue;
+		before = 1;
+		for (p = 0; p < c->n; p++) {
+			i = c->order[l][p];
+			w = c->ff->width[i] ? c->ff->width[i] : 1;
+			for (q = p + 1, after = 1; q < c->n; q++)
+				after *= c->ff->size[c->order[l][q]];
+			u[i] += (quota[l] * after + w - 1) / w * ncas * before;
+			before *= c->ff->size[i];
+		}
+	}
+	for (i = 0, *sum = 0; i < c->n; i++) {
+		*sum += u[i];
+		max = u[i] > max ? u[i] : max;
+	}
+	return max;
+}
+
+struct quota_pick {
+	unsigned int q[FF_MAX_ORDERS], best[FF_MAX_ORDERS];
+	const unsigned int *greedy;
+	uint64_t max, sum;
+	unsigned int used, square;
+	bool found;
+};
+
+/* Whether quota q is better than the best so far (see mixed_quotas()). */
+static void quota_try(const struct ff_ctx *c, unsigned int ncas,
+		      struct quota_pick *k)
+{
+	unsigned int l, used = 0, square = 0;
+	uint64_t sum, max = quota_bound(c, ncas, k->q, &sum);
+	bool greedy = !memcmp(k->q, k->greedy, sizeof(k->q));
+	int better;
+
+	for (l = 0; l < c->norders; l++) {
+		used += k->q[l] > 0;
+		square += k->q[l] * k->q[l];
+	}
+	if (!k->found)
+		better = 1;
+	else if (max != k->max)
+		better = max < k->max;
+	else if (sum != k->sum)
+		better = sum < k->sum;
+	else if (greedy)
+		better = 1;
+	else if (!memcmp(k->best, k->greedy, sizeof(k->q)))
+		better = 0;
+	else if (used != k->used)
+		better = used > k->used;
+	else
+		better = square < k->square;
+	if (!better)
+		return;
+	memcpy(k->best, k->q, sizeof(k->q));
+	k->max = max;
+	k->sum = sum;
+	k->used = used;
+	k->square = square;
+	k->found = true;
+}
+
+/* Every split of rem CAs over layers l .. norders - 1. */
+static void quota_walk(const struct ff_ctx *c, unsigned int ncas,
+		       struct quota_pick *k, unsigned int l, unsigned int rem)
+{
+	unsigned int x;
+
+	if (l == c->norders - 1) {
+		k->q[l] = rem;
+		quota_try(c, ncas, k);
+		return;
+	}
+	for (x = 0; x <= rem; x++) {
+		k->q[l] = x;
+		quota_walk(c, ncas, k, l + 1, rem - x);
+	}
+}
+
+/*
+ * Mixed: how many of a switch's ncas CAs each layer gets.  A layer's
+ * DLIDs weigh the same on a bundle (a complete FlatFly), so the dealer
+ * balances a bundle exactly when each layer's count there divides by
+ * its width; a count that does not puts one DLID more on some cable.
+ * On the final hop of an order that DLID carries a whole hyperplane's
+ * flows: issue 9's 4 CAs over 3 orders (2, 1, 1) on a 2-cable final
+ * bundle, issue 25's 3x2x3 widths 2,3,2 with 6 CAs, where issue 9's
+ * quotas (greedy_quotas()) gave 3, 3, 0: an order ending in a 2-cable
+ * dimension with 3 CAs, 2 DLIDs of 36 flows on one cable, 1 on its twin
+ * (0.8492 against ff-dor's 0.9907).  So the quotas are chosen among all
+ * splits of ncas over the layers by quota_bound(): the least bound on
+ * the hottest cable, then the least sum over the dimensions, then the
+ * greedy quotas when they are as good (they keep the seed's d mod m
+ * with equal widths), then the most layers used, then the most even.
+ * Every CA on layer 0, whose order is DOR's, is among the splits and
+ * its bound is ff-dor's hottest cable: so Mixed's hottest cable is no
+ * hotter than DOR's on a complete FlatFly with equal CAs per switch.
+ * Slim Fly products keep the greedy quotas (their dimension 0 is no
+ * full graph, the bound does not hold there).
+ */
+static void mixed_quotas(const struct ff_ctx *c, unsigned int ncas,
+			 unsigned int *quota)
+{
+	unsigned int greedy[FF_MAX_ORDERS] = { 0 };
+	struct quota_pick k = { .greedy = greedy };
+
+	greedy_quotas(c, ncas, greedy);
+	if (c->sfdim >= 0 || c->norders < 2 || ncas > FF_QUOTA_SEARCH) {
+		memcpy(quota, greedy, sizeof(greedy));
+		return;
+	}
+	memset(k.q, 0, sizeof(k.q));
+	quota_walk(c, ncas, &k, 0, ncas);
+	memcpy(quota, k.best, sizeof(k.best));
+}
+
+/*
+ * Mixed: the layer of CA index d on a switch with ncas CAs, and its rank
+ * within the layer: the indices go round robin over the layers with
+ * quota left (mixed_quotas(), twisted_quotas(), or every CA on layer 0
+ * for the single-order scheme of Twisted Mixed, see ff_route()).
+ */
+static unsigned int mixed_layer(const struct ff_ctx *c, unsigned int d,
+				unsigned int ncas, unsigned int *rank)
+{
+	unsigned int quota[FF_MAX_ORDERS] = { 0 }, used[FF_MAX_ORDERS] = { 0 };
+	unsigned int rem = ncas, l, k;
+
+	*rank = d / c->norders;
+	if (d >= ncas)
+		return d % c->norders;
+	if (c->tm_scheme == FF_TM_ONE_ORDER) {
+		*rank = d;
+		return 0;
+	}
+	if (c->tm_scheme == FF_TM_TWISTED &&
+	    (c->variant & (FF_MIXED | FF_TWISTED)) ==
+	    (FF_MIXED | FF_TWISTED)) {
+		/* issue 9's Twisted Mixed: its own quotas, else the greedy */
+		if (!twisted_quotas(c, quota, &rem))
+			greedy_quotas(c, ncas, quota);
+		goto deal;
+	}
+	if (ncas < FF_QUOTA_CACHE && c->quota_of[ncas][FF_MAX_ORDERS])
+		memcpy(quota, c->quota_of[ncas], sizeof(quota));
+	else
+		mixed_quotas(c, ncas, quota);
 deal:
 	for (k = 0, l = 0;; l = (l + 1) % c->norders) {
 		if (!quota[l])
@@ -520,7 +676,7 @@ static unsigned int twist_start(const struct ff_ctx *c,
 	unsigned int L = c->order[layer][c->n - 1];
 
 	if ((c->variant & (FF_MIXED | FF_TWISTED)) !=
-	    (FF_MIXED | FF_TWISTED))
+	    (FF_MIXED | FF_TWISTED) || c->tm_scheme == FF_TM_ONE_ORDER)
 		return t->index;
 	if (rank >= c->ff->size[L])
 		return ff_coords(c, t->tslot)[L];
@@ -540,6 +696,16 @@ int ff_assign_layers(struct ff_ctx *c)
 
 		if (t->kind == FF_DEST_CA && t->index >= ncas[t->tslot])
 			ncas[t->tslot] = t->index + 1;
+	}
+	/* the quotas of each CA count, once per set of orders */
+	memset(c->quota_of, 0, sizeof(c->quota_of));
+	for (q = 0; q < c->nslots && (c->variant & FF_MIXED); q++) {
+		unsigned int *x = c->quota_of[ncas[q]];
+
+		if (ncas[q] >= FF_QUOTA_CACHE || x[FF_MAX_ORDERS])
+			continue;
+		mixed_quotas(c, ncas[q], x);
+		x[FF_MAX_ORDERS] = 1;
 	}
 	for (q = 0; q < c->nlids; q++) {
 		struct ff_dest *t = &c->dest[c->lids[q]];
