@@ -75,6 +75,7 @@ tests=(
 	"live-mcast-df-static-valiant-lmc1|$here/test_live_mcast.sh df-static $topo/dragonfly-4x2-9g-2cas-random.net 1"
 	"topologies-fresh|$here/test_topologies_fresh.sh"
 	"osm-dump|$here/test_osm_dump.sh $topo/cellia-kns-6x2.net"
+	"lid-cap|$here/test_lid_cap.sh $topo/flatfly-3x3x3-w2-2cas.net"
 	"lid-matrices-ff-dor|$here/test_lid_matrices.sh routes ff-dor $topo/flatfly-3x3x3-w2-2cas.net"
 	"lid-matrices-hdor|$here/test_lid_matrices.sh routes hdor $gen/cellia-shuffled.net"
 	"lid-matrices-fallback-ff-dor|$here/test_lid_matrices.sh fallback ff-dor $topo/fattree-4leaf-2spine.net"
