@@ -509,15 +509,23 @@ static int reset_osm_state(struct sim *s, struct ot_error *err)
 /*
  * ibsim reads its console commands (Unlink, ReLink, ...) from its stdin:
  * the FIFO DIR/ibsim.cmd, which it holds open for reading and writing
- * (never at its end), and sim_ibsim_cmd() writes to.
+ * (never at its end), and sim_ibsim_cmd() writes to.  Its switches
+ * report LinearFDBCap 0x7800 (30,720) unless told (-L), and OpenSM
+ * hands out LIDs only up to the least LinearFDBCap of the fabric
+ * (osm_si_rcv.c: "Subnet max unicast lid"): the 16K FlatFly with LMC 1
+ * needs 34,817 and OpenSM ran out of LIDs (ERR 0307, issue 25).  So the
+ * simulated switches report 0xC000 = 49,152, every unicast LID, as
+ * current switches do (doc/scaling.md).
  */
+#define SIM_LINEAR_FDB_CAP "49152"
 static int spawn_ibsim(struct sim *s, const char *net, struct ot_error *err)
 {
 	char nodes[24], switches[24], ports[24], log[PATH_MAX];
 	char scratch[PATH_MAX], fifo[PATH_MAX];
 	unsigned long n, sw, p;
 	const char *argv[] = { "ibsim", "-s", "-N", nodes, "-S",
-			       switches, "-P", ports, net, NULL };
+			       switches, "-P", ports, "-L",
+			       SIM_LINEAR_FDB_CAP, net, NULL };
 	const char *env[] = { "IBSIM_SOCKNAME", s->sockname, NULL };
 
 	if (count_net(net, &n, &sw, &p))

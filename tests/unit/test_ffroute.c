@@ -25,6 +25,7 @@
 #include "check/check.h"
 #include "check/traffic.h"
 #include "gen/gen.h"
+#include "model/prng.h"
 #include "model/routing.h"
 #include "route/engine.h"
 #include "route/ff/ff.h"
@@ -166,6 +167,8 @@ struct ctx {
 	const struct ot_ff *ff;
 	unsigned int variant, n, norders, per;
 	unsigned int ord[4][OT_FF_MAX_DIMS];
+	/* Twisted Mixed: the scheme tried (0 twisted quotas, 1 Mixed's, 2 one order) */
+	unsigned int scheme;
 	bool complete, f2, esc;
 	/* escape layer: the order of the switches, per node */
 	uint32_t *phi;
@@ -233,23 +236,70 @@ static bool twisted_mixed_quotas(const struct ctx *c, unsigned int *quota,
 }
 
 /*
- * Mixed: the order of CA rank d on switch sw (issue 9).  Each order gets
- * a quota of the switch's CAs: in rounds, as many CAs as its last
- * dimension has parallel cables, while they fit; the rest one each,
- * orders in turn.  Then the ranks take the orders in turn, passing over
- * those whose quota is used up.  Equal widths: d mod m.
+ * Mixed (issue 25): the hottest cable of dimension i on a complete
+ * FlatFly when order l has quota[l] of the ncas CAs of every switch:
+ * with i at position p of order l, a bundle of i carries q_l x (sizes
+ * after p) DLIDs of l, each of ncas x (sizes before p) flows, and a
+ * cable at most ceil(DLIDs / width) of them.  Returns the largest over
+ * the dimensions, *sum their sum.
+ */
+static uint64_t bound_of(const struct ctx *c, unsigned int ncas,
+			 const unsigned int *quota, uint64_t *sum)
+{
+	uint64_t u[OT_FF_MAX_DIMS] = { 0 }, max = 0;
+	unsigned int l, p, q, d;
+
+	for (l = 0; l < c->norders; l++)
+		for (p = 0; p < c->n; p++) {
+			uint64_t before = 1, after = 1, dlids;
+			unsigned int w;
+
+			for (q = 0; q < c->n; q++) {
+				if (q < p)
+					before *= c->ff->size[c->ord[l][q]];
+				if (q > p)
+					after *= c->ff->size[c->ord[l][q]];
+			}
+			d = c->ord[l][p];
+			w = c->ff->width[d] ? c->ff->width[d] : 1;
+			dlids = quota[l] * after;
+			u[d] += (dlids + w - 1) / w * ncas * before;
+		}
+	for (d = 0, *sum = 0; d < c->n; d++) {
+		*sum += u[d];
+		max = u[d] > max ? u[d] : max;
+	}
+	return max;
+}
+
+/*
+ * Mixed: the order of CA rank d on switch sw.  Each order gets a quota
+ * of the switch's CAs: issue 9's greedy quotas (in rounds, as many CAs
+ * as its last dimension has parallel cables, while they fit; the rest
+ * one each, orders in turn) unless another split has a smaller
+ * bound_of() (then its sum; then the greedy one; then more orders used;
+ * then the more even, the first such in counting order); Twisted Mixed
+ * its own quotas or every CA on order 0, as c->scheme says.  Then the
+ * ranks take the orders in turn, passing over used-up quotas.
  */
 static unsigned int want_layer(const struct ctx *c, int sw, unsigned int d)
 {
 	const struct ot_node *nd = &c->f->node[sw];
-	unsigned int quota[4] = { 0 }, ncas = 0, left, p, l, g, round;
+	unsigned int quota[4] = { 0 }, best[4] = { 0 }, q[4];
+	unsigned int ncas = 0, left, p, l, g, round, a, b, e;
+	uint64_t bmax = 0, bsum = 0, max, sum;
+	bool found = false, twisted_mixed;
 
+	if (c->scheme == 2)
+		return 0;
 	for (p = 1; p <= nd->nports; p++)
 		ncas += nd->port[p].peer >= 0 &&
 			!ot_is_switch(c->f, nd->port[p].peer);
 	left = ncas;
-	if (twisted_mixed_quotas(c, quota, &left))
+	if (c->scheme == 0 && twisted_mixed_quotas(c, quota, &left))
 		goto deal;
+	twisted_mixed = (c->variant & (V_MIXED | V_TWISTED)) ==
+			(V_MIXED | V_TWISTED);
 	do {
 		round = 0;
 		for (l = 0; l < c->norders; l++) {
@@ -263,6 +313,53 @@ static unsigned int want_layer(const struct ctx *c, int sw, unsigned int d)
 	} while (round);
 	for (l = 0; left; left--, l = (l + 1) % c->norders)
 		quota[l]++;
+	/* every split (a, b, e, rest) of ncas over up to 4 orders */
+	for (a = 0; a <= ncas && c->norders > 1; a++)
+		for (b = 0; b <= ncas - a; b++)
+			for (e = 0; e <= ncas - a - b; e++) {
+				unsigned int used = 0, sq = 0, bused = 0, bsq = 0;
+				int better;
+
+				memset(q, 0, sizeof(q));
+				q[0] = a;
+				q[1] = b;
+				q[2] = e;
+				q[3] = ncas - a - b - e;
+				/* orders beyond norders get nothing */
+				if ((c->norders == 2 && (e || q[3])) ||
+				    (c->norders == 3 && q[3]))
+					continue;
+				max = bound_of(c, ncas, q, &sum);
+				for (l = 0; l < 4; l++) {
+					used += q[l] > 0;
+					sq += q[l] * q[l];
+					bused += best[l] > 0;
+					bsq += best[l] * best[l];
+				}
+				if (!found)
+					better = 1;
+				else if (max != bmax)
+					better = max < bmax;
+				else if (sum != bsum)
+					better = sum < bsum;
+				else if (!memcmp(q, quota, sizeof(q)))
+					better = 1;
+				else if (!memcmp(best, quota, sizeof(q)))
+					better = 0;
+				else if (used != bused)
+					better = used > bused;
+				else
+					better = sq < bsq;
+				if (better) {
+					memcpy(best, q, sizeof(q));
+					bmax = max;
+					bsum = sum;
+					found = true;
+				}
+			}
+	/* issue 9's Twisted Mixed keeps the greedy quotas (scheme 0) */
+	if (found && ncas <= 64 && !(twisted_mixed && c->scheme == 0))
+		memcpy(quota, best, sizeof(quota));
 deal:
 	for (l = 0;; l = (l + 1) % c->norders) {
 		if (!quota[l])
@@ -284,7 +381,7 @@ static unsigned int twist_tau(const struct ctx *c, int sw, unsigned int d,
 {
 	unsigned int l, e, j = 0;
 
-	if (!(c->variant & V_MIXED))
+	if (!(c->variant & V_MIXED) || c->scheme == 2)
 		return d % c->ff->size[L];
 	l = want_layer(c, sw, d);
 	for (e = 0; e < d; e++)
@@ -767,7 +864,22 @@ static unsigned long full_check(const struct shape *shape, unsigned int e)
 	derive_layout(&c);
 	derive_phi(&c);
 	check_complete_lfts(f, r);
-	walk_all(&c);
+	/*
+	 * Twisted Mixed routes with the scheme whose busiest cable carries
+	 * least (issue 25): its paths follow one of them, as a whole.
+	 */
+	for (c.scheme = 0; c.scheme < 3; c.scheme++) {
+		c.pairs = c.unreached = c.bad_order = c.bad_vl = 0;
+		c.rank_down = c.detours = c.twists = c.escaped = 0;
+		c.not_up_down = c.moved = 0;
+		c.first[0] = 0;
+		walk_all(&c);
+		if ((c.variant & (V_MIXED | V_TWISTED)) !=
+		    (V_MIXED | V_TWISTED) ||
+		    !(c.unreached || c.bad_order || c.bad_vl ||
+		      c.not_up_down || c.rank_down))
+			break;
+	}
 	ck_assert_uint_gt(c.pairs, 0);
 	ck_assert_msg(!c.unreached && !c.bad_order && !c.bad_vl &&
 		      !c.not_up_down,
@@ -1499,6 +1611,87 @@ START_TEST(twisted_mixed_not_worse)
 END_TEST
 
 /*
+ * Issue 25: unequal cable counts per dimension.  FlatFlies drawn at
+ * random -- 1 to 4 dimensions of 2 to 8 switches, 1 to 4 cables per
+ * dimension (drawn per dimension), 1 to 8 CAs per switch, ports shuffled
+ * -- with at most RANDOM_MAX_SWITCHES switches (larger draws are drawn
+ * again: the analytic model checks every pair), and the issue's 3x2x3
+ * widths 2,3,2 with 6 CAs.  On uniform traffic (the checker's model,
+ * every CA injecting 1, to the base LID) ff-mixed-dor is no worse than
+ * ff-dor and ff-twisted-mixed-dor no worse than ff-twisted-dor; the
+ * issue asks 0.98 x and - 0.01, the engines promise more (every CA on
+ * order 0 is among Mixed's quotas, whose bound is DOR's hottest cable;
+ * Twisted Mixed keeps the least loaded of its schemes, one of which is
+ * Twisted DOR's tables), so the test asks for that, to 1e-9.
+ */
+#define RANDOM_FABRICS 40
+#define RANDOM_MAX_SWITCHES 128
+
+static void random_shape(struct ot_prng *g, struct shape *sh, char *size,
+			 char *width)
+{
+	unsigned int n, d, k[4], sw;
+	size_t a, b;
+
+	do {
+		n = 1 + ot_prng_below(g, 4);
+		for (d = 0, sw = 1; d < n; d++) {
+			k[d] = 2 + ot_prng_below(g, 7);
+			sw *= k[d];
+		}
+	} while (sw > RANDOM_MAX_SWITCHES);
+	for (d = 0, a = 0, b = 0; d < n; d++) {
+		a += sprintf(size + a, "%s%u", d ? "x" : "", k[d]);
+		b += sprintf(width + b, "%s%u", d ? "," : "",
+			     1 + ot_prng_below(g, 4));
+	}
+	sh->size = size;
+	sh->width = width;
+	sh->cas = 1 + ot_prng_below(g, 8);
+	sh->lmc = 0;
+	sh->drop_links = 0;
+	sh->seed = 0;
+	sh->shuffle = 1 + ot_prng_below(g, 1000);
+	sh->drop_switches = 0;
+}
+
+static double uniform_of(const struct ot_fabric *f, const char *engine)
+{
+	struct ot_balance_report *rep = NULL;
+	const struct ot_pattern_load *pl = uniform_load(f, engine, &rep);
+	double x = pl->base.throughput;
+
+	ck_assert_uint_eq(pl->unrouted, 0);
+	ot_balance_report_free(rep);
+	return x;
+}
+
+START_TEST(unequal_widths)
+{
+	struct ot_prng g = { .state = 0x2500 + (uint64_t)_i };
+	struct shape sh = { "3x2x3", "2,3,2", 6, 0, 0, 0, 53, 0 };
+	char size[32], width[32];
+	struct ot_fabric *f;
+	double dor, mixed, tw, twm;
+
+	if (_i)
+		random_shape(&g, &sh, size, width);
+	f = gen(&sh);
+	dor = uniform_of(f, "ff-dor");
+	mixed = uniform_of(f, "ff-mixed-dor");
+	tw = uniform_of(f, "ff-twisted-dor");
+	twm = uniform_of(f, "ff-twisted-mixed-dor");
+	ck_assert_msg(mixed >= dor - 1e-9,
+		      "%s widths %s, %u CAs, shuffle %d: ff-mixed-dor %.4f below ff-dor %.4f",
+		      sh.size, sh.width, sh.cas, sh.shuffle, mixed, dor);
+	ck_assert_msg(twm >= tw - 1e-9,
+		      "%s widths %s, %u CAs, shuffle %d: ff-twisted-mixed-dor %.4f below ff-twisted-dor %.4f",
+		      sh.size, sh.width, sh.cas, sh.shuffle, twm, tw);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/*
  * The dealing records the hops into bundles of each choice of hops when
  * it is first made (core.c), within a memory budget; past the budget, a
  * destination's hops are chosen and weighed again when its turn to be
@@ -1517,15 +1710,19 @@ START_TEST(records_or_not)
 
 	for (k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
 		struct ot_fabric *f = gen(&shapes[k]);
+		struct ot_error err = { 0 };
 		struct ot_routing *a, *b;
 		unsigned long diff = 0;
 		uint32_t i, lid;
 		size_t n;
 
 		a = route(engines[_i].name, f);
-		ff_record_limit = 0;
-		b = route(engines[_i].name, f);
-		ff_record_limit = SIZE_MAX;
+		b = ot_routing_new(f);
+		ck_assert_ptr_nonnull(b);
+		ck_assert_msg(!ff_route(engines[_i].name, engines[_i].variant,
+					f, NULL, 0, b, &err),
+			      "%s refused without records: %s",
+			      engines[_i].name, err.msg);
 		ck_assert_uint_eq(a->nvls, b->nvls);
 		for (i = 0; i < f->nnodes; i++) {
 			n = f->node[i].nports + 1;
@@ -1572,6 +1769,7 @@ static Suite *ffroute_suite(void)
 	tcase_add_loop_test(tc, parallel_cables_even, 0, NENGINES);
 	tcase_add_loop_test(tc, records_or_not, 0, NENGINES);
 	tcase_add_loop_test(tc, balance, 0, NENGINES * NBALANCED);
+	tcase_add_loop_test(tc, unequal_widths, 0, RANDOM_FABRICS + 1);
 	tcase_add_loop_test(tc, twisted_mixed_not_worse, 0,
 			    2 * sizeof(twist_fabrics) / sizeof(twist_fabrics[0]));
 	suite_add_tcase(s, tc);

@@ -496,8 +496,13 @@ START_TEST(test_layers_mixed_degrade)
 	ck_assert(!ot_check_run(f, r, &opts, &rep, &err));
 	ck_assert_uint_eq(ot_check_counts(rep)->unreachable, 0);
 	ck_assert_uint_eq(ot_check_counts(rep)->credit_loops, 0);
-	/* class 0 (the path SLs as the engine gives them): VLs 0-1 */
-	ck_assert_uint_eq(ot_check_counts(rep)->vls_used, 0x3);
+	/*
+	 * class 0 (the path SLs as the engine gives them): within VLs 0-1
+	 * (with 2 CAs a switch the quotas may put both on one order, the
+	 * one whose last dimension has the 2 parallel cables: issue 25)
+	 */
+	ck_assert_uint_ne(ot_check_counts(rep)->vls_used, 0);
+	ck_assert_uint_eq(ot_check_counts(rep)->vls_used & ~0x3u, 0);
 	ot_check_report_free(rep);
 	ot_routing_free(r);
 	/* 9 classes: no VL left for even one order */

@@ -43,7 +43,7 @@ static int ff_engine_budget(const struct ot_engine *self,
 		return ot_refuse(err, OT_ERR_CONFIG,
 			"%s: needs lmc >= 1 (LID offsets carry its non-minimal paths); every CA port has a single LID",
 			self->name);
-	return ff_route(self->name, self->variant, f, b, out, err);
+	return ff_route(self->name, self->variant, f, b, SIZE_MAX, out, err);
 }
 
 static int ff_engine_route(const struct ot_engine *self,

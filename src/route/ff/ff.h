@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Private to the FlatFly engines (src/route/ff/): core.c holds the shared
- * engine core, ador.c ADOR's choice of the extra hop, engines.c the seven
- * engines built on them.  Nothing outside src/route/ff/ uses it.
+ * Private to the FlatFly engines (src/route/ff/): the shared engine core
+ * in three parts -- rules.c the routing rules and the hops they choose,
+ * dealer.c the dealing of parallel cables and the LFTs, core.c the VL
+ * rule, SL2VL, path SLs, the budget and the driver -- ador.c ADOR's
+ * choice of the extra hop, engines.c the eight engines built on them.
+ * Nothing outside src/route/ff/ uses it (but the unit tests).
  */
 #ifndef OSMTOPO_ROUTE_FF_H
 #define OSMTOPO_ROUTE_FF_H
@@ -25,6 +28,26 @@ enum ff_variant {
 	FF_MIXED = 1,   /* dimension order from the destination's CA index */
 	FF_TWISTED = 2, /* first hop to the twist coordinate, then DOR */
 	FF_ADOR = 4,    /* LMC offsets > 0 take an extra hop per dimension */
+};
+
+/*
+ * Mixed quotas (rules.c): CA counts up to FF_QUOTA_SEARCH are split over
+ * the orders by search, larger ones greedily; FF_QUOTA_CACHE counts are
+ * kept per routing.
+ */
+#define FF_QUOTA_SEARCH 64
+#define FF_QUOTA_CACHE (FF_QUOTA_SEARCH + 1)
+
+/*
+ * Twisted Mixed's ways of dealing a switch's CAs to the orders; ff_route()
+ * routes each and keeps the one whose busiest cable carries the fewest
+ * uniform flows (ff_uniform_peak()).
+ */
+enum ff_tm_scheme {
+	FF_TM_TWISTED,   /* issue 9's: twisted_quotas(), else greedy_quotas() */
+	FF_TM_MIXED,     /* Mixed's quotas, ranks twisting as twist_start() */
+	FF_TM_ONE_ORDER, /* every CA on order 0, tau = d mod K: Twisted DOR */
+	FF_TM_SCHEMES,
 };
 
 enum ff_dest_kind {
@@ -105,6 +128,21 @@ struct ff_ctx {
 	struct ff_escape esc; /* the shared escape layer, when needed */
 	struct ff_sfdim *sf;  /* Slim Fly x FlatFly: the Slim Fly dimension */
 	int sfdim;            /* its index, -1 for a plain FlatFly */
+	/*
+	 * Bytes the dealing may keep of recorded hops per dealing group
+	 * (dealer.c); SIZE_MAX, its own budget.  The unit tests give 0 to
+	 * have every hop chosen again when dealt, which must give the same
+	 * tables.
+	 */
+	size_t record_limit;
+	/*
+	 * Mixed: the CAs per layer of a switch with k CAs, quota_of[k]
+	 * (entry FF_MAX_ORDERS: set), for k < FF_QUOTA_CACHE (rules.c).
+	 * Twisted Mixed: which of its schemes (enum ff_tm_scheme) deals the
+	 * CAs to the layers.
+	 */
+	unsigned int quota_of[FF_QUOTA_CACHE][FF_MAX_ORDERS + 1];
+	unsigned int tm_scheme;
 };
 
 /*
@@ -181,18 +219,95 @@ int ff_sfdim_detour(const struct ff_ctx *c, uint32_t s, unsigned int v,
 
 /*
  * Routes f with the FlatFly engine core (core.c); the Mixed variants shed
- * orders to fit budget b (NULL: 8 VLs).
+ * orders to fit budget b (NULL: 8 VLs).  record_limit: see struct ff_ctx
+ * (SIZE_MAX for the engines).
  */
 int ff_route(const char *name, unsigned int variant,
 	     const struct ot_fabric *f, const struct ot_engine_budget *b,
-	     struct ot_routing *out, struct ot_error *err);
+	     size_t record_limit, struct ot_routing *out,
+	     struct ot_error *err);
 
 /*
- * Bytes the dealing may keep of recorded hops per dealing group (core.c);
- * SIZE_MAX, its own budget.  The unit tests set 0 to have every hop
- * chosen again when dealt, which must give the same tables.
+ * The routing rules (rules.c): the orders, the switches' bundles, the
+ * destinations in dealing order with their layers and twists.
  */
-extern size_t ff_record_limit;
+void ff_build_orders(struct ff_ctx *c, unsigned int m);
+/* "[c(n-1),...,c0]" of a position. */
+void ff_coords_str(const struct ff_ctx *c, uint32_t slot, char *buf,
+		   size_t len);
+int ff_prepare_switches(struct ff_ctx *c);
+int ff_prepare_dests(struct ff_ctx *c);
+int ff_assign_layers(struct ff_ctx *c);
+
+/*
+ * The hops toward one destination, from every switch present: where each
+ * leads and the bundle it takes (koff[dim] + v; FF_DELIVER at the
+ * switches that deliver, which deliver also lists).  When valid, they
+ * are the variant's toward every destination with of's rule (not when a
+ * hop depended on the LID's sequence number).  gx and run0 are the
+ * dealer's (fill_lfts()).
+ */
+#define FF_DELIVER UINT16_MAX
+#define FF_NONE UINT32_MAX
+
+struct ff_hops {
+	uint32_t *next;
+	uint16_t *bundle;
+	uint32_t *deliver, ndeliver;
+	uint32_t gen; /* the hops_gen that chose them */
+	bool valid;
+	struct ff_dest of;
+	uint32_t gx; /* their generation in the dealing group, or FF_NONE */
+	int run0;    /* a batch column with them, or -1 */
+};
+
+/*
+ * The last choices of hops: the Mixed variants' CAs of a switch take
+ * turns through the orders (FF_MAX_ORDERS), so a rule comes back after
+ * a few others.  cur: the buffer of the last destination routed.
+ */
+#define FF_CACHE FF_MAX_ORDERS
+
+struct ff_cache {
+	struct ff_hops hp[FF_CACHE];
+	unsigned int n, cur, victim;
+};
+
+int ff_cache_init(struct ff_cache *x, unsigned int n, uint32_t nslots);
+void ff_cache_free(struct ff_cache *x);
+
+/*
+ * The hops toward t from every switch into x's current buffer (rules.c):
+ * the escape layer's, the variant's (-1 when some switch has none), and
+ * route_dest's choice among them.
+ */
+int ff_escape_hops(struct ff_ctx *c, const struct ff_dest *t, uint32_t seq,
+		   struct ff_cache *x);
+int ff_variant_hops(struct ff_ctx *c, const struct ff_dest *t, uint32_t seq,
+		    struct ff_cache *x);
+int ff_route_dest(struct ff_ctx *c, struct ff_dest *t, uint32_t q,
+		  struct ff_dest *failed, struct ff_cache *x);
+bool ff_same_rule(const struct ff_ctx *c, const struct ff_dest *a,
+		  const struct ff_dest *b);
+
+/* The dealing group of t: its LID offset, switch LIDs apart. */
+static inline int ff_deal_group(const struct ff_dest *t)
+{
+	return t->offset + (t->kind == FF_DEST_SWITCH ? 256 : 0);
+}
+
+/*
+ * Every LFT entry (dealer.c): destination by destination the hops, the
+ * hops into bundles dealt over their cables per dealing group.
+ */
+int ff_fill_lfts(struct ff_ctx *c, struct ot_routing *out);
+
+/*
+ * Uniform traffic on the tables just filled (dealer.c): every CA sending
+ * to every other CA's base LID, the flows on the busiest cable between
+ * two switches; UINT64_MAX when out of memory.
+ */
+uint64_t ff_uniform_peak(const struct ff_ctx *c, const struct ot_routing *out);
 
 /*
  * ADOR (ador.c): the coordinate of dimension i that packets for t cross
