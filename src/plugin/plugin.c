@@ -415,6 +415,7 @@ static int ot_build_fwd_tables(void *context)
 	struct ot_engine_budget budget;
 	char why[64];
 	double start, capture_ms, ms;
+	unsigned int groups;
 	bool qos_on;
 	int error = -1;
 
@@ -429,7 +430,8 @@ static int ot_build_fwd_tables(void *context)
 				 ot_plugin_qos_budget(ctx, &budget, why,
 						      sizeof(why)),
 				 &r, &err) ||
-	    ot_plugin_qos_apply(ctx, r, &layers, &qos_on, &err) ||
+	    ot_plugin_spread_apply(ctx, r, &groups, &err) ||
+	    ot_plugin_qos_apply(ctx, r, groups, &layers, &qos_on, &err) ||
 	    check_vls(ctx, r, &err) || switch_tables(ctx, r, false, &err))
 		goto refused;
 	ms = ot_now_ms();

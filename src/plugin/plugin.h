@@ -93,6 +93,8 @@ struct ot_plugin_engine {
 	struct ot_qos_table qos;
 	struct ot_qos_layers qos_layers;
 	char last_qos_error[OT_ERROR_LEN];
+	/* The last spread line ("osmtopo_spread=", route/spread.h), once. */
+	char last_spread[OT_ERROR_LEN];
 	/*
 	 * The flows of the routing by port, class (as the QoS policy gives
 	 * it) and VL, counted at the first update_vlarb of a sweep (count
@@ -147,9 +149,19 @@ ib_api_status_t ot_mcast_build_stree(void *context, osm_mgrp_box_t *mbox);
 const struct ot_engine_budget *
 ot_plugin_qos_budget(struct ot_plugin_engine *ctx, struct ot_engine_budget *b,
 		     char *why, size_t len);
+/*
+ * With "osmtopo_spread=auto|N|off[:RULE]" in event_plugin_options (off
+ * when absent) and QoS on: r's destinations spread over the groups that
+ * fit beside the classes (route/spread.h), fewer than asked with an INFO
+ * line saying so, a bad value or QoS off an ERROR and no spreading.
+ * *groups: the groups used.  -1 with err set on OOM.
+ */
+int ot_plugin_spread_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
+			   unsigned int *groups, struct ot_error *err);
+/* groups > 1 without a class table: one class over every group's VLs. */
 int ot_plugin_qos_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
-			struct ot_qos_layers *layers, bool *on,
-			struct ot_error *err);
+			unsigned int groups, struct ot_qos_layers *layers,
+			bool *on, struct ot_error *err);
 uint8_t ot_plugin_qos_path_sl(const struct ot_plugin_engine *ctx,
 			      uint8_t hint, uint16_t slid, uint16_t dlid);
 void ot_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,

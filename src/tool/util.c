@@ -11,6 +11,7 @@
 #include "io/netfile.h"
 #include "model/routing.h"
 #include "route/engine.h"
+#include "route/spread.h"
 #include "util.h"
 
 double tool_now(void)
@@ -100,9 +101,26 @@ out:
 	return error;
 }
 
+int tool_spread(const char *spec, struct ot_routing *r, struct ot_error *err)
+{
+	struct ot_spread_opts o;
+	unsigned int groups;
+	char note[256];
+
+	if (!spec)
+		return 0;
+	if (ot_spread_parse(spec, &o, err) ||
+	    ot_spread_apply(r, &o, OT_SPREAD_DATA_VLS, 0, &groups, note,
+			    sizeof(note), err))
+		return -1;
+	if (note[0])
+		fprintf(stderr, "osmtopo: spread: %s\n", note);
+	return 0;
+}
+
 int tool_route_netfile(const char *engine, const char *netfile, int lmc,
-		       struct ot_fabric **f, struct ot_routing **r,
-		       struct ot_error *err)
+		       const char *spread, struct ot_fabric **f,
+		       struct ot_routing **r, struct ot_error *err)
 {
 	const struct ot_engine *e = ot_engine_find(engine);
 
@@ -117,5 +135,7 @@ int tool_route_netfile(const char *engine, const char *netfile, int lmc,
 		return OT_EXIT_USAGE;
 	if (ot_engine_run(e, *f, r, err))
 		return OT_EXIT_FAIL;
+	if (tool_spread(spread, *r, err))
+		return OT_EXIT_USAGE;
 	return OT_EXIT_OK;
 }
