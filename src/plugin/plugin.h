@@ -158,6 +158,14 @@ ot_plugin_qos_budget(struct ot_plugin_engine *ctx, struct ot_engine_budget *b,
  */
 int ot_plugin_spread_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
 			   unsigned int *groups, struct ot_error *err);
+/*
+ * With "osmtopo_spread=N" (N >= 2) and QoS on: the budget that leaves
+ * room for N groups beside the classes (route/spread.h), for an engine
+ * that can degrade; false otherwise.
+ */
+bool ot_plugin_spread_budget(struct ot_plugin_engine *ctx,
+			     struct ot_engine_budget *b, char *why,
+			     size_t len);
 /* groups > 1 without a class table: one class over every group's VLs. */
 int ot_plugin_qos_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
 			unsigned int groups, struct ot_qos_layers *layers,

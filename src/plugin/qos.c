@@ -113,15 +113,44 @@ static void log_spread(struct ot_plugin_engine *ctx, osm_log_level_t level,
 		ctx->engine->name, msg);
 }
 
+/* The classes of the class table named, if it reads; 0 otherwise. */
+static unsigned int table_classes(const osm_subn_t *subn)
+{
+	struct ot_error ignored = { 0 };
+	struct ot_qos_table t;
+	char path[4096];
+
+	if (class_file(subn, path, sizeof(path)) &&
+	    !ot_qos_load(path, &t, &ignored))
+		return t.nclasses;
+	return 0;
+}
+
+bool ot_plugin_spread_budget(struct ot_plugin_engine *ctx,
+			     struct ot_engine_budget *b, char *why,
+			     size_t len)
+{
+	osm_subn_t *subn = &ctx->osm->subn;
+	struct ot_error ignored = { 0 };
+	struct ot_spread_opts o;
+	char val[64];
+
+	if (!subn->opt.qos ||
+	    !plugin_option(subn, SPREAD_OPTION, val, sizeof(val)) ||
+	    ot_spread_parse(val, &o, &ignored))
+		return false;
+	return ot_spread_budget(&o, max_data_vls(subn), table_classes(subn),
+				b, why, len);
+}
+
 int ot_plugin_spread_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
 			   unsigned int *groups, struct ot_error *err)
 {
 	osm_subn_t *subn = &ctx->osm->subn;
-	struct ot_error why = { 0 }, ignored = { 0 };
+	struct ot_error why = { 0 };
 	struct ot_spread_opts o;
-	struct ot_qos_table t;
-	unsigned int classes = 0, vls = max_data_vls(subn);
-	char val[64], note[256], msg[OT_ERROR_LEN], path[4096];
+	unsigned int classes = table_classes(subn), vls = max_data_vls(subn);
+	char val[64], note[256], msg[OT_ERROR_LEN];
 
 	*groups = 1;
 	if (!plugin_option(subn, SPREAD_OPTION, val, sizeof(val)))
@@ -137,17 +166,14 @@ int ot_plugin_spread_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
 			   "osmtopo_spread needs QoS on (-Q or \"qos TRUE\"): OpenSM programs SL2VL only then; not spreading");
 		return 0;
 	}
-	if (class_file(subn, path, sizeof(path)) &&
-	    !ot_qos_load(path, &t, &ignored))
-		classes = t.nclasses;
 	if (ot_spread_apply(r, &o, vls, classes, groups, note, sizeof(note),
 			    err))
 		return -1;
 	snprintf(msg, sizeof(msg),
-		 "%s%sdestinations spread over %u group%s by %s: %u VLs (%u data VLs, %u QoS class%s)",
+		 "%s%sdestinations spread over %u group%s by %s: %u VLs a class (%u data VLs, %u QoS class%s)",
 		 note, note[0] ? "; " : "", *groups, *groups == 1 ? "" : "s",
-		 ot_spread_rule_name(o.rule), r->nvls, vls,
-		 classes ? classes : 1, classes > 1 ? "es" : "");
+		 ot_spread_rule_name(o.rule), r->nvls, vls, classes,
+		 classes == 1 ? "" : "es");
 	log_spread(ctx, OSM_LOG_INFO, msg);
 	return 0;
 }

@@ -71,6 +71,28 @@ int ot_spread_parse(const char *text, struct ot_spread_opts *o,
 	return 0;
 }
 
+bool ot_spread_budget(const struct ot_spread_opts *o, unsigned int data_vls,
+		      unsigned int classes, struct ot_engine_budget *b,
+		      char *why, size_t why_len)
+{
+	unsigned int c = classes ? classes : 1, n;
+
+	if (o->groups < 2)
+		return false;
+	n = (unsigned int)o->groups;
+	if (data_vls / (c * n) == 0 || 15 / (c * n) == 0)
+		return false;
+	if (classes > 1)
+		snprintf(why, why_len, "%u QoS classes x %u spread groups",
+			 classes, n);
+	else
+		snprintf(why, why_len, "%u spread groups", n);
+	b->max_vls = data_vls / (c * n);
+	b->max_sls = 15 / (c * n);
+	b->why = why;
+	return true;
+}
+
 unsigned int ot_routing_sl_layers(const struct ot_routing *r)
 {
 	unsigned int s = 1, sl;

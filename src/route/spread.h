@@ -23,6 +23,7 @@
 
 #include "model/error.h"
 #include "model/routing.h"
+#include "route/engine.h"
 
 /* Groups asked for: a number, or these. */
 #define OT_SPREAD_OFF 0
@@ -46,7 +47,8 @@ enum ot_spread_rule {
 	 */
 	OT_SPREAD_BY_COORD,
 };
-#define OT_SPREAD_DEFAULT_RULE OT_SPREAD_BY_LID
+/* the best of the three on every fabric measured (doc/spread.md) */
+#define OT_SPREAD_DEFAULT_RULE OT_SPREAD_BY_COORD
 
 struct ot_spread_opts {
 	int groups; /* OT_SPREAD_OFF, OT_SPREAD_AUTO or a number >= 1 */
@@ -61,6 +63,20 @@ int ot_spread_parse(const char *text, struct ot_spread_opts *o,
 		    struct ot_error *err);
 
 const char *ot_spread_rule_name(enum ot_spread_rule rule);
+
+/*
+ * The budget an engine that can degrade (the Mixed variants shed
+ * dimension orders) routes in to leave room for N groups asked for
+ * (explicit N >= 2 only): data_vls / (classes x N) VLs and 15 / (classes
+ * x N) SLs, why naming both.  False when no budget applies (off, auto:
+ * the engine takes what the classes leave, and groups what is left; or N
+ * groups leave no VL): route as without spreading, and
+ * ot_spread_apply() makes fewer groups, saying so.  A caller whose engine
+ * refuses the budget routes it without and gets fewer groups the same way.
+ */
+bool ot_spread_budget(const struct ot_spread_opts *o, unsigned int data_vls,
+		      unsigned int classes, struct ot_engine_budget *b,
+		      char *why, size_t why_len);
 
 /* The engine's SL layers: one past its highest path SL (1 without). */
 unsigned int ot_routing_sl_layers(const struct ot_routing *r);

@@ -323,9 +323,8 @@ static int read_live(struct check_args *a, struct ot_fabric **f,
 		return -1;
 	/* E refusing the fabric is find_promise()'s finding to report */
 	if (a->promise_of && !a->no_promise &&
-	    !ot_engine_run(ot_engine_find(a->promise_of), *f, promiser,
-			   &engine_err) &&
-	    !tool_spread(a->spread, *promiser, &engine_err))
+	    !tool_run_engine(ot_engine_find(a->promise_of), *f, a->spread,
+			     promiser, &engine_err))
 		o.sl_model = *promiser;
 	if (a->qos) {
 		a->vlarb = ot_vlarb_new(*f);
@@ -380,8 +379,8 @@ static int find_promise(const struct check_args *a, const struct ot_fabric *f,
 			*promise = &r->promise;
 		return OT_EXIT_OK;
 	}
-	if (ot_engine_run(ot_engine_find(a->promise_of), f, promiser, &err) ||
-	    tool_spread(a->spread, *promiser, &err)) {
+	if (tool_run_engine(ot_engine_find(a->promise_of), f, a->spread,
+			    promiser, &err)) {
 		fprintf(stderr,
 			"osmtopo check: the fabric is not what %s routes: %s\n",
 			a->promise_of, err.msg);

@@ -274,13 +274,13 @@ int cmd_route(int argc, char **argv)
 	}
 	t_read = tool_now() - t0;
 	t0 = tool_now();
-	if (ot_engine_run(e, f, &r, &err)) {
+	status = tool_run_engine(e, f, a.spread, &r, &err);
+	if (status == OT_EXIT_FAIL) {
 		fprintf(stderr, "osmtopo route: %s refuses %s: %s\n", e->name,
 			a.netfile, err.msg);
-		status = OT_EXIT_FAIL;
 		goto out;
 	}
-	if (tool_spread(a.spread, r, &err)) {
+	if (status != OT_EXIT_OK) {
 		fprintf(stderr, "osmtopo route: %s\n", err.msg);
 		goto out;
 	}

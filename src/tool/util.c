@@ -118,6 +118,32 @@ int tool_spread(const char *spec, struct ot_routing *r, struct ot_error *err)
 	return 0;
 }
 
+int tool_run_engine(const struct ot_engine *e, const struct ot_fabric *f,
+		    const char *spec, struct ot_routing **r,
+		    struct ot_error *err)
+{
+	struct ot_error ignored = { 0 };
+	struct ot_engine_budget b;
+	struct ot_spread_opts o;
+	char why[64];
+
+	if (spec && ot_spread_parse(spec, &o, err))
+		return OT_EXIT_USAGE;
+	if (!spec || !e->route_budget ||
+	    !ot_spread_budget(&o, OT_SPREAD_DATA_VLS, 0, &b, why,
+			      sizeof(why)) ||
+	    ot_engine_run_budget(e, f, &b, r, &ignored)) {
+		if (ot_engine_run(e, f, r, err))
+			return OT_EXIT_FAIL;
+	}
+	if (tool_spread(spec, *r, err)) {
+		ot_routing_free(*r);
+		*r = NULL;
+		return OT_EXIT_USAGE;
+	}
+	return OT_EXIT_OK;
+}
+
 int tool_route_netfile(const char *engine, const char *netfile, int lmc,
 		       const char *spread, struct ot_fabric **f,
 		       struct ot_routing **r, struct ot_error *err)
@@ -133,9 +159,5 @@ int tool_route_netfile(const char *engine, const char *netfile, int lmc,
 		return OT_EXIT_USAGE;
 	if (lmc >= 0 && ot_fabric_set_ca_lmc(*f, (uint8_t)lmc, err))
 		return OT_EXIT_USAGE;
-	if (ot_engine_run(e, *f, r, err))
-		return OT_EXIT_FAIL;
-	if (tool_spread(spread, *r, err))
-		return OT_EXIT_USAGE;
-	return OT_EXIT_OK;
+	return tool_run_engine(e, *f, spread, r, err);
 }

@@ -58,6 +58,17 @@ int tool_route_netfile(const char *engine, const char *netfile, int lmc,
  */
 int tool_spread(const char *spec, struct ot_routing *r, struct ot_error *err);
 
+/*
+ * Engine e on f, then --spread SPEC (NULL: none): an engine that can
+ * degrade first routes within the budget the groups asked for leave
+ * (route/spread.h), else as without.  OT_EXIT_OK, OT_EXIT_USAGE (a bad
+ * SPEC) or OT_EXIT_FAIL (the engine refused), err set.
+ */
+struct ot_engine;
+int tool_run_engine(const struct ot_engine *e, const struct ot_fabric *f,
+		    const char *spec, struct ot_routing **r,
+		    struct ot_error *err);
+
 #define TOOL_OPTION_SPREAD(type, m)                                        \
 	{ "spread", 'X', "N",                                              \
 	  "spread destinations over N groups of the engine's VLs (auto, off, N[:lid|switch|coord]; doc/spread.md)", \

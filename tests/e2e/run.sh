@@ -139,7 +139,7 @@ tests=(
 	"spread-ff-ador-flatfly|$here/test_spread.sh ff-ador $topo/flatfly-3x3x3-w2-2cas.net 1 auto"
 	"spread-ff-mixed-ador-flatfly|$here/test_spread.sh ff-mixed-ador $topo/flatfly-3x3x3-w2-2cas.net 1 2"
 	"spread-ff-twisted-ador-flatfly|$here/test_spread.sh ff-twisted-ador $topo/flatfly-3x3x3-w2-2cas.net 1 auto"
-	"spread-ff-twisted-mixed-ador-flatfly|$here/test_spread.sh ff-twisted-mixed-ador $topo/flatfly-3x3x3-w2-2cas.net 1 auto"
+	"spread-ff-twisted-mixed-ador-flatfly|$here/test_spread.sh ff-twisted-mixed-ador $topo/flatfly-3x3x3-w2-2cas.net 1 2"
 	"spread-sf-mms-q5|$here/test_spread.sh sf-mms gen:slimfly+5+--cas+3+--shuffle-ports+5 0 auto"
 	"spread-df-static-dragonfly|$here/test_spread.sh df-static $topo/dragonfly-4x2-9g-2cas-random.net 0 auto"
 	"spread-qos-ff-twisted-dor-off|$here/test_spread.sh ff-twisted-dor gen:flatfly+3x3x3+--cas+2+--shuffle-ports+5 0 off qos"

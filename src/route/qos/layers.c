@@ -69,7 +69,6 @@ int ot_qos_layer(struct ot_routing *r, const struct ot_qos_table *t,
 	out->classes = t->nclasses;
 	out->sls = ot_routing_sl_layers(r);
 	out->vls = r->nvls ? r->nvls : 1;
-	out->groups = ot_spread_groups(r);
 	if (out->classes * out->sls > 15)
 		return ot_refuse(err, OT_ERR_BUDGET,
 				 "%u QoS classes x %u SL layers of the engine = %u SLs, above 15",

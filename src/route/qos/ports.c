@@ -138,15 +138,15 @@ static void size_packets_memo(const struct class_need *c, unsigned int nc,
 }
 
 /*
- * Class ci's VL weights here: its flows, or its V VLs evenly.  With
- * spread groups, each group with flows here weighs the same, split over
- * its VLs by their flows.
+ * Class ci's VL weights here: its flows, or its V VLs evenly.  Spread
+ * groups (route/spread.h) are VLs of the class like the engine's own: a
+ * group's weight follows its flows, so each flow of the class gets the
+ * same service (equal among the groups when they carry equal flows).
  */
 static bool class_vls(const struct ot_qos_layers *q, const uint32_t *flows,
 		      unsigned int ci, double *w)
 {
-	unsigned int v, g, per = q->groups > 1 ? q->vls / q->groups : 0;
-	double sum;
+	unsigned int v;
 	bool any = false;
 
 	for (v = 0; v < VLS; v++) {
@@ -156,15 +156,6 @@ static bool class_vls(const struct ot_qos_layers *q, const uint32_t *flows,
 	if (!any)
 		for (v = 0; v < q->vls; v++)
 			w[ci * q->vls + v] = 1;
-	for (g = 0; per && g < q->groups; g++) {
-		unsigned int lo = ci * q->vls + g * per;
-
-		sum = 0;
-		for (v = lo; v < lo + per && v < VLS; v++)
-			sum += w[v];
-		for (v = lo; sum > 0 && v < lo + per && v < VLS; v++)
-			w[v] /= sum;
-	}
 	return any;
 }
 

@@ -140,12 +140,6 @@ unsigned int ot_qos_worst_bytes(const struct ot_qos_arb *a, unsigned int ci);
  */
 struct ot_qos_layers {
 	unsigned int classes, sls, vls;   /* C, S, V */
-	/*
-	 * Spread groups inside each class's V VLs (route/spread.h; 0 or 1:
-	 * none): a class's VLArb weight is split equally among its groups
-	 * with flows on a port.
-	 */
-	unsigned int groups;
 	int8_t class_of_sl[OT_NUM_SLS];           /* a policy SL's class, or -1 */
 };
 
