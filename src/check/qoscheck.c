@@ -97,11 +97,12 @@ static struct qrow *add_row(struct ot_qos_check_report *q)
 	return r;
 }
 
-/* The fewest SL layers a class that hold every path SL of r. */
-static unsigned int infer_sls(const struct ot_routing *r, unsigned int nc)
+/* fn(ctx, sl) for the path SL of every CA port to every CA LID of r. */
+static void each_path_sl(const struct ot_routing *r,
+			 void (*fn)(void *ctx, unsigned int sl), void *ctx)
 {
 	const struct ot_fabric *f = r->fabric;
-	unsigned int max = 0, sl, p;
+	unsigned int p;
 	uint32_t n, d;
 
 	for (n = 0; n < f->nnodes && r->path_sl; n++) {
@@ -115,14 +116,33 @@ static unsigned int infer_sls(const struct ot_routing *r, unsigned int nc)
 
 				if (dn < 0 || ot_is_switch(f, dn))
 					continue;
-				sl = ot_routing_path_sl(r,
-							f->node[n].port[p].lid,
-							(uint16_t)d) & 0xf;
-				max = sl > max && sl < nc * 15 ? sl : max;
+				fn(ctx, ot_routing_path_sl(r,
+						f->node[n].port[p].lid,
+						(uint16_t)d) & 0xf);
 			}
 		}
 	}
-	sl = (max + nc) / nc; /* ceil((max + 1) / nc) */
+}
+
+struct max_sl {
+	unsigned int max, nc;
+};
+
+static void note_max(void *ctx, unsigned int sl)
+{
+	struct max_sl *m = ctx;
+
+	m->max = sl > m->max && sl < m->nc * 15 ? sl : m->max;
+}
+
+/* The fewest SL layers a class that hold every path SL of r. */
+static unsigned int infer_sls(const struct ot_routing *r, unsigned int nc)
+{
+	struct max_sl m = { 0, nc };
+	unsigned int sl;
+
+	each_path_sl(r, note_max, &m);
+	sl = (m.max + nc) / nc; /* ceil((max + 1) / nc) */
 	return sl ? sl : 1;
 }
 
@@ -298,33 +318,21 @@ static void check_port(struct ot_qos_check_report *q,
 	ot_arb_trace_free(&tr);
 }
 
+static void note_sl(void *ctx, unsigned int sl)
+{
+	*(uint16_t *)ctx |= (uint16_t)(1u << sl);
+}
+
 /* The SLs in use: every path SL read, the classes' SLs, SL 0. */
 static uint16_t sls_in_use(const struct ot_routing *r,
 			   const struct ot_qos_table *t)
 {
-	const struct ot_fabric *f = r->fabric;
 	uint16_t sls = 1;
-	unsigned int i, p;
-	uint32_t n, d;
+	unsigned int i;
 
 	for (i = 0; i < t->nclasses; i++)
 		sls |= (uint16_t)(1u << t->cls[i].sl);
-	for (n = 0; n < f->nnodes && r->path_sl; n++) {
-		if (ot_is_switch(f, (int)n))
-			continue;
-		for (p = 1; p <= f->node[n].nports; p++) {
-			if (!f->node[n].port[p].lid)
-				continue;
-			for (d = 1; d <= f->max_lid; d++) {
-				int dn = ot_fabric_lid_node(f, d);
-
-				if (dn >= 0 && !ot_is_switch(f, dn))
-					sls |= (uint16_t)(1u << (ot_routing_path_sl(
-						r, f->node[n].port[p].lid,
-						(uint16_t)d) & 0xf));
-			}
-		}
-	}
+	each_path_sl(r, note_sl, &sls);
 	return sls;
 }
 
