@@ -30,12 +30,12 @@ struct qrow {
 	uint32_t rate_mbps;
 };
 
-enum qkind { Q_UNREAD, Q_NO_ENTRY, Q_SHARED, Q_SHARE, Q_SPLIT, Q_LOOP,
-	     Q_DIFFERS, Q_KINDS };
+enum qkind { Q_UNREAD, Q_NO_ENTRY, Q_UNSERVED, Q_SHARED, Q_SHARE, Q_SPLIT,
+	     Q_LOOP, Q_DIFFERS, Q_KINDS };
 
 static const char *const qkind_name[Q_KINDS] = {
-	"unread", "no_entry", "shared_vl", "share_miss", "split_miss",
-	"credit_loop", "differs",
+	"unread", "no_entry", "unserved_vl", "shared_vl", "share_miss",
+	"split_miss", "credit_loop", "differs",
 };
 
 struct ot_qos_check_report {
@@ -44,6 +44,7 @@ struct ot_qos_check_report {
 	unsigned int classes, sls, max_examples;
 	struct ot_qos_class cls[OT_QOS_MAX_CLASSES];
 	struct ot_qos_layers layers; /* as the check reads the SLs */
+	const struct ot_routing *r;  /* borrowed: the tables read */
 	double target[OT_QOS_MAX_CLASSES];
 	bool loop[OT_QOS_MAX_CLASSES];
 	bool idle[OT_QOS_MAX_CLASSES]; /* no row: reaches no port */
@@ -98,11 +99,12 @@ static struct qrow *add_row(struct ot_qos_check_report *q)
 	return r;
 }
 
-/* The fewest SL layers a class that hold every path SL of r. */
-static unsigned int infer_sls(const struct ot_routing *r, unsigned int nc)
+/* fn(ctx, sl) for the path SL of every CA port to every CA LID of r. */
+static void each_path_sl(const struct ot_routing *r,
+			 void (*fn)(void *ctx, unsigned int sl), void *ctx)
 {
 	const struct ot_fabric *f = r->fabric;
-	unsigned int max = 0, sl, p;
+	unsigned int p;
 	uint32_t n, d;
 
 	for (n = 0; n < f->nnodes && r->path_sl; n++) {
@@ -116,14 +118,33 @@ static unsigned int infer_sls(const struct ot_routing *r, unsigned int nc)
 
 				if (dn < 0 || ot_is_switch(f, dn))
 					continue;
-				sl = ot_routing_path_sl(r,
-							f->node[n].port[p].lid,
-							(uint16_t)d) & 0xf;
-				max = sl > max && sl < nc * 15 ? sl : max;
+				fn(ctx, ot_routing_path_sl(r,
+						f->node[n].port[p].lid,
+						(uint16_t)d) & 0xf);
 			}
 		}
 	}
-	sl = (max + nc) / nc; /* ceil((max + 1) / nc) */
+}
+
+struct max_sl {
+	unsigned int max, nc;
+};
+
+static void note_max(void *ctx, unsigned int sl)
+{
+	struct max_sl *m = ctx;
+
+	m->max = sl > m->max && sl < m->nc * 15 ? sl : m->max;
+}
+
+/* The fewest SL layers a class that hold every path SL of r. */
+static unsigned int infer_sls(const struct ot_routing *r, unsigned int nc)
+{
+	struct max_sl m = { 0, nc };
+	unsigned int sl;
+
+	each_path_sl(r, note_max, &m);
+	sl = (m.max + nc) / nc; /* ceil((max + 1) / nc) */
 	return sl ? sl : 1;
 }
 
@@ -224,8 +245,9 @@ static void compare_table(struct ot_qos_check_report *q,
 	struct ot_error err = { 0 };
 	unsigned int j, len, cap = vp->low_cap ? vp->low_cap : OT_VLARB_MAX;
 
-	if (ot_qos_port_vlarb(o->table, &q->layers, cap, cnt, e, &len,
-			      &err)) {
+	if (ot_qos_port_vlarb_emit(o->table, &q->layers, cap, cnt,
+				   ot_qos_port_emit(q->r, n, p, 0x7fff), e,
+				   &len, &err)) {
 		q->c.uncomputed++;
 		return;
 	}
@@ -296,6 +318,77 @@ static void check_port(struct ot_qos_check_report *q,
 			*row = rows[c];
 	}
 	ot_arb_trace_free(&tr);
+}
+
+static void note_sl(void *ctx, unsigned int sl)
+{
+	*(uint16_t *)ctx |= (uint16_t)(1u << sl);
+}
+
+/* The SLs in use: every path SL read, the classes' SLs, SL 0. */
+static uint16_t sls_in_use(const struct ot_routing *r,
+			   const struct ot_qos_table *t)
+{
+	uint16_t sls = 1;
+	unsigned int i;
+
+	for (i = 0; i < t->nclasses; i++)
+		sls |= (uint16_t)(1u << t->cls[i].sl);
+	each_path_sl(r, note_sl, &sls);
+	return sls;
+}
+
+/* Weighted entries of a port's tables, by VL. */
+static uint16_t served_vls(const struct ot_vlarb_port *vp)
+{
+	uint16_t vls = 0;
+	unsigned int j;
+
+	for (j = 0; j < OT_VLARB_MAX; j++) {
+		if (j < vp->low_cap && vp->low[j].weight)
+			vls |= (uint16_t)(1u << (vp->low[j].vl & 0xf));
+		if (j < vp->high_cap && vp->high[j].weight)
+			vls |= (uint16_t)(1u << (vp->high[j].vl & 0xf));
+	}
+	return vls;
+}
+
+/*
+ * Every cabled port with tables read: a VL its SL2VL sends for an SL in
+ * use must have a weighted entry, whether or not a routed flow uses it.
+ */
+static void unserved(struct ot_qos_check_report *q,
+		     const struct ot_qos_check_opts *o, uint16_t sls)
+{
+	const struct ot_fabric *f = q->f;
+	unsigned int p, v, sl;
+	uint32_t n;
+
+	for (n = 0; n < f->nnodes; n++)
+		for (p = 1; p <= f->node[n].nports; p++) {
+			const struct ot_vlarb_port *vp =
+				ot_vlarb_get(o->vlarb, (int)n, p);
+			uint16_t miss;
+
+			if (f->node[n].port[p].peer < 0 || !vp || !vp->read)
+				continue;
+			miss = ot_qos_port_emit(q->r, (int)n, p, sls) &
+			       (uint16_t)~served_vls(vp);
+			for (v = 0; v < VLS; v++) {
+				if (!(miss & (1u << v)))
+					continue;
+				for (sl = 0; sl < OT_NUM_SLS; sl++)
+					if ((sls & (1u << sl)) &&
+					    (ot_qos_port_emit(q->r, (int)n, p,
+							      (uint16_t)(1u << sl)) &
+					     (1u << v)))
+						break;
+				q->c.unserved_vl++;
+				example(q, Q_UNSERVED,
+					"\"%s\" port %u: SL %u can leave on VL %u, which its VLArb tables give no weight",
+					qdesc(f, (int)n), p, sl, v);
+			}
+		}
 }
 
 /* Kahn's algorithm over class c's channels: true when a cycle is left. */
@@ -428,6 +521,8 @@ int ot_qos_check_run(const struct ot_routing *r,
 	setup(q, r, o, &l);
 	q->layers = l;
 	q->f = f;
+	q->r = r;
+	unserved(q, o, sls_in_use(r, o->table));
 	if (ot_qos_flows_count(r, o->table, &l, NULL, NULL, &fl, err)) {
 		ot_qos_check_free(q);
 		return -1;
@@ -452,9 +547,9 @@ bool ot_qos_check_ok(const struct ot_qos_check_report *q)
 {
 	const struct ot_qos_check_counts *c = &q->c;
 
-	return !c->unread && !c->no_entry && !c->shared_vl && !c->share_miss &&
-	       !c->split_miss && !c->loop_classes &&
-	       !(q->strict && c->idle_classes);
+	return !c->unread && !c->no_entry && !c->unserved_vl &&
+	       !c->shared_vl && !c->share_miss && !c->split_miss &&
+	       !c->loop_classes && !(q->strict && c->idle_classes);
 }
 
 const struct ot_qos_check_counts *
@@ -692,6 +787,7 @@ static json_t *qos_json(const struct ot_qos_check_report *q)
 	ot_json_set(o, "ports_with_flows", ot_json_u64(c->ports));
 	ot_json_set(o, "unread", ot_json_u64(c->unread));
 	ot_json_set(o, "no_entry", ot_json_u64(c->no_entry));
+	ot_json_set(o, "unserved_vl", ot_json_u64(c->unserved_vl));
 	ot_json_set(o, "shared_vl", ot_json_u64(c->shared_vl));
 	ot_json_set(o, "share_miss", ot_json_u64(c->share_miss));
 	ot_json_set(o, "split_miss", ot_json_u64(c->split_miss));

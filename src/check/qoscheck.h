@@ -55,6 +55,12 @@ struct ot_qos_check_counts {
 	uint64_t ports;       /* output ports that carry flows */
 	uint64_t unread;      /* ... of them without tables read */
 	uint64_t no_entry;    /* (port, class VL) with flows, never served */
+	/*
+	 * (port, VL) that the port's SL2VL sends for an SL in use (a path
+	 * SL read, a class's SL, SL 0) with no weighted VLArb entry: its
+	 * packets would stall there (any port with tables read)
+	 */
+	uint64_t unserved_vl;
 	uint64_t shared_vl;   /* (port, VL) carrying two classes */
 	uint64_t share_miss;  /* (port, class) off target by more than 1% */
 	uint64_t split_miss;  /* (port, class VL) short of its flows' part */

@@ -87,6 +87,8 @@ struct ot_plugin_engine {
 	struct ot_qos_table qos;
 	struct ot_qos_layers qos_layers;
 	char last_qos_error[OT_ERROR_LEN];
+	/* The last spread line ("osmtopo_spread=", route/spread.h), once. */
+	char last_spread[OT_ERROR_LEN];
 	/*
 	 * The flows of the routing by port, class (as the QoS policy gives
 	 * it) and VL, counted at the first update_vlarb of a sweep (count

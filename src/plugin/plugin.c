@@ -337,9 +337,11 @@ static int ot_build_fwd_tables(void *context)
 	struct ot_fabric *f = NULL;
 	struct ot_error err = { 0 };
 	struct ot_qos_layers layers;
-	struct ot_engine_budget budget;
-	char why[64];
+	struct ot_engine_budget budget, spread_budget;
+	struct ot_error spread_err = { 0 };
+	char why[64], spread_why[64];
 	double start, capture_ms, ms;
+	unsigned int groups;
 	bool qos_on;
 	int error = -1;
 
@@ -353,11 +355,19 @@ static int ot_build_fwd_tables(void *context)
 		goto refused;
 	}
 	capture_ms = ot_now_ms() - start;
-	if (ot_engine_run_budget(ctx->engine, f,
+	/* room for the spread groups asked for first, if the engine can */
+	if ((!ot_plugin_spread_budget(ctx, &spread_budget, spread_why,
+				      sizeof(spread_why)) ||
+	     !ctx->engine->route_budget ||
+	     ot_engine_run_budget(ctx->engine, f, &spread_budget, &r,
+				  &spread_err)) &&
+	    ot_engine_run_budget(ctx->engine, f,
 				 ot_plugin_qos_budget(ctx, &budget, why,
 						      sizeof(why)),
-				 &r, &err) ||
-	    ot_plugin_qos_apply(ctx, r, &layers, &qos_on, &err) ||
+				 &r, &err))
+		goto refused;
+	if (ot_plugin_spread_apply(ctx, r, &groups, &err) ||
+	    ot_plugin_qos_apply(ctx, r, groups, &layers, &qos_on, &err) ||
 	    check_vls(ctx, r, &err) || switch_tables(ctx, r, false, &err))
 		goto refused;
 	ms = ot_now_ms();

@@ -17,27 +17,30 @@
 #include "plugin/context.h"
 #include "plugin/qos.h"
 #include "plugin/vls.h"
+#include "route/spread.h"
 
 #include <opensm/osm_port.h>
 #include <opensm/osm_qos_policy.h>
 #include <opensm/osm_subnet.h>
 
 #define OPTION "osmtopo_qos="
+#define SPREAD_OPTION "osmtopo_spread="
 /* Beyond this many CA pairs, flows are not counted: generic tables. */
 #define FLOW_PAIRS_MAX 1000000ull
 
-/* FILE of "... osmtopo_qos=FILE ..." into path; false when absent. */
-static bool class_file(const osm_subn_t *subn, char *path, size_t size)
+/* VALUE of "... NAME=VALUE ..." into path; false when absent. */
+static bool plugin_option(const osm_subn_t *subn, const char *name,
+			  char *path, size_t size)
 {
 	const char *opt = subn->opt.event_plugin_options, *p;
 	size_t len;
 
 	if (!opt)
 		return false;
-	p = strstr(opt, OPTION);
+	p = strstr(opt, name);
 	if (!p || (p != opt && p[-1] != ' ' && p[-1] != ','))
 		return false;
-	p += strlen(OPTION);
+	p += strlen(name);
 	len = strcspn(p, " ,\t");
 	if (!len || len >= size)
 		return false;
@@ -46,11 +49,16 @@ static bool class_file(const osm_subn_t *subn, char *path, size_t size)
 	return true;
 }
 
+/* FILE of "... osmtopo_qos=FILE ..." into path; false when absent. */
+static bool class_file(const osm_subn_t *subn, char *path, size_t size)
+{
+	return plugin_option(subn, OPTION, path, size);
+}
+
 static void log_table_error(struct ot_plugin_engine *ctx,
 			    const struct ot_error *why)
 {
 	const char *msg = why->msg;
-
 	osm_log_t *log = &ctx->osm->log;
 
 	if (!strcmp(ctx->last_qos_error, msg)) {
@@ -84,39 +92,130 @@ ot_plugin_qos_budget(struct ot_plugin_engine *ctx, struct ot_engine_budget *b,
 	return b;
 }
 
+/* Logged once per text (then at DEBUG), as the refusals. */
+static void log_spread(struct ot_plugin_engine *ctx, osm_log_level_t level,
+		       const char *msg)
+{
+	if (!strcmp(ctx->last_spread, msg))
+		level = OSM_LOG_DEBUG;
+	snprintf(ctx->last_spread, sizeof(ctx->last_spread), "%s", msg);
+	OSM_LOG(&ctx->osm->log, level, "%s%s%s: %s\n",
+		level == OSM_LOG_ERROR ? ot_error_code(OT_ERR_CONFIG) : "",
+		level == OSM_LOG_ERROR ? ": " : "",
+		ctx->engine->name, msg);
+}
+
+/* The classes of the class table named, if it reads; 0 otherwise. */
+static unsigned int table_classes(const osm_subn_t *subn)
+{
+	struct ot_error ignored = { 0 };
+	struct ot_qos_table t;
+	char path[4096];
+
+	if (class_file(subn, path, sizeof(path)) &&
+	    !ot_qos_load(path, &t, &ignored))
+		return t.nclasses;
+	return 0;
+}
+
+bool ot_plugin_spread_budget(struct ot_plugin_engine *ctx,
+			     struct ot_engine_budget *b, char *why,
+			     size_t len)
+{
+	osm_subn_t *subn = &ctx->osm->subn;
+	struct ot_error ignored = { 0 };
+	struct ot_spread_opts o;
+	char val[64];
+
+	if (!subn->opt.qos ||
+	    !plugin_option(subn, SPREAD_OPTION, val, sizeof(val)) ||
+	    ot_spread_parse(val, &o, &ignored))
+		return false;
+	return ot_spread_budget(&o, ot_plugin_data_vls(subn), table_classes(subn),
+				b, why, len);
+}
+
+int ot_plugin_spread_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
+			   unsigned int *groups, struct ot_error *err)
+{
+	osm_subn_t *subn = &ctx->osm->subn;
+	struct ot_error why = { 0 };
+	struct ot_spread_opts o;
+	unsigned int classes = table_classes(subn), vls = ot_plugin_data_vls(subn);
+	char val[64], note[256], msg[OT_ERROR_LEN];
+
+	*groups = 1;
+	if (!plugin_option(subn, SPREAD_OPTION, val, sizeof(val)))
+		return 0;
+	if (ot_spread_parse(val, &o, &why)) {
+		log_spread(ctx, OSM_LOG_ERROR, why.msg);
+		return 0;
+	}
+	if (o.groups == OT_SPREAD_OFF)
+		return 0;
+	if (!subn->opt.qos) {
+		log_spread(ctx, OSM_LOG_ERROR,
+			   "osmtopo_spread needs QoS on (-Q or \"qos TRUE\"): OpenSM programs SL2VL only then; not spreading");
+		return 0;
+	}
+	if (ot_spread_apply(r, &o, vls, classes, groups, note, sizeof(note),
+			    err))
+		return -1;
+	snprintf(msg, sizeof(msg),
+		 "%s%sdestinations spread over %u group%s by %s: %u VLs a class (%u data VLs, %u QoS class%s)",
+		 note, note[0] ? "; " : "", *groups, *groups == 1 ? "" : "s",
+		 ot_spread_rule_name(o.rule), r->nvls, vls, classes,
+		 classes == 1 ? "" : "es");
+	log_spread(ctx, OSM_LOG_INFO, msg);
+	return 0;
+}
+
+/*
+ * Spread groups without a class table: one class of every SL, so that
+ * update_vlarb serves every group's VLs (equally) and every VL a port
+ * can emit.
+ */
+static const char spread_class[] = "class spread sl 0 share 100% distance 1\n";
+
 int ot_plugin_qos_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
-			struct ot_qos_layers *layers, bool *on,
-			struct ot_error *err)
+			unsigned int groups, struct ot_qos_layers *layers,
+			bool *on, struct ot_error *err)
 {
 	osm_subn_t *subn = &ctx->osm->subn;
 	struct ot_error why = { 0 };
 	char path[4096];
+	bool table;
 
 	*on = false;
-	if (!class_file(subn, path, sizeof(path)))
-		return 0;
-	if (!subn->opt.qos) {
+	table = class_file(subn, path, sizeof(path));
+	if (table && !subn->opt.qos) {
 		struct ot_error off = { "QoS is off (-Q or \"qos TRUE\")",
 					OT_ERR_CONFIG };
 
 		log_table_error(ctx, &off);
 		return 0;
 	}
-	if (ot_qos_load(path, &ctx->qos, &why)) {
+	if (table && ot_qos_load(path, &ctx->qos, &why)) {
 		/* a table that does not parse is a configuration error */
 		if (why.cls == OT_ERR_GENERIC)
 			why.cls = OT_ERR_CONFIG;
 		log_table_error(ctx, &why);
-		return 0;
+		table = false;
 	}
+	if (!table && groups <= 1)
+		return 0;
+	if (!table && ot_qos_parse(spread_class, "spread", &ctx->qos, err))
+		return -1;
 	if (ot_qos_layer(r, &ctx->qos, ot_plugin_data_vls(subn), layers, err))
 		return -1;
-	ctx->last_qos_error[0] = '\0';
+	if (table)
+		ctx->last_qos_error[0] = '\0';
 	*on = true;
-	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
-		"%s: %u QoS classes from %s: %u SLs and %u VLs each\n",
-		ctx->engine->name, layers->classes, path, layers->sls,
-		layers->vls);
+	if (table)
+		OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
+			"%s: %u QoS classes from %s: %u SLs and %u VLs each\n",
+			ctx->engine->name, layers->classes, path, layers->sls,
+			layers->vls);
 	return 0;
 }
 
@@ -201,6 +300,7 @@ void ot_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,
 	struct ot_qos_entry e[OT_QOS_MAX_ENTRIES];
 	struct ot_error err = { 0 };
 	unsigned int i, n, first = block_num * IB_NUM_VL_ARB_ELEMENTS_IN_BLOCK;
+	uint16_t emit = 0;
 	int node;
 
 	/* OpenSM passes 0 for a CA's port: the physical port says which */
@@ -214,11 +314,16 @@ void ot_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,
 	}
 	node = ot_fabric_find_guid(ctx->fabric,
 				    cl_ntoh64(osm_node_get_node_guid(port->p_node)));
-	if (ot_qos_port_vlarb(&ctx->qos, &ctx->qos_layers,
-			      port->port_info.vl_arb_low_cap,
-			      port_flows(ctx, node,
-					 osm_physp_get_port_num(port)),
-			      e, &n, &err)) {
+	/* every VL an SL can take out of this port gets an entry */
+	if (node >= 0 &&
+	    osm_physp_get_port_num(port) <= ctx->fabric->node[node].nports)
+		emit = ot_qos_port_emit(ctx->routing, node,
+					osm_physp_get_port_num(port), 0x7fff);
+	if (ot_qos_port_vlarb_emit(&ctx->qos, &ctx->qos_layers,
+				   port->port_info.vl_arb_low_cap,
+				   port_flows(ctx, node,
+					      osm_physp_get_port_num(port)),
+				   emit, e, &n, &err)) {
 		log_table_error(ctx, &err);
 		return;
 	}

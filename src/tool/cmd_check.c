@@ -43,6 +43,7 @@ struct check_args {
 	bool live_opts_given;
 	unsigned int path_bound; /* --path-bound */
 	const char *promise_of; /* --engine */
+	const char *spread;     /* --spread */
 	bool no_promise;
 	bool json;
 	unsigned int examples;
@@ -123,6 +124,7 @@ static const struct tool_option check_options[] = {
 	{ "lmc", 'm', "N",
 	  "with --route: number LIDs as OpenSM does with option lmc N",
 	  TOOL_UINT(ARGS, lmc, 0, 7), TOOL_GIVEN(ARGS, lmc_given) },
+	TOOL_OPTION_SPREAD(ARGS, spread),
 	{ "live", 'L', NULL,
 	  "check the fabric this host is cabled to, as it is programmed",
 	  TOOL_SET(ARGS, live) },
@@ -262,6 +264,8 @@ static int check_combination(const struct check_args *a)
 		why = "--engine and --no-promise exclude each other";
 	else if (a->lmc_given && !a->engine)
 		why = "--lmc goes with --route";
+	else if (a->spread && !a->engine && !a->promise_of)
+		why = "--spread goes with --route or --engine";
 	else if (a->no_balance && a->plot)
 		why = "--plot needs the balance figures (no --no-balance)";
 	else if (a->live_opts_given && !a->live)
@@ -325,8 +329,8 @@ static int read_live(struct check_args *a, struct ot_fabric **f,
 		return -1;
 	/* E refusing the fabric is find_promise()'s finding to report */
 	if (a->promise_of && !a->no_promise &&
-	    !ot_engine_run(ot_engine_find(a->promise_of), *f, promiser,
-			   &engine_err))
+	    !tool_run_engine(ot_engine_find(a->promise_of), *f, a->spread,
+			     promiser, &engine_err))
 		o.sl_model = *promiser;
 	if (a->qos) {
 		a->vlarb = ot_vlarb_new(*f);
@@ -381,7 +385,8 @@ static int find_promise(const struct check_args *a, const struct ot_fabric *f,
 			*promise = &r->promise;
 		return OT_EXIT_OK;
 	}
-	if (ot_engine_run(ot_engine_find(a->promise_of), f, promiser, &err)) {
+	if (tool_run_engine(ot_engine_find(a->promise_of), f, a->spread,
+			    promiser, &err)) {
 		fprintf(stderr,
 			"osmtopo check: the fabric is not what %s routes: %s\n",
 			a->promise_of, err.msg);
@@ -550,7 +555,7 @@ int cmd_check(int argc, char **argv)
 	} else if (a.engine) {
 		status = tool_route_netfile(a.engine, a.netfile,
 					    a.lmc_given ? (int)a.lmc : -1,
-					    &f, &r, &err);
+					    a.spread, &f, &r, &err);
 	} else if (a.osmdump) {
 		status = ot_osmdump_load(a.osmdump, &f, &r, &err) ?
 				 OT_EXIT_USAGE : OT_EXIT_OK;

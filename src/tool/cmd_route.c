@@ -25,6 +25,7 @@ struct route_args {
 	const char *outpath;
 	unsigned int lmc;
 	bool lmc_given;
+	const char *spread;
 	const char *engine, *netfile;
 };
 
@@ -48,6 +49,7 @@ static const struct tool_option route_options[] = {
 	{ "lmc", 'm', "N",
 	  "renumber LIDs as OpenSM does with option lmc N (CAs get 2^N LIDs)",
 	  TOOL_UINT(ARGS, lmc, 0, 7), TOOL_GIVEN(ARGS, lmc_given) },
+	TOOL_OPTION_SPREAD(ARGS, spread),
 	TOOL_OPTION_HELP,
 };
 #undef ARGS
@@ -276,10 +278,14 @@ int cmd_route(int argc, char **argv)
 	}
 	t_read = tool_now() - t0;
 	t0 = tool_now();
-	if (ot_engine_run(e, f, &r, &err)) {
+	status = tool_run_engine(e, f, a.spread, &r, &err);
+	if (status == OT_EXIT_FAIL) {
 		fprintf(stderr, "osmtopo route: %s refuses %s: %s\n", e->name,
 			a.netfile, err.msg);
-		status = OT_EXIT_FAIL;
+		goto out;
+	}
+	if (status != OT_EXIT_OK) {
+		fprintf(stderr, "osmtopo route: %s\n", err.msg);
 		goto out;
 	}
 	t_route = tool_now() - t0;

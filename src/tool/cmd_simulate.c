@@ -37,6 +37,7 @@ struct simulate_args {
 	const char *engine, *osmdump, *netfile, *lftfile;
 	unsigned int lmc;
 	bool lmc_given, live, live_opts_given;
+	const char *spread; /* --spread */
 	struct ot_live_opts live_opts;
 	uint32_t patterns;
 	unsigned int nrandom;
@@ -122,6 +123,7 @@ static const struct tool_option simulate_options[] = {
 	{ "osm-dump", 'D', "DIR",
 	  "simulate OpenSM's dump files in DIR (opensm -D 0x43 --dump_files_dir DIR)",
 	  TOOL_STRING(ARGS, osmdump) },
+	TOOL_OPTION_SPREAD(ARGS, spread),
 	{ "lmc", 'm', "N",
 	  "with --route: number LIDs as OpenSM does with option lmc N",
 	  TOOL_UINT(ARGS, lmc, 0, 7), TOOL_GIVEN(ARGS, lmc_given) },
@@ -776,6 +778,8 @@ static int parse_args(int argc, char **argv, struct simulate_args *a)
 		why = "one source: --live, --route or --osm-dump";
 	else if (a->lmc_given && !a->engine)
 		why = "--lmc goes with --route";
+	else if (a->spread && !a->engine)
+		why = "--spread goes with --route";
 	else if (a->live_opts_given && !a->live)
 		why = "-C and -P need --live";
 	else if (a->no_saturation && !a->nloads)
@@ -828,8 +832,8 @@ static int load_routing(struct simulate_args *a, struct ot_fabric **f,
 
 	if (a->engine)
 		return tool_route_netfile(a->engine, a->netfile,
-					  a->lmc_given ? (int)a->lmc : -1, f, r,
-					  err);
+					  a->lmc_given ? (int)a->lmc : -1,
+					  a->spread, f, r, err);
 	if (a->osmdump)
 		return ot_osmdump_load(a->osmdump, f, r, err) ? OT_EXIT_USAGE :
 								OT_EXIT_OK;

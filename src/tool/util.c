@@ -12,6 +12,7 @@
 #include "io/netfile.h"
 #include "model/routing.h"
 #include "route/engine.h"
+#include "route/spread.h"
 #include "util.h"
 
 double tool_now(void)
@@ -167,9 +168,52 @@ out:
 	return error;
 }
 
+int tool_spread(const char *spec, struct ot_routing *r, struct ot_error *err)
+{
+	struct ot_spread_opts o;
+	unsigned int groups;
+	char note[256];
+
+	if (!spec)
+		return 0;
+	if (ot_spread_parse(spec, &o, err) ||
+	    ot_spread_apply(r, &o, OT_SPREAD_DATA_VLS, 0, &groups, note,
+			    sizeof(note), err))
+		return -1;
+	if (note[0])
+		fprintf(stderr, "osmtopo: spread: %s\n", note);
+	return 0;
+}
+
+int tool_run_engine(const struct ot_engine *e, const struct ot_fabric *f,
+		    const char *spec, struct ot_routing **r,
+		    struct ot_error *err)
+{
+	struct ot_error ignored = { 0 };
+	struct ot_engine_budget b;
+	struct ot_spread_opts o;
+	char why[64];
+
+	if (spec && ot_spread_parse(spec, &o, err))
+		return OT_EXIT_USAGE;
+	if (!spec || !e->route_budget ||
+	    !ot_spread_budget(&o, OT_SPREAD_DATA_VLS, 0, &b, why,
+			      sizeof(why)) ||
+	    ot_engine_run_budget(e, f, &b, r, &ignored)) {
+		if (ot_engine_run(e, f, r, err))
+			return OT_EXIT_FAIL;
+	}
+	if (tool_spread(spec, *r, err)) {
+		ot_routing_free(*r);
+		*r = NULL;
+		return OT_EXIT_USAGE;
+	}
+	return OT_EXIT_OK;
+}
+
 int tool_route_netfile(const char *engine, const char *netfile, int lmc,
-		       struct ot_fabric **f, struct ot_routing **r,
-		       struct ot_error *err)
+		       const char *spread, struct ot_fabric **f,
+		       struct ot_routing **r, struct ot_error *err)
 {
 	const struct ot_engine *e = ot_engine_find(engine);
 
@@ -185,7 +229,5 @@ int tool_route_netfile(const char *engine, const char *netfile, int lmc,
 		return OT_EXIT_USAGE;
 	if (lmc >= 0 && ot_fabric_set_ca_lmc(*f, (uint8_t)lmc, err))
 		return OT_EXIT_USAGE;
-	if (ot_engine_run(e, *f, r, err))
-		return OT_EXIT_FAIL;
-	return OT_EXIT_OK;
+	return tool_run_engine(e, *f, spread, r, err);
 }

@@ -48,8 +48,32 @@ int tool_load_lft_files(const char *netfile, const char *lftfile,
  * the file) or OT_EXIT_FAIL (the engine refused), err set.
  */
 int tool_route_netfile(const char *engine, const char *netfile, int lmc,
-		       struct ot_fabric **f, struct ot_routing **r,
-		       struct ot_error *err);
+		       const char *spread, struct ot_fabric **f,
+		       struct ot_routing **r, struct ot_error *err);
+
+/*
+ * --spread SPEC (route/spread.h: auto, off, N, with :lid, :switch or
+ * :coord) on an engine's routing r, with OT_SPREAD_DATA_VLS data VLs and
+ * no QoS classes; NULL: nothing.  Says on standard error when fewer
+ * groups fit than asked.  0, or -1 with err set.
+ */
+int tool_spread(const char *spec, struct ot_routing *r, struct ot_error *err);
+
+/*
+ * Engine e on f, then --spread SPEC (NULL: none): an engine that can
+ * degrade first routes within the budget the groups asked for leave
+ * (route/spread.h), else as without.  OT_EXIT_OK, OT_EXIT_USAGE (a bad
+ * SPEC) or OT_EXIT_FAIL (the engine refused), err set.
+ */
+struct ot_engine;
+int tool_run_engine(const struct ot_engine *e, const struct ot_fabric *f,
+		    const char *spec, struct ot_routing **r,
+		    struct ot_error *err);
+
+#define TOOL_OPTION_SPREAD(type, m)                                        \
+	{ "spread", 'X', "N",                                              \
+	  "spread destinations over N groups of the engine's VLs (auto, off, N[:lid|switch|coord]; doc/spread.md)", \
+	  TOOL_STRING(type, m) }
 
 /* "  NAME   what it needs" per engine osmtopo has. */
 void tool_print_engines(FILE *out);

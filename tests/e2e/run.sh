@@ -142,6 +142,20 @@ tests=(
 	"ff-twisted-ador-sfxff-shuffled|$here/test_ff_engines.sh ff-twisted-ador gen:sfxff+3+3x3+--widths+2,1,1+--cas+2+--shuffle-ports+8 1"
 	"ff-mixed-dor-hypercube-damaged|$here/test_ff_engines.sh ff-mixed-dor gen:hypercube+4+--cas+2+--drop-links+0.1+--seed+2"
 	"first-hour|$here/test_first_hour.sh"
+	"spread-hdor-cellia|$here/test_spread.sh hdor $topo/cellia-kns-6x2.net 0 auto"
+	"spread-hdor-kns-8x2|$here/test_spread.sh hdor $topo/kns-8x2-4cas-2links.net 0 4:coord"
+	"spread-ff-dor-flatfly-damaged|$here/test_spread.sh ff-dor $gen/flatfly-damaged-shuffled.net 0 auto"
+	"spread-ff-mixed-dor-flatfly|$here/test_spread.sh ff-mixed-dor $topo/flatfly-3x3x3-w2-2cas.net 0 auto"
+	"spread-ff-twisted-dor-hypercube|$here/test_spread.sh ff-twisted-dor $topo/hypercube-4d-w2-2cas.net 0 auto:switch"
+	"spread-ff-twisted-mixed-dor-sfxff|$here/test_spread.sh ff-twisted-mixed-dor $topo/sfxff-q4x4-w2-2cas.net 0 2"
+	"spread-ff-ador-flatfly|$here/test_spread.sh ff-ador $topo/flatfly-3x3x3-w2-2cas.net 1 auto"
+	"spread-ff-mixed-ador-flatfly|$here/test_spread.sh ff-mixed-ador $topo/flatfly-3x3x3-w2-2cas.net 1 2"
+	"spread-ff-twisted-ador-flatfly|$here/test_spread.sh ff-twisted-ador $topo/flatfly-3x3x3-w2-2cas.net 1 auto"
+	"spread-ff-twisted-mixed-ador-flatfly|$here/test_spread.sh ff-twisted-mixed-ador $topo/flatfly-3x3x3-w2-2cas.net 1 2"
+	"spread-sf-mms-q5|$here/test_spread.sh sf-mms gen:slimfly+5+--cas+3+--shuffle-ports+5 0 auto"
+	"spread-df-static-dragonfly|$here/test_spread.sh df-static $topo/dragonfly-4x2-9g-2cas-random.net 0 auto"
+	"spread-qos-ff-twisted-dor-off|$here/test_spread.sh ff-twisted-dor gen:flatfly+3x3x3+--cas+2+--shuffle-ports+5 0 off qos"
+	"spread-qos-ff-twisted-dor-2|$here/test_spread.sh ff-twisted-dor gen:flatfly+3x3x3+--cas+2+--shuffle-ports+5 0 2 qos"
 )
 
 run_one() {

@@ -215,8 +215,12 @@ static uint8_t class_path_sl(const struct ot_routing *r, uint16_t slid,
 	return ot_qos_path_sl(&fx.q, &fx.engine, fx.t.cls[c].sl, slid, dlid);
 }
 
-/* Every cabled port's low table as the plugin writes it for fx.t. */
-static void build_tables(void)
+/*
+ * Every cabled port's low table as the plugin writes it for fx.t (with
+ * emit, every VL an SL can leave the port on gets an entry; without, the
+ * tables of before issue 21: only the VLs the flows use).
+ */
+static void build_tables_emit(bool emit)
 {
 	struct ot_error err = { 0 };
 	struct ot_qos_entry e[64];
@@ -232,8 +236,10 @@ static void build_tables(void)
 			if (fx.f->node[i].port[port].peer < 0)
 				continue;
 			vp = ot_vlarb_port(fx.vt, (int)i, port);
-			ck_assert(!ot_qos_port_vlarb(&fx.t, &fx.q, 8,
+			ck_assert(!ot_qos_port_vlarb_emit(&fx.t, &fx.q, 8,
 					ot_qos_port_flows(&fx.fl, (int)i, port),
+					emit ? ot_qos_port_emit(fx.r, (int)i,
+								port, 0x7fff) : 0,
 					e, &n, &err));
 			vp->read = true;
 			vp->low_cap = vp->high_cap = 8;
@@ -243,6 +249,11 @@ static void build_tables(void)
 				vp->low[j].weight = (uint8_t)e[j].weight;
 			}
 		}
+}
+
+static void build_tables(void)
+{
+	build_tables_emit(true);
 }
 
 static void fixture_on(struct ot_fabric *f)
@@ -504,6 +515,30 @@ START_TEST(test_check_no_entry)
 }
 END_TEST
 
+/*
+ * Issue 21 item 6: tables that serve only the VLs the flows use leave
+ * VLs a port's SL2VL sends for an SL in use without an entry; the check
+ * fails on them (unserved_vl), and passes on the tables the plugin now
+ * writes.
+ */
+START_TEST(test_check_unserved_vl)
+{
+	struct ot_qos_check_report *q;
+
+	build_tables_emit(false);
+	q = run_check();
+	ck_assert(!ot_qos_check_ok(q));
+	ck_assert_uint_gt(ot_qos_check_counts(q)->unserved_vl, 0);
+	ck_assert_uint_eq(ot_qos_check_counts(q)->no_entry, 0);
+	ot_qos_check_free(q);
+	build_tables_emit(true);
+	q = run_check();
+	ck_assert(ot_qos_check_ok(q));
+	ck_assert_uint_eq(ot_qos_check_counts(q)->unserved_vl, 0);
+	ot_qos_check_free(q);
+}
+END_TEST
+
 /* A port whose tables were not read cannot be vouched for. */
 START_TEST(test_check_unread)
 {
@@ -652,6 +687,7 @@ static Suite *qoscheck_suite(void)
 	tcase_add_test(ck, test_tables_node_order_free);
 	tcase_add_test(ck, test_check_no_entry);
 	tcase_add_test(ck, test_check_unread);
+	tcase_add_test(ck, test_check_unserved_vl);
 	tcase_add_test(ck, test_check_shared_vl);
 	tcase_add_test(ck, test_check_share_miss);
 	tcase_add_test(ck, test_check_split);

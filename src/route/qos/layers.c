@@ -12,19 +12,7 @@
 
 #include "model/routing.h"
 #include "route/qos/qos.h"
-
-/* The engine's SL layers: one past its highest path SL. */
-static unsigned int engine_sls(const struct ot_routing *r)
-{
-	unsigned int s = 1, sl;
-
-	if (!r->path_sl)
-		return 1;
-	for (sl = 0; sl < OT_NUM_SLS; sl++)
-		if (r->promise.sls & (1u << sl))
-			s = sl + 1;
-	return s;
-}
+#include "route/spread.h"
 
 /*
  * The class and engine layer SL sl stands for.  Below C*S: the block of
@@ -79,7 +67,7 @@ int ot_qos_layer(struct ot_routing *r, const struct ot_qos_table *t,
 
 	memset(out, 0, sizeof(*out));
 	out->classes = t->nclasses;
-	out->sls = engine_sls(r);
+	out->sls = ot_routing_sl_layers(r);
 	out->vls = r->nvls ? r->nvls : 1;
 	if (out->classes * out->sls > 15)
 		return ot_refuse(err, OT_ERR_BUDGET,

@@ -137,7 +137,12 @@ static void size_packets_memo(const struct class_need *c, unsigned int nc,
 	memcpy(k, memo.k, nc * sizeof(*k));
 }
 
-/* Class ci's VL weights here: its flows, or its V VLs evenly. */
+/*
+ * Class ci's VL weights here: its flows, or its V VLs evenly.  Spread
+ * groups (route/spread.h) are VLs of the class like the engine's own: a
+ * group's weight follows its flows, so each flow of the class gets the
+ * same service (equal among the groups when they carry equal flows).
+ */
 static bool class_vls(const struct ot_qos_layers *q, const uint32_t *flows,
 		      unsigned int ci, double *w)
 {
@@ -154,26 +159,54 @@ static bool class_vls(const struct ot_qos_layers *q, const uint32_t *flows,
 	return any;
 }
 
+uint16_t ot_qos_port_emit(const struct ot_routing *r, int n, unsigned int p,
+			  uint16_t sls)
+{
+	const struct ot_node *nd = &r->fabric->node[n];
+	unsigned int in, sl, vl;
+	uint16_t emit = 0;
+
+	for (in = 0; in <= nd->nports; in++) {
+		if (in == p || (in && (nd->port[in].peer < 0 ||
+				       nd->type != OT_NODE_SWITCH)))
+			continue;
+		for (sl = 0; sl < OT_NUM_SLS; sl++) {
+			if (!(sls & (1u << sl)))
+				continue;
+			vl = ot_routing_vl(r, n, in, p, sl);
+			if (vl < 15)
+				emit |= (uint16_t)(1u << vl);
+		}
+	}
+	return emit;
+}
+
 /*
  * Class ci's entries (positions in the DTable a) given VLs and weights:
  * k packets of mtu units over the VLs of weight w.
  */
 static void place_class(const struct ot_qos_arb *a, unsigned int ci,
-			const double *w, unsigned int k, unsigned int mtu,
-			struct ot_qos_entry *entry)
+			const double *w, uint16_t emit, unsigned int k,
+			unsigned int mtu, struct ot_qos_entry *entry)
 {
 	unsigned int lo[VLS], hi[VLS], e[VLS], pk[VLS], used[VLS] = { 0 };
 	unsigned int v, j, best, slot, per = OT_QOS_MAX_WEIGHT / mtu;
 	unsigned int n = a->c[ci].n;
 
 	for (v = 0; v < VLS; v++) {
-		lo[v] = w[v] > 0;
-		hi[v] = w[v] > 0 ? n : 0;
+		lo[v] = w[v] > 0 || (emit & (1u << v));
+		hi[v] = lo[v] ? n : 0;
 	}
 	apportion(n, w, lo, hi, e, VLS);
 	for (v = 0; v < VLS; v++) {
 		lo[v] = e[v];
 		hi[v] = e[v] * per;
+		/*
+		 * a VL only emitted here: one packet an entry, beside the
+		 * k of the VLs with flows (the shares are over those)
+		 */
+		if (!(w[v] > 0))
+			k += e[v];
 	}
 	apportion(k, w, lo, hi, pk, VLS);
 	for (j = 0; j < a->n; j++) {
@@ -202,6 +235,26 @@ int ot_qos_port_vlarb(const struct ot_qos_table *t,
 		      const struct ot_qos_layers *q, unsigned int cap,
 		      const uint32_t *flows, struct ot_qos_entry *entry,
 		      unsigned int *n, struct ot_error *err)
+{
+	return ot_qos_port_vlarb_emit(t, q, cap, flows, 0, entry, n, err);
+}
+
+/* The VLs of class ci's block in mask emit. */
+static uint16_t class_emit(const struct ot_qos_layers *q, unsigned int ci,
+			   uint16_t emit)
+{
+	unsigned int lo = ci * q->vls, hi = lo + q->vls;
+	uint16_t mask = (uint16_t)((hi >= 16 ? 0xffffu : (1u << hi) - 1) &
+				   ~((1u << lo) - 1));
+
+	return emit & mask;
+}
+
+int ot_qos_port_vlarb_emit(const struct ot_qos_table *t,
+			   const struct ot_qos_layers *q, unsigned int cap,
+			   const uint32_t *flows, uint16_t emit,
+			   struct ot_qos_entry *entry, unsigned int *n,
+			   struct ot_error *err)
 {
 	struct class_need need[OT_QOS_MAX_CLASSES];
 	unsigned int ci, j, k[OT_QOS_MAX_CLASSES];
@@ -238,7 +291,8 @@ int ot_qos_port_vlarb(const struct ot_qos_table *t,
 	for (j = 0; j < a.n; j++)
 		entry[j] = (struct ot_qos_entry){ 0, 0 };
 	for (ci = 0; ci < t->nclasses; ci++)
-		place_class(&a, ci, w[ci], k[ci], need[ci].mtu, entry);
+		place_class(&a, ci, w[ci], class_emit(q, ci, emit), k[ci],
+			    need[ci].mtu, entry);
 	*n = a.n;
 	return 0;
 }

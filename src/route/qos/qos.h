@@ -260,4 +260,25 @@ int ot_qos_port_vlarb(const struct ot_qos_table *t,
 		      const uint32_t *flows, struct ot_qos_entry *entry,
 		      unsigned int *n, struct ot_error *err);
 
+/*
+ * The same, where the port can also emit the VLs of mask emit (bit v:
+ * VL v; ot_qos_port_emit()): each of them that no flow uses here still
+ * gets one entry of one packet of its class (a multicast group's SL, a
+ * policy SL, a route changed since the table was written would
+ * otherwise stall on it).
+ */
+int ot_qos_port_vlarb_emit(const struct ot_qos_table *t,
+			   const struct ot_qos_layers *q, unsigned int cap,
+			   const uint32_t *flows, uint16_t emit,
+			   struct ot_qos_entry *entry, unsigned int *n,
+			   struct ot_error *err);
+
+/*
+ * The data VLs (below 15) that node n's SL2VL tables of r send out of
+ * port p for an SL of mask sls, from any input port (0, the node itself,
+ * and every cabled port but p).
+ */
+uint16_t ot_qos_port_emit(const struct ot_routing *r, int n, unsigned int p,
+			  uint16_t sls);
+
 #endif
