@@ -19,7 +19,7 @@
 int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 		     struct ot_routing *out, struct ot_error *err);
 
-/* Every node's label from its coordinates (route/hdor.c). */
+/* Every node's label from its coordinates (route/hdor_labels.c). */
 int ot_hdor_set_labels(const struct ot_kns *kns, struct ot_routing *out,
 		       struct ot_error *err);
 
