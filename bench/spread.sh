@@ -34,12 +34,14 @@ for spec in "$@"; do
 	IFS=: read -r engine net lmc <<<"$spec"
 	lmcopt=()
 	[ -n "${lmc:-}" ] && lmcopt=(--lmc "$lmc")
-	base_vls=
+	# the engine's own VLs, for -b total
+	base_vls=$("$osmtopo" check --route "$engine" "${lmcopt[@]}" --spread off \
+		--no-balance "$net" 2>/dev/null |
+		awk -F: '/^VLs used/ { n = split($2, a, ","); print n }')
 	for s in $spreads; do
 		vls=$("$osmtopo" check --route "$engine" "${lmcopt[@]}" --spread "$s" \
 			--no-balance "$net" 2>/dev/null |
 			awk -F: '/^VLs used/ { n = split($2, a, ","); print n }')
-		[ -n "$base_vls" ] || base_vls=$vls
 		b=$buffer
 		if [ "$buffer" = total ]; then
 			b=$((16384 * base_vls / vls / 64 * 64))
