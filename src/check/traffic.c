@@ -774,7 +774,7 @@ int ot_balance_run(const struct ot_fabric *f, const struct ot_routing *r,
 	error = 0;
 out:
 	if (error) {
-		ot_error_set(err, "balance: out of memory");
+		ot_error_nomem(err, "balance");
 		ot_balance_report_free(b.rep);
 	} else {
 		*out = b.rep;

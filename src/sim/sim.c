@@ -277,7 +277,7 @@ struct ot_sim *ot_sim_new(const struct ot_routing *r,
 	uint32_t span, w;
 
 	if (!s) {
-		ot_error_set(err, "out of memory");
+		ot_error_nomem(err, "simulate");
 		return NULL;
 	}
 	s->f = r->fabric;
@@ -330,7 +330,7 @@ struct ot_sim *ot_sim_new(const struct ot_routing *r,
 		goto oom;
 	return s;
 oom:
-	ot_error_set(err, "out of memory");
+	ot_error_nomem(err, "simulate");
 	ot_sim_free(s);
 	return NULL;
 }
@@ -1048,7 +1048,7 @@ int ot_sim_run(struct ot_sim *s, const struct ot_sim_traffic *t, double load,
 	s->oom = false;
 	reset(s);
 	if (setup_traffic(s, t))
-		return ot_error_set(err, "out of memory");
+		return ot_error_nomem(err, "simulate");
 	s->win_start = s->p.warmup * s->P;
 	s->end = s->win_start + s->p.measure * s->P;
 	window = (s->p.deadlock_window ? s->p.deadlock_window : 1) * s->P;
@@ -1114,7 +1114,7 @@ int ot_sim_run(struct ot_sim *s, const struct ot_sim_traffic *t, double load,
 		}
 	}
 	if (s->oom)
-		return ot_error_set(err, "out of memory");
+		return ot_error_nomem(err, "simulate");
 	if (!out->deadlock && s->in_net && s->now - s->last_move >= window)
 		out->stalled = s->in_net;
 	summarize(s);

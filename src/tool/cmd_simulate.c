@@ -370,7 +370,7 @@ static int read_pairs(const char *path, const struct ot_fabric *f,
 			np = realloc(pat->pairs, cap * sizeof(*np));
 			if (!np) {
 				fclose(in);
-				return ot_error_set(err, "out of memory");
+				return ot_error_nomem(err, "simulate");
 			}
 			pat->pairs = np;
 		}
@@ -475,7 +475,7 @@ static int make_patterns(const struct simulate_args *a,
 	*npat = np;
 	return 0;
 oom:
-	ot_error_set(err, "out of memory");
+	ot_error_nomem(err, "simulate");
 fail:
 	ot_balance_report_free(rep);
 	ot_sim_free(s);
@@ -844,7 +844,7 @@ static int load_routing(struct simulate_args *a, struct ot_fabric **f,
 		return OT_EXIT_USAGE;
 	*vt = ot_vlarb_new(*f);
 	if (!*vt) {
-		ot_error_set(err, "out of memory");
+		ot_error_nomem(err, "simulate");
 		return OT_EXIT_USAGE;
 	}
 	o.vlarb = *vt;
