@@ -150,6 +150,20 @@ static inline int32_t ot_switch_peer(const struct ot_fabric *f, uint32_t n,
 									 -1;
 }
 
+/*
+ * The switch node n is (a switch) or hangs off (a CA's port 1 cabled to
+ * a switch); -1 otherwise.
+ */
+static inline int32_t ot_home_switch(const struct ot_fabric *f, uint32_t n)
+{
+	int32_t q;
+
+	if (ot_is_switch(f, (int)n))
+		return (int32_t)n;
+	q = f->node[n].nports ? f->node[n].port[1].peer : -1;
+	return q >= 0 && ot_is_switch(f, q) ? q : -1;
+}
+
 /* The CA ports cabled to node n. */
 static inline unsigned int ot_node_ca_count(const struct ot_fabric *f,
 					    int32_t n)

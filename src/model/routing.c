@@ -65,6 +65,14 @@ void ot_routing_free(struct ot_routing *r)
 	free(r);
 }
 
+uint8_t *ot_routing_sl2vl_new(struct ot_routing *r, uint32_t n)
+{
+	size_t np = r->fabric->node[n].nports;
+
+	r->sl2vl[n] = calloc((np + 1) * (np + 1), OT_NUM_SLS);
+	return r->sl2vl[n];
+}
+
 int ot_routing_set_label(struct ot_routing *r, int n, const char *fmt, ...)
 {
 	char buf[128];

@@ -147,6 +147,12 @@ static inline unsigned int ot_sl2vl_index(unsigned int nports,
 struct ot_routing *ot_routing_new(const struct ot_fabric *f);
 void ot_routing_free(struct ot_routing *r);
 
+/*
+ * Node n's SL2VL table, allocated (zeroed: every SL on VL 0) and set in
+ * r->sl2vl[n] for the caller to fill by ot_sl2vl_index(); NULL on OOM.
+ */
+uint8_t *ot_routing_sl2vl_new(struct ot_routing *r, uint32_t n);
+
 /* Sets the label of node n (printf style). 0, or -1 on OOM. */
 int ot_routing_set_label(struct ot_routing *r, int n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -6,6 +6,8 @@
  */
 #include <stdlib.h>
 
+#include "model/error.h"
+#include "model/fabric.h"
 #include "model/uf.h"
 
 struct ot_uf {
@@ -78,4 +80,65 @@ bool ot_uf_union(struct ot_uf *uf, uint32_t x, uint32_t y)
 bool ot_uf_same(struct ot_uf *uf, uint32_t x, uint32_t y)
 {
 	return ot_uf_find(uf, x) == ot_uf_find(uf, y);
+}
+
+/* A set before numbering: its root, size and smallest (GUID, node). */
+struct uf_class {
+	uint32_t root, size;
+	uint64_t guid;
+	int32_t first;
+};
+
+static int cmp_class(const void *a, const void *b)
+{
+	const struct uf_class *x = a, *y = b;
+
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+int ot_uf_number_switches(const struct ot_fabric *f, struct ot_uf *uf,
+			  int32_t *group, uint32_t *nsets, uint32_t *largest,
+			  const char *who, struct ot_error *err)
+{
+	struct uf_class *cl = calloc((size_t)f->nnodes + 1, sizeof(*cl));
+	int32_t *of = malloc(((size_t)f->nnodes + 1) * sizeof(*of));
+	uint32_t n, ncl = 0, G;
+
+	if (!cl || !of) {
+		free(cl);
+		free(of);
+		return ot_error_nomem(err, who);
+	}
+	for (n = 0; n < f->nnodes; n++)
+		of[n] = -1;
+	for (n = 0; n < f->nnodes; n++) {
+		uint32_t r;
+
+		if (!ot_is_switch(f, n))
+			continue;
+		r = ot_uf_find(uf, n);
+		if (of[r] < 0) {
+			of[r] = ncl;
+			cl[ncl++] = (struct uf_class){ r, 0, f->node[n].guid,
+						       (int32_t)n };
+		}
+		cl[of[r]].size++;
+		if (f->node[n].guid < cl[of[r]].guid)
+			cl[of[r]].guid = f->node[n].guid;
+	}
+	qsort(cl, ncl, sizeof(*cl), cmp_class);
+	for (G = 0; G < ncl; G++)
+		of[cl[G].root] = G;
+	*nsets = ncl;
+	*largest = ncl ? cl[0].size : 0;
+	for (n = 0; n < f->nnodes; n++)
+		if (ot_is_switch(f, n))
+			group[n] = of[ot_uf_find(uf, n)];
+	free(cl);
+	free(of);
+	return 0;
 }

@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct ot_error;
+struct ot_fabric;
 struct ot_uf;
 
 /* n singleton sets {0} .. {n-1}; n may be 0.  NULL when out of memory. */
@@ -34,5 +36,17 @@ bool ot_uf_union(struct ot_uf *uf, uint32_t x, uint32_t y);
 
 /* Whether x and y are in the same set. */
 bool ot_uf_same(struct ot_uf *uf, uint32_t x, uint32_t y);
+
+/*
+ * The sets of f's switches numbered 0, 1, ... by size (largest first),
+ * then smallest switch GUID, then lowest node: group[n] for every switch
+ * n (other nodes untouched), *nsets and *largest (switches in set 0).
+ * The numbering rests on sizes and GUIDs only, not on discovery order
+ * beyond the last tie.  0, or -1 with err set (out of memory, who names
+ * the caller).
+ */
+int ot_uf_number_switches(const struct ot_fabric *f, struct ot_uf *uf,
+			  int32_t *group, uint32_t *nsets, uint32_t *largest,
+			  const char *who, struct ot_error *err);
 
 #endif

@@ -86,6 +86,7 @@
 #include <string.h>
 
 #include "model/routing.h"
+#include "model/sort.h"
 #include "route/deal.h"
 #include "route/df_plus.h"
 #include "route/engines.h"
@@ -394,13 +395,6 @@ static bool group_candidate(const struct df_ctx *c, int32_t s,
 	return local_dim(c, s, p, 1) && xy[2 * x + 1] == xy[2 * t + 1];
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* A candidate's sorting key: far end's group, switch in group, port. */
 static uint64_t cand_key(const struct df_ctx *c, int32_t s, unsigned int p)
 {
@@ -521,7 +515,7 @@ static int prepare_candidates(struct df_ctx *c)
 		for (b = 0; b < c->nlanes; b++) {
 			c->cstart[(size_t)n * c->nlanes + b] = k;
 			m = sw ? bundle_candidates(c, n, b, key) : 0;
-			qsort(key, m, sizeof(*key), cmp_u64);
+			qsort(key, m, sizeof(*key), ot_cmp_u64);
 			for (i = 0; i < m; i++)
 				c->cport[k++] = key[i] & 0xff;
 		}
@@ -648,37 +642,11 @@ static int escape_prepare(struct df_ctx *c)
 /* The escape layer's port at every switch toward lid (number seq). */
 static int escape_hops(struct df_ctx *c, uint32_t lid, uint32_t seq)
 {
-	const struct ot_fabric *f = c->f;
-	const struct ot_df *df = c->df;
-	int32_t t = c->tsw[lid], x;
-	uint32_t s, next;
-	unsigned int p;
-
 	if (escape_prepare(c))
 		return -1;
-	for (s = 0; s < df->gstart[df->ngroups]; s++) {
-		int32_t sw = df->member[s];
-
-		switch (ot_escape_hop(&c->esc, s, esc_pos(c, t), seq, &next)) {
-		case OT_ESCAPE_DELIVER:
-			c->hop[sw] = c->tport[lid];
-			break;
-		case OT_ESCAPE_FORWARD:
-			x = df->member[c->eadj[next]];
-			for (p = 1; p <= f->node[sw].nports; p++)
-				if (f->node[sw].port[p].peer == x)
-					break;
-			c->hop[sw] = p;
-			break;
-		case OT_ESCAPE_CUT:
-			return ot_refuse(c->err, OT_ERR_DAMAGE,
-					 "df-static: no path at all from switch \"%s\" to switch \"%s\": missing cables and switches cut the fabric in two",
-					 f->node[sw].desc, f->node[t].desc);
-		case OT_ESCAPE_NOMEM:
-			return ot_error_nomem(c->err, "df-static");
-		}
-	}
-	return 0;
+	return ot_escape_ports(&c->esc, c->f, c->df->member,
+			       esc_pos(c, c->tsw[lid]), seq, c->tport[lid],
+			       c->hop, "df-static", c->err);
 }
 
 /* Whether every switch has a candidate toward LID lid. */
@@ -997,10 +965,9 @@ static int fill_sl2vl(struct df_ctx *c, struct ot_routing *out)
 		uint8_t *t;
 
 		np = f->node[n].nports;
-		t = malloc((size_t)(np + 1) * (np + 1) * OT_NUM_SLS);
+		t = ot_routing_sl2vl_new(out, n);
 		if (!t)
 			return ot_error_nomem(c->err, "df-static");
-		out->sl2vl[n] = t;
 		for (o = 0; o <= np; o++)
 			pc[o] = port_pc(c->df, n, o);
 		for (in = 0; in <= np; in++)
@@ -1277,15 +1244,10 @@ static int set_labels(const struct df_ctx *c, struct ot_routing *out)
 	int rc = 0;
 
 	for (n = 0; n < f->nnodes && !rc; n++) {
-		int32_t sw = n;
+		int32_t sw = ot_home_switch(f, n);
 
-		if (df->group[n] < 0)
+		if (df->group[n] < 0 || sw < 0)
 			continue;
-		if (!ot_is_switch(f, n)) {
-			sw = f->node[n].port[1].peer;
-			if (sw < 0 || !ot_is_switch(f, sw))
-				continue;
-		}
 		if (df->gdims[df->group[sw]] == 2)
 			rc = ot_routing_set_label(out, n, "%s [%d,%d,%d]",
 						  sw == (int32_t)n ? "switch" : "CA",

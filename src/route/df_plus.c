@@ -62,6 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/sort.h"
 #include "route/deal.h"
 #include "route/df_plus.h"
 #include "route/escape.h"
@@ -128,13 +129,6 @@ static uint32_t sw_pos(const struct dfp_ctx *c, int32_t n)
 	if (d->role[n] == OT_DFP_LEAF)
 		return d->lstart[d->group[n]] + (uint32_t)d->index[n];
 	return c->nleaves + d->sstart[d->group[n]] + (uint32_t)d->index[n];
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* The first leaf (by index) cabled to spine w, -1 none. */
@@ -475,7 +469,7 @@ static void fallback_list(struct dfp_ctx *c, int32_t s, uint32_t *k)
 			    c->pcnt[x] && (pass || !c->ldet[x]))
 				key[m++] = ((uint64_t)c->d->index[x] << 8) | p;
 		}
-	qsort(key, m, sizeof(*key), cmp_u64);
+	qsort(key, m, sizeof(*key), ot_cmp_u64);
 	c->fbeg[s] = *k;
 	c->fcnt[s] = m;
 	c->frule[s] = pass == 1 && m;
@@ -501,7 +495,7 @@ static uint32_t turn_cands(const struct dfp_ctx *c, int32_t s, uint64_t *key)
 		    c->frule[x] && !c->fturn[c->d->group[s]])
 			key[m++] = ((uint64_t)c->d->index[x] << 8) | p;
 	}
-	qsort(key, m, sizeof(*key), cmp_u64);
+	qsort(key, m, sizeof(*key), ot_cmp_u64);
 	return m;
 }
 
@@ -521,7 +515,7 @@ static void put_cands(struct dfp_ctx *c, int32_t s, int32_t T, uint32_t *k)
 		c->ldet[s] = 0;
 		m = s == T ? 0 : leaf_cands(c, s, T, key, &c->ldet[s]);
 	}
-	qsort(key, m, sizeof(*key), cmp_u64);
+	qsort(key, m, sizeof(*key), ot_cmp_u64);
 	c->pbeg[s] = *k;
 	c->pcnt[s] = m;
 	for (j = 0; j < m; j++)
@@ -708,7 +702,7 @@ static int escape_prepare(struct dfp_ctx *c)
 			    d->group[x] >= 0)
 				key[m++] = sw_pos(c, x);
 		}
-		qsort(key, m, sizeof(*key), cmp_u64);
+		qsort(key, m, sizeof(*key), ot_cmp_u64);
 		for (i = w = 0; i < m; i++)
 			if (!i || key[i] != key[i - 1])
 				c->eadj[k + w++] = (uint32_t)key[i];
@@ -725,36 +719,11 @@ static int escape_prepare(struct dfp_ctx *c)
 /* The escape layer's port at every switch toward lid (number seq). */
 static int escape_hops(struct dfp_ctx *c, uint32_t lid, uint32_t seq)
 {
-	const struct ot_fabric *f = c->f;
-	int32_t t = c->tsw[lid], x;
-	uint32_t s, next;
-	unsigned int p;
-
 	if (escape_prepare(c))
 		return -1;
-	for (s = 0; s < c->nsw; s++) {
-		int32_t sw = c->posnode[s];
-
-		switch (ot_escape_hop(&c->esc, s, sw_pos(c, t), seq, &next)) {
-		case OT_ESCAPE_DELIVER:
-			c->hop[sw] = c->tport[lid];
-			break;
-		case OT_ESCAPE_FORWARD:
-			x = c->posnode[c->eadj[next]];
-			for (p = 1; p <= f->node[sw].nports; p++)
-				if (f->node[sw].port[p].peer == x)
-					break;
-			c->hop[sw] = p;
-			break;
-		case OT_ESCAPE_CUT:
-			return ot_refuse(c->err, OT_ERR_DAMAGE,
-					 "df-static: no path at all from switch \"%s\" to switch \"%s\": missing cables and switches cut the fabric in two",
-					 f->node[sw].desc, f->node[t].desc);
-		case OT_ESCAPE_NOMEM:
-			return ot_error_nomem(c->err, "df-static");
-		}
-	}
-	return 0;
+	return ot_escape_ports(&c->esc, c->f, c->posnode,
+			       sw_pos(c, c->tsw[lid]), seq, c->tport[lid],
+			       c->hop, "df-static", c->err);
 }
 
 /* Marks leaf s's detour toward lid (path SL 1 from its CAs). */
@@ -926,10 +895,9 @@ static int set_vls(struct dfp_ctx *c, struct ot_routing *out)
 		uint8_t *t;
 
 		np = f->node[n].nports;
-		t = malloc((size_t)(np + 1) * (np + 1) * OT_NUM_SLS);
+		t = ot_routing_sl2vl_new(out, n);
 		if (!t)
 			return ot_error_nomem(c->err, "df-static");
-		out->sl2vl[n] = t;
 		for (in = 0; in <= np; in++) {
 			enum ot_dfp_port pc = ot_dfp_port_class(c->d, n, in);
 
@@ -1191,15 +1159,10 @@ static int set_labels(const struct dfp_ctx *c, struct ot_routing *out)
 	int rc = 0;
 
 	for (n = 0; n < f->nnodes && !rc; n++) {
-		int32_t sw = n;
+		int32_t sw = ot_home_switch(f, n);
 
-		if (d->group[n] < 0)
+		if (d->group[n] < 0 || sw < 0)
 			continue;
-		if (!ot_is_switch(f, n)) {
-			sw = f->node[n].port[1].peer;
-			if (sw < 0 || !ot_is_switch(f, sw))
-				continue;
-		}
 		rc = ot_routing_set_label(out, n, "%s [%d,%d]",
 					  sw != (int32_t)n ? "CA" :
 					  d->role[n] == OT_DFP_LEAF ? "leaf" :

@@ -24,6 +24,7 @@
  */
 #include <stdlib.h>
 
+#include "model/fabric.h"
 #include "model/sort.h"
 #include "route/escape.h"
 
@@ -217,4 +218,40 @@ void ot_escape_free(struct ot_escape *e)
 	free(e->phi);
 	free(e->by_phi);
 	*e = (struct ot_escape){ 0 };
+}
+
+int ot_escape_ports(struct ot_escape *e, const struct ot_fabric *f,
+		    const int32_t *node_of, uint32_t t, uint32_t seq,
+		    uint8_t tport, uint8_t *hop, const char *who,
+		    struct ot_error *err)
+{
+	uint32_t s, next;
+	unsigned int p;
+	int32_t sw, x;
+
+	for (s = 0; s < e->n; s++) {
+		if (!e->present[s])
+			continue;
+		sw = node_of[s];
+		switch (ot_escape_hop(e, s, t, seq, &next)) {
+		case OT_ESCAPE_DELIVER:
+			hop[sw] = tport;
+			break;
+		case OT_ESCAPE_FORWARD:
+			x = node_of[e->adj[next]];
+			for (p = 1; p <= f->node[sw].nports; p++)
+				if (f->node[sw].port[p].peer == x)
+					break;
+			hop[sw] = p;
+			break;
+		case OT_ESCAPE_CUT:
+			return ot_refuse(err, OT_ERR_DAMAGE,
+					 "%s: no path at all from switch \"%s\" to switch \"%s\": missing cables and switches cut the fabric in two",
+					 who, f->node[sw].desc,
+					 f->node[node_of[t]].desc);
+		case OT_ESCAPE_NOMEM:
+			return ot_error_nomem(err, who);
+		}
+	}
+	return 0;
 }

@@ -64,6 +64,19 @@ enum ot_escape_step {
 enum ot_escape_step ot_escape_hop(struct ot_escape *e, uint32_t s, uint32_t t,
 				  uint32_t seq, uint32_t *next);
 
+/*
+ * The escape layer's port toward position t (sequence number seq) at
+ * each of the n positions, position s being node node_of[s] of f:
+ * hop[node_of[s]] set to the port toward the next position, tport at
+ * t itself.  0, or -1 with err set: OT_ERR_DAMAGE when f is cut in two
+ * (who names the engine in the message), out of memory.
+ */
+struct ot_fabric;
+int ot_escape_ports(struct ot_escape *e, const struct ot_fabric *f,
+		    const int32_t *node_of, uint32_t t, uint32_t seq,
+		    uint8_t tport, uint8_t *hop, const char *who,
+		    struct ot_error *err);
+
 void ot_escape_free(struct ot_escape *e);
 
 #endif

@@ -890,10 +890,9 @@ static int fill_sl2vl(struct sf_ctx *c, const struct sf_plan *plan,
 
 		if (c->sf->sw_pos[n] < 0)
 			continue;
-		t = malloc((size_t)(np + 1) * (np + 1) * OT_NUM_SLS);
+		t = ot_routing_sl2vl_new(out, n);
 		if (!t)
 			return ot_error_nomem(c->err, "sf-mms");
-		out->sl2vl[n] = t;
 		for (in = 0; in <= np; in++) {
 			int32_t from = in ? f->node[n].port[in].peer : -1;
 			bool sw = from >= 0 && ot_is_switch(f, from);

@@ -296,24 +296,6 @@ out:
 	return error;
 }
 
-/* A group before numbering: its root, size and smallest (GUID, node). */
-struct df_class {
-	uint32_t root, size;
-	uint64_t guid;
-	int32_t first;
-};
-
-static int cmp_class(const void *a, const void *b)
-{
-	const struct df_class *x = a, *y = b;
-
-	if (x->size != y->size)
-		return x->size > y->size ? -1 : 1;
-	if (x->guid != y->guid)
-		return x->guid < y->guid ? -1 : 1;
-	return (x->first > y->first) - (x->first < y->first);
-}
-
 /* A switch, sorted into its group by (GUID, node). */
 struct df_member {
 	uint32_t group;
@@ -330,50 +312,6 @@ static int cmp_member(const void *a, const void *b)
 	if (x->guid != y->guid)
 		return x->guid < y->guid ? -1 : 1;
 	return (x->node > y->node) - (x->node < y->node);
-}
-
-/* Groups numbered by size (largest first), then smallest GUID. */
-static int number_groups(struct ot_df *df, struct ot_uf *uf,
-			 struct ot_error *err)
-{
-	const struct ot_fabric *f = df->fabric;
-	struct df_class *cl = calloc((size_t)f->nnodes + 1, sizeof(*cl));
-	int32_t *of = malloc(((size_t)f->nnodes + 1) * sizeof(*of));
-	uint32_t n, ncl = 0, G;
-
-	if (!cl || !of) {
-		free(cl);
-		free(of);
-		return ot_error_nomem(err, "dragonfly");
-	}
-	for (n = 0; n < f->nnodes; n++)
-		of[n] = -1;
-	for (n = 0; n < f->nnodes; n++) {
-		uint32_t r;
-
-		if (!ot_is_switch(f, n))
-			continue;
-		r = ot_uf_find(uf, n);
-		if (of[r] < 0) {
-			of[r] = ncl;
-			cl[ncl] = (struct df_class){ r, 0, f->node[n].guid, n };
-			ncl++;
-		}
-		cl[of[r]].size++;
-		if (f->node[n].guid < cl[of[r]].guid)
-			cl[of[r]].guid = f->node[n].guid;
-	}
-	qsort(cl, ncl, sizeof(*cl), cmp_class);
-	for (G = 0; G < ncl; G++)
-		of[cl[G].root] = G;
-	df->ngroups = ncl;
-	df->max_size = ncl ? cl[0].size : 0;
-	for (n = 0; n < f->nnodes; n++)
-		if (ot_is_switch(f, n))
-			df->group[n] = of[ot_uf_find(uf, n)];
-	free(cl);
-	free(of);
-	return 0;
 }
 
 /* Members of each group in (GUID, node) order, and their indices. */
@@ -890,6 +828,7 @@ static int find_groups(struct ot_df *df, const struct df_adj *g, bool flat,
 {
 	const struct ot_fabric *f = df->fabric;
 	struct ot_uf *uf = ot_uf_new(f->nnodes);
+	uint32_t largest = 0;
 	int error = 0;
 
 	if (!uf)
@@ -898,7 +837,9 @@ static int find_groups(struct ot_df *df, const struct df_adj *g, bool flat,
 	if (merge_dense(f, g, uf) || (flat && merge_matched(f, g, uf)))
 		error = ot_error_nomem(err, "dragonfly");
 	if (!error)
-		error = number_groups(df, uf, err);
+		error = ot_uf_number_switches(f, uf, df->group, &df->ngroups,
+					      &largest, "dragonfly", err);
+	df->max_size = largest;
 	if (!error)
 		error = list_members(df, err);
 	if (!error)

@@ -74,24 +74,6 @@ static int find_roles(struct ot_dfp *d, struct ot_error *err)
 	return 0;
 }
 
-/* A group before numbering: its root and smallest (GUID, node). */
-struct dfp_class {
-	uint32_t root, size;
-	uint64_t guid;
-	int32_t first;
-};
-
-static int cmp_class(const void *a, const void *b)
-{
-	const struct dfp_class *x = a, *y = b;
-
-	if (x->size != y->size)
-		return x->size > y->size ? -1 : 1;
-	if (x->guid != y->guid)
-		return x->guid < y->guid ? -1 : 1;
-	return (x->first > y->first) - (x->first < y->first);
-}
-
 /* A switch sorted into its group and role by (GUID, node). */
 struct dfp_member {
 	uint32_t group;
@@ -111,49 +93,6 @@ static int cmp_member(const void *a, const void *b)
 	if (x->guid != y->guid)
 		return x->guid < y->guid ? -1 : 1;
 	return (x->node > y->node) - (x->node < y->node);
-}
-
-/* Groups numbered by size (largest first), then smallest GUID. */
-static int number_groups(struct ot_dfp *d, struct ot_uf *uf,
-			 struct ot_error *err)
-{
-	const struct ot_fabric *f = d->fabric;
-	struct dfp_class *cl = calloc((size_t)f->nnodes + 1, sizeof(*cl));
-	int32_t *of = malloc(((size_t)f->nnodes + 1) * sizeof(*of));
-	uint32_t n, ncl = 0, G;
-
-	if (!cl || !of) {
-		free(cl);
-		free(of);
-		return ot_error_nomem(err, "dragonfly+");
-	}
-	for (n = 0; n < f->nnodes; n++)
-		of[n] = -1;
-	for (n = 0; n < f->nnodes; n++) {
-		uint32_t r;
-
-		if (!ot_is_switch(f, n))
-			continue;
-		r = ot_uf_find(uf, n);
-		if (of[r] < 0) {
-			of[r] = ncl;
-			cl[ncl++] = (struct dfp_class){ r, 0, f->node[n].guid,
-							(int32_t)n };
-		}
-		cl[of[r]].size++;
-		if (f->node[n].guid < cl[of[r]].guid)
-			cl[of[r]].guid = f->node[n].guid;
-	}
-	qsort(cl, ncl, sizeof(*cl), cmp_class);
-	for (G = 0; G < ncl; G++)
-		of[cl[G].root] = G;
-	d->ngroups = ncl;
-	for (n = 0; n < f->nnodes; n++)
-		if (ot_is_switch(f, n))
-			d->group[n] = of[ot_uf_find(uf, n)];
-	free(cl);
-	free(of);
-	return 0;
 }
 
 static int list_members(struct ot_dfp *d, struct ot_error *err)
@@ -318,6 +257,7 @@ int ot_dfp_recognize(const struct ot_fabric *f, struct ot_dfp **out,
 {
 	struct ot_dfp *d = calloc(1, sizeof(*d));
 	struct ot_uf *uf = ot_uf_new(f->nnodes ? f->nnodes : 1);
+	uint32_t largest;
 	int error;
 
 	*out = NULL;
@@ -328,7 +268,8 @@ int ot_dfp_recognize(const struct ot_fabric *f, struct ot_dfp **out,
 	error = find_roles(d, err);
 	if (!error) {
 		join_groups(d, uf);
-		error = number_groups(d, uf, err);
+		error = ot_uf_number_switches(f, uf, d->group, &d->ngroups,
+					      &largest, "dragonfly+", err);
 	}
 	if (!error)
 		error = list_members(d, err);

@@ -171,10 +171,9 @@ static int fill_sl2vl(struct ff_ctx *c, struct ot_routing *out)
 		uint8_t *t;
 
 		np = f->node[i].nports;
-		t = malloc((size_t)(np + 1) * (np + 1) * OT_NUM_SLS);
+		t = ot_routing_sl2vl_new(out, i);
 		if (!t)
 			return ot_error_nomem(c->err, c->name);
-		out->sl2vl[i] = t;
 		for (in = 0; in <= np; in++)
 			dim[in] = sw ? ot_ff_port_dim(c->ff, i, in) : -1;
 		for (in = 0; in <= np; in++)
