@@ -47,7 +47,7 @@ unit() {
 		return 1
 	fi
 	step "unit tests in $dir"
-	make -C "$dir" check >"$dir/check.out" 2>&1
+	make -C "$dir" -j"$(nproc)" check >"$dir/check.out" 2>&1
 	grep -E '^(PASS|FAIL|ERROR|SKIP|XFAIL|XPASS):' "$dir/check.out"
 	grep -E -A40 '^FAIL|^ERROR' "$dir"/tests/unit/*.log 2>/dev/null | head -60
 	count_unit "$dir"

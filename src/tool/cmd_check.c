@@ -182,7 +182,7 @@ static const struct tool_option check_options[] = {
 	{ "qos-layers", 'Y', "S",
 	  "with --qos: the engine's SL layers per class (default: the fewest that hold the path SLs found)",
 	  TOOL_UINT(ARGS, qos_sls, 1, 15) },
-	{ "strict", 'X', NULL,
+	{ "strict", 'T', NULL,
 	  "with --qos: a class that reaches no port (no pair has its SL) fails the check, not only warns",
 	  TOOL_SET(ARGS, strict) },
 	{ "plot", 'g', "FILE",

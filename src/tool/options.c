@@ -225,6 +225,25 @@ static void add_seen(char *seen, int key)
 	seen[n + 1] = '\0';
 }
 
+/*
+ * Two options with one short letter: getopt would take the second for the
+ * first (a flag read as an option with an argument).  A bug of the
+ * command's table, said at every call so that no test can miss it.
+ */
+static const struct tool_option *shared_key(const struct tool_command *c,
+					    const struct tool_option **with)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < c->noptions; i++)
+		for (j = i + 1; j < c->noptions; j++)
+			if (c->options[i].key == c->options[j].key) {
+				*with = &c->options[j];
+				return &c->options[i];
+			}
+	return NULL;
+}
+
 int tool_parse(const struct tool_command *c, int argc, char **argv,
 	       void *args, int *next, char *seen)
 {
@@ -234,8 +253,18 @@ int tool_parse(const struct tool_command *c, int argc, char **argv,
 	const struct tool_option *o;
 	int ret, status = -1;
 
+	const struct tool_option *dup, *with = NULL;
+
 	if (!longopts || !shortopts) {
 		fprintf(stderr, "osmtopo %s: out of memory\n", c->name);
+		status = OT_EXIT_USAGE;
+		goto out;
+	}
+	dup = shared_key(c, &with);
+	if (dup) {
+		fprintf(stderr,
+			"osmtopo %s: bug: --%s and --%s share the short option -%c\n",
+			c->name, dup->name, with->name, dup->key);
 		status = OT_EXIT_USAGE;
 		goto out;
 	}
