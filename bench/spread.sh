@@ -8,18 +8,26 @@
 # divides 16384 * (the VLs without spreading) by the VLs used, so that
 # the spread tables get no more buffer per port than the engine alone.
 #
+# -a prints the checker's analytic throughput beside each simulated
+# figure ("simulated / analytic"); -o passes further simulate options
+# (for example "--warmup 300 --measure 500" on 16K fabrics).
+#
 # usage (from the build dir): bench/spread.sh [-p PATTERNS] [-b BUFFER|total]
-#        [-s SPREADS] ENGINE:NETFILE[:LMC]...
+#        [-s SPREADS] [-a] [-o SIMULATE-OPTIONS] ENGINE:NETFILE[:LMC]...
 set -eu
 osmtopo=${OSMTOPO:-./osmtopo}
 patterns=uniform,complement,reverse,shuffle,transpose,rotation
 spreads="off auto"
 buffer=16384
-while getopts p:b:s: o; do
+analytic=-A
+extra=""
+while getopts p:b:s:ao: o; do
 	case $o in
 	p) patterns=$OPTARG ;;
 	b) buffer=$OPTARG ;;
 	s) spreads=$OPTARG ;;
+	a) analytic="" ;;
+	o) extra=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
@@ -47,13 +55,20 @@ for spec in "$@"; do
 			b=$((16384 * base_vls / vls / 64 * 64))
 			[ "$b" -ge 2048 ] || b=2048
 		fi
+		# shellcheck disable=SC2086 # $analytic and $extra are option lists
 		out=$(nice "$osmtopo" simulate --route "$engine" "${lmcopt[@]}" \
-			--spread "$s" --patterns "$patterns" --buffer "$b" -A -j 1 \
-			"$net" 2>&1) || { echo "| $(basename "$net" .net) | $engine | $s | failed: $(tail -1 <<<"$out") |"; continue; }
+			--spread "$s" --patterns "$patterns" --buffer "$b" $analytic \
+			$extra -j 1 "$net" 2>&1) || { echo "| $(basename "$net" .net) | $engine | $s | failed: $(tail -1 <<<"$out") |"; continue; }
 		printf '| %s | %s | %s | %s | %s |' "$(basename "$net" .net)" \
 			"$engine" "$s" "$vls" "$b"
 		for p in "${pats[@]}"; do
-			v=$(awk -v p="$p" '$1 == p ":" && $2 == "saturation" { print $3 }' <<<"$out")
+			v=$(awk -v p="$p" '$1 == p ":" && $2 == "saturation" {
+				v = $3
+				for (i = 4; i < NF; i++)
+					if ($i == "analytic")
+						v = v " / " $(i + 1)
+				print v
+			}' <<<"$out")
 			printf ' %s |' "${v:--}"
 		done
 		printf '\n'

@@ -78,6 +78,8 @@ tests=(
 	"live-mcast-sf-mms|$here/test_live_mcast.sh sf-mms $topo/slimfly-q5-3cas.net 0"
 	"live-mcast-df-static|$here/test_live_mcast.sh df-static $topo/dragonfly-4x2-9g-2cas-random.net 0"
 	"live-mcast-df-static-valiant-lmc1|$here/test_live_mcast.sh df-static $topo/dragonfly-4x2-9g-2cas-random.net 1"
+	"live-mcast-hdor-spread|$here/test_live_mcast.sh hdor $topo/kns-8x2-4cas-2links.net 0 auto"
+	"live-mcast-df-static-spread|$here/test_live_mcast.sh df-static $topo/dragonfly-4x2-9g-2cas-random.net 0 4:coord"
 	"topologies-fresh|$here/test_topologies_fresh.sh"
 	"osm-dump|$here/test_osm_dump.sh $topo/cellia-kns-6x2.net"
 	"simulate-df-static|$here/test_simulate.sh df-static $topo/dragonfly-4x2-9g-2cas-random.net"

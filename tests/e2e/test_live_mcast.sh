@@ -16,16 +16,36 @@
 # log (VERBOSE) must show the plugin's tree for both groups' MLIDs, none
 # closing a credit loop, and no "Min Hop Table Assignment".
 #
-# Usage: test_live_mcast.sh ENGINE NETFILE LMC
+# With SPREAD (issue 21, doc/spread.md) the plugin spreads unicast
+# destinations over groups of VLs (osmtopo_spread=SPREAD, 8 data VLs):
+# the trees stay on the multicast SL's VLs, every member is still
+# reached, and the check (which reads every port's SL2VL) must find no
+# credit loop that multicast adds to the spread VLs.
+#
+# Usage: test_live_mcast.sh ENGINE NETFILE LMC [SPREAD]
 
 . "$(dirname "$0")/lib.sh"
-engine=$1 net=$2 lmc=$3
-e2e_init "live-mcast-$engine"
+engine=$1 net=$2 lmc=$3 spread=${4:-}
+spreadopt=()
+if [ -n "$spread" ]; then
+	e2e_init "live-mcast-$engine-spread-$spread"
+	spreadopt=(--option max_op_vls=8
+		--option event_plugin_options="osmtopo_spread=$spread")
+else
+	e2e_init "live-mcast-$engine"
+fi
 
 ibsim_start "$net"
 OSM_TIMEOUT=${OSM_TIMEOUT:-300} opensm_start --option qos=TRUE \
 	--option "lmc=$lmc" --option "routing_engine=$engine,no_fallback" \
-	--option log_flags=0x07
+	--option log_flags=0x07 "${spreadopt[@]}"
+if [ -n "$spread" ]; then
+	line=$(grep -o "$engine: .*destinations spread over [0-9]* group.*" "$WORK/opensm.log" | tail -1)
+	[ -n "$line" ] || e2e_fail "no spread line in the log"
+	groups=$(sed -E 's/.*spread over ([0-9]+) group.*/\1/' <<<"$line")
+	[ "$groups" -gt 1 ] || e2e_fail "no spreading: $line"
+	e2e_log "spread: $line"
+fi
 
 bcast=ff12:401b:ffff::ffff:ffff own=ff12:e001::7
 mapfile -t cas < <(grep -E '^(Hca|Ca)' "$net" | sed -E 's/^[^"]*"([^"]*)".*/\1/')
@@ -72,4 +92,4 @@ trees=$(grep -E "$engine: MLID 0x[0-9a-f]{4}: multicast tree of " "$WORK/opensm.
 grep -E "$engine: MLID .*multicast tree of .*CREDIT LOOP|ERR 5E09" "$WORK/opensm.log" &&
 	e2e_fail "a tree closes a credit loop with unicast"
 e2e_log "OpenSM: the plugin's trees for $trees MLIDs, no credit loop, no min-hop matrices: $(grep -E "$engine: MLID .*multicast tree of" "$WORK/opensm.log" | tail -1 | sed 's/.*MLID/MLID/')"
-e2e_log "PASS: $engine, lmc $lmc: 2 groups, $members members reached from every member, no loop, no credit loop added"
+e2e_log "PASS: $engine, lmc $lmc${spread:+, spread $spread}: 2 groups, $members members reached from every member, no loop, no credit loop added"
