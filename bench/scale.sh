@@ -101,11 +101,14 @@ opensm_run() {
 }
 
 checker() {
-	local engine=$1
+	local engine=$1 rc=0 wall rss
 	/usr/bin/time -f "%e %M" -o "$WORK/time" "$OSMTOPO" sim run --dir "$WORK/sim" -- \
 		"$OSMTOPO" check --live --no-balance --engine "$engine" \
-		>"$WORK/check.out" 2>"$WORK/check.err"
-	read -r wall rss <"$WORK/time"
+		>"$WORK/check.out" 2>"$WORK/check.err" || rc=$?
+	# GNU time puts "Command exited with non-zero status N" or
+	# "Command terminated by signal N" before the figures
+	read -r wall rss < <(tail -1 "$WORK/time")
+	[ "$rc" -eq 0 ] || echo "  $engine checker exit $rc: $(head -1 "$WORK/time")"
 	printf '  %-10s checker  wall %7.2f s  peak RSS %6d MB  %s; %s\n' "$engine" \
 		"$wall" "$((rss / 1024))" "$(tail -1 "$WORK/check.out")" \
 		"$(grep -o '[0-9]* pairs checked on SLs the SA gave, [0-9]* on sampled' "$WORK/check.err")"
