@@ -3,8 +3,7 @@
  * Holds every reached CA-to-CA path to the promise of the engine
  * (model/routing.h): minimal or not, how many hops, which VL on which hop
  * (below the promising routing's nvls), which SL, and the engine's own
- * rule.  Each source switch's path suffix
- * is built once per destination.
+ * rule.  Each source switch's path suffix is built once per destination.
  */
 #include <stdio.h>
 
