@@ -22,7 +22,8 @@
 # rand() in get_dfsssp_sl() (OpenSM's osm_ucast_dfsssp.c, seeded with
 # the time), each copy a subset of an acyclic layer.  Two reads of one
 # unchanged fabric then see other SLs for most pairs (3,645 of 5,184
-# pairs on dragonfly-4x2-9g-2cas-random, seen with a debug print of each
+# PathRecords, 72 CA ports x 72 LIDs, on dragonfly-4x2-9g-2cas-random,
+# seen with a debug print of each
 # answer's SLID, DLID and SL: the answers match their queries), so the
 # channels, dependencies and the VLs and SLs used differ between any two
 # reads; credit loops (none) and everything else must not.
