@@ -282,7 +282,7 @@ static int check_destination(struct checker *ck, const struct ot_dest *dd)
 	if (check_odd_sources(ck, dd) ||
 	    ot_unicast_deps_toward(&ck->ud, &ck->tree, dd))
 		return -1;
-	if (ck->opts->promise && ck_check_promise(ck, dd))
+	if (ck->opts->promiser && ck_check_promise(ck, dd))
 		return -1;
 	return 0;
 }
@@ -348,13 +348,14 @@ int ot_check_run(const struct ot_fabric *f, const struct ot_routing *r,
 		goto out;
 	ck.rep->max_examples = ck.opts->max_examples ? ck.opts->max_examples :
 						      DEFAULT_EXAMPLES;
-	if (ck.opts->promise && ck.opts->promise->text) {
-		ck.rep->promise = dupstr(ck.opts->promise->text);
+	if (ck.opts->promiser && ck.opts->promiser->promise.text) {
+		ck.rep->promise = dupstr(ck.opts->promiser->promise.text);
 		if (!ck.rep->promise)
 			goto out;
 	}
-	if (ck.opts->promise && ck.opts->promise->rule_text) {
-		ck.rep->promise_rule = dupstr(ck.opts->promise->rule_text);
+	if (ck.opts->promiser && ck.opts->promiser->promise.rule_text) {
+		ck.rep->promise_rule =
+			dupstr(ck.opts->promiser->promise.rule_text);
 		if (!ck.rep->promise_rule)
 			goto out;
 	}

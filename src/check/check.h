@@ -24,11 +24,13 @@
 
 struct ot_check_opts {
 	/*
-	 * The promise to hold every reached CA-to-CA path to: the routing's
-	 * own (r->promise) or that of an engine run on the same fabric (for
-	 * tables read from files or a live fabric).  NULL: none.
+	 * The routing whose promise every reached CA-to-CA path is held
+	 * to: the checked routing itself, or an engine's run on the same
+	 * fabric (for tables read from files or a live fabric).  Its
+	 * promise and its VL count (every hop on a VL below its nvls; 0:
+	 * no bound) are what is held.  NULL: no promise.
 	 */
-	const struct ot_promise *promise;
+	const struct ot_routing *promiser;
 	unsigned int max_examples; /* problems listed by kind; 0 = 5 */
 	/* Link balance under traffic patterns; NULL: not computed. */
 	const struct ot_traffic_opts *balance;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Holds every reached CA-to-CA path to the promise of the engine
- * (model/routing.h): minimal or not, how many hops, which VL on which hop,
- * which SL, and the engine's own rule.  Each source switch's path suffix
- * is built once per destination.
+ * (model/routing.h): minimal or not, how many hops, which VL on which hop
+ * (below the promising routing's nvls), which SL, and the engine's own
+ * rule.  Each source switch's path suffix is built once per destination.
  */
 #include <stdio.h>
 
@@ -20,15 +20,16 @@ enum broken {
 };
 
 /*
- * Which part of the promise p a reached path breaks, with why saying
- * how.  shortest: links on a shortest path.
+ * Which part of the promise of the routing by a reached path breaks,
+ * with why saying how.  shortest: links on a shortest path.
  */
 static enum broken judge_path(const struct checker *ck,
-			      const struct ot_promise *p,
+			      const struct ot_routing *by,
 			      const struct ot_path *path, unsigned int shortest,
 			      unsigned int offset, struct ot_error *why)
 {
-	unsigned int i, links = path->len - 1;
+	const struct ot_promise *p = &by->promise;
+	unsigned int i, links = path->len - 1, nvls = by->nvls;
 
 	if ((p->minimal == OT_MINIMAL_ALL ||
 	     (p->minimal == OT_MINIMAL_BASE && !offset)) && links > shortest) {
@@ -42,13 +43,13 @@ static enum broken judge_path(const struct checker *ck,
 			     path->len - 3, p->max_switch_hops);
 		return TOO_LONG;
 	}
-	for (i = 0; i < links && p->nvls; i++) {
-		if (path->vl[i] < p->nvls)
+	for (i = 0; i < links && nvls; i++) {
+		if (path->vl[i] < nvls)
 			continue;
 		ot_error_set(why,
 			     "hop %u (\"%s\" port %u) on VL %u, only VLs 0-%u promised",
 			     i + 1, desc(ck, path->node[i]), path->port[i],
-			     path->vl[i], p->nvls - 1);
+			     path->vl[i], nvls - 1);
 		return BAD_VL;
 	}
 	if (p->sls && !(p->sls & (1u << path->sl))) {
@@ -165,26 +166,26 @@ static int judge_source(struct checker *ck, const struct ot_dest *dd,
 			const struct ot_endpoint *e, struct ot_path *path,
 			unsigned int shortest, struct verdicts *v)
 {
-	const struct ot_promise *p = ck->opts->promise;
+	const struct ot_routing *by = ck->opts->promiser;
 	const struct ot_endpoint *d = &ck->eps.ep[dd->ep];
 	uint16_t key = path->sl | ck->pvl[0] << 4 | ck->pvl[1] << 8;
 	struct ot_error why; /* 512 bytes: set only where a verdict is made */
 	struct example *ex;
 	enum broken b;
-	bool known = p->source_free && verdict_find(v, key, &b);
+	bool known = by->promise.source_free && verdict_find(v, key, &b);
 
 	why.msg[0] = '\0';
 	if (!known || ck->rep->violations.n < ck->rep->max_examples)
 		fill_suffix_vls(ck, path);
 	if (!known) {
-		b = judge_path(ck, p, path, shortest, dd->lid - d->lid, &why);
+		b = judge_path(ck, by, path, shortest, dd->lid - d->lid, &why);
 		verdict_keep(v, key, b);
 	}
 	count_broken(&ck->rep->c, b);
 	if (b == KEPT || ck->rep->violations.n >= ck->rep->max_examples)
 		return 0;
 	if (known)
-		judge_path(ck, p, path, shortest, dd->lid - d->lid, &why);
+		judge_path(ck, by, path, shortest, dd->lid - d->lid, &why);
 	ex = ck_example_add(ck, &ck->rep->violations, e, d, dd->lid);
 	if (!ex)
 		return -1;

@@ -220,3 +220,45 @@ struct ot_fabric *gen_done(struct ot_fabric *f, struct gen_layout *l,
 	ot_fabric_free(f);
 	return NULL;
 }
+
+unsigned int gen_kns_coord(unsigned int k, uint32_t r, unsigned int d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d; i++)
+		r /= k;
+	return r % k;
+}
+
+int gen_kns_routers(unsigned int k, unsigned int n, uint64_t *routers,
+		    struct ot_error *err)
+{
+	unsigned int i;
+
+	*routers = 1;
+	for (i = 0; i < n; i++) {
+		*routers *= k;
+		if (*routers > 1u << 20)
+			return ot_error_set(err,
+					    "kns: %u^%u routers is more than osmtopo generates",
+					    k, n);
+	}
+	return 0;
+}
+
+void gen_kns_name(unsigned int k, unsigned int n, uint32_t r, int ca,
+		  char *buf, size_t len)
+{
+	char c[96];
+	size_t used;
+	unsigned int d;
+
+	used = snprintf(c, sizeof(c), "[");
+	for (d = n; d-- > 0 && used < sizeof(c);)
+		used += snprintf(c + used, sizeof(c) - used, "%u%s",
+				 gen_kns_coord(k, r, d), d ? "," : "]");
+	if (ca < 0)
+		snprintf(buf, len, "R%s", c);
+	else
+		snprintf(buf, len, "CA%s/%d", c, ca);
+}

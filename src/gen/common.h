@@ -160,4 +160,20 @@ int gen_damage_wire(struct ot_fabric *f, struct gen_layout *l,
 struct ot_fabric *gen_done(struct ot_fabric *f, struct gen_layout *l,
 			   int error);
 
+/*
+ * The routers of a KNS (kns.c; kns_ft.c, whose lines are fat trees):
+ * router r has coordinates c_0..c_(n-1), r = sum c_d k^d, and is named
+ * "R[c(n-1),...,c0]", its CAs "CA[c(n-1),...,c0]/i", which tests read
+ * the recognizer's answer against.
+ */
+unsigned int gen_kns_coord(unsigned int k, uint32_t r, unsigned int d);
+
+/* k^n into *routers: 0, or -1 with err set when osmtopo makes no such KNS. */
+int gen_kns_routers(unsigned int k, unsigned int n, uint64_t *routers,
+		    struct ot_error *err);
+
+/* The name of router r (ca < 0) or of its CA ca, into buf. */
+void gen_kns_name(unsigned int k, unsigned int n, uint32_t r, int ca,
+		  char *buf, size_t len);
+
 #endif

@@ -24,17 +24,6 @@ struct kns_shape {
 	uint32_t nodes;
 };
 
-/* Coordinate d of router r (r = sum c_i k^i). */
-static unsigned int coord(const struct kns_shape *s, uint32_t r,
-			  unsigned int d)
-{
-	unsigned int i;
-
-	for (i = 0; i < d; i++)
-		r /= s->k;
-	return r % s->k;
-}
-
 /* The router coordinates other than dimension d, as one number. */
 static uint32_t line_of(const struct kns_shape *s, uint32_t r, unsigned int d)
 {
@@ -43,19 +32,6 @@ static uint32_t line_of(const struct kns_shape *s, uint32_t r, unsigned int d)
 	for (i = 0; i < d; i++)
 		low *= s->k;
 	return (r / (low * s->k)) * low + r % low;
-}
-
-/* "[c(n-1),...,c0]" into buf. */
-static void coords_str(const struct kns_shape *s, uint32_t r, char *buf,
-		       size_t len)
-{
-	size_t used = 0;
-	unsigned int d;
-
-	used += snprintf(buf, len, "[");
-	for (d = s->n; d-- > 0 && used < len;)
-		used += snprintf(buf + used, len - used, "%u%s",
-				 coord(s, r, d), d ? "," : "]");
 }
 
 /*
@@ -71,19 +47,14 @@ static uint32_t switch_node(const struct kns_shape *s, unsigned int d,
 static int check_params(const struct ot_kns_params *p, struct kns_shape *s,
 			struct ot_error *err)
 {
-	unsigned int router_ports, switch_ports, i;
-	uint64_t routers = 1;
+	unsigned int router_ports, switch_ports;
+	uint64_t routers;
 
 	if (p->k < 2 || p->n < 1 || p->cas < 1 || p->links < 1)
 		return ot_error_set(err,
 				    "kns: need k >= 2, n >= 1, cas >= 1, links >= 1");
-	for (i = 0; i < p->n; i++) {
-		routers *= p->k;
-		if (routers > 1u << 20)
-			return ot_error_set(err,
-					    "kns: %u^%u routers is more than osmtopo generates",
-					    p->k, p->n);
-	}
+	if (gen_kns_routers(p->k, p->n, &routers, err))
+		return -1;
 	if ((uint64_t)p->n * p->links + p->cas > OT_MAX_PORTS ||
 	    (uint64_t)p->k * p->links > OT_MAX_PORTS)
 		return ot_error_set(err, "kns: more than %u ports per switch",
@@ -122,20 +93,17 @@ static int check_params(const struct ot_kns_params *p, struct kns_shape *s,
 static bool node_name(const void *ctx, uint32_t lnode, char *buf, size_t len)
 {
 	const struct kns_shape *s = ctx;
-	char c[96];
+	uint32_t x;
 
 	if (lnode < s->routers) {
-		coords_str(s, lnode, c, sizeof(c));
-		snprintf(buf, len, "R%s", c);
+		gen_kns_name(s->k, s->n, lnode, -1, buf, len);
 	} else if (lnode < s->routers + s->switches) {
-		uint32_t x = lnode - s->routers;
-
+		x = lnode - s->routers;
 		snprintf(buf, len, "S[%u,%u]", x / s->per_dim, x % s->per_dim);
 	} else {
-		uint32_t x = lnode - s->routers - s->switches;
-
-		coords_str(s, x / s->cas, c, sizeof(c));
-		snprintf(buf, len, "CA%s/%u", c, x % s->cas);
+		x = lnode - s->routers - s->switches;
+		gen_kns_name(s->k, s->n, x / s->cas, (int)(x % s->cas), buf,
+			     len);
 	}
 	return true;
 }
@@ -156,7 +124,7 @@ static int link_router(struct ot_fabric *f, const struct kns_shape *s,
 
 		for (k = 0; k < s->links; k++) {
 			unsigned int rp = 1 + s->cas + d * s->links + k;
-			unsigned int sp = 1 + coord(s, r, d) * s->links + k;
+			unsigned int sp = 1 + gen_kns_coord(s->k, r, d) * s->links + k;
 
 			if (ot_fabric_link(f, l->index[r], gen_port(l, r, rp),
 					   l->index[sw], gen_port(l, sw, sp),

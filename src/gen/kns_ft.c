@@ -32,15 +32,6 @@ struct ft_shape {
 	const bool *present; /* per line switch, after the drops */
 };
 
-static unsigned int coord(const struct ft_shape *s, uint32_t r, unsigned int d)
-{
-	unsigned int i;
-
-	for (i = 0; i < d; i++)
-		r /= s->k;
-	return r % s->k;
-}
-
 static uint32_t kpow(unsigned int k, unsigned int e)
 {
 	uint32_t v = 1;
@@ -70,7 +61,7 @@ static uint32_t sw_node(const struct ft_shape *s, unsigned int d, uint32_t l,
 static int check_params(const struct ot_kns_params *p, struct ft_shape *s,
 			struct ot_error *err)
 {
-	uint64_t routers = 1, prod = 1, cnt;
+	uint64_t routers, prod = 1, cnt;
 	unsigned int i, j, ports;
 
 	if (p->k < 2 || p->n < 1 || p->cas < 1 || p->links < 1)
@@ -84,13 +75,8 @@ static int check_params(const struct ot_kns_params *p, struct ft_shape *s,
 	s->n = p->n;
 	s->s = p->stages;
 	s->cas = p->cas;
-	for (i = 0; i < p->n; i++) {
-		routers *= p->k;
-		if (routers > 1u << 20)
-			return ot_error_set(err,
-					    "kns: %u^%u routers is more than osmtopo generates",
-					    p->k, p->n);
-	}
+	if (gen_kns_routers(p->k, p->n, &routers, err))
+		return -1;
 	for (i = 1; i <= s->s; i++) {
 		s->m[i] = p->line_down[i];
 		s->w[i] = p->line_up[i] ? p->line_up[i] : 1;
@@ -153,26 +139,12 @@ static int check_params(const struct ot_kns_params *p, struct ft_shape *s,
 	return 0;
 }
 
-static void coords_str(const struct ft_shape *s, uint32_t r, char *buf,
-		       size_t len)
-{
-	size_t used;
-	unsigned int d;
-
-	used = snprintf(buf, len, "[");
-	for (d = s->n; d-- > 0 && used < len;)
-		used += snprintf(buf + used, len - used, "%u%s",
-				 coord(s, r, d), d ? "," : "]");
-}
-
 static bool node_name(const void *ctx, uint32_t ln, char *buf, size_t len)
 {
 	const struct ft_shape *s = ctx;
-	char c[96];
 
 	if (ln < s->routers) {
-		coords_str(s, ln, c, sizeof(c));
-		snprintf(buf, len, "R%s", c);
+		gen_kns_name(s->k, s->n, ln, -1, buf, len);
 	} else if (ln < s->routers + s->switches) {
 		uint32_t x = ln - s->routers, line = x / s->per_line;
 		uint32_t j = x % s->per_line;
@@ -188,8 +160,8 @@ static bool node_name(const void *ctx, uint32_t ln, char *buf, size_t len)
 	} else {
 		uint32_t x = ln - s->routers - s->switches;
 
-		coords_str(s, x / s->cas, c, sizeof(c));
-		snprintf(buf, len, "CA%s/%u", c, x % s->cas);
+		gen_kns_name(s->k, s->n, x / s->cas, (int)(x % s->cas), buf,
+			     len);
 	}
 	return true;
 }

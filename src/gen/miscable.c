@@ -25,9 +25,7 @@ static bool near_end(const struct ot_fabric *f, int32_t a, unsigned int pa)
 	cb = ot_node_ca_count(f, b);
 	if (ca != cb)
 		return ca > cb;
-	if (f->node[a].guid != f->node[b].guid)
-		return f->node[a].guid < f->node[b].guid;
-	return a < b;
+	return ot_node_before(f, a, b);
 }
 
 static void relink(struct ot_fabric *f, struct end a, struct end b)

@@ -153,6 +153,15 @@ fail:
 	return NULL;
 }
 
+struct ot_fabric *ot_fabric_done(struct ot_fabric *g, int error,
+				 struct ot_error *err)
+{
+	if (!error && !ot_fabric_index(g, err))
+		return g;
+	ot_fabric_free(g);
+	return NULL;
+}
+
 int ot_fabric_set_lid(struct ot_fabric *f, int node, unsigned int port,
 		      uint16_t lid, uint8_t lmc, struct ot_error *err)
 {

@@ -93,6 +93,14 @@ struct ot_fabric *ot_fabric_copy_cables(const struct ot_fabric *f,
 					ot_cable_keep_fn keep, const void *ctx,
 					struct ot_error *err);
 
+/*
+ * The end of building a fabric (such a copy with cables added): g
+ * indexed, or NULL with g freed when error is set (err says why) or
+ * indexing fails.
+ */
+struct ot_fabric *ot_fabric_done(struct ot_fabric *g, int error,
+				 struct ot_error *err);
+
 /* Sets the base LID and LMC of a port (port 0 for a switch). */
 int ot_fabric_set_lid(struct ot_fabric *f, int node, unsigned int port,
 		      uint16_t lid, uint8_t lmc, struct ot_error *err);
@@ -134,6 +142,19 @@ static inline int ot_fabric_lid_node(const struct ot_fabric *f, uint32_t lid)
 static inline bool ot_is_switch(const struct ot_fabric *f, int n)
 {
 	return f->node[n].type == OT_NODE_SWITCH;
+}
+
+/*
+ * The tie-break a topology leaves between two nodes: GUID, then node
+ * index (equal GUIDs in a broken fabric still order the same way), so
+ * that a choice never depends on discovery order.
+ */
+static inline bool ot_node_before(const struct ot_fabric *f, int32_t a,
+				  int32_t b)
+{
+	if (f->node[a].guid != f->node[b].guid)
+		return f->node[a].guid < f->node[b].guid;
+	return a < b;
 }
 
 /*

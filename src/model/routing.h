@@ -49,7 +49,7 @@ struct ot_promise {
 	const char *text;              /* one line; NULL: no promise made */
 	enum ot_minimality minimal;
 	unsigned int max_switch_hops;  /* on a CA-to-CA path; 0: no bound */
-	unsigned int nvls;             /* every hop on a VL below this */
+	/* (every hop on a VL below the routing's nvls: not restated here) */
 	uint16_t sls;                  /* the path SLs used: bit per SL */
 	/*
 	 * The engine's own rule for one path (dimension order, which VL on

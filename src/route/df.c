@@ -1223,7 +1223,6 @@ static int set_promise(struct df_ctx *c, struct ot_routing *out,
 			     c->updown ? 5 :
 			     2 * df->max_dims +
 				     (c->valiant ? 2 : pr->max_global);
-	p->nvls = out->nvls;
 	p->sls = 1u | c->sls_used |
 		 (c->any_escape ? 1u << c->esc_sl : 0);
 	p->rule = df_rule;

@@ -1137,7 +1137,6 @@ static int set_promise(struct dfp_ctx *c, struct ot_routing *out,
 	p->max_switch_hops = c->any_escape ? 0 :
 			     c->any_turn || c->any_land ? 5 :
 			     c->any_detour ? 4 : 3;
-	p->nvls = out->nvls;
 	p->sls = 1u | (c->any_detour ? 1u << DFP_DETOUR_SL : 0) |
 		 (c->any_turn ? 1u << DFP_TURN_SL : 0) |
 		 (c->any_land ? 1u << DFP_LAND_SL : 0) |

@@ -423,7 +423,6 @@ static void set_promise(struct ot_routing *out, struct ot_kns *kns)
 	p->text = "Hybrid-DOR: every CA-to-CA path corrects the differing dimensions in increasing order, minimally, on VL 0 and SL 0";
 	p->minimal = OT_MINIMAL_ALL;
 	p->max_switch_hops = 2 * kns->n;
-	p->nvls = 1;
 	p->sls = 1;
 	p->rule = hdor_rule;
 	p->source_free = true;

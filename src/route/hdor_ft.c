@@ -1203,7 +1203,6 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 	pr->text = "Hybrid-DOR over fat-tree lines: every CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
 	pr->minimal = all_minimal(&c) ? OT_MINIMAL_ALL : OT_MINIMAL_NONE;
 	pr->max_switch_hops = 2 * kns->stages * kns->n;
-	pr->nvls = 1;
 	pr->sls = 1;
 	pr->rule = ft_rule;
 	pr->source_free = true;

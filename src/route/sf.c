@@ -982,7 +982,6 @@ static void set_promise(struct ot_routing *out, struct sf_plan *plan)
 			     plan->nlayers > 1 ? 4 : 2;
 	if (p->max_switch_hops && plan->detour_hops > p->max_switch_hops)
 		p->max_switch_hops = plan->detour_hops;
-	p->nvls = plan_vls(plan);
 	p->sls = 1;
 	if (plan->any_escape)
 		p->sls |= 1u << SF_ESCAPE_SL;

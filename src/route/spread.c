@@ -355,7 +355,6 @@ int ot_spread_apply(struct ot_routing *r, const struct ot_spread_opts *o,
 		r->path_sl_by_switch = true;
 	r->nvls = g * v;
 	r->needs_qos = true;
-	r->promise.nvls = r->nvls;
 	r->promise.sls = 0;
 	for (i = 0; i < g; i++)
 		for (sl = 0; sl < s; sl++)

@@ -359,22 +359,23 @@ static int read_live(struct check_args *a, struct ot_fabric **f,
 }
 
 /*
- * The promise to hold the tables to: --engine E's, stated by E routing
- * the same fabric offline (*promiser, freed by the caller), or with
- * --route the engine's own.  E refusing the fabric is a finding.
+ * The routing whose promise to hold the tables to (*by): --engine E's,
+ * stated by E routing the same fabric offline (*promiser, freed by the
+ * caller), or with --route the engine's own.  E refusing the fabric is a
+ * finding.
  */
 static int find_promise(const struct check_args *a, const struct ot_fabric *f,
 			const struct ot_routing *r,
 			struct ot_routing **promiser,
-			const struct ot_promise **promise)
+			const struct ot_routing **by)
 {
 	struct ot_error err = { 0 };
 
-	*promise = NULL;
+	*by = NULL;
 	if (a->promise_of && *promiser) {
 		/* read_live() ran it already */
 		if ((*promiser)->promise.text)
-			*promise = &(*promiser)->promise;
+			*by = *promiser;
 		else
 			fprintf(stderr, "osmtopo check: note: %s promises nothing to check\n",
 				a->promise_of);
@@ -382,7 +383,7 @@ static int find_promise(const struct check_args *a, const struct ot_fabric *f,
 	}
 	if (!a->promise_of) {
 		if (a->engine && r->promise.text)
-			*promise = &r->promise;
+			*by = r;
 		return OT_EXIT_OK;
 	}
 	if (tool_run_engine(ot_engine_find(a->promise_of), f, a->spread,
@@ -393,7 +394,7 @@ static int find_promise(const struct check_args *a, const struct ot_fabric *f,
 		return OT_EXIT_FAIL;
 	}
 	if ((*promiser)->promise.text)
-		*promise = &(*promiser)->promise;
+		*by = *promiser;
 	else
 		fprintf(stderr, "osmtopo check: note: %s promises nothing to check\n",
 			a->promise_of);
@@ -569,7 +570,7 @@ int cmd_check(int argc, char **argv)
 	}
 
 	if (!a.no_promise) {
-		status = find_promise(&a, f, r, &promiser, &opts.promise);
+		status = find_promise(&a, f, r, &promiser, &opts.promiser);
 		if (status != OT_EXIT_OK)
 			goto out;
 	}

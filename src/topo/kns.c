@@ -81,14 +81,6 @@ static const char *node_kind(const struct kns_build *b, int32_t x)
 	return "switch";
 }
 
-/* The tie-break the topology leaves: GUID, then node index. */
-static bool node_before(const struct ot_fabric *f, int32_t a, int32_t b)
-{
-	if (f->node[a].guid != f->node[b].guid)
-		return f->node[a].guid < f->node[b].guid;
-	return a < b;
-}
-
 static uint32_t nbundles(const struct kns_build *b, int32_t x)
 {
 	return b->bstart[x + 1] - b->bstart[x];
@@ -211,15 +203,12 @@ static int each_switch_cable(struct kns_build *b, cable_visit visit,
 	unsigned int p;
 	int error;
 
+	/* (ot_switch_peer() is -1 unless both ends are switches) */
 	for (i = 0; i < f->nnodes; i++) {
-		const struct ot_node *nd = &f->node[i];
+		for (p = 1; p <= f->node[i].nports; p++) {
+			int32_t peer = ot_switch_peer(f, i, p);
 
-		if (nd->type != OT_NODE_SWITCH)
-			continue;
-		for (p = 1; p <= nd->nports; p++) {
-			int32_t peer = nd->port[p].peer;
-
-			if (peer < 0 || f->node[peer].type != OT_NODE_SWITCH)
+			if (peer < 0)
 				continue;
 			error = visit(b, i, p, peer, ctx);
 			if (error)
@@ -496,7 +485,7 @@ static int32_t find_origin(const struct kns_build *b)
 	uint32_t i;
 
 	for (i = 1; i < b->nrouters; i++)
-		if (node_before(b->f, b->routers[i], best))
+		if (ot_node_before(b->f, b->routers[i], best))
 			best = b->routers[i];
 	return best;
 }
@@ -594,7 +583,7 @@ static void number_origin_switches(struct kns_build *b, int32_t origin,
 	for (i = 0; i < n; i++) {
 		int32_t x = bo[i].node;
 
-		for (j = i; j > 0 && node_before(b->f, x, sw[j - 1]); j--)
+		for (j = i; j > 0 && ot_node_before(b->f, x, sw[j - 1]); j--)
 			sw[j] = sw[j - 1];
 		sw[j] = x;
 	}
@@ -751,7 +740,7 @@ static int assign_coordinates(struct kns_build *b, unsigned int k,
 			uint32_t root = ot_uf_find(router_sets, i);
 
 			if (first[root] == UINT32_MAX ||
-			    node_before(f, b->routers[i],
+			    ot_node_before(f, b->routers[i],
 					b->routers[first[root]]))
 				first[root] = i;
 		}
@@ -774,7 +763,7 @@ static int assign_coordinates(struct kns_build *b, unsigned int k,
 			uint32_t root = roots[i], v = 0;
 
 			for (j = 0; j < groups; j++)
-				if (node_before(f, b->routers[first[roots[j]]],
+				if (ot_node_before(f, b->routers[first[roots[j]]],
 						b->routers[first[root]]))
 					v++;
 			gval[root] = v;

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/sort.h"
 #include "model/uf.h"
 #include "topo/kns.h"
 
@@ -53,20 +54,6 @@ struct ft_build {
 
 #define NODE_FMT "switch \"%s\" (0x%016" PRIx64 ")"
 #define NODE_ARGS(f, x) (f)->node[x].desc, (f)->node[x].guid
-
-static bool before(const struct ot_fabric *f, int32_t a, int32_t b)
-{
-	if (f->node[a].guid != f->node[b].guid)
-		return f->node[a].guid < f->node[b].guid;
-	return a < b;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* Routers, and the cables that no KNS has. */
 static int classify(struct ft_build *b, bool *looks_ft)
@@ -97,15 +84,12 @@ static int classify(struct ft_build *b, bool *looks_ft)
 			b->is_router[peer] = true;
 		}
 	}
+	/* (ot_switch_peer() is -1 unless both ends are switches) */
 	for (i = 0; i < f->nnodes; i++) {
-		const struct ot_node *nd = &f->node[i];
+		for (p = 1; p <= f->node[i].nports; p++) {
+			int32_t peer = ot_switch_peer(f, i, p);
 
-		if (nd->type != OT_NODE_SWITCH)
-			continue;
-		for (p = 1; p <= nd->nports; p++) {
-			int32_t peer = nd->port[p].peer;
-
-			if (peer < 0 || f->node[peer].type != OT_NODE_SWITCH)
+			if (peer < 0)
 				continue;
 			if (b->is_router[i] && b->is_router[peer])
 				return ot_refuse(b->err, OT_ERR_TOPOLOGY,
@@ -159,7 +143,7 @@ static int collect_pairs(struct ft_build *b)
 					 NODE_FMT ": no port is cabled",
 					 NODE_ARGS(f, i));
 	}
-	qsort(b->pairs, b->npairs, sizeof(*b->pairs), cmp_u64);
+	qsort(b->pairs, b->npairs, sizeof(*b->pairs), ot_cmp_u64);
 	for (i = 0, j = 0; i < b->npairs; i++)
 		if (!j || b->pairs[i] != b->pairs[j - 1])
 			b->pairs[j++] = b->pairs[i];
@@ -292,7 +276,7 @@ static int line_routers(struct ft_build *b)
 		if (f->node[i].type != OT_NODE_SWITCH || b->is_router[i])
 			continue;
 		l = line_index(b, i);
-		if (b->line_rep[l] < 0 || before(f, i, b->line_rep[l]))
+		if (b->line_rep[l] < 0 || ot_node_before(f, i, b->line_rep[l]))
 			b->line_rep[l] = i;
 	}
 	for (i = 0; i < b->npairs; i++) {
@@ -301,7 +285,7 @@ static int line_routers(struct ft_build *b)
 		lr[i] = (uint64_t)line_index(b, c) << 32 |
 			(uint32_t)b->pairs[i];
 	}
-	qsort(lr, b->npairs, sizeof(*lr), cmp_u64);
+	qsort(lr, b->npairs, sizeof(*lr), ot_cmp_u64);
 	for (i = 0, j = 0; i < b->npairs; i++) {
 		if (j && lr[i] == lr[j - 1])
 			continue;

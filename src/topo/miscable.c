@@ -377,19 +377,15 @@ static struct ot_fabric *repaired(const struct mc *m, struct ot_error *err)
 {
 	struct ot_fabric *g;
 	uint32_t i;
+	int error = 0;
 
 	g = ot_fabric_copy_cables(m->f, not_router_switch, m, err);
 	if (!g)
 		return NULL;
-	for (i = 0; i < m->nc; i++)
-		if (ot_fabric_link(g, m->c[i].r, m->c[i].rp, m->c[i].s,
-				   m->c[i].sp, err))
-			goto fail;
-	if (!ot_fabric_index(g, err))
-		return g;
-fail:
-	ot_fabric_free(g);
-	return NULL;
+	for (i = 0; i < m->nc && !error; i++)
+		error = ot_fabric_link(g, m->c[i].r, m->c[i].rp, m->c[i].s,
+				       m->c[i].sp, err);
+	return ot_fabric_done(g, error, err);
 }
 
 /* Whether the KNS recognizer accepts the cabling m has now. */

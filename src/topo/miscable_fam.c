@@ -238,20 +238,16 @@ static struct ot_fabric *recabled(const struct ot_fabric *f,
 {
 	struct ot_fabric *g;
 	uint32_t i;
+	int error = 0;
 
 	g = ot_fabric_copy_cables(f, not_between_switches, NULL, err);
 	if (!g)
 		return NULL;
-	for (i = 0; i < nc; i++)
-		if (!(skip_suspects && cab[i].suspect) &&
-		    ot_fabric_link(g, cab[i].a, cab[i].pa, cab[i].b, cab[i].pb,
-				   err))
-			goto fail;
-	if (!ot_fabric_index(g, err))
-		return g;
-fail:
-	ot_fabric_free(g);
-	return NULL;
+	for (i = 0; i < nc && !error; i++)
+		if (!(skip_suspects && cab[i].suspect))
+			error = ot_fabric_link(g, cab[i].a, cab[i].pa, cab[i].b,
+					       cab[i].pb, err);
+	return ot_fabric_done(g, error, err);
 }
 
 /* A moved cable end: a suspect cable's end, and its pairing. */

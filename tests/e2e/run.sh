@@ -71,6 +71,7 @@ tests=(
 	"live-sample-ff-twisted-mixed-dor|$here/test_live_sample.sh ff-twisted-mixed-dor $topo/hypercube-4d-w2-2cas.net 1"
 	"live-sample-hdor|$here/test_live_sample.sh hdor $topo/kns-8x2-4cas-2links.net 0"
 	"live-sample-lash|$here/test_live_sample.sh lash $topo/dragonfly-4x2-9g-2cas-random.net 0"
+	"live-sample-dfsssp|$here/test_live_sample.sh dfsssp $topo/dragonfly-4x2-9g-2cas-random.net 0"
 	"live-mcast-ff-dor|$here/test_live_mcast.sh ff-dor $topo/flatfly-3x3x3-w2-2cas.net 0"
 	"live-mcast-hdor|$here/test_live_mcast.sh hdor $topo/kns-8x2-4cas-2links.net 0"
 	"live-mcast-ff-twisted-dor|$here/test_live_mcast.sh ff-twisted-dor $topo/hypercube-4d-w2-2cas.net 0"

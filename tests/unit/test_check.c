@@ -533,13 +533,17 @@ START_TEST(promise_rule_violations_are_counted)
 	struct ot_fabric *f = line2("c0", 0);
 	struct ot_routing *r = line2_routing(f);
 	struct path_probe probe = { 0, false };
-	struct ot_promise promise = {
-		.text = "no path through s1",
-		.rule = refuse_s1,
-		.ctx = &probe,
+	/* a promise stated alone: only the promiser's promise and nvls count */
+	struct ot_routing promiser = {
+		.nvls = 1,
+		.promise = {
+			.text = "no path through s1",
+			.rule = refuse_s1,
+			.ctx = &probe,
+		},
 	};
 	struct ot_check_opts opts = {
-		.promise = &promise,
+		.promiser = &promiser,
 		.max_examples = 2,
 	};
 	struct ot_check_report *rep = run(f, r, &opts);
@@ -582,14 +586,16 @@ START_TEST(promise_parts_are_checked)
 {
 	struct ot_fabric *f = ring4();
 	struct ot_routing *r = ring_clockwise(f);
-	struct ot_promise promise = { .text = "test" };
-	struct ot_check_opts opts = { .promise = &promise };
+	/* nvls 0: no VL bound until it is set below */
+	struct ot_routing promiser = { .promise = { .text = "test" } };
+	struct ot_promise *promise = &promiser.promise;
+	struct ot_check_opts opts = { .promiser = &promiser };
 	const struct ot_check_counts *c;
 	struct ot_check_report *rep;
 	unsigned int in, out, sl, np = 4;
 
 	/* clockwise paths are 3, 4, 5 links long: 3 pairs of each length */
-	promise.minimal = OT_MINIMAL_ALL;
+	promise->minimal = OT_MINIMAL_ALL;
 	rep = run(f, r, &opts);
 	c = ot_check_counts(rep);
 	/* shortest on a ring of 4: 3 links (neighbours, 2 directions) or 4 */
@@ -597,16 +603,16 @@ START_TEST(promise_parts_are_checked)
 	ck_assert_uint_eq(c->violations, 4);
 	ot_check_report_free(rep);
 
-	promise.minimal = OT_MINIMAL_NONE;
-	promise.max_switch_hops = 2;
+	promise->minimal = OT_MINIMAL_NONE;
+	promise->max_switch_hops = 2;
 	rep = run(f, r, &opts);
 	c = ot_check_counts(rep);
 	ck_assert_uint_eq(c->too_long, 4); /* the 3-hop paths, 4 of them */
 	ot_check_report_free(rep);
 
 	/* s2 sends everything it forwards on VL 1 */
-	promise.max_switch_hops = 0;
-	promise.nvls = 1;
+	promise->max_switch_hops = 0;
+	promiser.nvls = 1;
 	r->sl2vl[2] = calloc((np + 1) * (np + 1) * OT_NUM_SLS, 1);
 	ck_assert_ptr_nonnull(r->sl2vl[2]);
 	for (in = 0; in <= np; in++)
@@ -621,8 +627,8 @@ START_TEST(promise_parts_are_checked)
 	ck_assert_uint_eq(c->violations, 6);
 	ot_check_report_free(rep);
 
-	promise.nvls = 2;
-	promise.sls = 1;
+	promiser.nvls = 2;
+	promise->sls = 1;
 	r->path_sl = sl_to_c0;
 	rep = run(f, r, &opts);
 	c = ot_check_counts(rep);
@@ -630,7 +636,7 @@ START_TEST(promise_parts_are_checked)
 	ck_assert_uint_eq(c->bad_sl, 3); /* c1, c2, c3 to c0 */
 	ot_check_report_free(rep);
 
-	promise.sls = 0x5;
+	promise->sls = 0x5;
 	rep = run(f, r, &opts);
 	/* (the ring's credit loop stays: a promise is no cure for it) */
 	ck_assert_uint_eq(ot_check_counts(rep)->violations, 0);

@@ -430,7 +430,7 @@ static struct ot_check_report *measure(const struct ot_routing *r)
 	static const struct ot_traffic_opts uniform = {
 		.patterns = 1u << OT_PATTERN_UNIFORM,
 	};
-	struct ot_check_opts opts = { .promise = &r->promise,
+	struct ot_check_opts opts = { .promiser = r,
 				      .balance = &uniform };
 	struct ot_check_report *rep = NULL;
 	struct ot_error err = { 0 };

@@ -81,7 +81,7 @@ route_and_check(const struct ot_fabric *f, struct ot_routing **r,
 
 	ck_assert_msg(!ot_engine_run(ot_engine_find("df-static"), f, r, &err),
 		      "%s", err.msg);
-	opts.promise = &(*r)->promise;
+	opts.promiser = *r;
 	ck_assert_int_eq(ot_check_run(f, *r, &opts, rep, &err), 0);
 	return ot_check_counts(*rep);
 }
@@ -275,7 +275,7 @@ START_TEST(broken_vl_rule_caught)
 			       (size_t)(f->node[n].nports + 1) *
 				       (f->node[n].nports + 1) * OT_NUM_SLS);
 	{
-		struct ot_check_opts opts = { .promise = &r->promise };
+		struct ot_check_opts opts = { .promiser = r };
 		struct ot_error err = { 0 };
 
 		ck_assert_int_eq(ot_check_run(f, r, &opts, &rep, &err), 0);
@@ -618,7 +618,7 @@ START_TEST(broken_valiant_vl_caught)
 				}
 	}
 	ck_assert_uint_gt(changed, 0);
-	opts.promise = &r->promise;
+	opts.promiser = r;
 	ck_assert_int_eq(ot_check_run(f, r, &opts, &rep, &err), 0);
 	ck_assert(!ot_check_ok(rep));
 	ck_assert_uint_gt(ot_check_counts(rep)->violations, 0);
@@ -734,7 +734,7 @@ START_TEST(broken_flat_vl_caught)
 			}
 	}
 	ck_assert_uint_gt(changed, 0);
-	opts.promise = &r->promise;
+	opts.promiser = r;
 	ck_assert_int_eq(ot_check_run(f, r, &opts, &rep, &err), 0);
 	ck_assert(!ot_check_ok(rep));
 	ck_assert_uint_gt(ot_check_counts(rep)->violations, 0);

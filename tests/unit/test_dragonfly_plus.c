@@ -127,7 +127,7 @@ static const struct ot_check_counts *checked(const struct ot_fabric *f,
 					     struct ot_check_report **rep,
 					     const char *what)
 {
-	struct ot_check_opts opts = { .promise = &r->promise };
+	struct ot_check_opts opts = { .promiser = r };
 	struct ot_error err = { 0 };
 	const struct ot_check_counts *k;
 
@@ -374,7 +374,7 @@ START_TEST(broken_table_caught)
 			    .seed = 1 };
 	struct ot_fabric *f = dfplus(&sh, true, 2);
 	struct ot_routing *r = route(f, "broken");
-	struct ot_check_opts opts = { .promise = &r->promise };
+	struct ot_check_opts opts = { .promiser = r };
 	struct ot_check_report *rep;
 	struct ot_error err = { 0 };
 	int32_t leaf = -1, ca = -1;

@@ -782,7 +782,7 @@ START_TEST(promise_rule)
 
 	ck_assert_int_eq(r->promise.minimal, OT_MINIMAL_ALL);
 	ck_assert_uint_eq(r->promise.max_switch_hops, 4);
-	ck_assert_uint_eq(r->promise.nvls, 1);
+	ck_assert_uint_eq(r->nvls, 1);
 	ck_assert_uint_eq(r->promise.sls, 1);
 	ck_assert(r->promise.rule && r->promise.text);
 	/* which recognized dimension is the generator's dimension 0 */

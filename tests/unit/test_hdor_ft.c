@@ -197,7 +197,7 @@ static const struct ot_check_report *checked(const struct ot_fabric *f,
 	struct ot_traffic_opts t = {
 		.patterns = 1u << OT_PATTERN_UNIFORM,
 	};
-	struct ot_check_opts o = { .promise = &r->promise, .balance = &t };
+	struct ot_check_opts o = { .promiser = r, .balance = &t };
 	struct ot_error err = { 0 };
 
 	ck_assert_msg(!ot_check_run(f, r, &o, rep, &err), "check: %s",

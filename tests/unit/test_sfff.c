@@ -443,7 +443,7 @@ static void check_minimal_in_dimension(const struct ot_fabric *f,
 static void check_kept(const struct ot_fabric *f, const struct ot_routing *r,
 		       bool minimal)
 {
-	struct ot_check_opts o = { .promise = &r->promise };
+	struct ot_check_opts o = { .promiser = r };
 	struct ot_check_report *rep;
 	const struct ot_check_counts *k;
 	struct ot_error err = { 0 };
@@ -506,7 +506,7 @@ START_TEST(one_vl_has_credit_loops)
 			memset(r->sl2vl[n], 0,
 			       (size_t)(np + 1) * (np + 1) * OT_NUM_SLS);
 	}
-	o.promise = &r->promise;
+	o.promiser = r;
 	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
 	ck_assert_uint_gt(ot_check_counts(rep)->credit_loops, 0);
 	ck_assert_uint_gt(ot_check_counts(rep)->rule_broken, 0);

@@ -395,7 +395,7 @@ static struct ot_routing *route_sf(const struct ot_fabric *f)
 static void check_promise_kept(const struct ot_fabric *f,
 			       const struct ot_routing *r)
 {
-	struct ot_check_opts o = { .promise = &r->promise };
+	struct ot_check_opts o = { .promiser = r };
 	struct ot_check_report *rep;
 	const struct ot_check_counts *k;
 	struct ot_error err = { 0 };
@@ -469,7 +469,7 @@ START_TEST(engine_rule_catches_wrong_vl)
 {
 	struct ot_fabric *f = gen_sf(5, 1, 2, true, 1);
 	struct ot_routing *r = route_sf(f);
-	struct ot_check_opts o = { .promise = &r->promise };
+	struct ot_check_opts o = { .promiser = r };
 	struct ot_check_report *rep;
 	struct ot_error err = { 0 };
 	uint32_t n;
@@ -526,7 +526,7 @@ START_TEST(engine_damaged)
 	/* extra VLs only where damage needs them */
 	ck_assert_uint_le(r->nvls, 5);
 	ck_assert(!r->path_sl == (r->nvls == 2));
-	o.promise = &r->promise;
+	o.promiser = r;
 	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
 	k = ot_check_counts(rep);
 	ck_assert_uint_eq(k->reached, (uint64_t)f->ncas * (f->ncas - 1));
@@ -661,7 +661,7 @@ START_TEST(engine_lmc_layers)
 	r = route_sf(f);
 	ck_assert_uint_eq(r->nvls, 2 + 2 * nl);
 	ck_assert(r->path_sl);
-	o.promise = &r->promise;
+	o.promiser = r;
 	ck_assert_int_eq(r->promise.minimal, OT_MINIMAL_BASE);
 	ck_assert_uint_eq(r->promise.max_switch_hops, 4);
 	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
@@ -720,7 +720,7 @@ START_TEST(engine_lmc_rule_catches_wrong_vl)
 
 	ck_assert(!ot_fabric_set_ca_lmc(f, 1, &err));
 	r = route_sf(f);
-	o.promise = &r->promise;
+	o.promiser = r;
 	/* every switch: layer SL 2 entered from a switch on VL 1 instead */
 	for (n = 0; n < f->nnodes; n++) {
 		if (!ot_is_switch(f, n))
@@ -776,7 +776,7 @@ START_TEST(engine_lmc_refuses)
 	ck_assert(!ot_fabric_set_ca_lmc(f, 2, &err));
 	r = route_sf(f);
 	ck_assert_uint_eq(r->nvls, 8);
-	o.promise = &r->promise;
+	o.promiser = r;
 	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
 	ck_assert_uint_eq(ot_check_counts(rep)->credit_loops, 0);
 	ck_assert_uint_eq(ot_check_counts(rep)->violations, 0);
@@ -824,7 +824,7 @@ START_TEST(engine_missing_switches)
 	check_recognized(f, sf);
 	ot_sf_free(sf);
 	r = route_sf(f);
-	o.promise = &r->promise;
+	o.promiser = r;
 	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
 	k = ot_check_counts(rep);
 	ck_assert_uint_eq(k->pairs,
@@ -864,7 +864,7 @@ START_TEST(engine_lmc_budget)
 	ck_assert_msg(!ot_engine_run_budget(e, f, &b, &r, &err), "%s",
 		      err.msg);
 	ck_assert_uint_eq(r->nvls, 3);
-	o.promise = &r->promise;
+	o.promiser = r;
 	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
 	ck_assert_uint_eq(ot_check_counts(rep)->credit_loops, 0);
 	ck_assert_uint_eq(ot_check_counts(rep)->violations, 0);
@@ -911,7 +911,7 @@ START_TEST(engine_detours)
 	ck_assert_int_eq(r->promise.minimal, OT_MINIMAL_ALL);
 	ck_assert(r->promise.sls & (1u << 2));
 	ck_assert(!(r->promise.sls & (1u << 1))); /* no escape SL */
-	o.promise = &r->promise;
+	o.promiser = r;
 	ck_assert(!ot_check_run(f, r, &o, &rep, &err));
 	k = ot_check_counts(rep);
 	ck_assert_uint_eq(k->reached, k->pairs);

@@ -234,7 +234,7 @@ static unsigned int groups_present(const struct ot_routing *r, bool by_switch,
 static uint16_t checked_vls(const struct ot_fabric *f,
 			    const struct ot_routing *r, const char *what)
 {
-	struct ot_check_opts o = { .promise = &r->promise };
+	struct ot_check_opts o = { .promiser = r };
 	struct ot_check_report *rep = NULL;
 	struct ot_error err = { 0 };
 	const struct ot_check_counts *k;
@@ -387,7 +387,7 @@ START_TEST(shared_vl_is_seen)
 	ck_assert_uint_gt(shared_channels(r, NULL, NULL, g, r->nvls / g), 0);
 	/* the checker sees it too: the spread rule refuses the paths */
 	{
-		struct ot_check_opts co = { .promise = &r->promise };
+		struct ot_check_opts co = { .promiser = r };
 		struct ot_check_report *rep = NULL;
 
 		ck_assert_int_eq(ot_check_run(f, r, &co, &rep, &err), 0);

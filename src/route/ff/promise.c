@@ -233,7 +233,6 @@ int ff_set_promise(const struct ff_ctx *c, struct ot_routing *out,
 		pr->sl[c->lids[q]] = t->escape ? FF_ESCAPE_SL : t->layer;
 	}
 	set_numbers(c, p, pr);
-	p->nvls = out->nvls;
 	p->rule = ff_rule;
 	p->source_free = true;
 	p->ctx = pr;

@@ -99,7 +99,6 @@ int ot_qos_layer(struct ot_routing *r, const struct ot_qos_table *t,
 	}
 	free(tables);
 	r->nvls = out->classes * out->vls;
-	r->promise.nvls = r->nvls;
 	r->needs_qos = true;
 	return 0;
 }
