@@ -614,16 +614,39 @@ int ot_kns_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
 		return ot_refuse(err, OT_ERR_NOMEM, "%s", why.msg);
 	{
 		/*
-		 * Lines built as fat trees (topo/kns_ft.c) are a KNS too;
-		 * cables moved inside such lines are not diagnosed (the
-		 * search below then says why the seed's shape is not met).
+		 * Lines built as fat trees (topo/kns_ft.c) are a KNS too: a
+		 * regular one, or one with cables missing and no move that
+		 * makes it regular (damage), reports nothing; one cable end
+		 * moved inside or between lines is found by
+		 * miscable_kft.c.  Else the seed's search below says why
+		 * the seed's shape is not met.
 		 */
 		struct ot_error ftwhy = { 0 };
-		bool looks_ft = false;
+		struct ot_miscable mv;
+		bool looks_ft = false, ft_ok;
 
-		if (!ot_kns_ft_recognize(f, &kns, &looks_ft, &ftwhy)) {
+		ft_ok = !ot_kns_ft_recognize(f, &kns, &looks_ft, &ftwhy);
+		if (ft_ok && ot_kns_ft_regular(f, kns)) {
 			ot_kns_free(kns);
 			return 0;
+		}
+		ot_kns_free(kns);
+		kns = NULL;
+		if (ft_ok || looks_ft) {
+			rc = ot_kns_ft_miscabling(f, &mv, err);
+			if (rc < 0)
+				return -1;
+			if (rc == 1) {
+				out->cable = malloc(sizeof(*out->cable));
+				if (!out->cable)
+					return ot_error_nomem(err, "mis-cabling report");
+				out->cable[0] = mv;
+				out->n = 1;
+				return 0;
+			}
+			rc = -1;
+			if (ft_ok)
+				return 0;
 		}
 	}
 	if (mc_alloc(&m, f)) {

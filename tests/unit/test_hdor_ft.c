@@ -23,6 +23,7 @@
 #include "model/routing.h"
 #include "route/engine.h"
 #include "topo/kns.h"
+#include "topo/miscable.h"
 
 #include "unit.h"
 
@@ -887,6 +888,184 @@ START_TEST(refuses_same_stage_cable)
 }
 END_TEST
 
+static int node_named(const struct ot_fabric *f, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nnodes; i++)
+		if (!strcmp(f->node[i].desc, name))
+			return i;
+	ck_abort_msg("no node %s", name);
+	return -1;
+}
+
+/* Whether switch x has a CA cabled (a router). */
+static bool kns_router(const struct ot_fabric *f, int x)
+{
+	unsigned int p;
+
+	for (p = 1; p <= f->node[x].nports; p++)
+		if (f->node[x].port[p].peer >= 0 &&
+		    f->node[f->node[x].port[p].peer].type == OT_NODE_CA)
+			return true;
+	return false;
+}
+
+/* The first free port of node x. */
+static unsigned int free_port(const struct ot_fabric *f, int x)
+{
+	unsigned int p;
+
+	for (p = 1; p <= f->node[x].nports; p++)
+		if (f->node[x].port[p].peer < 0)
+			return p;
+	ck_abort_msg("%s has no free port", f->node[x].desc);
+	return 0;
+}
+
+/* The port of x cabled to y (the first), or 0. */
+static unsigned int port_to(const struct ot_fabric *f, int x, int y)
+{
+	unsigned int p;
+
+	for (p = 1; p <= f->node[x].nports; p++)
+		if (f->node[x].port[p].peer == y)
+			return p;
+	return 0;
+}
+
+/*
+ * Moves the far end of stay's cable to what's port pz of z; returns that
+ * cable's old far end (its port in *old_port).
+ */
+static int move_end(struct ot_fabric *f, int stay, unsigned int ps, int z,
+		    unsigned int pz, unsigned int *old_port)
+{
+	struct ot_error err = { 0 };
+	int far = f->node[stay].port[ps].peer;
+
+	*old_port = f->node[stay].port[ps].peer_port;
+	f->node[far].port[*old_port].peer = -1;
+	f->node[stay].port[ps].peer = -1;
+	ck_assert(!ot_fabric_link(f, stay, ps, z, pz, &err));
+	ck_assert(!ot_fabric_index(f, &err));
+	return far;
+}
+
+/*
+ * check --expect kns inside fat-tree lines: one cable end moved (a leaf
+ * to a leaf, a router into another line's leaf, a spine's cable onto
+ * another spine) is reported, the end that stays and where the other
+ * should go, by switch and port; intact and merely damaged fabrics report
+ * nothing.  Several generated shapes, ports shuffled.
+ */
+START_TEST(miscabling_in_lines)
+{
+	static const struct {
+		unsigned int k, down1, down2, up1, up2;
+		const char *stay, *from, *to; /* names */
+	} cases[] = {
+		/* leaf to leaf: S[0,0,1,0]'s spine cable onto S[0,0,1,1] */
+		{ 4, 2, 2, 1, 2, "S[0,0,1,0]", "S[0,0,2,0]", "S[0,0,1,1]" },
+		/* a router into a leaf of another line of its dimension */
+		{ 4, 2, 2, 1, 2, "R[0,0]", "S[0,0,1,0]", "S[0,1,1,0]" },
+		/* a spine's cable onto another spine of the line */
+		{ 6, 3, 2, 1, 3, "S[1,2,1,1]", "S[1,2,2,0]", "S[1,2,2,2]" },
+		/* routers on two leaves: one cable onto the other leaf */
+		{ 4, 2, 2, 2, 2, "R[1,1]", "S[0,1,1,0]", "S[0,1,1,1]" },
+	};
+	unsigned int i, seed;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (seed = 0; seed < 2; seed++) {
+			struct ot_kns_params p = {
+				.k = cases[i].k, .n = 2, .cas = 1, .links = 1,
+				.stages = 2,
+				.line_down = { 0, cases[i].down1,
+					       cases[i].down2 },
+				.line_up = { 0, cases[i].up1, cases[i].up2 },
+				.radix = 12, .shuffle = seed > 0,
+				.seed = 40 + i + seed,
+			};
+			struct ot_fabric *f = gen(&p, 0);
+			struct ot_miscabling m = { 0 };
+			struct ot_error err = { 0 };
+			int stay, from, to;
+			unsigned int ps, pz, old;
+			char line[512];
+
+			ck_assert(!ot_kns_miscabling(f, &m, &err));
+			ck_assert_uint_eq(m.n, 0);
+			stay = node_named(f, cases[i].stay);
+			from = node_named(f, cases[i].from);
+			to = node_named(f, cases[i].to);
+			ps = port_to(f, stay, from);
+			ck_assert(ps);
+			pz = free_port(f, to);
+			ck_assert_int_eq(move_end(f, stay, ps, to, pz, &old),
+					 from);
+			ck_assert_msg(!ot_kns_miscabling(f, &m, &err),
+				      "case %u: %s", i, err.msg);
+			ck_assert_msg(m.n == 1, "case %u: %u moves", i, m.n);
+			ot_miscable_format(f, &m.cable[0], line, sizeof(line));
+			/*
+			 * the cable moved (or its parallel twin, the same
+			 * move), or, a router into another line, its twin
+			 * router's: moving that one is a KNS as well
+			 */
+			ck_assert_msg((m.cable[0].node == stay ||
+				       (kns_router(f, m.cable[0].node) &&
+					kns_router(f, stay))) &&
+				      m.cable[0].now == to &&
+
+				      m.cable[0].should == from &&
+				      f->node[from].port[m.cable[0].should_port]
+						      .peer < 0,
+				      "case %u: %s", i, line);
+			ck_assert(strstr(line, cases[i].from) &&
+				  strstr(line, cases[i].to));
+			/* the move reported, made: a KNS, nothing to say */
+			move_end(f, m.cable[0].node, m.cable[0].port,
+				 m.cable[0].should, m.cable[0].should_port,
+				 &old);
+			ot_miscabling_free(&m);
+			ck_assert(!ot_kns_miscabling(f, &m, &err));
+			ck_assert_uint_eq(m.n, 0);
+			(void)old;
+			ot_miscabling_free(&m);
+			ot_fabric_free(f);
+		}
+}
+END_TEST
+
+/* Damage (cables missing, nothing moved) is no mis-cabling. */
+START_TEST(damage_is_no_miscabling)
+{
+	unsigned int i, reported = 0, accepted = 0;
+
+	for (i = 0; i < 8; i++) {
+		struct ot_kns_params p = {
+			.k = 4, .n = 2, .cas = 1, .links = 1, .stages = 2,
+			.line_down = { 0, 2, 2 }, .line_up = { 0, 2, 2 },
+			.shuffle = true, .seed = i, .drop_links = 0.1,
+			.drop_seed = i + 1,
+		};
+		struct ot_fabric *f = gen(&p, 0);
+		struct ot_miscabling m = { 0 };
+		struct ot_error err = { 0 };
+
+		if (!ot_kns_miscabling(f, &m, &err)) {
+			accepted++;
+			reported += m.n;
+		}
+		ot_miscabling_free(&m);
+		ot_fabric_free(f);
+	}
+	ck_assert_uint_eq(reported, 0);
+	ck_assert_uint_gt(accepted, 0);
+}
+END_TEST
+
 /* One line of routers under switches is a fat tree: refused, named. */
 START_TEST(refuses_fat_tree)
 {
@@ -920,6 +1099,8 @@ static Suite *hdor_ft_suite(void)
 	tcase_add_loop_test(tc, escape_layer, 0, 3);
 	tcase_add_test(tc, refuses_same_stage_cable);
 	tcase_add_test(tc, refuses_fat_tree);
+	tcase_add_test(tc, miscabling_in_lines);
+	tcase_add_test(tc, damage_is_no_miscabling);
 	suite_add_tcase(s, tc);
 	return s;
 }
