@@ -701,6 +701,12 @@ static uint32_t target(const struct ft_ctx *c, uint32_t l,
 struct line_bal {
 	uint32_t l, nsw, k;
 	uint32_t turn;      /* destinations spread so far */
+	/*
+	 * Source routers take their cables in turn (D-mod-K: coordinate
+	 * plus turn), not by the greedy cost: tried as well on lines of two
+	 * or more stages whose routers have several cables into them.
+	 */
+	bool rotate;
 	uint32_t nloc;
 	/*
 	 * The line's entries for its destinations, dest-major (rel[j]'s
@@ -801,6 +807,11 @@ static uint8_t bal_pick(struct ft_ctx *c, struct line_bal *b, uint32_t i,
 	cp = cands(c, b->l, i, tgt, &m);
 	if (!m)
 		return OT_NO_PORT;
+	if (b->rotate && i >= b->nsw && m > 1) {
+		best = (i - b->nsw + b->turn) % m;
+		dests[cp[best]]++;
+		return cp[best];
+	}
 	for (j = 0; j < m && m > 1; j++) {
 		struct way v = way_via(c, b, i, cp[j], tgt, 0);
 
@@ -861,11 +872,55 @@ static void bal_store(struct line_bal *b, uint32_t nrel, uint8_t **lft)
 	}
 }
 
+/* The most flows on one cable of the line, and whether a router has two
+ * cables or more into it (where rotate may do better). */
+static uint32_t bal_max(const struct line_bal *b, bool *multi)
+{
+	uint32_t i, most = 0;
+	unsigned int p, up;
+
+	*multi = false;
+	for (i = 0; i < b->nloc; i++) {
+		for (p = 0, up = 0; p <= OT_MAX_PORTS; p++) {
+			uint32_t v = b->load[(size_t)i * (OT_MAX_PORTS + 1) + p];
+
+			if (v > most)
+				most = v;
+			up += b->next[(size_t)i * (OT_MAX_PORTS + 1) + p] >= 0;
+		}
+		*multi |= i >= b->nsw && up > 1;
+	}
+	return most;
+}
+
+/* Spreads the line's nrel destinations (the rotate rule as b says). */
+static void bal_line(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
+		     uint32_t turn)
+{
+	uint32_t j;
+	unsigned int d = c->kns->lines[b->l].dim;
+
+	b->turn = turn;
+	memset(b->load, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
+	       sizeof(*b->load));
+	memset(b->dests, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
+	       sizeof(*b->dests));
+	memset(b->ent, OT_NO_PORT, (size_t)nrel * b->nloc);
+	for (j = 0; j < nrel; j++) {
+		const struct ft_dest *dst = &c->dest[b->rel[j]];
+
+		bal_dest(c, b, j,
+			 c->kns->coord[(size_t)dst->node * c->n + d]);
+	}
+}
+
 static int balance_lines(struct ft_ctx *c, struct ot_routing *out)
 {
 	const struct ot_kns *kns = c->kns;
 	struct line_bal b = { .k = c->k };
-	uint32_t l, i, j, maxloc = 0, lowl, nrel;
+	uint32_t l, i, maxloc = 0, lowl, nrel, turn, most;
+	uint8_t *keep = NULL;
+	bool multi;
 	int error = 0;
 
 	for (l = 0; l < kns->nlines; l++)
@@ -878,7 +933,9 @@ static int balance_lines(struct ft_ctx *c, struct ot_routing *out)
 	b.gx = malloc(((size_t)maxloc + 1) * sizeof(*b.gx));
 	b.rel = malloc(((size_t)c->norder + 1) * sizeof(*b.rel));
 	b.ent = malloc(((size_t)c->norder + 1) * maxloc);
-	if (!b.load || !b.dests || !b.next || !b.gx || !b.rel || !b.ent) {
+	keep = malloc(((size_t)c->norder + 1) * maxloc);
+	if (!b.load || !b.dests || !b.next || !b.gx || !b.rel || !b.ent ||
+	    !keep) {
 		error = ot_error_nomem(c->err, "hdor");
 		goto out;
 	}
@@ -888,10 +945,6 @@ static int balance_lines(struct ft_ctx *c, struct ot_routing *out)
 
 		b.l = l;
 		b.nsw = ln->nsw;
-		memset(b.load, 0, (size_t)c->line[l].nloc *
-		       (OT_MAX_PORTS + 1) * sizeof(*b.load));
-		memset(b.dests, 0, (size_t)c->line[l].nloc *
-		       (OT_MAX_PORTS + 1) * sizeof(*b.dests));
 		for (i = 0; i < c->line[l].nloc; i++) {
 			int32_t x = global(c, l, i);
 			unsigned int p;
@@ -917,12 +970,23 @@ static int balance_lines(struct ft_ctx *c, struct ot_routing *out)
 			    c->low[(size_t)lid * c->n + d] == lowl)
 				b.rel[nrel++] = lid;
 		}
-		memset(b.ent, OT_NO_PORT, (size_t)nrel * b.nloc);
-		for (j = 0; j < nrel; j++) {
-			const struct ft_dest *dst = &c->dest[b.rel[j]];
-
-			bal_dest(c, &b, j,
-				 kns->coord[(size_t)dst->node * c->n + d]);
+		/*
+		 * The greedy cost; where routers have several cables into a
+		 * line of two stages or more, D-mod-K at the routers too,
+		 * and the one whose busiest cable has fewer flows (the
+		 * greedy on a tie): neither is always best (see
+		 * doc/kns-fattree.md).
+		 */
+		turn = b.turn;
+		b.rotate = false;
+		bal_line(c, &b, nrel, turn);
+		most = bal_max(&b, &multi);
+		if (multi && ln->stages >= 2) {
+			memcpy(keep, b.ent, (size_t)nrel * b.nloc);
+			b.rotate = true;
+			bal_line(c, &b, nrel, turn);
+			if (bal_max(&b, &multi) >= most)
+				memcpy(b.ent, keep, (size_t)nrel * b.nloc);
 		}
 		bal_store(&b, nrel, out->lft);
 	}
@@ -933,6 +997,7 @@ out:
 	free(b.gx);
 	free(b.rel);
 	free(b.ent);
+	free(keep);
 	return error;
 }
 

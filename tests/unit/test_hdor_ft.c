@@ -382,12 +382,14 @@ static void property(struct ot_prng *rng, unsigned int lmc)
 	u = ot_balance_pattern(ot_check_balance(rep), 0);
 	bound = dor_bound(&p);
 	/*
-	 * Within 5% of the bound; routers cabled to several leaves of a
-	 * line of two or more stages were seen at 92% (doc/kns-fattree.md):
+	 * Within 5% of the bound, routers cabled to several leaves
+	 * included (99.3% or more in 299 fabrics, OT_HDOR_FT_ROUNDS=80);
+	 * routers with parallel cables into a line of two or more stages
+	 * (--links 2) were seen at 90.0% and 91.7% (doc/kns-fattree.md):
 	 * held to 90% there.
 	 */
 	ck_assert_msg(u->base.throughput >= (p.stages >= 2 &&
-					     p.line_up[1] > 1 ? 0.90 : 0.95) *
+					     p.links > 1 ? 0.90 : 0.95) *
 					    bound - 1e-9,
 		      "%s: uniform %.4f, bound %.4f", desc, u->base.throughput,
 		      bound);
@@ -458,6 +460,34 @@ START_TEST(issue_fabric)
 	u = ot_balance_pattern(ot_check_balance(rep), 0);
 	ck_assert_double_ge(u->base.throughput, 0.54);
 	ck_assert_double_le(u->base.throughput, 127.0 / 224 + 1e-9);
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/*
+ * Routers on two leaves of each line, 3 CAs: the greedy alone gave 92.3%
+ * of the bound here; with D-mod-K at the routers tried too, the bound.
+ */
+START_TEST(multi_homed_fabric)
+{
+	struct ot_kns_params p = {
+		.k = 8, .n = 2, .cas = 3, .links = 1, .stages = 2,
+		.line_down = { 0, 4, 2 }, .line_up = { 0, 2, 1 },
+		.line_links = { 0, 1, 2 }, .shuffle = true, .seed = 7,
+	};
+	struct ot_fabric *f = gen(&p, 0);
+	struct ot_routing *r = route(f);
+	struct ot_check_report *rep = NULL;
+	const struct ot_pattern_load *u;
+
+	checked(f, r, &rep);
+	ck_assert(ot_check_ok(rep));
+	u = ot_balance_pattern(ot_check_balance(rep), 0);
+	ck_assert_msg(u->base.throughput >= 0.95 * dor_bound(&p) - 1e-9,
+		      "uniform %.4f, bound %.4f", u->base.throughput,
+		      dor_bound(&p));
 	ot_check_report_free(rep);
 	ot_routing_free(r);
 	ot_fabric_free(f);
@@ -1094,6 +1124,7 @@ static Suite *hdor_ft_suite(void)
 	tcase_add_loop_test(tc, random_fabrics, 0, 4);
 	tcase_add_test(tc, random_fabrics_lmc);
 	tcase_add_test(tc, issue_fabric);
+	tcase_add_test(tc, multi_homed_fabric);
 	tcase_add_test(tc, broken_table_is_caught);
 	tcase_add_test(tc, damaged_lines);
 	tcase_add_loop_test(tc, escape_layer, 0, 3);
