@@ -66,8 +66,11 @@ static int cmp_end(const void *x, const void *y)
 /* Whether the recognized fabric is regular (see the top). */
 bool ot_kns_ft_regular(const struct ot_fabric *f, const struct ot_kns *kns)
 {
-	/* per dimension and stage: switches, cables down, cables up */
-	unsigned int want[64][16][3], per[16][3], into[64], st, d, i;
+	/*
+	 * per dimension and stage: switches, cables down, cables up, and
+	 * the switches or routers they go to, down and up
+	 */
+	unsigned int want[64][16][5], per[16][5], into[128], st, d, i;
 	uint8_t have[64][16];
 	uint32_t l, x;
 	unsigned int p;
@@ -83,7 +86,7 @@ bool ot_kns_ft_regular(const struct ot_fabric *f, const struct ot_kns *kns)
 		memset(per, 0, sizeof(per));
 		for (i = 0; i < ln->nsw; i++) {
 			int32_t s = ln->sw[i];
-			unsigned int dn = 0, up = 0;
+			unsigned int dn = 0, up = 0, ddn = 0, dup = 0, q;
 
 			st = kns->stage[s];
 			if (st >= 16)
@@ -93,17 +96,27 @@ bool ot_kns_ft_regular(const struct ot_fabric *f, const struct ot_kns *kns)
 
 				if (y < 0 || kns->role[y] == OT_KNS_CA)
 					continue;
+				/* a far end seen on an earlier port: no new one */
+				for (q = 1; q < p; q++)
+					if (f->node[s].port[q].peer == y)
+						break;
 				if (kns->role[y] == OT_KNS_ROUTER ||
-				    kns->stage[y] + 1u == st)
+				    kns->stage[y] + 1u == st) {
 					dn++;
-				else
+					ddn += q == p;
+				} else {
 					up++;
+					dup += q == p;
+				}
 			}
-			if (per[st][0] && (per[st][1] != dn || per[st][2] != up))
+			if (per[st][0] && (per[st][1] != dn || per[st][2] != up ||
+					   per[st][3] != ddn || per[st][4] != dup))
 				return false;
 			per[st][0]++;
 			per[st][1] = dn;
 			per[st][2] = up;
+			per[st][3] = ddn;
+			per[st][4] = dup;
 		}
 		for (st = 0; st < 16; st++) {
 			if (!have[d][st]) {
@@ -116,19 +129,25 @@ bool ot_kns_ft_regular(const struct ot_fabric *f, const struct ot_kns *kns)
 		}
 	}
 	for (x = 0; x < f->nnodes; x++) {
-		unsigned int cnt[64] = { 0 };
+		/* per dimension: cables, and switches they go to */
+		unsigned int cnt[128] = { 0 }, q;
 
 		if (kns->role[x] != OT_KNS_ROUTER)
 			continue;
 		for (p = 1; p <= f->node[x].nports; p++) {
 			int32_t y = f->node[x].port[p].peer;
 
-			if (y >= 0 && kns->role[y] == OT_KNS_SWITCH)
-				cnt[kns->dim[y]]++;
+			if (y < 0 || kns->role[y] != OT_KNS_SWITCH)
+				continue;
+			for (q = 1; q < p; q++)
+				if (f->node[x].port[q].peer == y)
+					break;
+			cnt[2 * kns->dim[y]]++;
+			cnt[2 * kns->dim[y] + 1] += q == p;
 		}
 		if (!router_seen)
 			memcpy(into, cnt, sizeof(into));
-		else if (memcmp(into, cnt, kns->n * sizeof(*cnt)))
+		else if (memcmp(into, cnt, 2 * kns->n * sizeof(*cnt)))
 			return false;
 		router_seen = true;
 	}
