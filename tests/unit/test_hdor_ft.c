@@ -1001,6 +1001,8 @@ START_TEST(miscabling_in_lines)
 		{ 4, 2, 2, 1, 2, "R[0,0]", "S[0,0,1,0]", "S[0,1,1,0]" },
 		/* a spine's cable onto another spine of the line */
 		{ 6, 3, 2, 1, 3, "S[1,2,1,1]", "S[1,2,2,0]", "S[1,2,2,2]" },
+		/* the shape: onto a spine the leaf already has */
+		{ 8, 4, 2, 1, 4, "S[1,2,1,0]", "S[1,2,2,0]", "S[1,2,2,1]" },
 		/* routers on two leaves: one cable onto the other leaf */
 		{ 4, 2, 2, 2, 2, "R[1,1]", "S[0,1,1,0]", "S[0,1,1,1]" },
 	};
