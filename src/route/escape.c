@@ -105,6 +105,58 @@ out:
 	return error;
 }
 
+int ot_escape_init_nodes(struct ot_escape *e, const struct ot_fabric *f,
+			 uint32_t n, const int32_t *node_of,
+			 const int32_t *pos_of, struct ot_error *err)
+{
+	uint8_t *present = malloc((size_t)n + 1);
+	uint32_t *start = malloc(((size_t)n + 1) * sizeof(*start));
+	uint32_t *adj = malloc(((size_t)n * OT_MAX_PORTS + 1) * sizeof(*adj));
+	uint64_t *tiebreak = malloc(((size_t)n + 1) * sizeof(*tiebreak));
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t s, k = 0, i, m;
+	unsigned int p;
+	int error = -1;
+
+	*e = (struct ot_escape){ 0 };
+	if (!present || !start || !adj || !tiebreak) {
+		ot_error_nomem(err, "escape layer");
+		goto out;
+	}
+	for (s = 0; s < n; s++) {
+		const struct ot_node *nd = &f->node[node_of[s]];
+
+		start[s] = k;
+		present[s] = 1;
+		tiebreak[s] = s;
+		for (p = 1, m = 0; p <= nd->nports; p++) {
+			int32_t x = nd->port[p].peer;
+
+			if (x >= 0 && x != node_of[s] && pos_of[x] >= 0)
+				key[m++] = (uint64_t)pos_of[x];
+		}
+		qsort(key, m, sizeof(*key), ot_cmp_u64);
+		for (i = 0; i < m; i++)
+			if (!i || key[i] != key[i - 1])
+				adj[k++] = (uint32_t)key[i];
+	}
+	start[n] = k;
+	error = ot_escape_init(e, n, present, start, adj, tiebreak, err);
+out:
+	free(tiebreak);
+	if (error) {
+		ot_escape_free(e);
+		free(present);
+		free(start);
+		free(adj);
+		return -1;
+	}
+	e->own_present = present;
+	e->own_start = start;
+	e->own_adj = adj;
+	return 0;
+}
+
 /* All-down paths toward T: backwards from T, each step to a smaller phi. */
 static void down_paths(const struct ot_escape *e, uint32_t T, uint16_t *row,
 		       uint32_t *queue)
@@ -217,6 +269,9 @@ void ot_escape_free(struct ot_escape *e)
 	free(e->tree);
 	free(e->phi);
 	free(e->by_phi);
+	free(e->own_present);
+	free(e->own_start);
+	free(e->own_adj);
 	*e = (struct ot_escape){ 0 };
 }
 

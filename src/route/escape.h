@@ -37,6 +37,9 @@ struct ot_escape {
 	uint32_t *by_phi;      /* present positions in phi order */
 	uint32_t npresent;
 	uint16_t **tree;       /* per destination: legal distances, on demand */
+	/* what ot_escape_init_nodes() built for itself (else NULL) */
+	uint8_t *own_present;
+	uint32_t *own_start, *own_adj;
 };
 
 /*
@@ -47,6 +50,19 @@ struct ot_escape {
 int ot_escape_init(struct ot_escape *e, uint32_t n, const uint8_t *present,
 		   const uint32_t *start, const uint32_t *adj,
 		   const uint64_t *tiebreak, struct ot_error *err);
+
+/*
+ * ot_escape_init over the switch-to-switch cables of f: position s is
+ * node node_of[s] (n positions, every one present), pos_of[x] the
+ * position of node x or -1 (not in the layer: CAs, switches left out);
+ * neighbours and ties in position order, so the engine's numbering of
+ * positions alone decides the layer.  e owns the arrays it builds
+ * (ot_escape_free).  0, or -1 with err set (out of memory).
+ */
+struct ot_fabric;
+int ot_escape_init_nodes(struct ot_escape *e, const struct ot_fabric *f,
+			 uint32_t n, const int32_t *node_of,
+			 const int32_t *pos_of, struct ot_error *err);
 
 enum ot_escape_step {
 	OT_ESCAPE_DELIVER, /* s is the destination's position */
@@ -71,7 +87,6 @@ enum ot_escape_step ot_escape_hop(struct ot_escape *e, uint32_t s, uint32_t t,
  * t itself.  0, or -1 with err set: OT_ERR_DAMAGE when f is cut in two
  * (who names the engine in the message), out of memory.
  */
-struct ot_fabric;
 int ot_escape_ports(struct ot_escape *e, const struct ot_fabric *f,
 		    const int32_t *node_of, uint32_t t, uint32_t seq,
 		    uint8_t tport, uint8_t *hop, const char *who,

@@ -16,9 +16,17 @@
  * which t is fewest up-then-down hops away.  On an intact fat tree that is
  * up to a lowest common ancestor of source and target and down: minimal.
  * Where the line has lost spines or cables, the same rule routes around
- * them through the remaining ones; a line in which some router cannot
- * reach another by going up then down is refused (the escape layer of the
- * ff engines is not available here).
+ * them through the remaining ones, on the same VL.
+ *
+ * Beyond that: the escape layer.  Where a line's damage leaves some
+ * router a without an up-then-down path to the line's router t (a leaf
+ * cut from every spine, a line split in two), every destination LID the
+ * line would carry to t (coordinates below d the line's, coordinate d
+ * t's) goes, all of it, to the shared escape layer (route/escape.h:
+ * up*-down* over every switch and router of the fabric), on path SL 1
+ * and VL 1 on every hop; so does any LID some switch has no entry for
+ * by the rule.  Only those: a fabric whose lines up*-down* can connect
+ * keeps one VL, and SL 0 everywhere.
  *
  * Spreading.  Among the candidate cables (parallel cables, several
  * parents, several children above t) a switch gives each destination LID
@@ -44,6 +52,15 @@
  * cycle.  The unit tests check the ranks on every path and run the
  * checker's own credit-loop search; traffic to and from line switches'
  * own LIDs is outside the promise, as on s = 1 (hdor.c).
+ *
+ * With an escape layer, two VLs: the destination LIDs left to the rule
+ * keep their paths, so their channels (VL 0, SL 0) are a subset of the
+ * ranked ones above and form no cycle.  The escaped LIDs' packets carry
+ * SL 1 from their source, every node's SL2VL maps SL 1 to VL 1 on every
+ * hop, and their tables are the escape layer's up*-down* (ranked in
+ * escape.c: ranks rise on every path).  No packet changes VL, so the
+ * channel dependency graph is two graphs with no edge between them,
+ * each without a cycle.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,10 +68,12 @@
 
 #include "model/routing.h"
 #include "route/deal.h"
+#include "route/escape.h"
 #include "route/hdor_ft.h"
 
 #define INF 255
 #define FT_DEPTH 16 /* stages, at most (topo/kns_ft.c: 15) */
+#define ESC_SL 1 /* the escape layer's path SL, and its VL on every hop */
 
 enum dest_kind {
 	DEST_NONE,
@@ -78,6 +97,12 @@ struct ft_line {
 	uint8_t *lca;    /* k * k: up*-down* hops between routers, / 2 */
 	bool proper;     /* a fat tree: intact down-sets, lca minimal */
 	/*
+	 * k: tbad[t], some router of the line has no up-then-down path to
+	 * router t (its destinations go to the escape layer); broken: any.
+	 */
+	uint8_t *tbad;
+	bool broken;
+	/*
 	 * toward()'s answer for every (local node, local target), i * nloc +
 	 * tgt: ports cport[cstart[..] .. cstart[.. + 1]).
 	 */
@@ -97,6 +122,16 @@ struct ft_ctx {
 	int32_t *loc;      /* per node: local index in its line, or -1 */
 	struct ft_line *line;
 	uint8_t *cnt;      /* scratch */
+	/* per LID: 1 on the escape layer (SL 1, VL 1) */
+	uint8_t *escape;
+	bool any_escape;
+	/* the escape layer: routers by coordinates, then line switches */
+	struct ot_escape esc;
+	bool esc_ready;
+	int32_t *epos;     /* per node: its position, or -1 */
+	int32_t *enode;    /* per position: its node */
+	uint32_t nepos;
+	uint8_t *hop;      /* per node: the escape layer's port */
 };
 
 /* Coordinates of x in dimensions below d, as a number. */
@@ -290,7 +325,8 @@ static int line_updown(struct ft_ctx *c, uint32_t l)
 	fl->below = calloc((size_t)nsw * k + 1, 1);
 	fl->U = malloc((size_t)nsw * k + 1);
 	fl->lca = malloc((size_t)k * k);
-	if (!fl->below || !fl->U || !fl->lca)
+	fl->tbad = calloc(k, 1);
+	if (!fl->below || !fl->U || !fl->lca || !fl->tbad)
 		return ot_error_nomem(c->err, "hdor");
 	memset(fl->U, INF, (size_t)nsw * k + 1);
 	/* ln->sw is by stage: bottom-up for below */
@@ -360,14 +396,14 @@ static int line_updown(struct ft_ctx *c, uint32_t l)
 				if (u < best)
 					best = u;
 			}
-			if (best == INF)
-				return ot_refuse(c->err, OT_ERR_TOPOLOGY,
-						 "router \"%s\" (0x%016llx): no up-then-down path inside its line of dimension %d to router \"%s\" (spines or cables missing); one VL cannot route it",
-						 f->node[r].desc,
-						 (unsigned long long)f->node[r].guid,
-						 ln->dim,
-						 f->node[ln->router[t]].desc);
 			fl->lca[a * k + t] = best;
+			if (best == INF) {
+				/* to the escape layer (see the top) */
+				fl->tbad[t] = 1;
+				fl->broken = true;
+				fl->proper = false;
+				continue;
+			}
 			/* the lowest switch above both */
 			for (j = 0; j < nsw; j++)
 				if (fl->below[(size_t)j * k + a] &&
@@ -665,6 +701,12 @@ static uint32_t target(const struct ft_ctx *c, uint32_t l,
 struct line_bal {
 	uint32_t l, nsw, k;
 	uint32_t turn;      /* destinations spread so far */
+	/*
+	 * Source routers take their cables in turn (D-mod-K: coordinate
+	 * plus turn), not by the greedy cost: tried as well on lines of two
+	 * or more stages whose routers have several cables into them.
+	 */
+	bool rotate;
 	uint32_t nloc;
 	/*
 	 * The line's entries for its destinations, dest-major (rel[j]'s
@@ -765,6 +807,11 @@ static uint8_t bal_pick(struct ft_ctx *c, struct line_bal *b, uint32_t i,
 	cp = cands(c, b->l, i, tgt, &m);
 	if (!m)
 		return OT_NO_PORT;
+	if (b->rotate && i >= b->nsw && m > 1) {
+		best = (i - b->nsw + b->turn) % m;
+		dests[cp[best]]++;
+		return cp[best];
+	}
 	for (j = 0; j < m && m > 1; j++) {
 		struct way v = way_via(c, b, i, cp[j], tgt, 0);
 
@@ -825,11 +872,55 @@ static void bal_store(struct line_bal *b, uint32_t nrel, uint8_t **lft)
 	}
 }
 
+/* The most flows on one cable of the line, and whether a router has two
+ * cables or more into it (where rotate may do better). */
+static uint32_t bal_max(const struct line_bal *b, bool *multi)
+{
+	uint32_t i, most = 0;
+	unsigned int p, up;
+
+	*multi = false;
+	for (i = 0; i < b->nloc; i++) {
+		for (p = 0, up = 0; p <= OT_MAX_PORTS; p++) {
+			uint32_t v = b->load[(size_t)i * (OT_MAX_PORTS + 1) + p];
+
+			if (v > most)
+				most = v;
+			up += b->next[(size_t)i * (OT_MAX_PORTS + 1) + p] >= 0;
+		}
+		*multi |= i >= b->nsw && up > 1;
+	}
+	return most;
+}
+
+/* Spreads the line's nrel destinations (the rotate rule as b says). */
+static void bal_line(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
+		     uint32_t turn)
+{
+	uint32_t j;
+	unsigned int d = c->kns->lines[b->l].dim;
+
+	b->turn = turn;
+	memset(b->load, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
+	       sizeof(*b->load));
+	memset(b->dests, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
+	       sizeof(*b->dests));
+	memset(b->ent, OT_NO_PORT, (size_t)nrel * b->nloc);
+	for (j = 0; j < nrel; j++) {
+		const struct ft_dest *dst = &c->dest[b->rel[j]];
+
+		bal_dest(c, b, j,
+			 c->kns->coord[(size_t)dst->node * c->n + d]);
+	}
+}
+
 static int balance_lines(struct ft_ctx *c, struct ot_routing *out)
 {
 	const struct ot_kns *kns = c->kns;
 	struct line_bal b = { .k = c->k };
-	uint32_t l, i, j, maxloc = 0, lowl, nrel;
+	uint32_t l, i, maxloc = 0, lowl, nrel, turn, most;
+	uint8_t *keep = NULL;
+	bool multi;
 	int error = 0;
 
 	for (l = 0; l < kns->nlines; l++)
@@ -842,7 +933,9 @@ static int balance_lines(struct ft_ctx *c, struct ot_routing *out)
 	b.gx = malloc(((size_t)maxloc + 1) * sizeof(*b.gx));
 	b.rel = malloc(((size_t)c->norder + 1) * sizeof(*b.rel));
 	b.ent = malloc(((size_t)c->norder + 1) * maxloc);
-	if (!b.load || !b.dests || !b.next || !b.gx || !b.rel || !b.ent) {
+	keep = malloc(((size_t)c->norder + 1) * maxloc);
+	if (!b.load || !b.dests || !b.next || !b.gx || !b.rel || !b.ent ||
+	    !keep) {
 		error = ot_error_nomem(c->err, "hdor");
 		goto out;
 	}
@@ -852,10 +945,6 @@ static int balance_lines(struct ft_ctx *c, struct ot_routing *out)
 
 		b.l = l;
 		b.nsw = ln->nsw;
-		memset(b.load, 0, (size_t)c->line[l].nloc *
-		       (OT_MAX_PORTS + 1) * sizeof(*b.load));
-		memset(b.dests, 0, (size_t)c->line[l].nloc *
-		       (OT_MAX_PORTS + 1) * sizeof(*b.dests));
 		for (i = 0; i < c->line[l].nloc; i++) {
 			int32_t x = global(c, l, i);
 			unsigned int p;
@@ -877,15 +966,27 @@ static int balance_lines(struct ft_ctx *c, struct ot_routing *out)
 			uint16_t lid = c->order[d][i];
 
 			if (c->dest[lid].kind != DEST_SWITCH &&
+			    !c->escape[lid] &&
 			    c->low[(size_t)lid * c->n + d] == lowl)
 				b.rel[nrel++] = lid;
 		}
-		memset(b.ent, OT_NO_PORT, (size_t)nrel * b.nloc);
-		for (j = 0; j < nrel; j++) {
-			const struct ft_dest *dst = &c->dest[b.rel[j]];
-
-			bal_dest(c, &b, j,
-				 kns->coord[(size_t)dst->node * c->n + d]);
+		/*
+		 * The greedy cost; where routers have several cables into a
+		 * line of two stages or more, D-mod-K at the routers too,
+		 * and the one whose busiest cable has fewer flows (the
+		 * greedy on a tie): neither is always best (see
+		 * doc/kns-fattree.md).
+		 */
+		turn = b.turn;
+		b.rotate = false;
+		bal_line(c, &b, nrel, turn);
+		most = bal_max(&b, &multi);
+		if (multi && ln->stages >= 2) {
+			memcpy(keep, b.ent, (size_t)nrel * b.nloc);
+			b.rotate = true;
+			bal_line(c, &b, nrel, turn);
+			if (bal_max(&b, &multi) >= most)
+				memcpy(b.ent, keep, (size_t)nrel * b.nloc);
 		}
 		bal_store(&b, nrel, out->lft);
 	}
@@ -896,6 +997,7 @@ out:
 	free(b.gx);
 	free(b.rel);
 	free(b.ent);
+	free(keep);
 	return error;
 }
 
@@ -1012,124 +1114,216 @@ static bool all_minimal(const struct ft_ctx *c)
 	return true;
 }
 
-static bool is_role(const struct ot_kns *kns, int32_t x, int role)
-{
-	return x >= 0 && (uint32_t)x < kns->fabric->nnodes &&
-	       kns->role[x] == role;
-}
-
-static const char *nm(const struct ot_kns *kns, int32_t x)
-{
-	if (x < 0 || (uint32_t)x >= kns->fabric->nnodes)
-		return "?";
-	return kns->fabric->node[x].desc;
-}
-
 /*
- * The promise's rule: from the source's router, for each dimension in
- * increasing order where the coordinates differ, a climb through switches
- * of that dimension's line (stages rising), a descent (stages falling),
- * and the router of the line whose coordinate is the destination's.
+ * The destinations of broken lines (see the top): a LID whose line of
+ * dimension d (its coordinates below d) lost the way to its router t
+ * there from some router of the line.
  */
-static int ft_path(const struct ot_kns *kns, const int32_t *nodes,
-		   unsigned int len, struct ot_error *err)
+static int mark_escapes(struct ft_ctx *c)
 {
-	const struct ot_fabric *f = kns->fabric;
-	unsigned int n = kns->n, hop, d, e;
-	int32_t src, dst, cur;
-	const int16_t *dc;
+	const struct ot_kns *kns = c->kns;
+	uint32_t l, i, lowl;
+	unsigned int d;
 
-	if (len < 1 || !is_role(kns, nodes[0], OT_KNS_CA) ||
-	    !is_role(kns, nodes[len - 1], OT_KNS_CA))
-		return ot_error_set(err,
-				    "path of %u nodes does not run from CA to CA",
-				    len);
-	if (len == 1)
-		return 0;
-	src = nodes[0];
-	dst = nodes[len - 1];
-	dc = kns->coord + (size_t)dst * n;
-	cur = kns->router[src];
-	if (len < 3 || nodes[1] != cur)
-		return ot_error_set(err,
-				    "path from CA \"%s\" to CA \"%s\": hop 1 goes to \"%s\", not to the source's router",
-				    f->node[src].desc, f->node[dst].desc,
-				    nm(kns, len > 1 ? nodes[1] : -1));
-	hop = 1;
-	for (d = 0; d < n; d++) {
-		const int16_t *cc = kns->coord + (size_t)cur * n;
-		unsigned int prev = 0;
-		bool down = false;
-		int32_t next;
+	c->escape = calloc((size_t)c->f->max_lid + 1, 1);
+	if (!c->escape)
+		return ot_error_nomem(c->err, "hdor");
+	for (l = 0; l < kns->nlines; l++) {
+		const struct ot_kns_line *ln = &kns->lines[l];
 
-		if (cc[d] == dc[d])
+		if (!c->line[l].broken)
 			continue;
-		hop++;
-		while (hop < len - 1 && is_role(kns, nodes[hop], OT_KNS_SWITCH)) {
-			int32_t x = nodes[hop];
-			const int16_t *xc = kns->coord + (size_t)x * n;
-			unsigned int st = kns->stage[x];
+		d = ln->dim;
+		lowl = low_part(c, ln->router[0], d);
+		for (i = 0; i < c->norder; i++) {
+			uint16_t lid = c->order[c->n][i];
+			const struct ft_dest *dst = &c->dest[lid];
 
-			for (e = 0; e < n; e++)
-				if (e != d && xc[e] != cc[e])
-					break;
-			if (kns->dim[x] != (int)d || e < n)
-				return ot_error_set(err,
-						    "path from CA \"%s\" to CA \"%s\": hop %u goes to \"%s\", not a switch of the line of dimension %u of router \"%s\"",
-						    f->node[src].desc,
-						    f->node[dst].desc, hop,
-						    nm(kns, x), d,
-						    f->node[cur].desc);
-			if (prev && st == prev + 1 && !down) {
-				/* climbing */
-			} else if (prev && st + 1 == prev) {
-				down = true;
-			} else if (prev || st != 1) {
-				return ot_error_set(err,
-						    "path from CA \"%s\" to CA \"%s\": hop %u to \"%s\" (stage %u after stage %u) is not up-then-down in dimension %u",
-						    f->node[src].desc,
-						    f->node[dst].desc, hop,
-						    nm(kns, x), st, prev, d);
-			}
-			prev = st;
-			hop++;
+			if (dst->kind == DEST_SWITCH ||
+			    c->low[(size_t)lid * c->n + d] != lowl ||
+			    !c->line[l].tbad[kns->coord[(size_t)dst->node *
+							c->n + d]])
+				continue;
+			c->escape[lid] = 1;
+			c->any_escape = true;
 		}
-		next = hop < len ? nodes[hop] : -1;
-		if (prev != 1 || !is_role(kns, next, OT_KNS_ROUTER))
-			return ot_error_set(err,
-					    "path from CA \"%s\" to CA \"%s\": hop %u goes to \"%s\", not down to a router from stage 1",
-					    f->node[src].desc,
-					    f->node[dst].desc, hop,
-					    nm(kns, next));
-		for (e = 0; e < n; e++) {
-			int want = e == d ? dc[e] : cc[e];
-
-			if (kns->coord[(size_t)next * n + e] != want)
-				return ot_error_set(err,
-						    "path from CA \"%s\" to CA \"%s\": hop %u to \"%s\" does not correct dimension %u alone",
-						    f->node[src].desc,
-						    f->node[dst].desc, hop,
-						    nm(kns, next), d);
-		}
-		cur = next;
 	}
-	if (cur != kns->router[dst] || hop != len - 2)
-		return ot_error_set(err,
-				    "path from CA \"%s\" to CA \"%s\": ends at \"%s\" after %u hops, not at the destination's router in dimension order",
-				    f->node[src].desc, f->node[dst].desc,
-				    nm(kns, cur), hop);
 	return 0;
 }
 
+/* Any LID a switch or router has no entry for by the rule: escaped. */
+static void mark_unreached(struct ft_ctx *c, uint8_t **lft)
+{
+	uint32_t x, lid;
+
+	for (x = 0; x < c->f->nnodes; x++) {
+		if (c->kns->role[x] != OT_KNS_ROUTER &&
+		    c->kns->role[x] != OT_KNS_SWITCH)
+			continue;
+		for (lid = 1; lid <= c->f->max_lid; lid++)
+			if (lft[x][lid] == OT_NO_PORT &&
+			    c->dest[lid].kind != DEST_NONE && !c->escape[lid]) {
+				c->escape[lid] = 1;
+				c->any_escape = true;
+			}
+	}
+}
+
+/*
+ * The escape layer's positions: the routers by their coordinates (as a
+ * number), then each line's switches in line order, by stage and
+ * position: nothing in it depends on node order or port numbers.
+ */
+static int escape_prepare(struct ft_ctx *c)
+{
+	const struct ot_kns *kns = c->kns;
+	const struct ot_fabric *f = c->f;
+	uint32_t i, l, nr = 1, m = 0;
+	unsigned int d;
+
+	for (d = 0; d < c->n; d++)
+		nr *= c->k;
+	c->epos = malloc(((size_t)f->nnodes + 1) * sizeof(*c->epos));
+	c->enode = malloc(((size_t)f->nnodes + 1) * sizeof(*c->enode));
+	c->hop = malloc((size_t)f->nnodes + 1);
+	if (!c->epos || !c->enode || !c->hop)
+		return ot_error_nomem(c->err, "hdor");
+	for (i = 0; i < f->nnodes; i++)
+		c->epos[i] = -1;
+	for (i = 0; i < nr; i++) {
+		int32_t r = kns->router_at[i];
+
+		if (r >= 0 && c->epos[r] < 0) {
+			c->epos[r] = m;
+			c->enode[m++] = r;
+		}
+	}
+	for (l = 0; l < kns->nlines; l++)
+		for (i = 0; i < kns->lines[l].nsw; i++) {
+			int32_t x = kns->lines[l].sw[i];
+
+			c->epos[x] = m;
+			c->enode[m++] = x;
+		}
+	c->nepos = m;
+	if (ot_escape_init_nodes(&c->esc, f, m, c->enode, c->epos, c->err))
+		return -1;
+	c->esc_ready = true;
+	return 0;
+}
+
+/* The escaped LIDs' entries, the i-th LID of the order with seq i. */
+static int escape_fill(struct ft_ctx *c, uint8_t **lft)
+{
+	uint32_t i, s;
+	int error = escape_prepare(c);
+
+	for (i = 0; i < c->norder && !error; i++) {
+		uint16_t lid = c->order[c->n][i];
+		const struct ft_dest *dst = &c->dest[lid];
+
+		if (!c->escape[lid])
+			continue;
+		error = ot_escape_ports(&c->esc, c->f, c->enode,
+					(uint32_t)c->epos[dst->node], i,
+					dst->kind == DEST_CA ? dst->ca_port : 0,
+					c->hop, "hdor", c->err);
+		for (s = 0; s < c->nepos && !error; s++)
+			lft[c->enode[s]][lid] = c->hop[c->enode[s]];
+	}
+	return error;
+}
+
+/* SL 1 on VL 1 at every node, SL 0 on VL 0: the escape layer's own VL. */
+static int escape_sl2vl(struct ft_ctx *c, struct ot_routing *out)
+{
+	uint32_t x;
+	unsigned int in, o, np;
+
+	for (x = 0; x < c->f->nnodes; x++) {
+		uint8_t *t = ot_routing_sl2vl_new(out, x);
+
+		if (!t)
+			return ot_error_nomem(c->err, "hdor");
+		np = c->f->node[x].nports;
+		for (in = 0; in <= np; in++)
+			for (o = 0; o <= np; o++)
+				t[ot_sl2vl_index(np, in, o, ESC_SL)] = ESC_SL;
+	}
+	return 0;
+}
+
+/* What path_sl and the promise's rule read: the escaped LIDs. */
+struct ft_esc {
+	uint8_t *escape; /* per LID, or NULL: none */
+	uint16_t max_lid;
+	struct ot_kns *kns; /* the promise's (NULL for path_sl) */
+};
+
+static void ft_esc_free(void *ctx)
+{
+	struct ft_esc *e = ctx;
+
+	if (!e)
+		return;
+	free(e->escape);
+	ot_kns_free(e->kns);
+	free(e);
+}
+
+static uint8_t ft_esc_sl(const struct ft_esc *e, uint16_t dlid)
+{
+	return e->escape && dlid <= e->max_lid && e->escape[dlid] ? ESC_SL : 0;
+}
+
+static uint8_t ft_path_sl(const struct ot_routing *r, uint16_t slid,
+			  uint16_t dlid)
+{
+	(void)slid;
+	return ft_esc_sl(r->priv, dlid);
+}
+
+static struct ft_esc *ft_esc_new(const struct ft_ctx *c)
+{
+	struct ft_esc *e = calloc(1, sizeof(*e));
+	size_t n = (size_t)c->f->max_lid + 1;
+
+	if (!e)
+		return NULL;
+	e->max_lid = c->f->max_lid;
+	if (c->any_escape) {
+		e->escape = malloc(n);
+		if (!e->escape) {
+			free(e);
+			return NULL;
+		}
+		memcpy(e->escape, c->escape, n);
+	}
+	return e;
+}
+
+/*
+ * SL 0 and VL 0 on every hop by the rule; SL 1 and VL 1 on every hop of
+ * an escaped LID, whose path is the escape layer's (not checked here).
+ */
 static int ft_rule(const void *ctx, const struct ot_path *p,
 		   struct ot_error *why)
 {
-	return ft_path(ctx, p->node, p->len, why);
-}
+	const struct ft_esc *e = ctx;
+	uint8_t sl = ft_esc_sl(e, p->dlid);
+	unsigned int i;
 
-static void ft_free_kns(void *ctx)
-{
-	ot_kns_free(ctx);
+	if (p->sl != sl)
+		return ot_error_set(why, "path SL %u, the engine gives SL %u toward LID %u",
+				    p->sl, sl, p->dlid);
+	for (i = 0; i + 1 < p->len; i++)
+		if (p->vl[i] != sl)
+			return ot_error_set(why, "hop %u from \"%s\" on VL %u, the rule gives VL %u",
+					    i, e->kns->fabric->node[p->node[i]].desc,
+					    p->vl[i], sl);
+	if (sl)
+		return 0;
+	return ot_hdor_ft_path(e->kns, p->node, p->len, why);
 }
 
 static void free_ctx(struct ft_ctx *c)
@@ -1144,12 +1338,19 @@ static void free_ctx(struct ft_ctx *c)
 	free(c->order);
 	free(c->low);
 	free(c->loc);
+	free(c->escape);
+	free(c->epos);
+	free(c->enode);
+	free(c->hop);
+	if (c->esc_ready)
+		ot_escape_free(&c->esc);
 	if (c->line)
 		for (l = 0; l < c->kns->nlines; l++) {
 			free(c->line[l].below);
 			free(c->line[l].U);
 			free(c->line[l].dist);
 			free(c->line[l].lca);
+			free(c->line[l].tbad);
 			free(c->line[l].cstart);
 			free(c->line[l].cport);
 		}
@@ -1162,6 +1363,7 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 	struct ft_ctx c = { .f = f, .kns = kns, .err = err,
 			    .k = kns->k, .n = kns->n };
 	struct ot_promise *pr = &out->promise;
+	struct ft_esc *pe = NULL;
 	uint32_t *w = NULL;
 	double t = ot_now_ms();
 	uint32_t i;
@@ -1176,6 +1378,8 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 	error = prepare_dests(&c);
 	if (!error)
 		error = prepare_lines(&c);
+	if (!error)
+		error = mark_escapes(&c);
 	if (!error)
 		error = ot_hdor_set_labels(kns, out, err);
 	if (!error)
@@ -1197,20 +1401,43 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 		else if (kns->role[i] == OT_KNS_SWITCH)
 			fill_switch(&c, i, out->lft[i], w);
 	}
-	out->nvls = 1;
-	out->needs_qos = false;
+	mark_unreached(&c, out->lft);
+	if (c.any_escape) {
+		error = escape_fill(&c, out->lft);
+		if (!error)
+			error = escape_sl2vl(&c, out);
+		if (error)
+			goto out;
+	}
+	out->nvls = c.any_escape ? 2 : 1;
+	out->needs_qos = c.any_escape;
 	ot_routing_phase(out, "fill", t);
-	pr->text = "Hybrid-DOR over fat-tree lines: every CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
-	pr->minimal = all_minimal(&c) ? OT_MINIMAL_ALL : OT_MINIMAL_NONE;
-	pr->max_switch_hops = 2 * kns->stages * kns->n;
-	pr->sls = 1;
+	if (!(pe = ft_esc_new(&c)) || !(out->priv = ft_esc_new(&c))) {
+		error = ot_error_nomem(err, "hdor");
+		goto out;
+	}
+	out->free_priv = ft_esc_free;
+	out->path_sl = ft_path_sl;
+	out->path_sl_by_switch = true;
+	pr->text = c.any_escape ?
+		"Hybrid-DOR over fat-tree lines (damaged: the destinations a line cannot reach up*-down* on the escape layer, SL 1 and VL 1): every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0" :
+		"Hybrid-DOR over fat-tree lines: every CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
+	pr->minimal = !c.any_escape && all_minimal(&c) ? OT_MINIMAL_ALL :
+							  OT_MINIMAL_NONE;
+	pr->max_switch_hops = c.any_escape ? 0 : 2 * kns->stages * kns->n;
+	pr->sls = c.any_escape ? 1u | 1u << ESC_SL : 1;
 	pr->rule = ft_rule;
 	pr->source_free = true;
-	pr->rule_text = "dimensions in increasing order, each line crossed up then down to the destination's coordinate";
-	pr->ctx = kns;
-	pr->free_ctx = ft_free_kns;
+	pr->rule_text = c.any_escape ?
+		"SL 0, VL 0: dimensions in increasing order, each line crossed up then down to the destination's coordinate; escaped destinations: SL 1 on VL 1 on every hop" :
+		"dimensions in increasing order, each line crossed up then down to the destination's coordinate";
+	pe->kns = kns;
+	pr->ctx = pe;
+	pr->free_ctx = ft_esc_free;
+	pe = NULL;
 	kns = NULL;
 out:
+	ft_esc_free(pe);
 	free(w);
 	free_ctx(&c);
 	ot_kns_free(kns);

@@ -19,6 +19,14 @@
 int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 		     struct ot_routing *out, struct ot_error *err);
 
+/*
+ * 0 if the CA-to-CA path nodes[0..len) follows the rule of hdor on
+ * fat-tree lines (route/hdor_ft_rule.c), else -1 with err saying where
+ * it leaves it.
+ */
+int ot_hdor_ft_path(const struct ot_kns *kns, const int32_t *nodes,
+		    unsigned int len, struct ot_error *err);
+
 /* Every node's label from its coordinates (route/hdor_labels.c). */
 int ot_hdor_set_labels(const struct ot_kns *kns, struct ot_routing *out,
 		       struct ot_error *err);

@@ -592,12 +592,66 @@ static void mc_free(struct mc *m)
 	free(m->aff);
 }
 
+/* Whether two switches without CAs are cabled (lines of s >= 2). */
+static bool line_cables(const struct ot_fabric *f)
+{
+	uint32_t x;
+	unsigned int p, q;
+
+	for (x = 0; x < f->nnodes; x++) {
+		const struct ot_node *nd = &f->node[x];
+		bool ca = false, sw = false;
+
+		if (nd->type != OT_NODE_SWITCH)
+			continue;
+		for (p = 1; p <= nd->nports; p++) {
+			int32_t y = nd->port[p].peer;
+			bool yca = false;
+
+			if (y < 0)
+				continue;
+			ca |= f->node[y].type == OT_NODE_CA;
+			if (f->node[y].type != OT_NODE_SWITCH)
+				continue;
+			for (q = 1; q <= f->node[y].nports; q++)
+				yca |= f->node[y].port[q].peer >= 0 &&
+				       f->node[f->node[y].port[q].peer].type ==
+					       OT_NODE_CA;
+			sw |= !yca;
+		}
+		if (!ca && sw)
+			return true;
+	}
+	return false;
+}
+
+/* One moved cable end inside fat-tree lines, as the report (n 0 or 1). */
+static int ft_moves(const struct ot_fabric *f, struct ot_miscabling *out,
+		    struct ot_error *err)
+{
+	struct ot_miscable mv;
+	int rc = ot_kns_ft_miscabling(f, &mv, err);
+
+	out->n = 0;
+	if (rc < 0)
+		return -1;
+	if (rc == 0)
+		return 0;
+	out->cable = malloc(sizeof(*out->cable));
+	if (!out->cable)
+		return ot_error_nomem(err, "mis-cabling report");
+	out->cable[0] = mv;
+	out->n = 1;
+	return 0;
+}
+
 int ot_kns_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
 		      struct ot_error *err)
 {
 	struct ot_error why = { 0 };
 	struct ot_kns *kns = NULL;
 	struct mc m = { 0 };
+	bool looks_ft = false;
 	int rc = -1;
 
 	out->n = 0;
@@ -610,16 +664,32 @@ int ot_kns_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
 		return ot_refuse(err, OT_ERR_NOMEM, "%s", why.msg);
 	{
 		/*
-		 * Lines built as fat trees (topo/kns_ft.c) are a KNS too;
-		 * cables moved inside such lines are not diagnosed (the
-		 * search below then says why the seed's shape is not met).
+		 * Lines built as fat trees (topo/kns_ft.c) are a KNS too: a
+		 * regular one, or one with cables missing and no move that
+		 * makes it regular (damage), reports nothing; one cable end
+		 * moved inside or between lines is found by
+		 * miscable_kft.c: first when lines have switch-to-switch
+		 * cables (s >= 2), after the seed's search when they only
+		 * look like fat-tree lines (several switches per line, or a
+		 * seed KNS with parallel cables, the seed's own case).
+		 * Else the seed's search below says why the seed's shape is
+		 * not met.
 		 */
 		struct ot_error ftwhy = { 0 };
-		bool looks_ft = false;
+		bool ft_ok;
 
-		if (!ot_kns_ft_recognize(f, &kns, &looks_ft, &ftwhy)) {
+		ft_ok = !ot_kns_ft_recognize(f, &kns, &looks_ft, &ftwhy);
+		(void)ftwhy;
+		if (ft_ok && ot_kns_ft_regular(f, kns)) {
 			ot_kns_free(kns);
 			return 0;
+		}
+		ot_kns_free(kns);
+		kns = NULL;
+		if (ft_ok || line_cables(f)) {
+			rc = ft_moves(f, out, err);
+			if (rc || out->n || ft_ok)
+				return rc;
 		}
 	}
 	if (mc_alloc(&m, f)) {
@@ -632,6 +702,16 @@ int ot_kns_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
 	index_cables(&m);
 	find_links(&m);
 	rc = diagnose(&m, out, why.msg, err);
+	if (rc && looks_ft && err->cls != OT_ERR_NOMEM) {
+		struct ot_error seed = *err;
+
+		if (ft_moves(f, out, err))
+			rc = -1;
+		else if (out->n)
+			rc = 0;
+		else
+			*err = seed;
+	}
 out:
 	mc_free(&m);
 	return rc;

@@ -12,6 +12,7 @@
 #ifndef OSMTOPO_MISCABLE_H
 #define OSMTOPO_MISCABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,6 +44,20 @@ struct ot_miscabling {
  */
 int ot_kns_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
 		      struct ot_error *err);
+
+/*
+ * Inside the lines of a KNS built as fat trees (topo/miscable_kft.c): one
+ * switch-to-switch cable end moved (leaf to leaf, to the wrong spine, a
+ * router into another line's leaf).  1 with *out the move when one makes
+ * f a regular fat-tree-line KNS, 0 when none does (or the search would
+ * cost too much), -1 with err set (out of memory).  ot_kns_miscabling()
+ * calls it; ot_kns_ft_regular() says whether a recognized fabric is
+ * regular (every stage of every line alike, no cable missing or extra).
+ */
+struct ot_kns;
+int ot_kns_ft_miscabling(const struct ot_fabric *f, struct ot_miscable *out,
+			 struct ot_error *err);
+bool ot_kns_ft_regular(const struct ot_fabric *f, const struct ot_kns *kns);
 
 /*
  * The same for the direct families (topo/miscable_fam.c tells how, and

@@ -23,6 +23,7 @@
 #include "model/routing.h"
 #include "route/engine.h"
 #include "topo/kns.h"
+#include "topo/miscable.h"
 
 #include "unit.h"
 
@@ -230,11 +231,27 @@ static int rank(const struct ot_kns *kns, int a, int b)
 	return base + 2 * S - kns->stage[b];
 }
 
-/* Paths CA -> CA LID with a rank that does not rise; 0 when none. */
+/* The fat-tree KNS recognizer's answer for f (the engine's input). */
+static struct ot_kns *recognized(const struct ot_fabric *f)
+{
+	struct ot_error err = { 0 };
+	struct ot_kns *kns = NULL;
+	bool looks = false;
+
+	ck_assert_msg(!ot_kns_ft_recognize(f, &kns, &looks, &err), "%s",
+		      err.msg);
+	return kns;
+}
+
+/*
+ * Paths CA -> CA LID with a rank that does not rise; 0 when none.  LIDs
+ * on the escape layer (path SL 1) are left out: their order is the
+ * layer's own (route/escape.c).
+ */
 static unsigned long rank_violations(const struct ot_fabric *f,
 				     const struct ot_routing *r)
 {
-	const struct ot_kns *kns = r->promise.ctx;
+	struct ot_kns *kns = recognized(f);
 	unsigned long bad = 0;
 	uint32_t s, lid;
 
@@ -246,7 +263,8 @@ static unsigned long rank_violations(const struct ot_fabric *f,
 			int cur = f->node[s].port[1].peer, last = -1, hops = 0;
 
 			if (o < 0 || o == (int)s ||
-			    f->node[o].type != OT_NODE_CA)
+			    f->node[o].type != OT_NODE_CA ||
+			    ot_routing_path_sl(r, f->node[s].port[1].lid, lid))
 				continue;
 			while (cur != o && hops++ < MAX_PATH) {
 				unsigned int p = r->lft[cur][lid];
@@ -266,6 +284,7 @@ static unsigned long rank_violations(const struct ot_fabric *f,
 				bad++;
 		}
 	}
+	ot_kns_free(kns);
 	return bad;
 }
 
@@ -363,12 +382,14 @@ static void property(struct ot_prng *rng, unsigned int lmc)
 	u = ot_balance_pattern(ot_check_balance(rep), 0);
 	bound = dor_bound(&p);
 	/*
-	 * Within 5% of the bound; routers cabled to several leaves of a
-	 * line of two or more stages were seen at 92% (doc/kns-fattree.md):
+	 * Within 5% of the bound, routers cabled to several leaves
+	 * included (99.3% or more in 299 fabrics, OT_HDOR_FT_ROUNDS=80);
+	 * routers with parallel cables into a line of two or more stages
+	 * (--links 2) were seen at 90.0% and 91.7% (doc/kns-fattree.md):
 	 * held to 90% there.
 	 */
 	ck_assert_msg(u->base.throughput >= (p.stages >= 2 &&
-					     p.line_up[1] > 1 ? 0.90 : 0.95) *
+					     p.links > 1 ? 0.90 : 0.95) *
 					    bound - 1e-9,
 		      "%s: uniform %.4f, bound %.4f", desc, u->base.throughput,
 		      bound);
@@ -445,6 +466,34 @@ START_TEST(issue_fabric)
 }
 END_TEST
 
+/*
+ * Routers on two leaves of each line, 3 CAs: the greedy alone gave 92.3%
+ * of the bound here; with D-mod-K at the routers tried too, the bound.
+ */
+START_TEST(multi_homed_fabric)
+{
+	struct ot_kns_params p = {
+		.k = 8, .n = 2, .cas = 3, .links = 1, .stages = 2,
+		.line_down = { 0, 4, 2 }, .line_up = { 0, 2, 1 },
+		.line_links = { 0, 1, 2 }, .shuffle = true, .seed = 7,
+	};
+	struct ot_fabric *f = gen(&p, 0);
+	struct ot_routing *r = route(f);
+	struct ot_check_report *rep = NULL;
+	const struct ot_pattern_load *u;
+
+	checked(f, r, &rep);
+	ck_assert(ot_check_ok(rep));
+	u = ot_balance_pattern(ot_check_balance(rep), 0);
+	ck_assert_msg(u->base.throughput >= 0.95 * dor_bound(&p) - 1e-9,
+		      "uniform %.4f, bound %.4f", u->base.throughput,
+		      dor_bound(&p));
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
 /* The checks can fail: a switch sent back up in a line is caught. */
 START_TEST(broken_table_is_caught)
 {
@@ -454,7 +503,7 @@ START_TEST(broken_table_is_caught)
 	};
 	struct ot_fabric *f = gen(&p, 0);
 	struct ot_routing *r = route(f);
-	const struct ot_kns *kns = r->promise.ctx;
+	struct ot_kns *kns = recognized(f);
 	struct ot_check_report *rep = NULL;
 	uint32_t x, lid;
 	unsigned int pt, broken = 0;
@@ -483,12 +532,17 @@ START_TEST(broken_table_is_caught)
 	ck_assert(!ot_check_ok(rep));
 	ck_assert(rank_violations(f, r) > 0);
 	ot_check_report_free(rep);
+	ot_kns_free(kns);
 	ot_routing_free(r);
 	ot_fabric_free(f);
 }
 END_TEST
 
-/* Damage inside lines: routed around on one VL, or refused by name. */
+/*
+ * The generator's damage inside lines: routed around on one VL (or the
+ * escape layer), or refused by name by the recognizer (a line split in
+ * two, a router cut from a line).
+ */
 START_TEST(damaged_lines)
 {
 	struct ot_prng rng = { .state = 0xda };
@@ -520,7 +574,8 @@ START_TEST(damaged_lines)
 		checked(f, r, &rep);
 		cn = ot_check_counts(rep);
 		ck_assert_msg(ot_check_ok(rep), "damage %u not OK", i);
-		ck_assert(!cn->credit_loops && cn->vls_used == 1);
+		ck_assert(!cn->credit_loops &&
+			  (cn->vls_used == 1 || r->nvls == 2));
 		ck_assert(!rank_violations(f, r));
 		ot_check_report_free(rep);
 		ot_routing_free(r);
@@ -528,6 +583,307 @@ START_TEST(damaged_lines)
 	}
 	ck_assert_uint_gt(routed, 6);
 	(void)refused;
+}
+END_TEST
+
+/*
+ * Whether line l of the intact fabric is still one line as the recognizer
+ * finds them: its switches joined by switch cables into parts, parts
+ * sharing two routers or more merged, one part in the end.
+ */
+static bool line_joined(const struct ot_fabric *f, const struct ot_kns *kns,
+			int32_t l)
+{
+	const struct ot_kns_line *ln = &kns->lines[l];
+	uint32_t n = ln->nsw, i, j, a, changed = 1;
+	int32_t *part = malloc((n + 1) * sizeof(*part));
+	unsigned int *share = calloc((size_t)n * n + 1, sizeof(*share));
+	unsigned int p, q;
+	bool one = true;
+
+	ck_assert(part && share);
+	for (i = 0; i < n; i++)
+		part[i] = i;
+	/* switch cables: relax to the least index reachable */
+	while (changed) {
+		changed = 0;
+		for (i = 0; i < n; i++) {
+			int32_t x = ln->sw[i];
+
+			for (p = 1; p <= f->node[x].nports; p++) {
+				int32_t y = f->node[x].port[p].peer;
+
+				if (y < 0 || kns->role[y] != OT_KNS_SWITCH)
+					continue;
+				for (j = 0; j < n && ln->sw[j] != y; j++)
+					;
+				if (j < n && part[j] != part[i]) {
+					int32_t m = part[i] < part[j] ? part[i] :
+								     part[j];
+
+					changed |= part[i] != m || part[j] != m;
+					part[i] = part[j] = m;
+				}
+			}
+		}
+	}
+	/* then parts sharing two routers, until nothing changes */
+	for (changed = 1; changed;) {
+		changed = 0;
+		memset(share, 0, (size_t)n * n * sizeof(*share));
+		for (a = 0; a < kns->k; a++) {
+			int32_t r = ln->router[a];
+			int32_t seen[OT_MAX_PORTS + 1];
+			unsigned int m = 0;
+
+			for (p = 1; p <= f->node[r].nports; p++) {
+				int32_t y = f->node[r].port[p].peer;
+
+				if (y < 0 || kns->role[y] != OT_KNS_SWITCH ||
+				    kns->line[y] != l)
+					continue;
+				for (j = 0; j < n && ln->sw[j] != y; j++)
+					;
+				for (q = 0; q < m && seen[q] != part[j]; q++)
+					;
+				if (q == m)
+					seen[m++] = part[j];
+			}
+			for (p = 0; p < m; p++)
+				for (q = 0; q < m; q++)
+					if (p != q)
+						share[seen[p] * n + seen[q]]++;
+		}
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++)
+				if (share[i * n + j] >= 2 && i != j) {
+					uint32_t lo = i < j ? i : j, hi = i ^ j ^ lo;
+
+					for (a = 0; a < n; a++)
+						if (part[a] == (int32_t)hi) {
+							part[a] = lo;
+							changed = 1;
+						}
+				}
+	}
+	for (i = 0; i < n; i++)
+		one &= part[i] == part[0];
+	free(part);
+	free(share);
+	return one;
+}
+
+/*
+ * Heavier damage, drawn here: cables inside lines (between line switches,
+ * and from routers to stage 1 where the router keeps another) removed with
+ * probability q, each only if its line's switches stay joined by cables
+ * and every router keeps a cable into every line, so the recognizer still
+ * sees the KNS; what is left of a line may then not connect its routers
+ * up*-down*.  kns: the intact fabric's answer.
+ */
+static unsigned int damage(struct ot_fabric *f, const struct ot_kns *kns,
+			   struct ot_prng *rng, double q)
+{
+	uint32_t x;
+	unsigned int p, cut = 0;
+
+	for (x = 0; x < f->nnodes; x++) {
+		for (p = 1; p <= f->node[x].nports; p++) {
+			struct ot_port *a = &f->node[x].port[p], *b;
+			int32_t y = a->peer, r = -1, l;
+			uint32_t i;
+			unsigned int pp, left = 0;
+			bool ok = true;
+
+			if (y < 0 || (int32_t)x > y ||
+			    kns->role[x] == OT_KNS_CA ||
+			    kns->role[y] == OT_KNS_CA ||
+			    ot_prng_below(rng, 1000) >= q * 1000)
+				continue;
+			if (kns->role[x] == OT_KNS_ROUTER)
+				r = x;
+			if (kns->role[y] == OT_KNS_ROUTER)
+				r = y;
+			l = kns->line[r == (int32_t)x ? y : (int32_t)x];
+			b = &f->node[y].port[a->peer_port];
+			pp = a->peer_port;
+			a->peer = -1;
+			b->peer = -1;
+			/* the router keeps a cable into the line */
+			for (i = 1; r >= 0 && i <= f->node[r].nports; i++) {
+				int32_t z = f->node[r].port[i].peer;
+
+				left += z >= 0 && kns->role[z] == OT_KNS_SWITCH &&
+					kns->line[z] == l;
+			}
+			ok = r < 0 || left > 0;
+			/* the line stays one line for the recognizer */
+			ok = ok && line_joined(f, kns, l);
+			if (ok) {
+				cut++;
+				continue;
+			}
+			a->peer = y;
+			b->peer = x;
+			(void)pp;
+		}
+	}
+	return cut;
+}
+
+/*
+ * Whether router a reaches router t of line l going up then down, by a
+ * search of its own over (switch, going down) states and the stages of
+ * the recognizer.
+ */
+static bool updown(const struct ot_fabric *f, const struct ot_kns *kns,
+		   uint32_t l, int32_t a, int32_t t)
+{
+	uint32_t *queue = malloc(2 * (f->nnodes + 1) * sizeof(*queue));
+	uint8_t *seen = calloc(2 * (f->nnodes + 1), 1);
+	uint32_t head = 0, tail = 0, i;
+	bool found = false;
+
+	ck_assert(queue && seen);
+	for (i = 1; i <= f->node[a].nports; i++) {
+		int32_t z = f->node[a].port[i].peer;
+
+		if (z >= 0 && kns->role[z] == OT_KNS_SWITCH &&
+		    kns->line[z] == (int32_t)l && !seen[2 * z]) {
+			seen[2 * z] = 1;
+			queue[tail++] = 2 * z;
+		}
+	}
+	while (head < tail && !found) {
+		uint32_t st = queue[head++], u = st / 2, down = st % 2;
+
+		for (i = 1; i <= f->node[u].nports; i++) {
+			int32_t z = f->node[u].port[i].peer;
+			uint32_t nx;
+
+			if (z < 0)
+				continue;
+			if (z == t && kns->stage[u] == 1) {
+				found = true;
+				break;
+			}
+			if (kns->role[z] != OT_KNS_SWITCH ||
+			    kns->line[z] != (int32_t)l)
+				continue;
+			if (kns->stage[z] == kns->stage[u] + 1 && !down)
+				nx = 2 * z;
+			else if (kns->stage[z] + 1 == kns->stage[u])
+				nx = 2 * z + 1;
+			else
+				continue;
+			if (!seen[nx]) {
+				seen[nx] = 1;
+				queue[tail++] = nx;
+			}
+		}
+	}
+	free(queue);
+	free(seen);
+	return found;
+}
+
+/*
+ * The escape layer on damaged lines (several seeds, heavier damage): every
+ * pair reached, no credit loop, the rule on SL 0 / VL 0 elsewhere; and
+ * exactly the CA LIDs some line cannot carry up*-down* on SL 1 / VL 1, so
+ * one VL wherever up*-down* suffices and two only where it does not.
+ */
+START_TEST(escape_layer)
+{
+	struct ot_prng rng = { .state = 0xe5c + (uint64_t)_i * 104729 };
+	unsigned int round, one = 0, two = 0;
+
+	for (round = 0; round < 4 + rounds() / 2; round++) {
+		struct ot_kns_params p;
+		struct ot_check_report *rep = NULL;
+		const struct ot_check_counts *cn;
+		struct ot_error err = { 0 };
+		struct ot_kns *kns, *dk;
+		struct ot_fabric *f;
+		struct ot_routing *r;
+		char desc[256];
+		double q = 0.1 + 0.1 * ot_prng_below(&rng, 4);
+		unsigned int cut, needed = 0, escaped = 0, rounds_left = 16;
+		unsigned int calids = 0;
+		uint32_t lid, l, a;
+
+		do {
+			draw(&rng, &p, desc, sizeof(desc));
+		} while (p.stages < 2 && p.line_up[1] < 2 && rounds_left--);
+		f = gen(&p, round % 3 == 2);
+		kns = recognized(f);
+		cut = damage(f, kns, &rng, q);
+		ot_kns_free(kns);
+		ck_assert(!ot_fabric_index(f, &err));
+		ck_assert_msg(!ot_engine_run(ot_engine_find("hdor"), f, &r, &err),
+			      "%s, %u cables cut: %s", desc, cut, err.msg);
+		dk = recognized(f);
+		checked(f, r, &rep);
+		cn = ot_check_counts(rep);
+		ck_assert_msg(ot_check_ok(rep), "%s, %u cut: check not OK", desc,
+			      cut);
+		ck_assert_msg(cn->pairs > 0 && cn->reached == cn->pairs, "%s",
+			      desc);
+		ck_assert_msg(!cn->credit_loops && !cn->violations, "%s", desc);
+		ck_assert_msg(!rank_violations(f, r), "%s: ranks", desc);
+		/* which CA LIDs need the escape layer, found here */
+		for (lid = 1; lid <= f->max_lid; lid++) {
+			int o = f->lid_owner[lid].node;
+			int32_t tr;
+			bool need = false;
+
+			if (o < 0 || f->node[o].type != OT_NODE_CA)
+				continue;
+			tr = dk->router[o];
+			for (l = 0; l < dk->nlines && !need; l++) {
+				const struct ot_kns_line *ln = &dk->lines[l];
+				int d = ln->dim, e;
+				int32_t t;
+
+				for (e = 0; e < d; e++)
+					if (dk->coord[(size_t)ln->router[0] *
+						      dk->n + e] !=
+					    dk->coord[(size_t)tr * dk->n + e])
+						break;
+				if (e < d)
+					continue;
+				t = ln->router[dk->coord[(size_t)tr * dk->n + d]];
+				for (a = 0; a < dk->k && !need; a++)
+					need = ln->router[a] != t &&
+					       !updown(f, dk, l, ln->router[a], t);
+			}
+			needed += need;
+			calids++;
+			escaped += ot_routing_path_sl(r, 0, lid) == 1;
+			ck_assert_msg(need == (ot_routing_path_sl(r, 0, lid) == 1),
+				      "%s, %u cut: LID %u needs the escape layer: %d",
+				      desc, cut, lid, need);
+		}
+		ck_assert_msg(r->nvls == (needed ? 2u : 1u), "%s: %u VLs, %u LIDs escaped",
+			      desc, r->nvls, needed);
+		/* VL 1 where some LID needs the layer, VL 0 where some not */
+		ck_assert_msg(cn->vls_used == ((needed ? 2 : 0) |
+					       (needed < calids ? 1 : 0)),
+			      "%s: VLs 0x%x, %u of %u LIDs escaped", desc,
+			      cn->vls_used, needed, calids);
+		one += !needed;
+		two += needed > 0;
+		fprintf(stderr, "escape_layer: %s, q %.1f: %u cut, %u of %u CA LIDs escaped\n",
+			desc, q, cut, escaped, calids);
+		ot_check_report_free(rep);
+		ot_kns_free(dk);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+	/* both kinds seen over the rounds of the loops (asserted per loop
+	 * only where each is likely: two seen, one VL seen) */
+	ck_assert_msg(two > 0, "no fabric needed the escape layer");
+	(void)one;
 }
 END_TEST
 
@@ -562,6 +918,186 @@ START_TEST(refuses_same_stage_cable)
 }
 END_TEST
 
+static int node_named(const struct ot_fabric *f, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nnodes; i++)
+		if (!strcmp(f->node[i].desc, name))
+			return i;
+	ck_abort_msg("no node %s", name);
+	return -1;
+}
+
+/* Whether switch x has a CA cabled (a router). */
+static bool kns_router(const struct ot_fabric *f, int x)
+{
+	unsigned int p;
+
+	for (p = 1; p <= f->node[x].nports; p++)
+		if (f->node[x].port[p].peer >= 0 &&
+		    f->node[f->node[x].port[p].peer].type == OT_NODE_CA)
+			return true;
+	return false;
+}
+
+/* The first free port of node x. */
+static unsigned int free_port(const struct ot_fabric *f, int x)
+{
+	unsigned int p;
+
+	for (p = 1; p <= f->node[x].nports; p++)
+		if (f->node[x].port[p].peer < 0)
+			return p;
+	ck_abort_msg("%s has no free port", f->node[x].desc);
+	return 0;
+}
+
+/* The port of x cabled to y (the first), or 0. */
+static unsigned int port_to(const struct ot_fabric *f, int x, int y)
+{
+	unsigned int p;
+
+	for (p = 1; p <= f->node[x].nports; p++)
+		if (f->node[x].port[p].peer == y)
+			return p;
+	return 0;
+}
+
+/*
+ * Moves the far end of stay's cable to what's port pz of z; returns that
+ * cable's old far end (its port in *old_port).
+ */
+static int move_end(struct ot_fabric *f, int stay, unsigned int ps, int z,
+		    unsigned int pz, unsigned int *old_port)
+{
+	struct ot_error err = { 0 };
+	int far = f->node[stay].port[ps].peer;
+
+	*old_port = f->node[stay].port[ps].peer_port;
+	f->node[far].port[*old_port].peer = -1;
+	f->node[stay].port[ps].peer = -1;
+	ck_assert(!ot_fabric_link(f, stay, ps, z, pz, &err));
+	ck_assert(!ot_fabric_index(f, &err));
+	return far;
+}
+
+/*
+ * check --expect kns inside fat-tree lines: one cable end moved (a leaf
+ * to a leaf, a router into another line's leaf, a spine's cable onto
+ * another spine) is reported, the end that stays and where the other
+ * should go, by switch and port; intact and merely damaged fabrics report
+ * nothing.  Several generated shapes, ports shuffled.
+ */
+START_TEST(miscabling_in_lines)
+{
+	static const struct {
+		unsigned int k, down1, down2, up1, up2;
+		const char *stay, *from, *to; /* names */
+	} cases[] = {
+		/* leaf to leaf: S[0,0,1,0]'s spine cable onto S[0,0,1,1] */
+		{ 4, 2, 2, 1, 2, "S[0,0,1,0]", "S[0,0,2,0]", "S[0,0,1,1]" },
+		/* a router into a leaf of another line of its dimension */
+		{ 4, 2, 2, 1, 2, "R[0,0]", "S[0,0,1,0]", "S[0,1,1,0]" },
+		/* a spine's cable onto another spine of the line */
+		{ 6, 3, 2, 1, 3, "S[1,2,1,1]", "S[1,2,2,0]", "S[1,2,2,2]" },
+		/* the issue's shape: onto a spine the leaf already has */
+		{ 8, 4, 2, 1, 4, "S[1,2,1,0]", "S[1,2,2,0]", "S[1,2,2,1]" },
+		/* routers on two leaves: one cable onto the other leaf */
+		{ 4, 2, 2, 2, 2, "R[1,1]", "S[0,1,1,0]", "S[0,1,1,1]" },
+	};
+	unsigned int i, seed;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (seed = 0; seed < 2; seed++) {
+			struct ot_kns_params p = {
+				.k = cases[i].k, .n = 2, .cas = 1, .links = 1,
+				.stages = 2,
+				.line_down = { 0, cases[i].down1,
+					       cases[i].down2 },
+				.line_up = { 0, cases[i].up1, cases[i].up2 },
+				.radix = 12, .shuffle = seed > 0,
+				.seed = 40 + i + seed,
+			};
+			struct ot_fabric *f = gen(&p, 0);
+			struct ot_miscabling m = { 0 };
+			struct ot_error err = { 0 };
+			int stay, from, to;
+			unsigned int ps, pz, old;
+			char line[512];
+
+			ck_assert(!ot_kns_miscabling(f, &m, &err));
+			ck_assert_uint_eq(m.n, 0);
+			stay = node_named(f, cases[i].stay);
+			from = node_named(f, cases[i].from);
+			to = node_named(f, cases[i].to);
+			ps = port_to(f, stay, from);
+			ck_assert(ps);
+			pz = free_port(f, to);
+			ck_assert_int_eq(move_end(f, stay, ps, to, pz, &old),
+					 from);
+			ck_assert_msg(!ot_kns_miscabling(f, &m, &err),
+				      "case %u: %s", i, err.msg);
+			ck_assert_msg(m.n == 1, "case %u: %u moves", i, m.n);
+			ot_miscable_format(f, &m.cable[0], line, sizeof(line));
+			/*
+			 * the cable moved (or its parallel twin, the same
+			 * move), or, a router into another line, its twin
+			 * router's: moving that one is a KNS as well
+			 */
+			ck_assert_msg((m.cable[0].node == stay ||
+				       (kns_router(f, m.cable[0].node) &&
+					kns_router(f, stay))) &&
+				      m.cable[0].now == to &&
+
+				      m.cable[0].should == from &&
+				      f->node[from].port[m.cable[0].should_port]
+						      .peer < 0,
+				      "case %u: %s", i, line);
+			ck_assert(strstr(line, cases[i].from) &&
+				  strstr(line, cases[i].to));
+			/* the move reported, made: a KNS, nothing to say */
+			move_end(f, m.cable[0].node, m.cable[0].port,
+				 m.cable[0].should, m.cable[0].should_port,
+				 &old);
+			ot_miscabling_free(&m);
+			ck_assert(!ot_kns_miscabling(f, &m, &err));
+			ck_assert_uint_eq(m.n, 0);
+			(void)old;
+			ot_miscabling_free(&m);
+			ot_fabric_free(f);
+		}
+}
+END_TEST
+
+/* Damage (cables missing, nothing moved) is no mis-cabling. */
+START_TEST(damage_is_no_miscabling)
+{
+	unsigned int i, reported = 0, accepted = 0;
+
+	for (i = 0; i < 8; i++) {
+		struct ot_kns_params p = {
+			.k = 4, .n = 2, .cas = 1, .links = 1, .stages = 2,
+			.line_down = { 0, 2, 2 }, .line_up = { 0, 2, 2 },
+			.shuffle = true, .seed = i, .drop_links = 0.1,
+			.drop_seed = i + 1,
+		};
+		struct ot_fabric *f = gen(&p, 0);
+		struct ot_miscabling m = { 0 };
+		struct ot_error err = { 0 };
+
+		if (!ot_kns_miscabling(f, &m, &err)) {
+			accepted++;
+			reported += m.n;
+		}
+		ot_miscabling_free(&m);
+		ot_fabric_free(f);
+	}
+	ck_assert_uint_eq(reported, 0);
+	ck_assert_uint_gt(accepted, 0);
+}
+END_TEST
+
 /* One line of routers under switches is a fat tree: refused, named. */
 START_TEST(refuses_fat_tree)
 {
@@ -590,10 +1126,14 @@ static Suite *hdor_ft_suite(void)
 	tcase_add_loop_test(tc, random_fabrics, 0, 4);
 	tcase_add_test(tc, random_fabrics_lmc);
 	tcase_add_test(tc, issue_fabric);
+	tcase_add_test(tc, multi_homed_fabric);
 	tcase_add_test(tc, broken_table_is_caught);
 	tcase_add_test(tc, damaged_lines);
+	tcase_add_loop_test(tc, escape_layer, 0, 3);
 	tcase_add_test(tc, refuses_same_stage_cable);
 	tcase_add_test(tc, refuses_fat_tree);
+	tcase_add_test(tc, miscabling_in_lines);
+	tcase_add_test(tc, damage_is_no_miscabling);
 	suite_add_tcase(s, tc);
 	return s;
 }
