@@ -20,6 +20,7 @@
 #include "model/prng.h"
 #include "model/routing.h"
 #include "route/engine.h"
+#include "route/valiant.h"
 #include "topo/dragonfly_plus.h"
 #include "unit.h"
 
@@ -295,7 +296,11 @@ START_TEST(random_damaged)
 }
 END_TEST
 
-/* LMC 2: every LID routed, still 1 VL and no credit loop. */
+/*
+ * LMC 2: every LID routed, the promise kept (offset 0 up-global-down on
+ * SL 0, the offsets above it Valiant on SL 5..7 with a VL per layer), no
+ * credit loop, and Valiant taken.
+ */
 START_TEST(lmc_offsets)
 {
 	struct shape sh = { .a = 4, .s = 4, .h = 2, .p = 2, .w = 1, .g = 9,
@@ -304,14 +309,116 @@ START_TEST(lmc_offsets)
 	struct ot_error err = { 0 };
 	struct ot_routing *r;
 	struct ot_check_report *rep;
+	const struct ot_check_counts *k;
 
 	ck_assert(!ot_fabric_set_ca_lmc(f, 2, &err));
 	r = route(f, "lmc 2");
-	checked(f, r, &rep, "lmc 2");
-	ck_assert_uint_eq(r->nvls, 1);
+	k = checked(f, r, &rep, "lmc 2");
+	ck_assert_uint_ne(k->sls_used & 0xe0, 0);
+	ck_assert_uint_eq(k->sls_used & 0x1e, 0);
+	ck_assert_uint_le(r->nvls, 1 + OT_VALIANT_LAYERS);
+	ck_assert_uint_le(k->max_hops, 8);
 	ot_check_report_free(rep);
 	ot_routing_free(r);
 	ot_fabric_free(f);
+}
+END_TEST
+
+/*
+ * Random fabrics at LMC 1 or 2, a third of them damaged: every LID
+ * reached, the promise kept (Valiant paths up-global-(down-up-)global-
+ * down, the first global hop up and the second down in the layer's
+ * order, on the layer's VL), no credit loop; Valiant taken on most.
+ */
+START_TEST(random_valiant)
+{
+	struct ot_prng rng = { .state = 424242 };
+	unsigned int i, taken = 0, routed = 0;
+	char what[200];
+
+	for (i = 0; i < 30; i++) {
+		struct shape sh = draw(&rng);
+		struct ot_fabric *f;
+		struct ot_routing *r;
+		struct ot_check_report *rep;
+		struct ot_error err = { 0 };
+		const struct ot_check_counts *k;
+
+		if (sh.g < 5 && sh.s * sh.h >= 4)
+			sh.g = 5;
+		if (i % 3 == 0 && sh.s >= 2 && sh.a >= 3)
+			sh.dl = 0.05;
+		f = dfplus(&sh, true, sh.seed + 2);
+		ck_assert(!ot_fabric_set_ca_lmc(f, 1 + i % 2, &err));
+		describe(&sh, what, sizeof(what));
+		if (ot_engine_run(ot_engine_find("df-static"), f, &r, &err)) {
+			ck_assert_msg(sh.dl > 0 && err.cls == OT_ERR_DAMAGE,
+				      "%s: %s", what, err.msg);
+			ot_fabric_free(f);
+			continue;
+		}
+		k = checked(f, r, &rep, what);
+		routed++;
+		taken += !!(k->sls_used & 0xe0);
+		ck_assert_msg(r->nvls <= 3 + OT_VALIANT_LAYERS, "%s: %u VLs",
+			      what, r->nvls);
+		ot_check_report_free(rep);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+	ck_assert_uint_gt(routed, 25);
+	ck_assert_uint_gt(taken, routed / 2);
+}
+END_TEST
+
+/*
+ * Group-to-group permutations (CAs in file order, group by group, so
+ * that rotation and complement send whole groups to other groups):
+ * with LMC 1 and the best LID per flow the Valiant paths carry more
+ * than the minimal ones (the base LID) alone, by at least 10 %.
+ */
+START_TEST(valiant_permutations)
+{
+	static const struct shape shapes[] = {
+		{ .a = 4, .s = 4, .h = 2, .p = 4, .w = 1, .g = 9 },
+		{ .a = 3, .s = 4, .h = 3, .p = 3, .w = 1, .g = 13,
+		  .arr = OT_DF_RANDOM, .seed = 7 },
+	};
+	struct ot_traffic_opts opts = {
+		.patterns = 1u << OT_PATTERN_ROTATION |
+			    1u << OT_PATTERN_COMPLEMENT,
+	};
+	unsigned int i, j;
+
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		struct ot_fabric *f = dfplus(&shapes[i], false, 0);
+		struct ot_balance_report *rep = NULL;
+		struct ot_check_report *crep;
+		struct ot_error err = { 0 };
+		struct ot_routing *r;
+		char what[200];
+
+		describe(&shapes[i], what, sizeof(what));
+		ck_assert(!ot_fabric_set_ca_lmc(f, 1, &err));
+		r = route(f, what);
+		checked(f, r, &crep, what);
+		ot_check_report_free(crep);
+		ck_assert_int_eq(ot_balance_run(f, r, &opts, &rep, &err), 0);
+		for (j = 0; j < ot_balance_npatterns(rep); j++) {
+			const struct ot_pattern_load *pl =
+				ot_balance_pattern(rep, j);
+
+			ck_assert(pl->multipath);
+			ck_assert_msg(pl->best.throughput >=
+					      1.1 * pl->base.throughput,
+				      "%s: %s best LID %g, minimal %g", what,
+				      pl->name, pl->best.throughput,
+				      pl->base.throughput);
+		}
+		ot_balance_report_free(rep);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
 }
 END_TEST
 
@@ -456,6 +563,8 @@ static Suite *dragonfly_plus_suite(void)
 	tcase_add_test(tc, random_intact);
 	tcase_add_test(tc, random_damaged);
 	tcase_add_test(tc, lmc_offsets);
+	tcase_add_test(tc, random_valiant);
+	tcase_add_test(tc, valiant_permutations);
 	tcase_add_test(tc, refuse_others);
 	tcase_add_test(tc, broken_table_caught);
 	suite_add_tcase(s, tc);
