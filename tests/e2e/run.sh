@@ -51,6 +51,9 @@ drop_cable() {
 "$OSMTOPO" gen kns 4 2 --cas 2 --links 2 --shuffle-ports 7 -o "$gen/kns-4x2-2cas-2links.net" &&
 	"$OSMTOPO" gen hypercube 3 --width 2 --cas 2 --shuffle-ports 3 -o "$gen/hypercube-3-w2-2cas.net" ||
 	{ echo "cannot generate fabrics"; exit 2; }
+# a Dragonfly+ of 9 groups, ports as built (the mis-cabling test names them)
+"$OSMTOPO" gen dragonfly 4 2 --spines 4 --cas 2 --groups 9 -o "$gen/dfplus-9g.net" ||
+	{ echo "cannot generate fabrics"; exit 2; }
 cp "$topo/cellia-kns-6x2.net" "$gen/cellia.net"
 drop_cable "$gen/cellia.net" "R[2,3]" >"$gen/cellia-missing-cable.net"
 # hdor may name either end of the missing cable
@@ -91,6 +94,7 @@ tests=(
 	"miscabling-flatfly|$here/test_miscabling.sh flatfly ff-dor $topo/flatfly-3x3x3-w2-2cas.net FF[0,0,0] 9 FF[1,2,2] 5"
 	"miscabling-slimfly|$here/test_miscabling.sh slimfly sf-mms $topo/slimfly-q5-3cas.net SF[0,0,0] 4 SF[1,2,3] 6"
 	"miscabling-dragonfly|$here/test_miscabling.sh dragonfly df-static $topo/dragonfly-4x2-9g-2cas-random.net DF[0,0] 5 DF[5,1] 7 routes"
+	"miscabling-dragonfly-plus|$here/test_miscabling.sh dragonfly df-static $gen/dfplus-9g.net DFL[4,1] 4 DFL[5,2] 5"
 	"valgrind-sweeps|$here/test_valgrind_sweeps.sh $topo/cellia-kns-6x2.net 4"
 	"live-faults|$here/test_live_faults.sh"
 	"valgrind-faults-hdor|$here/test_valgrind_sweeps.sh $gen/kns-4x2-2cas-2links.net 2 hdor faults"
