@@ -81,6 +81,23 @@
  * where damage leaves that without a path, along the escape layer's
  * hops but on SL 0: no CA's path ends there, and the checker (CA to CA)
  * and the argument above leave such traffic out.
+ *
+ * The damage layer, before the escape layer: where a group G has no
+ * usable cable toward T's group H left (and the switches without a port
+ * are all outside H), G sends T's LIDs through intermediate groups K
+ * that route them by the rule (as Valiant's intermediates), each spine
+ * of G over one of its own cables to such a K, on path SL 8: up, global,
+ * (down, up,) global, down.  One order of groups serves every such pair
+ * (damage_order: the groups some group has no usable cable to first),
+ * and K must lie above H in it, so the second global hop goes down in
+ * it; the first may go either way.  On SL 8 a hop after a global cable,
+ * after a spine (into a leaf) or onto a global cable down in that order
+ * takes the damage layer's VL, every other VL 0: VL 0 sees injection <
+ * up < global (up in the order) as on SL 0, and on the damage VL every
+ * global hop goes down in the one order with the path inside one group
+ * between two of them (down, up), as on a Valiant layer's VL: no cycle.
+ * Hops go from VL 0 to that VL, never back.  One VL more (the escape
+ * layer's, where it is still needed, comes on top).
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
@@ -98,6 +115,10 @@
 #define DFP_LAND_SL 4   /* landing on a spine not cabled to the leaf */
 /* Valiant layer l = 1..OT_VALIANT_LAYERS (route/valiant.h): SL 4 + l */
 #define DFP_VALIANT_SL0 4
+/* through an intermediate group where a group has no cable left toward
+ * the destination's (the damage layer, in place of the escape layer) */
+#define DFP_DAMAGE_SL 8
+#define DFP_DAMAGE_BIT 4 /* its bit in down_mask() */
 
 /* A global cable: its spine, port and the spine at the far end. */
 struct dfp_cab {
@@ -152,6 +173,10 @@ struct dfp_ctx {
 	uint32_t *vlist;  /* scratch: candidate intermediates */
 	uint32_t *stamp;  /* per node: scratch marks */
 	uint8_t layers;   /* bit l: Valiant layer l taken */
+	/* the damage layer: groups in its order (those some group has no
+	 * usable cable to first), whether taken */
+	uint32_t *drank;
+	bool damage, any_damage;
 	/* the escape layer */
 	struct ot_escape esc;
 	uint8_t *present;
@@ -742,7 +767,7 @@ static int prepare_valiant(struct dfp_ctx *c)
 	uint32_t ng = c->ng, G, I, i, mark = 0;
 	unsigned int p;
 
-	if (!c->valiant)
+	if (!c->valiant && !c->damage)
 		return 0;
 	c->every = ot_valiant_every(ng);
 	c->gvia = calloc((size_t)ng * ng + 1, 1);
@@ -823,7 +848,7 @@ static void valiant_groups(struct dfp_ctx *c, int32_t T)
 	uint32_t H = (uint32_t)d->group[T], I, i;
 	unsigned int p;
 
-	if (!c->valiant)
+	if (!c->valiant && !c->damage)
 		return;
 	memset(c->vland, 0, c->ng);
 	for (I = 0; I < c->ng; I++) {
@@ -831,7 +856,8 @@ static void valiant_groups(struct dfp_ctx *c, int32_t T)
 			  !c->fturn[I];
 
 		for (i = d->lstart[I]; ok && i < d->lstart[I + 1]; i++)
-			ok = c->pcnt[d->leaf[i]] && !c->ldet[d->leaf[i]];
+			ok = c->pcnt[d->leaf[i]] &&
+			     c->ldet[d->leaf[i]] != DFP_DETOUR_SL;
 		for (i = d->sstart[I]; ok && i < d->sstart[I + 1]; i++) {
 			int32_t s = d->spine[i];
 
@@ -968,6 +994,179 @@ static int valiant_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 	return 0;
 }
 
+/*
+ * The damage layer's order of groups: those that some group has no
+ * usable cable to (toward some leaf: usable_cables()) first, by number,
+ * then the others.  A path through an intermediate group K toward group
+ * H takes its second global hop down in this order (K above H), so every
+ * group below which such a pair breaks has the others above it.
+ */
+static int damage_order(struct dfp_ctx *c)
+{
+	const struct ot_dfp *d = c->d;
+	uint8_t *bad = calloc((size_t)c->ng + 1, 1);
+	uint32_t i, G, H, r = 0;
+
+	c->drank = calloc((size_t)c->ng + 1, sizeof(*c->drank));
+	if (!bad || !c->drank) {
+		free(bad);
+		return ot_error_nomem(c->err, "df-static");
+	}
+	for (i = 0; i < c->nleaves; i++) {
+		H = (uint32_t)d->group[d->leaf[i]];
+		if (bad[H])
+			continue;
+		usable_cables(c, d->leaf[i]);
+		for (G = 0; G < c->ng; G++)
+			if (G != H && c->fstart[G + 1] == c->fstart[G])
+				bad[H] = 1;
+	}
+	for (G = 0; G < c->ng; G++) {
+		c->damage |= bad[G];
+		if (bad[G])
+			c->drank[G] = r++;
+	}
+	for (G = 0; G < c->ng; G++)
+		if (!bad[G])
+			c->drank[G] = r++;
+	free(bad);
+	return 0;
+}
+
+/* Spine s without a port toward the LID: down to a leaf of its group
+ * with one, dealt by k in (leaf, port) order; OT_NO_PORT where none. */
+static unsigned int down_to_routed(const struct dfp_ctx *c, int32_t s,
+				   const uint8_t *buf, uint32_t k)
+{
+	const struct ot_node *nd = &c->f->node[s];
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t m = 0;
+	unsigned int p;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t x = nd->port[p].peer;
+
+		if (ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_DOWN &&
+		    buf[sw_pos(c, x)] != OT_NO_PORT)
+			key[m++] = ((uint64_t)c->d->index[x] << 8) | p;
+	}
+	if (!m)
+		return OT_NO_PORT;
+	qsort(key, m, sizeof(*key), ot_cmp_u64);
+	return key[k % m] & 0xff;
+}
+
+/* Whether K may be the damage layer's intermediate toward H. */
+static bool damage_via(const struct dfp_ctx *c, uint32_t K, uint32_t H)
+{
+	return K != H && c->vint[K] && !c->vsrc[K] &&
+	       c->drank[K] > c->drank[H];
+}
+
+/*
+ * Spine s of a group that sends the LID through an intermediate: one of
+ * its global cables to a group damage_via() takes, dealt by k in (far
+ * end's group, its spine, port) order; OT_NO_PORT where it has none.
+ */
+static unsigned int damage_global(const struct dfp_ctx *c, int32_t s,
+				  uint32_t H, uint32_t k)
+{
+	const struct ot_node *nd = &c->f->node[s];
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t m = 0;
+	unsigned int p;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t x = nd->port[p].peer;
+
+		if (ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_GLOBAL &&
+		    damage_via(c, (uint32_t)c->d->group[x], H))
+			key[m++] = ((uint64_t)c->d->group[x] << 40) |
+				   ((uint64_t)c->d->index[x] << 8) | p;
+	}
+	if (!m)
+		return OT_NO_PORT;
+	qsort(key, m, sizeof(*key), ot_cmp_u64);
+	return key[k % m] & 0xff;
+}
+
+/* Leaf s: up to a spine with a port (buf), dealt by k in (spine, port)
+ * order; OT_NO_PORT where none. */
+static unsigned int up_to_routed(const struct dfp_ctx *c, int32_t s,
+				 const uint8_t *buf, uint32_t k)
+{
+	const struct ot_node *nd = &c->f->node[s];
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t m = 0;
+	unsigned int p;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t x = nd->port[p].peer;
+
+		if (ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_UP &&
+		    buf[sw_pos(c, x)] != OT_NO_PORT)
+			key[m++] = ((uint64_t)c->d->index[x] << 8) | p;
+	}
+	if (!m)
+		return OT_NO_PORT;
+	qsort(key, m, sizeof(*key), ot_cmp_u64);
+	return key[k % m] & 0xff;
+}
+
+/*
+ * A LID some switch has no port toward (buf: OT_NO_PORT there), all of
+ * them outside T's group H: each group G with such a switch (vsrc[G] =
+ * 1) sends the LID through intermediate groups K that may be one (vint,
+ * not such a G themselves) and lie above H in the damage order: each
+ * spine of G with a global cable to such a K takes one (damage_global),
+ * G's leaves go up to those spines, its other spines down to a leaf of G
+ * (an entry no CA's path uses), and K routes the LID by the rule (its
+ * spines without a usable cable down to a leaf of the rule), on path SL
+ * DFP_DAMAGE_SL.  False (the escape layer takes the LID) where a switch
+ * of H has no port or some switch of G none even so.
+ */
+static bool damage_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
+{
+	const struct ot_dfp *d = c->d;
+	uint32_t H = (uint32_t)d->group[c->tleaf[lid]], k = c->rank[lid];
+	uint32_t G, i;
+
+	if (!c->damage || c->tsw[lid] != c->tleaf[lid])
+		return false;
+	for (G = 0; G < c->ng; G++)
+		c->vsrc[G] = 0;
+	for (i = 0; i < c->nsw; i++)
+		if (buf[i] == OT_NO_PORT) {
+			G = (uint32_t)d->group[c->posnode[i]];
+			if (G == H)
+				return false;
+			c->vsrc[G] = 1;
+		}
+	for (G = 0; G < c->ng; G++)
+		for (i = d->sstart[G]; c->vsrc[G] && i < d->sstart[G + 1]; i++)
+			buf[sw_pos(c, d->spine[i])] =
+				(uint8_t)damage_global(c, d->spine[i], H, k);
+	for (G = 0; G < c->ng; G++)
+		for (i = d->lstart[G]; c->vsrc[G] && i < d->lstart[G + 1]; i++)
+			buf[sw_pos(c, d->leaf[i])] =
+				(uint8_t)up_to_routed(c, d->leaf[i], buf, k);
+	for (G = 0; G < c->ng; G++)
+		for (i = d->sstart[G]; c->vsrc[G] && i < d->sstart[G + 1]; i++)
+			if (buf[sw_pos(c, d->spine[i])] == OT_NO_PORT)
+				buf[sw_pos(c, d->spine[i])] = (uint8_t)
+					down_to_routed(c, d->spine[i], buf, k);
+	for (G = 0; G < c->ng; G++) /* the intermediates route it */
+		for (i = d->sstart[G]; damage_via(c, G, H) &&
+				       i < d->sstart[G + 1]; i++)
+			if (!c->rcnt[d->spine[i]])
+				buf[sw_pos(c, d->spine[i])] =
+					(uint8_t)rule_down(c, d->spine[i], k);
+	for (i = 0; i < c->nsw; i++)
+		if (buf[i] == OT_NO_PORT)
+			return false;
+	return true;
+}
+
 /* The escape layer: positions in sw_pos order, neighbours sorted. */
 static int escape_prepare(struct dfp_ctx *c)
 {
@@ -1060,6 +1259,25 @@ static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 		buf[i] = (uint8_t)port_at(c, c->posnode[i], lid);
 		none |= buf[i] == OT_NO_PORT;
 	}
+	if (none && damage_lid(c, lid, buf)) {
+		c->any_damage = true;
+		for (i = 0; i < c->nleaves; i++) {
+			int32_t s = c->posnode[i];
+
+			if (c->vsrc[c->d->group[s]] &&
+			    set_dsl(c, lid, s, DFP_DAMAGE_SL))
+				return -1;
+		}
+		none = false;
+		for (i = 0; i < c->nleaves; i++) {
+			int32_t s = c->posnode[i];
+
+			if (!c->vsrc[c->d->group[s]] && c->ldet[s] &&
+			    mark_detour(c, lid, s))
+				return -1;
+		}
+		return 0;
+	}
 	if (none) {
 		/* a spine's LID (management traffic, no CA path) keeps SL 0 */
 		c->escape[lid] = c->tsw[lid] == c->tleaf[lid];
@@ -1150,10 +1368,16 @@ struct dfp_vlrule {
 	bool detour, turn, land, escape;
 	uint8_t esc_vl;
 	uint8_t lay_vl[OT_VALIANT_LAYERS + 1]; /* Valiant layer l's, 0 none */
+	uint8_t dmg_vl; /* the damage layer's, 0 none */
 };
 
-/* Bit l: port p of node n is a global cable down in layer l's order. */
-static uint8_t down_mask(const struct ot_dfp *d, uint32_t n, unsigned int p)
+/*
+ * Bit l: port p of node n is a global cable down in Valiant layer l's
+ * order; bit DFP_DAMAGE_BIT: down in the damage layer's (drank, or
+ * NULL).
+ */
+static uint8_t down_mask(const struct ot_dfp *d, const uint32_t *drank,
+			 uint32_t n, unsigned int p)
 {
 	uint8_t m = 0;
 	unsigned int l;
@@ -1166,6 +1390,8 @@ static uint8_t down_mask(const struct ot_dfp *d, uint32_t n, unsigned int p)
 		if (ot_valiant_down(d->ngroups, l, (uint32_t)d->group[n],
 				    (uint32_t)d->group[far]))
 			m |= 1u << l;
+	if (drank && drank[d->group[far]] < drank[d->group[n]])
+		m |= 1u << DFP_DAMAGE_BIT;
 	return m;
 }
 
@@ -1186,6 +1412,9 @@ static uint8_t dfp_vl(const struct dfp_vlrule *v, unsigned int sl,
 	if (sl > DFP_VALIANT_SL0 && l <= OT_VALIANT_LAYERS && v->lay_vl[l])
 		return in == OT_DFP_PORT_GLOBAL || in == OT_DFP_PORT_UP ||
 		       (down >> l & 1) ? v->lay_vl[l] : 0;
+	if (sl == DFP_DAMAGE_SL && v->dmg_vl)
+		return in == OT_DFP_PORT_GLOBAL || in == OT_DFP_PORT_UP ||
+		       (down >> DFP_DAMAGE_BIT & 1) ? v->dmg_vl : 0;
 	if (v->detour && sl == DFP_DETOUR_SL)
 		return in == OT_DFP_PORT_GLOBAL || in == OT_DFP_PORT_UP;
 	if (v->turn && sl == DFP_TURN_SL)
@@ -1201,10 +1430,12 @@ static struct dfp_vlrule ctx_vlrule(const struct dfp_ctx *c)
 {
 	bool two = c->any_detour || c->any_turn || c->any_land;
 	struct dfp_vlrule v = { c->any_detour, c->any_turn, c->any_land,
-				c->any_escape, two ? 2 : 1, { 0 } };
+				c->any_escape, two ? 2 : 1, { 0 }, 0 };
 	uint8_t next = 1 + two + c->any_escape;
 	unsigned int l;
 
+	if (c->any_damage)
+		v.dmg_vl = next++;
 	for (l = 1; l <= OT_VALIANT_LAYERS; l++)
 		if (c->layers >> l & 1)
 			v.lay_vl[l] = next++;
@@ -1214,7 +1445,8 @@ static struct dfp_vlrule ctx_vlrule(const struct dfp_ctx *c)
 /* How many VLs the rule takes. */
 static unsigned int vlrule_vls(const struct dfp_vlrule *v)
 {
-	unsigned int n = 1 + (v->detour || v->turn || v->land) + v->escape, l;
+	unsigned int n = 1 + (v->detour || v->turn || v->land) + v->escape +
+			 (v->dmg_vl != 0), l;
 
 	for (l = 1; l <= OT_VALIANT_LAYERS; l++)
 		n += v->lay_vl[l] != 0;
@@ -1244,7 +1476,7 @@ static int set_vls(struct dfp_ctx *c, struct ot_routing *out)
 			enum ot_dfp_port pc = ot_dfp_port_class(c->d, n, in);
 
 			for (o = 0; o <= np; o++) {
-				uint8_t down = down_mask(c->d, n, o);
+				uint8_t down = down_mask(c->d, c->drank, n, o);
 
 				for (sl = 0; sl < OT_NUM_SLS; sl++)
 					t[ot_sl2vl_index(np, in, o, sl)] =
@@ -1327,7 +1559,7 @@ static int set_path_sls(struct dfp_ctx *c, struct ot_routing *out)
 	struct dfp_sls *s;
 
 	if (!c->any_detour && !c->any_turn && !c->any_land && !c->any_escape &&
-	    !c->layers)
+	    !c->layers && !c->any_damage)
 		return 0;
 	s = calloc(1, sizeof(*s));
 	if (!s || sls_copy(c, s)) {
@@ -1344,6 +1576,7 @@ static int set_path_sls(struct dfp_ctx *c, struct ot_routing *out)
 /* The promise's context: the recognizer's answer, SLs, the VL rule. */
 struct dfp_promise {
 	struct ot_dfp *d;
+	uint32_t *drank; /* the damage layer's order, or NULL */
 	struct dfp_sls sls;
 	struct dfp_vlrule vr;
 };
@@ -1355,6 +1588,7 @@ static void promise_free(void *ctx)
 	if (!pr)
 		return;
 	ot_dfp_free(pr->d);
+	free(pr->drank);
 	sls_free(&pr->sls);
 	free(pr);
 }
@@ -1377,11 +1611,13 @@ static enum ot_dfp_port in_class(const struct ot_dfp *d,
  * the first global hop up in the layer's order, the second down.
  */
 static const char *valiant_shape(const struct ot_dfp *d,
-				 const struct ot_path *p, unsigned int sl,
-				 unsigned int *at)
+				 const uint32_t *drank, const struct ot_path *p,
+				 unsigned int sl, unsigned int *at)
 {
 	static const char *const want[] = { "UGGD", "UGDUGD" };
-	unsigned int l = sl - DFP_VALIANT_SL0, i, w, g = 0;
+	unsigned int l = sl == DFP_DAMAGE_SL ? DFP_DAMAGE_BIT :
+					       sl - DFP_VALIANT_SL0;
+	unsigned int i, w, g = 0;
 	char got[8] = "";
 
 	*at = 1;
@@ -1395,10 +1631,11 @@ static const char *valiant_shape(const struct ot_dfp *d,
 			     pc == OT_DFP_PORT_GLOBAL ? 'G' :
 			     pc == OT_DFP_PORT_DOWN ? 'D' : '?';
 		if (pc == OT_DFP_PORT_GLOBAL) {
-			bool down = down_mask(d, p->node[i], p->port[i]) >> l & 1;
+			bool down = down_mask(d, drank, p->node[i], p->port[i]) >>
+				    l & 1;
 
 			*at = i;
-			if (!g && down)
+			if (!g && down && sl != DFP_DAMAGE_SL)
 				return "first global hop down in the layer's order";
 			if (g && !down)
 				return "second global hop up in the layer's order";
@@ -1415,14 +1652,15 @@ static const char *valiant_shape(const struct ot_dfp *d,
  * up? global? down? (SL 0), up? global global? down? (SL 1), up down
  * up global? down? (SL 3: the turn at a leaf of the source group).
  */
-static const char *shape_error(const struct ot_dfp *d, const struct ot_path *p,
-			       unsigned int sl, unsigned int *at)
+static const char *shape_error(const struct ot_dfp *d, const uint32_t *drank,
+			       const struct ot_path *p, unsigned int sl,
+			       unsigned int *at)
 {
 	unsigned int i = 1, last = 0, n[5] = { 0 };
 	unsigned int max_global = sl == DFP_DETOUR_SL ? 2 : 1;
 
 	if (sl > DFP_VALIANT_SL0)
-		return valiant_shape(d, p, sl, at);
+		return valiant_shape(d, drank, p, sl, at);
 	if (sl == DFP_LAND_SL) {
 		static const enum ot_dfp_port want[] = {
 			OT_DFP_PORT_UP, OT_DFP_PORT_GLOBAL, OT_DFP_PORT_DOWN,
@@ -1486,7 +1724,8 @@ static int dfp_rule(const void *ctx, const struct ot_path *p,
 		uint8_t want = dfp_vl(&pr->vr, sl, in_class(d, p, i),
 				      ot_dfp_port_class(d, p->node[i],
 							p->port[i]),
-				      down_mask(d, p->node[i], p->port[i]));
+				      down_mask(d, pr->drank, p->node[i],
+						p->port[i]));
 
 		if (p->vl[i] != want)
 			return ot_error_set(why,
@@ -1496,7 +1735,7 @@ static int dfp_rule(const void *ctx, const struct ot_path *p,
 	}
 	if (sl == DFP_ESCAPE_SL && pr->vr.escape)
 		return 0;
-	bad = shape_error(d, p, sl, &at);
+	bad = shape_error(d, pr->drank, p, sl, &at);
 	if (!bad)
 		return 0;
 	return ot_error_set(why, "hop %u from switch \"%s\": %s, not up-global-down",
@@ -1518,8 +1757,18 @@ static int set_promise(struct dfp_ctx *c, struct ot_routing *out,
 	}
 	pr->d = d;
 	pr->vr = ctx_vlrule(c);
+	if (c->drank) {
+		pr->drank = malloc(((size_t)c->ng + 1) * sizeof(*pr->drank));
+		if (!pr->drank) {
+			promise_free(pr);
+			return ot_error_nomem(c->err, "df-static");
+		}
+		memcpy(pr->drank, c->drank, (size_t)c->ng * sizeof(*pr->drank));
+	}
 	p->text = c->layers ?
 		"Dragonfly+ up-global-down at LMC offset 0, up-global-(down-up-)global-down above (Valiant through an intermediate group, on SL 5, 6 or 7)" :
+		c->any_damage ?
+		"Dragonfly+ up-global-down; where a group lost its cables to another, through an intermediate group on SL 8 (damage layer)" :
 		c->any_escape ?
 		"Dragonfly+ up-global-down (damaged: detours through a third group on SL 1, some destinations on the escape layer)" :
 		c->any_detour || c->any_turn || c->any_land ?
@@ -1527,7 +1776,7 @@ static int set_promise(struct dfp_ctx *c, struct ot_routing *out,
 		"Dragonfly+ up-global-down: at most one global hop, 4 switches, 1 VL";
 	p->minimal = OT_MINIMAL_NONE;
 	p->max_switch_hops = c->any_escape ? 0 :
-			     c->layers ? 6 :
+			     c->layers || c->any_damage ? 6 :
 			     c->any_turn || c->any_land ? 5 :
 			     c->any_detour ? 4 : 3;
 	p->nvls = out->nvls;
@@ -1535,10 +1784,11 @@ static int set_promise(struct dfp_ctx *c, struct ot_routing *out,
 		 (c->any_turn ? 1u << DFP_TURN_SL : 0) |
 		 (c->any_land ? 1u << DFP_LAND_SL : 0) |
 		 (c->any_escape ? 1u << DFP_ESCAPE_SL : 0) |
-		 ((uint32_t)c->layers << DFP_VALIANT_SL0);
+		 ((uint32_t)c->layers << DFP_VALIANT_SL0) |
+		 (c->any_damage ? 1u << DFP_DAMAGE_SL : 0);
 	p->rule = dfp_rule;
 	p->rule_text =
-		"SL 0: up (leaf to spine), global, down, each at most once in that order, VL 0; SL 1 (detour): up, two global hops, down, VL 1 after a global cable or a spine; SL 3 (turn): up, down, then as SL 0, VL 0 up to the turn, VL 1 from it; SL 4 (landing turn): up, global, down, up, down, VL 1 from the turn; escape: SL 2 on its own VL; SL 4 + l (Valiant layer l): up, global up in the layer's order, (down, up,) global down, down, on the layer's VL after a global cable or a spine and onto the global hop down, VL 0 else";
+		"SL 0: up (leaf to spine), global, down, each at most once in that order, VL 0; SL 1 (detour): up, two global hops, down, VL 1 after a global cable or a spine; SL 3 (turn): up, down, then as SL 0, VL 0 up to the turn, VL 1 from it; SL 4 (landing turn): up, global, down, up, down, VL 1 from the turn; escape: SL 2 on its own VL; SL 4 + l (Valiant layer l): up, global up in the layer's order, (down, up,) global down, down, on the layer's VL after a global cable or a spine and onto the global hop down, VL 0 else; SL 8 (damage layer): up, global, (down, up,) global down in the damage order, down, on its VL as a Valiant layer's";
 	p->source_free = true;
 	p->ctx = pr;
 	p->free_ctx = promise_free;
@@ -1598,6 +1848,7 @@ static void ctx_free(struct dfp_ctx *c)
 	free(c->vsrc);
 	free(c->vlist);
 	free(c->stamp);
+	free(c->drank);
 	if (c->esc_ready)
 		ot_escape_free(&c->esc);
 	free(c->present);
@@ -1621,6 +1872,8 @@ int ot_dfp_route(const struct ot_fabric *f, struct ot_dfp *d,
 		error = prepare_cables(&c);
 	if (!error)
 		error = prepare_scratch(&c);
+	if (!error)
+		error = damage_order(&c);
 	if (!error)
 		error = prepare_valiant(&c);
 	if (!error)
