@@ -82,6 +82,12 @@
  * hops but on SL 0: no CA's path ends there, and the checker (CA to CA)
  * and the argument above leave such traffic out.
  *
+ * Shared detours: where a group G has fewer usable cables toward T's
+ * group than most group pairs have (a cable lost), the LIDs the lost
+ * cable would have carried (k mod want >= C) go from G's leaves up to
+ * spines with a detour through a third group, on SL 1 as above (LMC
+ * offset 0, fabrics without the damage layer).
+ *
  * The damage layer, before the escape layer: where a group G has no
  * usable cable toward T's group H left (and the switches without a port
  * are all outside H), G sends T's LIDs through intermediate groups K
@@ -142,6 +148,7 @@ struct dfp_ctx {
 	/* global cables G -> H: gcab[gstart[G * ng + H] ...) */
 	uint32_t *gstart;
 	struct dfp_cab *gcab;
+	uint32_t want;    /* global cables most group pairs have */
 	/* per destination leaf T (scratch) */
 	/* per node: a spine of H cabled to T (1), or not but with a leaf
 	 * below cabled to a spine that is (2) */
@@ -294,6 +301,33 @@ static int cmp_cab(const void *a, const void *b, void *ctx)
 	return (x->port > y->port) - (x->port < y->port);
 }
 
+/*
+ * want: the most frequent number of global cables between two groups
+ * (the smaller on a tie; a pair that lost cables has fewer).
+ */
+static int usual_pair(struct dfp_ctx *c)
+{
+	uint32_t *hist = calloc(OT_MAX_PORTS + 2, sizeof(*hist));
+	uint32_t G, H, n;
+
+	if (!hist)
+		return ot_error_nomem(c->err, "df-static");
+	c->want = 1;
+	for (G = 0; G < c->ng; G++)
+		for (H = 0; H < c->ng; H++) {
+			size_t at = (size_t)G * c->ng + H;
+
+			n = c->gstart[at + 1] - c->gstart[at];
+			if (G != H && n)
+				hist[n <= OT_MAX_PORTS ? n : OT_MAX_PORTS + 1]++;
+		}
+	for (n = 1; n <= OT_MAX_PORTS + 1; n++)
+		if (hist[n] > hist[c->want])
+			c->want = n;
+	free(hist);
+	return 0;
+}
+
 /* The global cables per group pair, in (spine, far spine, port) order. */
 static int prepare_cables(struct dfp_ctx *c)
 {
@@ -336,7 +370,7 @@ static int prepare_cables(struct dfp_ctx *c)
 	for (k = 0; k < np; k++)
 		qsort_r(c->gcab + c->gstart[k], c->gstart[k + 1] - c->gstart[k],
 			sizeof(*c->gcab), cmp_cab, (void *)d);
-	return 0;
+	return usual_pair(c);
 }
 
 static int prepare_scratch(struct dfp_ctx *c)
@@ -733,13 +767,67 @@ static unsigned int port_at_k(const struct dfp_ctx *c, int32_t s,
 		if (n)
 			return c->plist[first + (k / C) % n];
 	}
+	if (d->role[s] == OT_DFP_SPINE) /* a detour: k / want, as shared */
+		k /= c->want;
 	return c->plist[c->pbeg[s] + k % c->pcnt[s]];
+}
+
+/*
+ * Leaf s of a group G that has fewer usable cables (C) toward T's group
+ * than most pairs have (want, cables lost): the LIDs numbered k with k
+ * mod want >= C (those a lost cable would have carried) go up to a spine
+ * of G with a detour through a third group (up, global, global, down on
+ * SL 1, as a detour), dealt by k / want in (spine, port) order; the
+ * others keep the rule.  Only at LMC offset 0 and where no group lost
+ * all its cables to another (no damage layer: its intermediates route
+ * by the rule alone).  OT_NO_PORT: the rule.
+ */
+static unsigned int share_detour(const struct dfp_ctx *c, int32_t s,
+				 uint32_t lid)
+{
+	const struct ot_dfp *d = c->d;
+	const struct ot_node *nd = &c->f->node[s];
+	int32_t G = d->group[s], T = c->tleaf[lid];
+	uint32_t C = c->fstart[G + 1] - c->fstart[G], k = c->rank[lid];
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t m = 0;
+	unsigned int p;
+
+	if (c->damage || c->voff[lid] || d->role[s] != OT_DFP_LEAF ||
+	    c->ldet[s] || c->tsw[lid] != T || G == d->group[T] || !C ||
+	    C >= c->want || k % c->want < C)
+		return OT_NO_PORT;
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t x = nd->port[p].peer;
+
+		if (ot_dfp_port_class(d, s, p) == OT_DFP_PORT_UP &&
+		    !c->rcnt[x] && c->pcnt[x])
+			key[m++] = ((uint64_t)d->index[x] << 8) | p;
+	}
+	if (!m)
+		return OT_NO_PORT;
+	qsort(key, m, sizeof(*key), ot_cmp_u64);
+	return key[(k / c->want) % m] & 0xff;
 }
 
 /* The port of switch s toward LID lid: its number in its group. */
 static unsigned int port_at(const struct dfp_ctx *c, int32_t s, uint32_t lid)
 {
-	return port_at_k(c, s, lid, c->rank[lid]);
+	unsigned int p = share_detour(c, s, lid);
+
+	return p != OT_NO_PORT ? p : port_at_k(c, s, lid, c->rank[lid]);
+}
+
+/* Whether leaf s's CAs take a shared detour (share_detour) toward lid. */
+static bool shares(const struct dfp_ctx *c, int32_t s, uint32_t lid,
+		   uint8_t port)
+{
+	int32_t x = c->f->node[s].port[port].peer;
+
+	return !c->damage && !c->voff[lid] && !c->ldet[s] &&
+	       c->tsw[lid] == c->tleaf[lid] &&
+	       c->d->group[s] != c->d->group[c->tleaf[lid]] && x >= 0 &&
+	       c->d->role[x] == OT_DFP_SPINE && !c->rcnt[x] && c->pcnt[x];
 }
 
 /* The path SL from leaf s's CAs toward lid. */
@@ -1298,6 +1386,11 @@ static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 		if (c->ldet[s] && c->tsw[lid] == c->tleaf[lid] &&
 		    mark_detour(c, lid, s))
 			return -1;
+		if (shares(c, s, lid, buf[i])) {
+			if (set_dsl(c, lid, s, DFP_DETOUR_SL))
+				return -1;
+			c->any_detour = true;
+		}
 	}
 	return 0;
 }

@@ -351,6 +351,94 @@ START_TEST(damage_layer)
 END_TEST
 
 /*
+ * A pair of groups that lost one of its two global cables (9 groups of 4
+ * leaves, 4 spines x 4 global cables: 2 per pair, random arrangement,
+ * shuffled ports; one cable of group 0's pairs removed, for 4 pairs in
+ * turn): the LIDs the lost cable carried take detours through third
+ * groups (SL 1, still 2 VLs), so the remaining cable carries no more
+ * than 1.25 x what the most loaded other global cable carries under
+ * uniform traffic (on minimal paths alone it carries twice its share).
+ */
+START_TEST(shared_detours)
+{
+	struct shape sh = { .a = 4, .s = 4, .h = 4, .p = 3, .w = 1, .g = 9,
+			    .arr = OT_DF_RANDOM, .seed = 1 };
+	unsigned int cut;
+
+	for (cut = 0; cut < 4; cut++) {
+		struct ot_fabric *f = dfplus(&sh, true, 7 + cut);
+		struct ot_traffic_opts opts = {
+			.patterns = 1u << OT_PATTERN_UNIFORM,
+		};
+		struct ot_balance_report *bal = NULL;
+		struct ot_check_report *rep;
+		struct ot_error err = { 0 };
+		const struct ot_pattern_load *pl;
+		const struct ot_check_counts *k;
+		struct ot_routing *r;
+		int32_t a = -1, b = -1, rest = -1;
+		unsigned int pa = 0, pb = 0, seen = 0, p, rp = 0, sls;
+		double other = 0, left = 0;
+		uint32_t n, link;
+
+		/* the cut-th cable from group 0 to a group it has 2 with */
+		for (n = 0; n < f->nnodes && a < 0; n++)
+			for (p = 1; p <= f->node[n].nports && a < 0; p++) {
+				int32_t x = f->node[n].port[p].peer;
+
+				if (x < 0 || !ot_is_switch(f, n) ||
+				    !ot_is_switch(f, x) ||
+				    name_group(f, n) != 0 ||
+				    name_group(f, x) == 0 || seen++ != cut)
+					continue;
+				a = n, pa = p, b = x;
+				pb = f->node[n].port[p].peer_port;
+			}
+		ck_assert(a >= 0);
+		f->node[a].port[pa].peer = -1;
+		f->node[b].port[pb].peer = -1;
+		ck_assert(!ot_fabric_index(f, &err));
+		r = route(f, "one cable cut");
+		k = checked(f, r, &rep, "one cable cut");
+		ck_assert_uint_le(r->nvls, 2);
+		sls = k->sls_used;
+		ot_check_report_free(rep);
+		ck_assert_int_eq(ot_balance_run(f, r, &opts, &bal, &err), 0);
+		pl = ot_balance_pattern(bal, 0);
+		for (n = 0, link = 0; n < f->nnodes;
+		     link += f->node[n].nports, n++)
+			for (p = 1; p <= f->node[n].nports; p++) {
+				int32_t x = f->node[n].port[p].peer;
+				double load = pl->load[link + p - 1];
+
+				if (x < 0 || !ot_is_switch(f, n) ||
+				    !ot_is_switch(f, x) ||
+				    name_group(f, n) == name_group(f, x))
+					continue;
+				if (name_group(f, n) == 0 &&
+				    name_group(f, x) == name_group(f, b)) {
+					rest = x, rp = p;
+					left = load;
+				} else if (name_group(f, n) == name_group(f, b) &&
+					   name_group(f, x) == 0) {
+					continue; /* the same pair back */
+				} else if (load > other) {
+					other = load;
+				}
+			}
+		ck_assert_msg(rest >= 0, "group 0 lost both cables");
+		ck_assert_msg(left <= 1.25 * other,
+			      "cut %u: the remaining cable (port %u) carries %g, the others at most %g",
+			      cut, rp, left, other);
+		ck_assert_uint_ne(sls & 0x2, 0); /* taken as detours */
+		ot_balance_report_free(bal);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+}
+END_TEST
+
+/*
  * LMC 2: every LID routed, the promise kept (offset 0 up-global-down on
  * SL 0, the offsets above it Valiant on SL 5..7 with a VL per layer), no
  * credit loop, and Valiant taken.
@@ -619,6 +707,7 @@ static Suite *dragonfly_plus_suite(void)
 	tcase_add_test(tc, lmc_offsets);
 	tcase_add_test(tc, random_valiant);
 	tcase_add_test(tc, damage_layer);
+	tcase_add_test(tc, shared_detours);
 	tcase_add_test(tc, valiant_permutations);
 	tcase_add_test(tc, refuse_others);
 	tcase_add_test(tc, broken_table_caught);
