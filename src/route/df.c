@@ -47,7 +47,7 @@
  * with X = seq + k mod E do (E = ngroups / 8 within 4 to 16: the more
  * groups, the fewer routes direct), and every other group G
  * takes one of them as I (dealt by seq and G) that lies above both G and
- * H in the order of groups of some layer l (df_rank: 1 by number, 2 by
+ * H in the order of groups of some layer l (ot_valiant_rank: 1 by number, 2 by
  * number reversed, 3 rotated by half the groups, so every pair has
  * some), whose every switch reaches H over I's own cables, and G's every
  * switch I over G's; none: offset 0's route.  Destinations in a group
@@ -91,6 +91,7 @@
 #include "route/df_plus.h"
 #include "route/engines.h"
 #include "route/escape.h"
+#include "route/valiant.h"
 #include "topo/dragonfly.h"
 
 #define DF_ESCAPE_SL 1
@@ -98,15 +99,11 @@
 /*
  * The Valiant layers of full-graph groups (see the top): SL l = 1..3 on
  * VLs 0 and l, the intermediate group above both ends in the layer's
- * order of groups (df_rank): 1 by number, 2 by number reversed, 3 by
+ * order of groups (ot_valiant_rank): 1 by number, 2 by number reversed, 3 by
  * number rotated by half the groups.
  */
-#define DF_LAYERS 3
+#define DF_LAYERS OT_VALIANT_LAYERS
 #define DF_UPDOWN_ESCAPE 4 /* the escape layer's SL and VL beside them */
-/* One group in every (ngroups / 8, at least 4, at most 16) routes a
- * LID directly (df_every) */
-#define DF_EVERY_MIN 4
-#define DF_EVERY_MAX 16
 /* via[] beyond this many entries: the restricted layer instead */
 #define DF_MAX_VIA (1u << 25)
 /* Which switches take the global hop on the restricted Valiant layer
@@ -676,29 +673,6 @@ static bool detoured(const struct df_ctx *c, int32_t t)
 	return false;
 }
 
-/* Group X's place in Valiant layer l's order (1..DF_LAYERS). */
-static uint32_t df_rank(uint32_t ng, unsigned int l, uint32_t X)
-{
-	if (l == 2)
-		return ng - 1 - X;
-	if (l == 3)
-		return (X + ng / 2) % ng;
-	return X;
-}
-
-/* The first layer where I lies above both G and H, 0 for none. */
-static unsigned int via_layer(uint32_t ng, uint32_t G, uint32_t H,
-			      uint32_t I)
-{
-	unsigned int l;
-
-	for (l = 1; l <= DF_LAYERS && I != G && I != H; l++)
-		if (df_rank(ng, l, I) > df_rank(ng, l, G) &&
-		    df_rank(ng, l, I) > df_rank(ng, l, H))
-			return l;
-	return 0;
-}
-
 /* gok (struct df_ctx), from the candidates. */
 static int groups_ok(struct df_ctx *c)
 {
@@ -745,7 +719,7 @@ static void via_lists(const struct df_ctx *c, uint32_t H, uint32_t *start,
 			if (G == H || G % c->every == r)
 				continue;
 			for (I = r; I < ng; I += c->every)
-				if (via_layer(ng, G, H, I) &&
+				if (ot_valiant_layer(ng, G, H, I) &&
 				    c->gok[(size_t)G * ng + I] &&
 				    c->gok[(size_t)I * ng + H])
 					list[k++] = (uint16_t)I;
@@ -802,7 +776,7 @@ static int assign_via(struct df_ctx *c)
 			I = list[at + (seq / c->every + G) % k];
 			c->via[(size_t)lid * ng + G] = (uint16_t)(I + 1);
 			c->vsl[(size_t)lid * ng + G] =
-				(uint8_t)via_layer(ng, G, H, I);
+				(uint8_t)ot_valiant_layer(ng, G, H, I);
 		}
 	}
 	free(start);
@@ -920,8 +894,7 @@ static bool goes_down(const struct df_vlrule *v, unsigned int l,
 		      struct df_pc pc)
 {
 	return pc.cls == OT_DF_PORT_GLOBAL &&
-	       df_rank(v->ng, l, (uint32_t)pc.far) <
-		       df_rank(v->ng, l, (uint32_t)pc.own);
+	       ot_valiant_down(v->ng, l, (uint32_t)pc.own, (uint32_t)pc.far);
 }
 
 /*
@@ -1093,7 +1066,7 @@ static const char *shape_error(const struct ot_df *df, const struct ot_path *p,
 /*
  * A Valiant layer (full-graph groups): local? global local? global
  * local?, the first global hop up and the second down in the order of
- * layer sl (df_rank).
+ * layer sl (ot_valiant_rank).
  */
 static const char *updown_error(const struct df_promise *pr,
 				const struct ot_path *p, unsigned int sl,
@@ -1357,11 +1330,7 @@ static void choose_layers(struct df_ctx *c)
 
 	c->updown = c->valiant && c->df->max_dims == 1 &&
 		    c->df->ngroups < UINT16_MAX && n <= DF_MAX_VIA;
-	c->every = c->df->ngroups / 8;
-	if (c->every < DF_EVERY_MIN)
-		c->every = DF_EVERY_MIN;
-	if (c->every > DF_EVERY_MAX)
-		c->every = DF_EVERY_MAX;
+	c->every = ot_valiant_every(c->df->ngroups);
 	c->esc_sl = c->updown ? DF_UPDOWN_ESCAPE : DF_ESCAPE_SL;
 	c->esc_vl = c->updown ? DF_UPDOWN_ESCAPE : DF_ESCAPE_VL;
 }

@@ -52,11 +52,58 @@
  * escape layer (route/escape.h: up*-down*) on SL 2 and a VL of its own.
  * A fabric cut in two is refused with OT_ERR_DAMAGE.
  *
+ * Valiant (LMC offsets above 0; the layers and orders of groups are
+ * df.c's, route/valiant.h): a LID of T's group H numbered k is routed
+ * directly (the rule above, dealt by k / every) by the groups X = k mod
+ * every, where a spine of such an X without a usable cable to H goes
+ * down to a leaf of the rule (X may be an intermediate: its leaves go by
+ * the rule, its cables land on spines cabled to T); every other group G
+ * but H, unless a detour through a third group lands there (such a
+ * landing spine must keep the rule), takes one of those X as
+ * intermediate I (dealt by k and G) that lies above both G and H in the
+ * order of groups of some layer l and over whose cables every leaf of G
+ * reaches a spine with a cable to I: G's leaves go up to such a spine,
+ * it takes a cable to I, and I routes the LID directly: up, global,
+ * (down, up,) global, down, on path SL 4 + l.  The first global hop goes
+ * up in the layer's order, the second down (SL2VL tells them apart by
+ * the groups at the cable's ends).  On SL 4 + l a hop after a global
+ * cable, after a spine (into a leaf) or onto a global cable down in the
+ * layer's order takes the layer's own VL, every other VL 0.  VL 0 then
+ * sees injection < up < global as on SL 0.  On the layer's VL every
+ * global hop goes down in one order of groups, and between two of them a
+ * path stays in one group (down, up); inside a group the VL carries down
+ * -> up -> global and down -> CA only (the leaf's up hop leads to the
+ * spine's global one): a cycle would pass global hops that all go down
+ * in the order, so there is none.  One VL per layer taken (at most 3).
+ *
  * LIDs of a spine (management traffic) go as toward the first leaf
  * cabled to it, which, like every leaf cabled to it, goes up to it;
  * where damage leaves that without a path, along the escape layer's
  * hops but on SL 0: no CA's path ends there, and the checker (CA to CA)
  * and the argument above leave such traffic out.
+ *
+ * Shared detours: where a group G has fewer usable cables toward T's
+ * group than most group pairs have (a cable lost), the LIDs the lost
+ * cable would have carried (k mod want >= C) go from G's leaves up to
+ * spines with a detour through a third group, on SL 1 as above (LMC
+ * offset 0, fabrics without the damage layer).
+ *
+ * The damage layer, before the escape layer: where a group G has no
+ * usable cable toward T's group H left (and the switches without a port
+ * are all outside H), G sends T's LIDs through intermediate groups K
+ * that route them by the rule (as Valiant's intermediates), each spine
+ * of G over one of its own cables to such a K, on path SL 8: up, global,
+ * (down, up,) global, down.  One order of groups serves every such pair
+ * (damage_order: the groups some group has no usable cable to first),
+ * and K must lie above H in it, so the second global hop goes down in
+ * it; the first may go either way.  On SL 8 a hop after a global cable,
+ * after a spine (into a leaf) or onto a global cable down in that order
+ * takes the damage layer's VL, every other VL 0: VL 0 sees injection <
+ * up < global (up in the order) as on SL 0, and on the damage VL every
+ * global hop goes down in the one order with the path inside one group
+ * between two of them (down, up), as on a Valiant layer's VL: no cycle.
+ * Hops go from VL 0 to that VL, never back.  One VL more (the escape
+ * layer's, where it is still needed, comes on top).
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
@@ -66,11 +113,18 @@
 #include "route/deal.h"
 #include "route/df_plus.h"
 #include "route/escape.h"
+#include "route/valiant.h"
 
 #define DFP_DETOUR_SL 1 /* through a third group */
 #define DFP_ESCAPE_SL 2
 #define DFP_TURN_SL 3   /* through another spine and leaf of the group */
 #define DFP_LAND_SL 4   /* landing on a spine not cabled to the leaf */
+/* Valiant layer l = 1..OT_VALIANT_LAYERS (route/valiant.h): SL 4 + l */
+#define DFP_VALIANT_SL0 4
+/* through an intermediate group where a group has no cable left toward
+ * the destination's (the damage layer, in place of the escape layer) */
+#define DFP_DAMAGE_SL 8
+#define DFP_DAMAGE_BIT 4 /* its bit in down_mask() */
 
 /* A global cable: its spine, port and the spine at the far end. */
 struct dfp_cab {
@@ -94,6 +148,7 @@ struct dfp_ctx {
 	/* global cables G -> H: gcab[gstart[G * ng + H] ...) */
 	uint32_t *gstart;
 	struct dfp_cab *gcab;
+	uint32_t want;    /* global cables most group pairs have */
 	/* per destination leaf T (scratch) */
 	/* per node: a spine of H cabled to T (1), or not but with a leaf
 	 * below cabled to a spine that is (2) */
@@ -113,6 +168,22 @@ struct dfp_ctx {
 	/* results */
 	uint8_t *dsl;     /* [lid * nleaves + leaf pos]: path SL; lazily */
 	bool any_detour, any_turn, any_land, any_escape;
+	/* Valiant (LMC offsets above 0) */
+	uint8_t *voff;    /* per LID: a CA's LID above offset 0 */
+	bool valiant;
+	uint32_t every;   /* ot_valiant_every */
+	uint8_t *gvia;    /* [G * ng + I]: each leaf of G has a spine of G
+			   * with a global cable to I */
+	uint8_t *vint;    /* per group: may be an intermediate toward T */
+	uint8_t *vland;   /* per group: a detour toward T lands there */
+	uint32_t *vsrc;   /* per group: its intermediate + 1 for the LID */
+	uint32_t *vlist;  /* scratch: candidate intermediates */
+	uint32_t *stamp;  /* per node: scratch marks */
+	uint8_t layers;   /* bit l: Valiant layer l taken */
+	/* the damage layer: groups in its order (those some group has no
+	 * usable cable to first), whether taken */
+	uint32_t *drank;
+	bool damage, any_damage;
 	/* the escape layer */
 	struct ot_escape esc;
 	uint8_t *present;
@@ -164,8 +235,9 @@ static int prepare_dests(struct dfp_ctx *c)
 	c->tport = calloc(n, 1);
 	c->rank = calloc(n, sizeof(*c->rank));
 	c->escape = calloc(n, 1);
+	c->voff = calloc(n, 1);
 	if (!keys || !c->order || !c->tsw || !c->tleaf || !c->tport ||
-	    !c->rank || !c->escape) {
+	    !c->rank || !c->escape || !c->voff) {
 		free(keys);
 		return ot_error_nomem(c->err, "df-static");
 	}
@@ -192,6 +264,8 @@ static int prepare_dests(struct dfp_ctx *c)
 			continue;
 		c->tsw[lid] = sw;
 		c->tleaf[lid] = t;
+		c->voff[lid] = sw == t && lid > pt->lid;
+		c->valiant |= c->voff[lid];
 		rk = sw == o->node ? 0xfff :
 			ot_fabric_end_port_rank(f, sw, o->node, o->port) & 0xfff;
 		key = ((uint64_t)d->group[t] << 44) |
@@ -225,6 +299,33 @@ static int cmp_cab(const void *a, const void *b, void *ctx)
 	if (x->far != y->far)
 		return d->index[x->far] < d->index[y->far] ? -1 : 1;
 	return (x->port > y->port) - (x->port < y->port);
+}
+
+/*
+ * want: the most frequent number of global cables between two groups
+ * (the smaller on a tie; a pair that lost cables has fewer).
+ */
+static int usual_pair(struct dfp_ctx *c)
+{
+	uint32_t *hist = calloc(OT_MAX_PORTS + 2, sizeof(*hist));
+	uint32_t G, H, n;
+
+	if (!hist)
+		return ot_error_nomem(c->err, "df-static");
+	c->want = 1;
+	for (G = 0; G < c->ng; G++)
+		for (H = 0; H < c->ng; H++) {
+			size_t at = (size_t)G * c->ng + H;
+
+			n = c->gstart[at + 1] - c->gstart[at];
+			if (G != H && n)
+				hist[n <= OT_MAX_PORTS ? n : OT_MAX_PORTS + 1]++;
+		}
+	for (n = 1; n <= OT_MAX_PORTS + 1; n++)
+		if (hist[n] > hist[c->want])
+			c->want = n;
+	free(hist);
+	return 0;
 }
 
 /* The global cables per group pair, in (spine, far spine, port) order. */
@@ -269,7 +370,7 @@ static int prepare_cables(struct dfp_ctx *c)
 	for (k = 0; k < np; k++)
 		qsort_r(c->gcab + c->gstart[k], c->gstart[k + 1] - c->gstart[k],
 			sizeof(*c->gcab), cmp_cab, (void *)d);
-	return 0;
+	return usual_pair(c);
 }
 
 static int prepare_scratch(struct dfp_ctx *c)
@@ -624,15 +725,17 @@ static unsigned int spine_fallback(const struct dfp_ctx *c, int32_t s,
 }
 
 /*
- * The port of switch s toward LID lid (the top: cable k mod C, parallel
- * cables k / C mod n, else dealt by k); OT_NO_PORT where there is none.
+ * The port of switch s toward LID lid dealt as number k (the top: cable
+ * k mod C, parallel cables k / C mod n, else dealt by k); OT_NO_PORT
+ * where there is none.
  */
-static unsigned int port_at(const struct dfp_ctx *c, int32_t s, uint32_t lid)
+static unsigned int port_at_k(const struct dfp_ctx *c, int32_t s,
+			      uint32_t lid, uint32_t k)
 {
 	const struct ot_dfp *d = c->d;
 	const struct ot_node *nd = &c->f->node[s];
 	int32_t t = c->tsw[lid], T = c->tleaf[lid], G = d->group[s];
-	uint32_t k = c->rank[lid], C, first = 0, n;
+	uint32_t C, first = 0, n;
 	unsigned int p;
 
 	if (s == t)
@@ -664,7 +767,492 @@ static unsigned int port_at(const struct dfp_ctx *c, int32_t s, uint32_t lid)
 		if (n)
 			return c->plist[first + (k / C) % n];
 	}
+	if (d->role[s] == OT_DFP_SPINE) /* a detour: k / want, as shared */
+		k /= c->want;
 	return c->plist[c->pbeg[s] + k % c->pcnt[s]];
+}
+
+/*
+ * Leaf s of a group G that has fewer usable cables (C) toward T's group
+ * than most pairs have (want, cables lost): the LIDs numbered k with k
+ * mod want >= C (those a lost cable would have carried) go up to a spine
+ * of G with a detour through a third group (up, global, global, down on
+ * SL 1, as a detour), dealt by k / want in (spine, port) order; the
+ * others keep the rule.  Only at LMC offset 0 and where no group lost
+ * all its cables to another (no damage layer: its intermediates route
+ * by the rule alone).  OT_NO_PORT: the rule.
+ */
+static unsigned int share_detour(const struct dfp_ctx *c, int32_t s,
+				 uint32_t lid)
+{
+	const struct ot_dfp *d = c->d;
+	const struct ot_node *nd = &c->f->node[s];
+	int32_t G = d->group[s], T = c->tleaf[lid];
+	uint32_t C = c->fstart[G + 1] - c->fstart[G], k = c->rank[lid];
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t m = 0;
+	unsigned int p;
+
+	if (c->damage || c->voff[lid] || d->role[s] != OT_DFP_LEAF ||
+	    c->ldet[s] || c->tsw[lid] != T || G == d->group[T] || !C ||
+	    C >= c->want || k % c->want < C)
+		return OT_NO_PORT;
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t x = nd->port[p].peer;
+
+		if (ot_dfp_port_class(d, s, p) == OT_DFP_PORT_UP &&
+		    !c->rcnt[x] && c->pcnt[x])
+			key[m++] = ((uint64_t)d->index[x] << 8) | p;
+	}
+	if (!m)
+		return OT_NO_PORT;
+	qsort(key, m, sizeof(*key), ot_cmp_u64);
+	return key[(k / c->want) % m] & 0xff;
+}
+
+/* The port of switch s toward LID lid: its number in its group. */
+static unsigned int port_at(const struct dfp_ctx *c, int32_t s, uint32_t lid)
+{
+	unsigned int p = share_detour(c, s, lid);
+
+	return p != OT_NO_PORT ? p : port_at_k(c, s, lid, c->rank[lid]);
+}
+
+/* Whether leaf s's CAs take a shared detour (share_detour) toward lid. */
+static bool shares(const struct dfp_ctx *c, int32_t s, uint32_t lid,
+		   uint8_t port)
+{
+	int32_t x = c->f->node[s].port[port].peer;
+
+	return !c->damage && !c->voff[lid] && !c->ldet[s] &&
+	       c->tsw[lid] == c->tleaf[lid] &&
+	       c->d->group[s] != c->d->group[c->tleaf[lid]] && x >= 0 &&
+	       c->d->role[x] == OT_DFP_SPINE && !c->rcnt[x] && c->pcnt[x];
+}
+
+/* The path SL from leaf s's CAs toward lid. */
+static int set_dsl(struct dfp_ctx *c, uint32_t lid, int32_t s, uint8_t sl)
+{
+	if (!c->dsl) {
+		c->dsl = calloc(((size_t)c->f->max_lid + 1) * c->nleaves + 1,
+				1);
+		if (!c->dsl)
+			return ot_error_nomem(c->err, "df-static");
+	}
+	c->dsl[(size_t)lid * c->nleaves + sw_pos(c, s)] = sl;
+	return 0;
+}
+
+/*
+ * Valiant (LMC offsets above 0; route/valiant.h): per pair of groups
+ * (G, I), whether every leaf of G has a spine of G with a global cable
+ * to I (gvia).
+ */
+static int prepare_valiant(struct dfp_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_dfp *d = c->d;
+	uint32_t ng = c->ng, G, I, i, mark = 0;
+	unsigned int p;
+
+	if (!c->valiant && !c->damage)
+		return 0;
+	c->every = ot_valiant_every(ng);
+	c->gvia = calloc((size_t)ng * ng + 1, 1);
+	c->vint = calloc((size_t)ng + 1, 1);
+	c->vland = calloc((size_t)ng + 1, 1);
+	c->vsrc = calloc((size_t)ng + 1, sizeof(*c->vsrc));
+	c->vlist = malloc(((size_t)ng + 1) * sizeof(*c->vlist));
+	c->stamp = calloc((size_t)f->nnodes + 1, sizeof(*c->stamp));
+	if (!c->gvia || !c->vint || !c->vland || !c->vsrc || !c->vlist ||
+	    !c->stamp)
+		return ot_error_nomem(c->err, "df-static");
+	for (G = 0; G < ng; G++)
+		for (I = 0; I < ng; I++) {
+			size_t at = (size_t)G * ng + I;
+			bool ok = c->gstart[at + 1] > c->gstart[at];
+
+			mark++;
+			for (i = c->gstart[at]; i < c->gstart[at + 1]; i++)
+				c->stamp[c->gcab[i].sp] = mark;
+			for (i = d->lstart[G]; ok && i < d->lstart[G + 1]; i++) {
+				const struct ot_node *nd = &f->node[d->leaf[i]];
+				bool has = false;
+
+				for (p = 1; p <= nd->nports && !has; p++)
+					has = nd->port[p].peer >= 0 &&
+					      c->stamp[nd->port[p].peer] == mark &&
+					      ot_dfp_port_class(d, d->leaf[i], p) ==
+						      OT_DFP_PORT_UP;
+				ok = has;
+			}
+			c->gvia[at] = ok;
+		}
+	return 0;
+}
+
+/* Whether spine s goes down to a leaf of the rule (below: rule_down). */
+static bool rule_leaf(const struct dfp_ctx *c, int32_t s, unsigned int p)
+{
+	int32_t x = c->f->node[s].port[p].peer;
+
+	return ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_DOWN &&
+	       c->pcnt[x] && !c->ldet[x];
+}
+
+/*
+ * Spine s of an intermediate group without a usable cable toward T:
+ * down to a leaf of the rule, dealt by k in (leaf, port) order;
+ * OT_NO_PORT where there is none.
+ */
+static unsigned int rule_down(const struct dfp_ctx *c, int32_t s, uint32_t k)
+{
+	const struct ot_node *nd = &c->f->node[s];
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t m = 0;
+	unsigned int p;
+
+	for (p = 1; p <= nd->nports; p++)
+		if (rule_leaf(c, s, p))
+			key[m++] = ((uint64_t)c->d->index[nd->port[p].peer] << 8) | p;
+	if (!m)
+		return OT_NO_PORT;
+	qsort(key, m, sizeof(*key), ot_cmp_u64);
+	return key[k % m] & 0xff;
+}
+
+/*
+ * Toward leaf T (after candidates()): which groups may be a Valiant
+ * path's intermediate (vint: its leaves go by the rule, its spines
+ * either take a usable cable to T's group or go down to such a leaf,
+ * its usable cables land on spines cabled to T), and which groups a
+ * detour through a third group lands in (vland: those must keep the
+ * rule, so they send nothing through an intermediate).
+ */
+static void valiant_groups(struct dfp_ctx *c, int32_t T)
+{
+	const struct ot_dfp *d = c->d;
+	const struct ot_fabric *f = c->f;
+	uint32_t H = (uint32_t)d->group[T], I, i;
+	unsigned int p;
+
+	if (!c->valiant && !c->damage)
+		return;
+	memset(c->vland, 0, c->ng);
+	for (I = 0; I < c->ng; I++) {
+		bool ok = I != H && c->fstart[I + 1] > c->fstart[I] &&
+			  !c->fturn[I];
+
+		for (i = d->lstart[I]; ok && i < d->lstart[I + 1]; i++)
+			ok = c->pcnt[d->leaf[i]] &&
+			     c->ldet[d->leaf[i]] != DFP_DETOUR_SL;
+		for (i = d->sstart[I]; ok && i < d->sstart[I + 1]; i++) {
+			int32_t s = d->spine[i];
+
+			if (c->rcnt[s])
+				continue;
+			for (p = 1, ok = false; p <= f->node[s].nports && !ok; p++)
+				ok = rule_leaf(c, s, p);
+		}
+		c->vint[I] = ok;
+	}
+	/* a leaf's detour: up to spines whose detours land elsewhere */
+	for (i = 0; i < c->nleaves; i++) {
+		int32_t s = d->leaf[i];
+		uint32_t j, q;
+
+		if (c->ldet[s] != DFP_DETOUR_SL)
+			continue;
+		for (j = c->pbeg[s]; j < c->pbeg[s] + c->pcnt[s]; j++) {
+			int32_t w = f->node[s].port[c->plist[j]].peer;
+
+			for (q = c->pbeg[w]; q < c->pbeg[w] + c->pcnt[w]; q++)
+				c->vland[d->group[f->node[w].port[c->plist[q]].peer]] = 1;
+		}
+	}
+}
+
+/* Leaf s of G toward intermediate I: up to the spine of the dealt cable
+ * (G's cables to I in (spine, far spine, port) order), else to any
+ * spine with a cable to I, in (spine, port) order. */
+static unsigned int valiant_up(const struct dfp_ctx *c, int32_t s,
+			       uint32_t G, uint32_t I, uint32_t q)
+{
+	const struct ot_node *nd = &c->f->node[s];
+	size_t at = (size_t)G * c->ng + I;
+	uint32_t C = c->gstart[at + 1] - c->gstart[at];
+	int32_t sp = c->gcab[c->gstart[at] + q % C].sp;
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t m = 0, n = 0, i;
+	unsigned int p;
+
+	for (p = 1; p <= nd->nports; p++)
+		if (nd->port[p].peer == sp &&
+		    ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_UP)
+			key[n++] = p;
+	if (n)
+		return key[(q / C) % n];
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t x = nd->port[p].peer;
+
+		if (ot_dfp_port_class(c->d, s, p) != OT_DFP_PORT_UP)
+			continue;
+		for (i = c->gstart[at]; i < c->gstart[at + 1]; i++)
+			if (c->gcab[i].sp == x) {
+				key[m++] = ((uint64_t)c->d->index[x] << 8) | p;
+				break;
+			}
+	}
+	qsort(key, m, sizeof(*key), ot_cmp_u64);
+	return m ? key[q % m] & 0xff : OT_NO_PORT;
+}
+
+/* Spine s of G toward intermediate I: the dealt cable where it is s's,
+ * else s's own cables to I dealt by q; OT_NO_PORT where it has none. */
+static unsigned int valiant_global(const struct dfp_ctx *c, int32_t s,
+				   uint32_t G, uint32_t I, uint32_t q)
+{
+	size_t at = (size_t)G * c->ng + I;
+	uint32_t C = c->gstart[at + 1] - c->gstart[at];
+	uint32_t i, first = 0, n = 0;
+
+	if (c->gcab[c->gstart[at] + q % C].sp == s)
+		return c->gcab[c->gstart[at] + q % C].port;
+	for (i = c->gstart[at]; i < c->gstart[at + 1]; i++)
+		if (c->gcab[i].sp == s && !n++)
+			first = i;
+	return n ? c->gcab[first + q % n].port : OT_NO_PORT;
+}
+
+/*
+ * A LID above offset 0 (rank k in T's group H): the groups X = k mod
+ * every route it directly (buf as it is; their spines without a usable
+ * cable go down to a leaf of the rule where X may be an intermediate);
+ * every other group G but H that is no detour's landing sends it
+ * through one of those intermediates I that lies above G and H in some
+ * layer l's order (dealt by k and G), over its own cables to I, on path
+ * SL 4 + l.  vsrc[G]: I + 1, or 0 where G keeps the rule.
+ */
+static int valiant_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
+{
+	const struct ot_dfp *d = c->d;
+	uint32_t H = (uint32_t)d->group[c->tleaf[lid]], k = c->rank[lid];
+	uint32_t r = k % c->every, q = k / c->every, G, I, i, m;
+	unsigned int l;
+
+	for (I = r; I < c->ng; I += c->every) {
+		for (i = d->lstart[I]; c->vint[I] && i < d->lstart[I + 1]; i++)
+			buf[sw_pos(c, d->leaf[i])] =
+				(uint8_t)port_at_k(c, d->leaf[i], lid, q);
+		for (i = d->sstart[I]; c->vint[I] && i < d->sstart[I + 1]; i++)
+			buf[sw_pos(c, d->spine[i])] = (uint8_t)(
+				c->rcnt[d->spine[i]] ?
+				port_at_k(c, d->spine[i], lid, q) :
+				rule_down(c, d->spine[i], q));
+	}
+	for (G = 0; G < c->ng; G++) {
+		c->vsrc[G] = 0;
+		if (G == H || G % c->every == r || c->vland[G])
+			continue;
+		for (I = r, m = 0; I < c->ng; I += c->every)
+			if (c->vint[I] && c->gvia[(size_t)G * c->ng + I] &&
+			    ot_valiant_layer(c->ng, G, H, I))
+				c->vlist[m++] = I;
+		if (!m)
+			continue;
+		I = c->vlist[(q + G) % m];
+		l = ot_valiant_layer(c->ng, G, H, I);
+		c->vsrc[G] = I + 1;
+		c->layers |= 1u << l;
+		for (i = d->lstart[G]; i < d->lstart[G + 1]; i++) {
+			int32_t s = d->leaf[i];
+
+			buf[sw_pos(c, s)] = (uint8_t)valiant_up(c, s, G, I, q / m);
+			if (set_dsl(c, lid, s, DFP_VALIANT_SL0 + l))
+				return -1;
+		}
+		for (i = d->sstart[G]; i < d->sstart[G + 1]; i++) {
+			unsigned int p = valiant_global(c, d->spine[i], G, I,
+							q / m);
+
+			if (p != OT_NO_PORT)
+				buf[sw_pos(c, d->spine[i])] = (uint8_t)p;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The damage layer's order of groups: those that some group has no
+ * usable cable to (toward some leaf: usable_cables()) first, by number,
+ * then the others.  A path through an intermediate group K toward group
+ * H takes its second global hop down in this order (K above H), so every
+ * group below which such a pair breaks has the others above it.
+ */
+static int damage_order(struct dfp_ctx *c)
+{
+	const struct ot_dfp *d = c->d;
+	uint8_t *bad = calloc((size_t)c->ng + 1, 1);
+	uint32_t i, G, H, r = 0;
+
+	c->drank = calloc((size_t)c->ng + 1, sizeof(*c->drank));
+	if (!bad || !c->drank) {
+		free(bad);
+		return ot_error_nomem(c->err, "df-static");
+	}
+	for (i = 0; i < c->nleaves; i++) {
+		H = (uint32_t)d->group[d->leaf[i]];
+		if (bad[H])
+			continue;
+		usable_cables(c, d->leaf[i]);
+		for (G = 0; G < c->ng; G++)
+			if (G != H && c->fstart[G + 1] == c->fstart[G])
+				bad[H] = 1;
+	}
+	for (G = 0; G < c->ng; G++) {
+		c->damage |= bad[G];
+		if (bad[G])
+			c->drank[G] = r++;
+	}
+	for (G = 0; G < c->ng; G++)
+		if (!bad[G])
+			c->drank[G] = r++;
+	free(bad);
+	return 0;
+}
+
+/* Spine s without a port toward the LID: down to a leaf of its group
+ * with one, dealt by k in (leaf, port) order; OT_NO_PORT where none. */
+static unsigned int down_to_routed(const struct dfp_ctx *c, int32_t s,
+				   const uint8_t *buf, uint32_t k)
+{
+	const struct ot_node *nd = &c->f->node[s];
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t m = 0;
+	unsigned int p;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t x = nd->port[p].peer;
+
+		if (ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_DOWN &&
+		    buf[sw_pos(c, x)] != OT_NO_PORT)
+			key[m++] = ((uint64_t)c->d->index[x] << 8) | p;
+	}
+	if (!m)
+		return OT_NO_PORT;
+	qsort(key, m, sizeof(*key), ot_cmp_u64);
+	return key[k % m] & 0xff;
+}
+
+/* Whether K may be the damage layer's intermediate toward H. */
+static bool damage_via(const struct dfp_ctx *c, uint32_t K, uint32_t H)
+{
+	return K != H && c->vint[K] && !c->vsrc[K] &&
+	       c->drank[K] > c->drank[H];
+}
+
+/*
+ * Spine s of a group that sends the LID through an intermediate: one of
+ * its global cables to a group damage_via() takes, dealt by k in (far
+ * end's group, its spine, port) order; OT_NO_PORT where it has none.
+ */
+static unsigned int damage_global(const struct dfp_ctx *c, int32_t s,
+				  uint32_t H, uint32_t k)
+{
+	const struct ot_node *nd = &c->f->node[s];
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t m = 0;
+	unsigned int p;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t x = nd->port[p].peer;
+
+		if (ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_GLOBAL &&
+		    damage_via(c, (uint32_t)c->d->group[x], H))
+			key[m++] = ((uint64_t)c->d->group[x] << 40) |
+				   ((uint64_t)c->d->index[x] << 8) | p;
+	}
+	if (!m)
+		return OT_NO_PORT;
+	qsort(key, m, sizeof(*key), ot_cmp_u64);
+	return key[k % m] & 0xff;
+}
+
+/* Leaf s: up to a spine with a port (buf), dealt by k in (spine, port)
+ * order; OT_NO_PORT where none. */
+static unsigned int up_to_routed(const struct dfp_ctx *c, int32_t s,
+				 const uint8_t *buf, uint32_t k)
+{
+	const struct ot_node *nd = &c->f->node[s];
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t m = 0;
+	unsigned int p;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t x = nd->port[p].peer;
+
+		if (ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_UP &&
+		    buf[sw_pos(c, x)] != OT_NO_PORT)
+			key[m++] = ((uint64_t)c->d->index[x] << 8) | p;
+	}
+	if (!m)
+		return OT_NO_PORT;
+	qsort(key, m, sizeof(*key), ot_cmp_u64);
+	return key[k % m] & 0xff;
+}
+
+/*
+ * A LID some switch has no port toward (buf: OT_NO_PORT there), all of
+ * them outside T's group H: each group G with such a switch (vsrc[G] =
+ * 1) sends the LID through intermediate groups K that may be one (vint,
+ * not such a G themselves) and lie above H in the damage order: each
+ * spine of G with a global cable to such a K takes one (damage_global),
+ * G's leaves go up to those spines, its other spines down to a leaf of G
+ * (an entry no CA's path uses), and K routes the LID by the rule (its
+ * spines without a usable cable down to a leaf of the rule), on path SL
+ * DFP_DAMAGE_SL.  False (the escape layer takes the LID) where a switch
+ * of H has no port or some switch of G none even so.
+ */
+static bool damage_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
+{
+	const struct ot_dfp *d = c->d;
+	uint32_t H = (uint32_t)d->group[c->tleaf[lid]], k = c->rank[lid];
+	uint32_t G, i;
+
+	if (!c->damage || c->tsw[lid] != c->tleaf[lid])
+		return false;
+	for (G = 0; G < c->ng; G++)
+		c->vsrc[G] = 0;
+	for (i = 0; i < c->nsw; i++)
+		if (buf[i] == OT_NO_PORT) {
+			G = (uint32_t)d->group[c->posnode[i]];
+			if (G == H)
+				return false;
+			c->vsrc[G] = 1;
+		}
+	for (G = 0; G < c->ng; G++)
+		for (i = d->sstart[G]; c->vsrc[G] && i < d->sstart[G + 1]; i++)
+			buf[sw_pos(c, d->spine[i])] =
+				(uint8_t)damage_global(c, d->spine[i], H, k);
+	for (G = 0; G < c->ng; G++)
+		for (i = d->lstart[G]; c->vsrc[G] && i < d->lstart[G + 1]; i++)
+			buf[sw_pos(c, d->leaf[i])] =
+				(uint8_t)up_to_routed(c, d->leaf[i], buf, k);
+	for (G = 0; G < c->ng; G++)
+		for (i = d->sstart[G]; c->vsrc[G] && i < d->sstart[G + 1]; i++)
+			if (buf[sw_pos(c, d->spine[i])] == OT_NO_PORT)
+				buf[sw_pos(c, d->spine[i])] = (uint8_t)
+					down_to_routed(c, d->spine[i], buf, k);
+	for (G = 0; G < c->ng; G++) /* the intermediates route it */
+		for (i = d->sstart[G]; damage_via(c, G, H) &&
+				       i < d->sstart[G + 1]; i++)
+			if (!c->rcnt[d->spine[i]])
+				buf[sw_pos(c, d->spine[i])] =
+					(uint8_t)rule_down(c, d->spine[i], k);
+	for (i = 0; i < c->nsw; i++)
+		if (buf[i] == OT_NO_PORT)
+			return false;
+	return true;
 }
 
 /* The escape layer: positions in sw_pos order, neighbours sorted. */
@@ -729,13 +1317,8 @@ static int escape_hops(struct dfp_ctx *c, uint32_t lid, uint32_t seq)
 /* Marks leaf s's detour toward lid (path SL 1 from its CAs). */
 static int mark_detour(struct dfp_ctx *c, uint32_t lid, int32_t s)
 {
-	if (!c->dsl) {
-		c->dsl = calloc(((size_t)c->f->max_lid + 1) * c->nleaves + 1,
-				1);
-		if (!c->dsl)
-			return ot_error_nomem(c->err, "df-static");
-	}
-	c->dsl[(size_t)lid * c->nleaves + sw_pos(c, s)] = c->ldet[s];
+	if (set_dsl(c, lid, s, c->ldet[s]))
+		return -1;
 	c->any_detour |= c->ldet[s] == DFP_DETOUR_SL;
 	c->any_turn |= c->ldet[s] == DFP_TURN_SL;
 	c->any_land |= c->ldet[s] == DFP_LAND_SL;
@@ -764,6 +1347,25 @@ static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 		buf[i] = (uint8_t)port_at(c, c->posnode[i], lid);
 		none |= buf[i] == OT_NO_PORT;
 	}
+	if (none && damage_lid(c, lid, buf)) {
+		c->any_damage = true;
+		for (i = 0; i < c->nleaves; i++) {
+			int32_t s = c->posnode[i];
+
+			if (c->vsrc[c->d->group[s]] &&
+			    set_dsl(c, lid, s, DFP_DAMAGE_SL))
+				return -1;
+		}
+		none = false;
+		for (i = 0; i < c->nleaves; i++) {
+			int32_t s = c->posnode[i];
+
+			if (!c->vsrc[c->d->group[s]] && c->ldet[s] &&
+			    mark_detour(c, lid, s))
+				return -1;
+		}
+		return 0;
+	}
 	if (none) {
 		/* a spine's LID (management traffic, no CA path) keeps SL 0 */
 		c->escape[lid] = c->tsw[lid] == c->tleaf[lid];
@@ -774,12 +1376,21 @@ static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 			buf[i] = c->hop[c->posnode[i]];
 		return 0;
 	}
+	if (c->valiant && c->voff[lid] && valiant_lid(c, lid, buf))
+		return -1;
 	for (i = 0; i < c->nleaves; i++) {
 		int32_t s = c->posnode[i];
 
+		if (c->valiant && c->voff[lid] && c->vsrc[c->d->group[s]])
+			continue; /* through an intermediate */
 		if (c->ldet[s] && c->tsw[lid] == c->tleaf[lid] &&
 		    mark_detour(c, lid, s))
 			return -1;
+		if (shares(c, s, lid, buf[i])) {
+			if (set_dsl(c, lid, s, DFP_DETOUR_SL))
+				return -1;
+			c->any_detour = true;
+		}
 	}
 	return 0;
 }
@@ -834,8 +1445,10 @@ static int fill_lfts(struct dfp_ctx *c, struct ot_routing *out)
 			buf = nb;
 			cap = j - i;
 		}
-		if (!home_candidates(c, T, T0))
+		if (!home_candidates(c, T, T0)) {
 			candidates(c, T);
+			valiant_groups(c, T); /* reads no switch of T's group */
+		}
 		error = route_batch(c, out, by + i, j - i, buf);
 	}
 	free(buf);
@@ -847,18 +1460,54 @@ static int fill_lfts(struct dfp_ctx *c, struct ot_routing *out)
 struct dfp_vlrule {
 	bool detour, turn, land, escape;
 	uint8_t esc_vl;
+	uint8_t lay_vl[OT_VALIANT_LAYERS + 1]; /* Valiant layer l's, 0 none */
+	uint8_t dmg_vl; /* the damage layer's, 0 none */
 };
 
 /*
+ * Bit l: port p of node n is a global cable down in Valiant layer l's
+ * order; bit DFP_DAMAGE_BIT: down in the damage layer's (drank, or
+ * NULL).
+ */
+static uint8_t down_mask(const struct ot_dfp *d, const uint32_t *drank,
+			 uint32_t n, unsigned int p)
+{
+	uint8_t m = 0;
+	unsigned int l;
+	int32_t far;
+
+	if (ot_dfp_port_class(d, n, p) != OT_DFP_PORT_GLOBAL)
+		return 0;
+	far = d->fabric->node[n].port[p].peer;
+	for (l = 1; l <= OT_VALIANT_LAYERS; l++)
+		if (ot_valiant_down(d->ngroups, l, (uint32_t)d->group[n],
+				    (uint32_t)d->group[far]))
+			m |= 1u << l;
+	if (drank && drank[d->group[far]] < drank[d->group[n]])
+		m |= 1u << DFP_DAMAGE_BIT;
+	return m;
+}
+
+/*
  * The VL of a hop (the proof at the top): the escape SL's own VL; on the
- * detour SL VL 1 after a global cable or after a spine, VL 0 else; SL 0
- * VL 0.
+ * detour SL VL 1 after a global cable or after a spine, VL 0 else; on
+ * Valiant layer l's SL its VL after a global cable, after a spine and
+ * onto a global cable down in the layer's order (down: bit l), VL 0
+ * else; SL 0 VL 0.
  */
 static uint8_t dfp_vl(const struct dfp_vlrule *v, unsigned int sl,
-		      enum ot_dfp_port in, enum ot_dfp_port out)
+		      enum ot_dfp_port in, enum ot_dfp_port out, uint8_t down)
 {
+	unsigned int l = sl - DFP_VALIANT_SL0;
+
 	if (v->escape && sl == DFP_ESCAPE_SL)
 		return v->esc_vl;
+	if (sl > DFP_VALIANT_SL0 && l <= OT_VALIANT_LAYERS && v->lay_vl[l])
+		return in == OT_DFP_PORT_GLOBAL || in == OT_DFP_PORT_UP ||
+		       (down >> l & 1) ? v->lay_vl[l] : 0;
+	if (sl == DFP_DAMAGE_SL && v->dmg_vl)
+		return in == OT_DFP_PORT_GLOBAL || in == OT_DFP_PORT_UP ||
+		       (down >> DFP_DAMAGE_BIT & 1) ? v->dmg_vl : 0;
 	if (v->detour && sl == DFP_DETOUR_SL)
 		return in == OT_DFP_PORT_GLOBAL || in == OT_DFP_PORT_UP;
 	if (v->turn && sl == DFP_TURN_SL)
@@ -873,9 +1522,28 @@ static uint8_t dfp_vl(const struct dfp_vlrule *v, unsigned int sl,
 static struct dfp_vlrule ctx_vlrule(const struct dfp_ctx *c)
 {
 	bool two = c->any_detour || c->any_turn || c->any_land;
+	struct dfp_vlrule v = { c->any_detour, c->any_turn, c->any_land,
+				c->any_escape, two ? 2 : 1, { 0 }, 0 };
+	uint8_t next = 1 + two + c->any_escape;
+	unsigned int l;
 
-	return (struct dfp_vlrule){ c->any_detour, c->any_turn, c->any_land,
-				    c->any_escape, two ? 2 : 1 };
+	if (c->any_damage)
+		v.dmg_vl = next++;
+	for (l = 1; l <= OT_VALIANT_LAYERS; l++)
+		if (c->layers >> l & 1)
+			v.lay_vl[l] = next++;
+	return v;
+}
+
+/* How many VLs the rule takes. */
+static unsigned int vlrule_vls(const struct dfp_vlrule *v)
+{
+	unsigned int n = 1 + (v->detour || v->turn || v->land) + v->escape +
+			 (v->dmg_vl != 0), l;
+
+	for (l = 1; l <= OT_VALIANT_LAYERS; l++)
+		n += v->lay_vl[l] != 0;
+	return n;
 }
 
 /* SL2VL where some path leaves VL 0 (intact fabrics: none, 1 VL). */
@@ -886,8 +1554,7 @@ static int set_vls(struct dfp_ctx *c, struct ot_routing *out)
 	unsigned int in, o, sl, np;
 	uint32_t n;
 
-	out->nvls = 1 + (c->any_detour || c->any_turn || c->any_land) +
-		    c->any_escape;
+	out->nvls = vlrule_vls(&v);
 	if (out->nvls == 1)
 		return 0;
 	out->needs_qos = true;
@@ -901,11 +1568,15 @@ static int set_vls(struct dfp_ctx *c, struct ot_routing *out)
 		for (in = 0; in <= np; in++) {
 			enum ot_dfp_port pc = ot_dfp_port_class(c->d, n, in);
 
-			for (o = 0; o <= np; o++)
+			for (o = 0; o <= np; o++) {
+				uint8_t down = down_mask(c->d, c->drank, n, o);
+
 				for (sl = 0; sl < OT_NUM_SLS; sl++)
 					t[ot_sl2vl_index(np, in, o, sl)] =
 						dfp_vl(&v, sl, pc,
-						       ot_dfp_port_class(c->d, n, o));
+						       ot_dfp_port_class(c->d, n, o),
+						       down);
+			}
 		}
 	}
 	return 0;
@@ -980,7 +1651,8 @@ static int set_path_sls(struct dfp_ctx *c, struct ot_routing *out)
 {
 	struct dfp_sls *s;
 
-	if (!c->any_detour && !c->any_turn && !c->any_land && !c->any_escape)
+	if (!c->any_detour && !c->any_turn && !c->any_land && !c->any_escape &&
+	    !c->layers && !c->any_damage)
 		return 0;
 	s = calloc(1, sizeof(*s));
 	if (!s || sls_copy(c, s)) {
@@ -997,6 +1669,7 @@ static int set_path_sls(struct dfp_ctx *c, struct ot_routing *out)
 /* The promise's context: the recognizer's answer, SLs, the VL rule. */
 struct dfp_promise {
 	struct ot_dfp *d;
+	uint32_t *drank; /* the damage layer's order, or NULL */
 	struct dfp_sls sls;
 	struct dfp_vlrule vr;
 };
@@ -1008,6 +1681,7 @@ static void promise_free(void *ctx)
 	if (!pr)
 		return;
 	ot_dfp_free(pr->d);
+	free(pr->drank);
 	sls_free(&pr->sls);
 	free(pr);
 }
@@ -1025,15 +1699,61 @@ static enum ot_dfp_port in_class(const struct ot_dfp *d,
 }
 
 /*
+ * Valiant layer l (SL 4 + l): up, global, global, down or up, global,
+ * down, up, global, down (the turn at a leaf of the intermediate group),
+ * the first global hop up in the layer's order, the second down.
+ */
+static const char *valiant_shape(const struct ot_dfp *d,
+				 const uint32_t *drank, const struct ot_path *p,
+				 unsigned int sl, unsigned int *at)
+{
+	static const char *const want[] = { "UGGD", "UGDUGD" };
+	unsigned int l = sl == DFP_DAMAGE_SL ? DFP_DAMAGE_BIT :
+					       sl - DFP_VALIANT_SL0;
+	unsigned int i, w, g = 0;
+	char got[8] = "";
+
+	*at = 1;
+	if (p->len < 7 || p->len > 9)
+		return "not up-global-(down-up-)global-down on a Valiant SL";
+	for (i = 1; i + 2 < p->len; i++) {
+		enum ot_dfp_port pc = ot_dfp_port_class(d, p->node[i],
+							 p->port[i]);
+
+		got[i - 1] = pc == OT_DFP_PORT_UP ? 'U' :
+			     pc == OT_DFP_PORT_GLOBAL ? 'G' :
+			     pc == OT_DFP_PORT_DOWN ? 'D' : '?';
+		if (pc == OT_DFP_PORT_GLOBAL) {
+			bool down = down_mask(d, drank, p->node[i], p->port[i]) >>
+				    l & 1;
+
+			*at = i;
+			if (!g && down && sl != DFP_DAMAGE_SL)
+				return "first global hop down in the layer's order";
+			if (g && !down)
+				return "second global hop up in the layer's order";
+			g++;
+		}
+	}
+	for (w = 0; w < 2; w++)
+		if (!strcmp(got, want[w]))
+			return NULL;
+	return "not up-global-(down-up-)global-down on a Valiant SL";
+}
+
+/*
  * up? global? down? (SL 0), up? global global? down? (SL 1), up down
  * up global? down? (SL 3: the turn at a leaf of the source group).
  */
-static const char *shape_error(const struct ot_dfp *d, const struct ot_path *p,
-			       unsigned int sl, unsigned int *at)
+static const char *shape_error(const struct ot_dfp *d, const uint32_t *drank,
+			       const struct ot_path *p, unsigned int sl,
+			       unsigned int *at)
 {
 	unsigned int i = 1, last = 0, n[5] = { 0 };
 	unsigned int max_global = sl == DFP_DETOUR_SL ? 2 : 1;
 
+	if (sl > DFP_VALIANT_SL0)
+		return valiant_shape(d, drank, p, sl, at);
 	if (sl == DFP_LAND_SL) {
 		static const enum ot_dfp_port want[] = {
 			OT_DFP_PORT_UP, OT_DFP_PORT_GLOBAL, OT_DFP_PORT_DOWN,
@@ -1096,7 +1816,9 @@ static int dfp_rule(const void *ctx, const struct ot_path *p,
 	for (i = 0; i + 1 < p->len; i++) {
 		uint8_t want = dfp_vl(&pr->vr, sl, in_class(d, p, i),
 				      ot_dfp_port_class(d, p->node[i],
-							p->port[i]));
+							p->port[i]),
+				      down_mask(d, pr->drank, p->node[i],
+						p->port[i]));
 
 		if (p->vl[i] != want)
 			return ot_error_set(why,
@@ -1106,7 +1828,7 @@ static int dfp_rule(const void *ctx, const struct ot_path *p,
 	}
 	if (sl == DFP_ESCAPE_SL && pr->vr.escape)
 		return 0;
-	bad = shape_error(d, p, sl, &at);
+	bad = shape_error(d, pr->drank, p, sl, &at);
 	if (!bad)
 		return 0;
 	return ot_error_set(why, "hop %u from switch \"%s\": %s, not up-global-down",
@@ -1128,22 +1850,37 @@ static int set_promise(struct dfp_ctx *c, struct ot_routing *out,
 	}
 	pr->d = d;
 	pr->vr = ctx_vlrule(c);
-	p->text = c->any_escape ?
+	if (c->drank) {
+		pr->drank = malloc(((size_t)c->ng + 1) * sizeof(*pr->drank));
+		if (!pr->drank) {
+			promise_free(pr);
+			return ot_error_nomem(c->err, "df-static");
+		}
+		memcpy(pr->drank, c->drank, (size_t)c->ng * sizeof(*pr->drank));
+	}
+	p->text = c->layers ?
+		"Dragonfly+ up-global-down at LMC offset 0, up-global-(down-up-)global-down above (Valiant through an intermediate group, on SL 5, 6 or 7)" :
+		c->any_damage ?
+		"Dragonfly+ up-global-down; where a group lost its cables to another, through an intermediate group on SL 8 (damage layer)" :
+		c->any_escape ?
 		"Dragonfly+ up-global-down (damaged: detours through a third group on SL 1, some destinations on the escape layer)" :
 		c->any_detour || c->any_turn || c->any_land ?
 		"Dragonfly+ up-global-down, where damage took the cables up-global-global-down on SL 1, up-down-up-global-down on SL 3 or up-global-down-up-down on SL 4" :
 		"Dragonfly+ up-global-down: at most one global hop, 4 switches, 1 VL";
 	p->minimal = OT_MINIMAL_NONE;
 	p->max_switch_hops = c->any_escape ? 0 :
+			     c->layers || c->any_damage ? 6 :
 			     c->any_turn || c->any_land ? 5 :
 			     c->any_detour ? 4 : 3;
 	p->sls = 1u | (c->any_detour ? 1u << DFP_DETOUR_SL : 0) |
 		 (c->any_turn ? 1u << DFP_TURN_SL : 0) |
 		 (c->any_land ? 1u << DFP_LAND_SL : 0) |
-		 (c->any_escape ? 1u << DFP_ESCAPE_SL : 0);
+		 (c->any_escape ? 1u << DFP_ESCAPE_SL : 0) |
+		 ((uint32_t)c->layers << DFP_VALIANT_SL0) |
+		 (c->any_damage ? 1u << DFP_DAMAGE_SL : 0);
 	p->rule = dfp_rule;
 	p->rule_text =
-		"SL 0: up (leaf to spine), global, down, each at most once in that order, VL 0; SL 1 (detour): up, two global hops, down, VL 1 after a global cable or a spine; SL 3 (turn): up, down, then as SL 0, VL 0 up to the turn, VL 1 from it; SL 4 (landing turn): up, global, down, up, down, VL 1 from the turn; escape: SL 2 on its own VL";
+		"SL 0: up (leaf to spine), global, down, each at most once in that order, VL 0; SL 1 (detour): up, two global hops, down, VL 1 after a global cable or a spine; SL 3 (turn): up, down, then as SL 0, VL 0 up to the turn, VL 1 from it; SL 4 (landing turn): up, global, down, up, down, VL 1 from the turn; escape: SL 2 on its own VL; SL 4 + l (Valiant layer l): up, global up in the layer's order, (down, up,) global down, down, on the layer's VL after a global cable or a spine and onto the global hop down, VL 0 else; SL 8 (damage layer): up, global, (down, up,) global down in the damage order, down, on its VL as a Valiant layer's";
 	p->source_free = true;
 	p->ctx = pr;
 	p->free_ctx = promise_free;
@@ -1196,6 +1933,14 @@ static void ctx_free(struct dfp_ctx *c)
 	free(c->ldet);
 	free(c->hop);
 	free(c->dsl);
+	free(c->voff);
+	free(c->gvia);
+	free(c->vint);
+	free(c->vland);
+	free(c->vsrc);
+	free(c->vlist);
+	free(c->stamp);
+	free(c->drank);
 	if (c->esc_ready)
 		ot_escape_free(&c->esc);
 	free(c->present);
@@ -1219,6 +1964,10 @@ int ot_dfp_route(const struct ot_fabric *f, struct ot_dfp *d,
 		error = prepare_cables(&c);
 	if (!error)
 		error = prepare_scratch(&c);
+	if (!error)
+		error = damage_order(&c);
+	if (!error)
+		error = prepare_valiant(&c);
 	if (!error)
 		error = fill_lfts(&c, out);
 	if (!error)

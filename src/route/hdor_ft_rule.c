@@ -6,6 +6,7 @@
  * from the routing so that what is promised reads on its own.
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "route/hdor_ft.h"

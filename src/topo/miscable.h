@@ -77,9 +77,21 @@ int ot_sf_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
  * Dragonfly (topo/dragonfly.h, topo/miscable_df.c): cables too many
  * between two switches of a group, at a switch (global cables) or
  * between two groups, on the recognizer's map; nothing when it refuses.
+ * A fabric that looks like a Dragonfly+ goes to ot_dfp_miscabling().
  */
 int ot_df_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
 		     struct ot_error *err);
+
+/*
+ * Dragonfly+ (topo/dragonfly_plus.h, topo/miscable_dfp.c): leaf-leaf
+ * cables, spine-spine cables inside a group, leaf-spine cables that join
+ * two groups, and cables too many as for the Dragonfly.
+ * ot_df_miscabling() calls it on a fabric ot_dfp_looks_plus() says looks
+ * like one (switches without CAs, few cables between switches with CAs).
+ */
+int ot_dfp_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
+		      struct ot_error *err);
+bool ot_dfp_looks_plus(const struct ot_fabric *f);
 
 void ot_miscabling_free(struct ot_miscabling *m);
 

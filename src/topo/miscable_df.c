@@ -62,23 +62,6 @@ static void count(struct dfm *x, int32_t a, int32_t b, int dir)
 	*gpair_slot(x, b, a) += dir;
 }
 
-/* The largest count at least 1 in 5 of the n counts v[] (> 0) has. */
-static uint32_t usual(const uint32_t *v, uint64_t n)
-{
-	uint32_t hist[OT_MAX_PORTS + 2] = { 0 }, best = 1, k;
-	uint64_t i, all = 0;
-
-	for (i = 0; i < n; i++)
-		if (v[i]) {
-			hist[v[i] <= OT_MAX_PORTS ? v[i] : OT_MAX_PORTS + 1]++;
-			all++;
-		}
-	for (k = 1; k <= OT_MAX_PORTS + 1; k++)
-		if (hist[k] && hist[k] * 5 >= all)
-			best = k;
-	return best;
-}
-
 static int count_all(struct dfm *x, const struct ot_fabric *f)
 {
 	const struct ot_df *df = x->df;
@@ -102,9 +85,9 @@ static int count_all(struct dfm *x, const struct ot_fabric *f)
 				count(x, (int32_t)n, q, 1);
 		}
 	}
-	x->wl = usual(x->local, ng * ms * ms);
-	x->h = usual(x->glob, f->nnodes);
-	x->cg = usual(x->gpair, ng * ng);
+	x->wl = ot_fm_usual(x->local, ng * ms * ms);
+	x->h = ot_fm_usual(x->glob, f->nnodes);
+	x->cg = ot_fm_usual(x->gpair, ng * ng);
 	return 0;
 }
 
@@ -194,5 +177,7 @@ static const struct ot_fam df_fam = {
 int ot_df_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
 		     struct ot_error *err)
 {
+	if (ot_dfp_looks_plus(f))
+		return ot_dfp_miscabling(f, out, err);
 	return ot_fam_miscabling(&df_fam, f, out, err);
 }

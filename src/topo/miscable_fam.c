@@ -155,6 +155,23 @@ static int fm_read(struct fm *m, struct ot_error *err)
 	return 0;
 }
 
+/* The largest count at least 1 in 5 of the n counts v[] (> 0) has. */
+uint32_t ot_fm_usual(const uint32_t *v, uint64_t n)
+{
+	uint32_t hist[OT_MAX_PORTS + 2] = { 0 }, best = 1, k;
+	uint64_t i, all = 0;
+
+	for (i = 0; i < n; i++)
+		if (v[i]) {
+			hist[v[i] <= OT_MAX_PORTS ? v[i] : OT_MAX_PORTS + 1]++;
+			all++;
+		}
+	for (k = 1; k <= OT_MAX_PORTS + 1; k++)
+		if (hist[k] && hist[k] * 5 >= all)
+			best = k;
+	return best;
+}
+
 uint32_t ot_fm_cables(const struct fm *m, int32_t x, int32_t y)
 {
 	uint32_t lo = m->start[x], hi = m->start[x + 1];

@@ -38,6 +38,9 @@ struct fm {
 
 /* Cables between switches x and y. */
 uint32_t ot_fm_cables(const struct fm *m, int32_t x, int32_t y);
+/* The largest count at least 1 in 5 of the n counts v[] (> 0) has: a
+ * pattern's count, which damage does not lower nor a moved cable raise. */
+uint32_t ot_fm_usual(const uint32_t *v, uint64_t n);
 /* Switches that are neighbours of both u and v. */
 uint32_t ot_fm_common(const struct fm *m, int32_t u, int32_t v);
 

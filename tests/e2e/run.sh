@@ -51,6 +51,9 @@ drop_cable() {
 "$OSMTOPO" gen kns 4 2 --cas 2 --links 2 --shuffle-ports 7 -o "$gen/kns-4x2-2cas-2links.net" &&
 	"$OSMTOPO" gen hypercube 3 --width 2 --cas 2 --shuffle-ports 3 -o "$gen/hypercube-3-w2-2cas.net" ||
 	{ echo "cannot generate fabrics"; exit 2; }
+# a Dragonfly+ of 9 groups, ports as built (the mis-cabling test names them)
+"$OSMTOPO" gen dragonfly 4 2 --spines 4 --cas 2 --groups 9 -o "$gen/dfplus-9g.net" ||
+	{ echo "cannot generate fabrics"; exit 2; }
 cp "$topo/cellia-kns-6x2.net" "$gen/cellia.net"
 drop_cable "$gen/cellia.net" "R[2,3]" >"$gen/cellia-missing-cable.net"
 # hdor may name either end of the missing cable
@@ -95,6 +98,7 @@ tests=(
 	"miscabling-flatfly|$here/test_miscabling.sh flatfly ff-dor $topo/flatfly-3x3x3-w2-2cas.net FF[0,0,0] 9 FF[1,2,2] 5"
 	"miscabling-slimfly|$here/test_miscabling.sh slimfly sf-mms $topo/slimfly-q5-3cas.net SF[0,0,0] 4 SF[1,2,3] 6"
 	"miscabling-dragonfly|$here/test_miscabling.sh dragonfly df-static $topo/dragonfly-4x2-9g-2cas-random.net DF[0,0] 5 DF[5,1] 7 routes"
+	"miscabling-dragonfly-plus|$here/test_miscabling.sh dragonfly df-static $gen/dfplus-9g.net DFL[4,1] 4 DFL[5,2] 5"
 	"valgrind-sweeps|$here/test_valgrind_sweeps.sh $topo/cellia-kns-6x2.net 4"
 	"live-faults|$here/test_live_faults.sh"
 	"valgrind-faults-hdor|$here/test_valgrind_sweeps.sh $gen/kns-4x2-2cas-2links.net 2 hdor faults"
@@ -130,6 +134,8 @@ tests=(
 	"df-static-dragonfly-plus|$here/test_df_static.sh gen:dragonfly+4+2+--spines+4+--cas+2+--groups+9+--arrangement+random+--seed+3+--shuffle-ports+5 plus"
 	"df-static-dragonfly-plus-lmc1|$here/test_df_static.sh gen:dragonfly+3+2+--spines+3+--cas+2+--widths+2+--groups+5+--arrangement+palm-tree+--shuffle-ports+8 plus 1"
 	"df-static-dragonfly-plus-damaged|$here/test_df_static.sh gen:dragonfly+4+2+--spines+4+--cas+2+--groups+9+--drop-links+0.05+--seed+2+--shuffle-ports+5 damaged"
+	"df-static-dragonfly-plus-damage-layer|$here/test_df_static.sh gen:dragonfly+4+2+--spines+4+--cas+2+--groups+9+--drop-links+0.05+--seed+1+--shuffle-ports+5 damaged"
+	"df-static-dragonfly-plus-damaged-valiant-lmc1|$here/test_df_static.sh gen:dragonfly+4+2+--spines+4+--cas+2+--groups+9+--drop-links+0.05+--seed+4+--shuffle-ports+3 damaged 1"
 	"df-static-vl-budget|$here/test_df_vl_budget.sh $topo/dragonfly-4x2-9g-2cas-random.net"
 	"df-static-dragonfly-flat-valiant-lmc2|$here/test_df_static.sh gen:dragonfly+12+1+--cas+1+--flat-groups+4,3+--arrangement+palm-tree+--shuffle-ports+2 flat 2"
 	"ff-mixed-ador-flatfly-damaged|$here/test_ff_engines.sh ff-mixed-ador gen:flatfly+4x4x3+--cas+2+--drop-links+0.1+--drop-switches+0.05+--seed+7 1"

@@ -12,7 +12,9 @@
 # VLs 0 to 3 (some of the layers' VLs must be used), FlatFly groups the
 # restricted local-global-global-local (eight links) on VLs 0 and 1.
 # A Dragonfly+ ("plus": groups as leaf/spine fat trees): up-global-down,
-# at most five links CA to CA, on VL 0 alone, at every LMC.
+# at most five links CA to CA, on VL 0 alone; with LMC > 0 Valiant paths
+# up-global-(down-up-)global-down (eight links) on SLs 5 to 7 with VLs 0
+# to 3 (some of the layers' VLs must be used).
 #
 # usage: test_df_static.sh NETFILE|gen:ARGS [intact|damaged|flat|plus] [LMC]
 here=$(dirname "$0")
@@ -33,7 +35,10 @@ fi
 max=5
 vls='0, *1'
 [ "$kind" = flat ] && max=7
-if [ "$kind" = plus ]; then
+if [ "$kind" = plus ] && [ "$lmc" != 0 ]; then
+	max=8
+	vls='0, *1(, *2)?(, *3)?'
+elif [ "$kind" = plus ]; then
 	vls='0'
 elif [ "$lmc" != 0 ] && [ "$kind" = flat ]; then
 	max=8

@@ -20,6 +20,7 @@
 #include "model/prng.h"
 #include "model/routing.h"
 #include "route/engine.h"
+#include "route/valiant.h"
 #include "topo/dragonfly_plus.h"
 #include "unit.h"
 
@@ -248,7 +249,8 @@ END_TEST
 /*
  * Random damaged fabrics (5 % of the cables, some switches): no credit
  * loop, every pair, the promise kept; 2 VLs unless destinations went to
- * the escape layer; the detours are taken somewhere.
+ * the escape layer or the damage layer (then 3); the detours are taken
+ * somewhere.
  */
 START_TEST(random_damaged)
 {
@@ -280,9 +282,12 @@ START_TEST(random_damaged)
 			continue;
 		}
 		k = checked(f, r, &rep, what);
-		detours += !!(k->sls_used & 0x1a);
+		detours += !!(k->sls_used & 0x11a);
 		if (!(k->sls_used & 0x4)) {
-			ck_assert_msg(r->nvls <= 2, "%s: %u VLs", what, r->nvls);
+			unsigned int want = 2 + !!(k->sls_used & 0x100);
+
+			ck_assert_msg(r->nvls <= want, "%s: %u VLs", what,
+				      r->nvls);
 			two++;
 		}
 		ot_check_report_free(rep);
@@ -295,7 +300,149 @@ START_TEST(random_damaged)
 }
 END_TEST
 
-/* LMC 2: every LID routed, still 1 VL and no credit loop. */
+/*
+ * The issue's shape with one global cable per group pair (9 groups of 4
+ * leaves x 4 CAs, 4 spines x 2 global cables), 5 % of the cables
+ * missing, 10 draws: a group pair that lost its only cable goes through
+ * an intermediate group on the damage layer (SL 8, one VL) instead of
+ * the escape layer: no credit loop, the promise kept, at most 3 VLs and
+ * uniform traffic at 0.25 or more on most draws (the escape layer's
+ * up*-down* gave 0.05 to 0.2).
+ */
+START_TEST(damage_layer)
+{
+	unsigned int seed, layer = 0, good = 0;
+	char what[200];
+
+	for (seed = 1; seed <= 10; seed++) {
+		struct shape sh = { .a = 4, .s = 4, .h = 2, .p = 4, .w = 1,
+				    .g = 9, .dl = 0.05, .seed = seed };
+		struct ot_fabric *f = dfplus(&sh, true, seed);
+		struct ot_traffic_opts opts = {
+			.patterns = 1u << OT_PATTERN_UNIFORM,
+		};
+		struct ot_balance_report *bal = NULL;
+		struct ot_check_report *rep;
+		struct ot_error err = { 0 };
+		const struct ot_check_counts *k;
+		struct ot_routing *r;
+
+		describe(&sh, what, sizeof(what));
+		r = route(f, what);
+		k = checked(f, r, &rep, what);
+		if (k->sls_used & 0x100 && !(k->sls_used & 0x4)) {
+			layer++;
+			ck_assert_msg(r->nvls <= 3, "%s: %u VLs", what,
+				      r->nvls);
+			ck_assert_int_eq(ot_balance_run(f, r, &opts, &bal,
+							&err), 0);
+			good += ot_balance_pattern(bal, 0)->base.throughput >=
+				0.25;
+			ot_balance_report_free(bal);
+		}
+		ot_check_report_free(rep);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+	ck_assert_msg(layer >= 5, "damage layer alone on %u of 10", layer);
+	ck_assert_msg(good + 1 >= layer, "uniform >= 0.25 on %u of %u", good,
+		      layer);
+}
+END_TEST
+
+/*
+ * A pair of groups that lost one of its two global cables (9 groups of 4
+ * leaves, 4 spines x 4 global cables: 2 per pair, random arrangement,
+ * shuffled ports; one cable of group 0's pairs removed, for 4 pairs in
+ * turn): the LIDs the lost cable carried take detours through third
+ * groups (SL 1, still 2 VLs), so the remaining cable carries no more
+ * than 1.25 x what the most loaded other global cable carries under
+ * uniform traffic (on minimal paths alone it carries twice its share).
+ */
+START_TEST(shared_detours)
+{
+	struct shape sh = { .a = 4, .s = 4, .h = 4, .p = 3, .w = 1, .g = 9,
+			    .arr = OT_DF_RANDOM, .seed = 1 };
+	unsigned int cut;
+
+	for (cut = 0; cut < 4; cut++) {
+		struct ot_fabric *f = dfplus(&sh, true, 7 + cut);
+		struct ot_traffic_opts opts = {
+			.patterns = 1u << OT_PATTERN_UNIFORM,
+		};
+		struct ot_balance_report *bal = NULL;
+		struct ot_check_report *rep;
+		struct ot_error err = { 0 };
+		const struct ot_pattern_load *pl;
+		const struct ot_check_counts *k;
+		struct ot_routing *r;
+		int32_t a = -1, b = -1, rest = -1;
+		unsigned int pa = 0, pb = 0, seen = 0, p, rp = 0, sls;
+		double other = 0, left = 0;
+		uint32_t n, link;
+
+		/* the cut-th cable from group 0 to a group it has 2 with */
+		for (n = 0; n < f->nnodes && a < 0; n++)
+			for (p = 1; p <= f->node[n].nports && a < 0; p++) {
+				int32_t x = f->node[n].port[p].peer;
+
+				if (x < 0 || !ot_is_switch(f, n) ||
+				    !ot_is_switch(f, x) ||
+				    name_group(f, n) != 0 ||
+				    name_group(f, x) == 0 || seen++ != cut)
+					continue;
+				a = n, pa = p, b = x;
+				pb = f->node[n].port[p].peer_port;
+			}
+		ck_assert(a >= 0);
+		f->node[a].port[pa].peer = -1;
+		f->node[b].port[pb].peer = -1;
+		ck_assert(!ot_fabric_index(f, &err));
+		r = route(f, "one cable cut");
+		k = checked(f, r, &rep, "one cable cut");
+		ck_assert_uint_le(r->nvls, 2);
+		sls = k->sls_used;
+		ot_check_report_free(rep);
+		ck_assert_int_eq(ot_balance_run(f, r, &opts, &bal, &err), 0);
+		pl = ot_balance_pattern(bal, 0);
+		for (n = 0, link = 0; n < f->nnodes;
+		     link += f->node[n].nports, n++)
+			for (p = 1; p <= f->node[n].nports; p++) {
+				int32_t x = f->node[n].port[p].peer;
+				double load = pl->load[link + p - 1];
+
+				if (x < 0 || !ot_is_switch(f, n) ||
+				    !ot_is_switch(f, x) ||
+				    name_group(f, n) == name_group(f, x))
+					continue;
+				if (name_group(f, n) == 0 &&
+				    name_group(f, x) == name_group(f, b)) {
+					rest = x, rp = p;
+					left = load;
+				} else if (name_group(f, n) == name_group(f, b) &&
+					   name_group(f, x) == 0) {
+					continue; /* the same pair back */
+				} else if (load > other) {
+					other = load;
+				}
+			}
+		ck_assert_msg(rest >= 0, "group 0 lost both cables");
+		ck_assert_msg(left <= 1.25 * other,
+			      "cut %u: the remaining cable (port %u) carries %g, the others at most %g",
+			      cut, rp, left, other);
+		ck_assert_uint_ne(sls & 0x2, 0); /* taken as detours */
+		ot_balance_report_free(bal);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+}
+END_TEST
+
+/*
+ * LMC 2: every LID routed, the promise kept (offset 0 up-global-down on
+ * SL 0, the offsets above it Valiant on SL 5..7 with a VL per layer), no
+ * credit loop, and Valiant taken.
+ */
 START_TEST(lmc_offsets)
 {
 	struct shape sh = { .a = 4, .s = 4, .h = 2, .p = 2, .w = 1, .g = 9,
@@ -304,14 +451,116 @@ START_TEST(lmc_offsets)
 	struct ot_error err = { 0 };
 	struct ot_routing *r;
 	struct ot_check_report *rep;
+	const struct ot_check_counts *k;
 
 	ck_assert(!ot_fabric_set_ca_lmc(f, 2, &err));
 	r = route(f, "lmc 2");
-	checked(f, r, &rep, "lmc 2");
-	ck_assert_uint_eq(r->nvls, 1);
+	k = checked(f, r, &rep, "lmc 2");
+	ck_assert_uint_ne(k->sls_used & 0xe0, 0);
+	ck_assert_uint_eq(k->sls_used & 0x1e, 0);
+	ck_assert_uint_le(r->nvls, 1 + OT_VALIANT_LAYERS);
+	ck_assert_uint_le(k->max_hops, 8);
 	ot_check_report_free(rep);
 	ot_routing_free(r);
 	ot_fabric_free(f);
+}
+END_TEST
+
+/*
+ * Random fabrics at LMC 1 or 2, a third of them damaged: every LID
+ * reached, the promise kept (Valiant paths up-global-(down-up-)global-
+ * down, the first global hop up and the second down in the layer's
+ * order, on the layer's VL), no credit loop; Valiant taken on most.
+ */
+START_TEST(random_valiant)
+{
+	struct ot_prng rng = { .state = 424242 };
+	unsigned int i, taken = 0, routed = 0;
+	char what[200];
+
+	for (i = 0; i < 30; i++) {
+		struct shape sh = draw(&rng);
+		struct ot_fabric *f;
+		struct ot_routing *r;
+		struct ot_check_report *rep;
+		struct ot_error err = { 0 };
+		const struct ot_check_counts *k;
+
+		if (sh.g < 5 && sh.s * sh.h >= 4)
+			sh.g = 5;
+		if (i % 3 == 0 && sh.s >= 2 && sh.a >= 3)
+			sh.dl = 0.05;
+		f = dfplus(&sh, true, sh.seed + 2);
+		ck_assert(!ot_fabric_set_ca_lmc(f, 1 + i % 2, &err));
+		describe(&sh, what, sizeof(what));
+		if (ot_engine_run(ot_engine_find("df-static"), f, &r, &err)) {
+			ck_assert_msg(sh.dl > 0 && err.cls == OT_ERR_DAMAGE,
+				      "%s: %s", what, err.msg);
+			ot_fabric_free(f);
+			continue;
+		}
+		k = checked(f, r, &rep, what);
+		routed++;
+		taken += !!(k->sls_used & 0xe0);
+		ck_assert_msg(r->nvls <= 3 + OT_VALIANT_LAYERS, "%s: %u VLs",
+			      what, r->nvls);
+		ot_check_report_free(rep);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+	ck_assert_uint_gt(routed, 25);
+	ck_assert_uint_gt(taken, routed / 2);
+}
+END_TEST
+
+/*
+ * Group-to-group permutations (CAs in file order, group by group, so
+ * that rotation and complement send whole groups to other groups):
+ * with LMC 1 and the best LID per flow the Valiant paths carry more
+ * than the minimal ones (the base LID) alone, by at least 10 %.
+ */
+START_TEST(valiant_permutations)
+{
+	static const struct shape shapes[] = {
+		{ .a = 4, .s = 4, .h = 2, .p = 4, .w = 1, .g = 9 },
+		{ .a = 3, .s = 4, .h = 3, .p = 3, .w = 1, .g = 13,
+		  .arr = OT_DF_RANDOM, .seed = 7 },
+	};
+	struct ot_traffic_opts opts = {
+		.patterns = 1u << OT_PATTERN_ROTATION |
+			    1u << OT_PATTERN_COMPLEMENT,
+	};
+	unsigned int i, j;
+
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		struct ot_fabric *f = dfplus(&shapes[i], false, 0);
+		struct ot_balance_report *rep = NULL;
+		struct ot_check_report *crep;
+		struct ot_error err = { 0 };
+		struct ot_routing *r;
+		char what[200];
+
+		describe(&shapes[i], what, sizeof(what));
+		ck_assert(!ot_fabric_set_ca_lmc(f, 1, &err));
+		r = route(f, what);
+		checked(f, r, &crep, what);
+		ot_check_report_free(crep);
+		ck_assert_int_eq(ot_balance_run(f, r, &opts, &rep, &err), 0);
+		for (j = 0; j < ot_balance_npatterns(rep); j++) {
+			const struct ot_pattern_load *pl =
+				ot_balance_pattern(rep, j);
+
+			ck_assert(pl->multipath);
+			ck_assert_msg(pl->best.throughput >=
+					      1.1 * pl->base.throughput,
+				      "%s: %s best LID %g, minimal %g", what,
+				      pl->name, pl->best.throughput,
+				      pl->base.throughput);
+		}
+		ot_balance_report_free(rep);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
 }
 END_TEST
 
@@ -456,6 +705,10 @@ static Suite *dragonfly_plus_suite(void)
 	tcase_add_test(tc, random_intact);
 	tcase_add_test(tc, random_damaged);
 	tcase_add_test(tc, lmc_offsets);
+	tcase_add_test(tc, random_valiant);
+	tcase_add_test(tc, damage_layer);
+	tcase_add_test(tc, shared_detours);
+	tcase_add_test(tc, valiant_permutations);
 	tcase_add_test(tc, refuse_others);
 	tcase_add_test(tc, broken_table_caught);
 	suite_add_tcase(s, tc);
