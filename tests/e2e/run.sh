@@ -97,6 +97,7 @@ tests=(
 	"valgrind-faults-ff-twisted-dor|$here/test_valgrind_sweeps.sh $gen/hypercube-3-w2-2cas.net 2 ff-twisted-dor faults"
 	"valgrind-qos-ff-twisted-dor|$here/test_valgrind_sweeps.sh $gen/hypercube-3-w2-2cas.net 6 ff-twisted-dor qos"
 	"compare|$here/test_compare.sh"
+	"compare-simulate|$here/test_compare.sh simulate $topo/cellia-kns-6x2.net"
 	"compare-ulhpc|$here/test_compare.sh fabric $topo/ulhpc-96.net minhop updn ftree dfsssp nue lash"
 	"check-faults|$here/test_check_faults.sh"
 	"ff-dor-flatfly|$here/test_ff_engines.sh ff-dor $topo/flatfly-3x3x3-w2-2cas.net"
