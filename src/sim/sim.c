@@ -988,6 +988,42 @@ static int setup_traffic(struct ot_sim *s, const struct ot_sim_traffic *t)
 	return 0;
 }
 
+/*
+ * Each class's figures over its SLs: packets and accepted rate summed,
+ * latency from the SLs' samples merged (s->hist, whose total is read
+ * already, is the scratch).
+ */
+static void summarize_classes(struct ot_sim *s, struct ot_sim_result *res)
+{
+	unsigned int c, sl, b;
+
+	for (c = 0; c < OT_NUM_SLS; c++) {
+		struct ot_sim_sl *x = &res->cls[c];
+		double lat_sum = 0;
+		uint64_t lat_n = 0;
+
+		memset(s->hist, 0, OT_HIST_BINS * sizeof(*s->hist));
+		for (sl = 0; sl < OT_NUM_SLS; sl++) {
+			if (s->p.sl_class[sl] != (int8_t)c ||
+			    !(res->sl_mask & (1u << sl)))
+				continue;
+			res->class_mask |= (uint16_t)(1u << c);
+			x->delivered += res->sl[sl].delivered;
+			x->accepted += res->sl[sl].accepted;
+			lat_sum += s->sl_lat_sum[sl];
+			lat_n += s->sl_lat_n[sl];
+			for (b = 0; b < OT_HIST_BINS; b++)
+				s->hist[b] +=
+					s->sl_hist[(size_t)sl * OT_HIST_BINS + b];
+		}
+		if (!lat_n)
+			continue;
+		x->lat_mean_ns = lat_sum / lat_n * s->tick_ns;
+		x->lat_p99_ns = ot_hist_quantile(s->hist, lat_n, 0.99) *
+				s->tick_ns;
+	}
+}
+
 static void summarize(struct ot_sim *s)
 {
 	struct ot_sim_result *res = s->res;
@@ -1029,6 +1065,8 @@ static void summarize(struct ot_sim *s)
 					s->sl_hist + (size_t)sl * OT_HIST_BINS,
 					s->sl_lat_n[sl], 0.99) * s->tick_ns;
 	}
+	if (s->p.sl_class && res->active)
+		summarize_classes(s, res);
 	res->sim_ns = s->now * s->tick_ns;
 }
 

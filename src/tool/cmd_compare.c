@@ -973,7 +973,7 @@ static int cmp_check_sim(const struct cmp_args *a)
 	}
 	if (a->sim_patterns &&
 	    (strpbrk(a->sim_patterns, " \t") ||
-	     ot_pattern_parse_list(a->sim_patterns, &mask, &err))) {
+	     ot_pattern_parse_list(a->sim_patterns, &mask, NULL, &err))) {
 		fprintf(stderr, "osmtopo compare: --sim-patterns: %s\n",
 			err.msg[0] ? err.msg : "a list of pattern names");
 		return OT_EXIT_USAGE;
