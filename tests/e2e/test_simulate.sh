@@ -56,8 +56,12 @@ for pt in [uni["saturated"]] + uni["points"]:
     assert sum(c["delivered"] for c in pc.values()) == pt["delivered"], pt
     assert abs(sum(c["accepted"] for c in pc.values()) - pt["accepted"]) < 1e-6, pt
     assert abs(sum(c["share"] for c in pc.values()) - 1) < 1e-6, pc
+    m = r["model"]
+    # a latency is measured for packets made in the window: at most the window
+    window_ns = m["measure"] * m["mtu"] * 8 / m["rate_gbps"]
     for name, c in pc.items():
         assert c["latency_ns_mean"] > 0 and c["latency_ns_p99"] >= 0.9 * c["latency_ns_mean"], (name, c)
+        assert c["latency_ns_p99"] <= window_ns, (name, c, window_ns)
         print("uniform %-9s %-8s accepted %.3f share %.3f (target %.2f) latency %.0f ns p99 %.0f ns"
               % ("saturated" if pt["offered"] == 1 else pt["offered"], name,
                  c["accepted"], c["share"], c["target"], c["latency_ns_mean"],
