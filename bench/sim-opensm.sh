@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # OpenSM's own engines (and osmtopo's) simulated on the tables they
-# program: for each engine, ibsim serves NETFILE, stock OpenSM (QoS on, 8
-# VLs, osmtopo's plugin loaded) routes it and stays up so that its SA
-# answers path SLs, and `osmtopo simulate --live` reads LFTs, SL2VL,
-# VLArb and path SLs back and simulates them (the checker's analytic
-# figure of the same tables beside it).  One markdown row per engine;
-# an engine OpenSM could not run says so.  Asserts nothing.
+# program, as a markdown table: `osmtopo compare --simulate` (each engine
+# alone in stock OpenSM under ibsim, QoS on, here with 8 VLs; `osmtopo
+# simulate --live` reads LFTs, SL2VL, VLArb and path SLs back) and one
+# row per engine and pattern, the checker's analytic figure beside the
+# simulated one.  An engine OpenSM could not run says so.  Asserts
+# nothing.
 #
-# usage: bench/sim-opensm.sh NETFILE [ENGINE...] [-- SIMULATE OPTIONS...]
+# usage: bench/sim-opensm.sh NETFILE [ENGINE...] [-- COMPARE OPTIONS...]
 #   default engines: minhop dfsssp lash nue; default options:
-#   --patterns uniform,random --warmup 500 --measure 1000
+#   --sim-patterns random --sim-warmup 500 --sim-measure 1000
 #   (from the build dir, or set OSMTOPO and OSMTOPO_PLUGIN_DIR)
 set -u
 OSMTOPO=${OSMTOPO:-$PWD/osmtopo}
@@ -20,32 +20,18 @@ engines=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do engines+=("$1"); shift; done
 [ "${1:-}" = -- ] && shift
 opts=("$@")
-[ ${#opts[@]} -gt 0 ] || opts=(--patterns uniform,random --warmup 500 --measure 1000)
+[ ${#opts[@]} -gt 0 ] || opts=(--sim-patterns random --sim-warmup 500 --sim-measure 1000)
 [ ${#engines[@]} -gt 0 ] || engines=(minhop dfsssp lash nue)
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/osmtopo-bench-simosm.XXXXXX")
-trap '"$OSMTOPO" sim stop --dir "$WORK/sim" >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+out=$(mktemp "${TMPDIR:-/tmp}/osmtopo-bench-simosm.XXXXXX")
+trap 'rm -f "$out"' EXIT
 
-echo "$(basename "$net"): simulate --live ${opts[*]}"
+"$OSMTOPO" compare --json --simulate --plugin-dir "$PLUGIN" --timeout 600 \
+	-o max_op_vls=8 "${opts[@]}" "$net" "${engines[@]}" >"$out" || exit
+echo "$(basename "$net"): compare --simulate ${opts[*]}"
 echo
 echo "| engine | pattern | simulated saturation | least CA | analytic | deadlock |"
 echo "|---|---|---|---|---|---|"
-for e in "${engines[@]}"; do
-	rm -rf "$WORK/sim"
-	"$OSMTOPO" sim start --dir "$WORK/sim" "$net" >/dev/null 2>&1 ||
-		{ echo "| $e | ibsim did not start |"; continue; }
-	if ! "$OSMTOPO" sim opensm --dir "$WORK/sim" --plugin-dir "$PLUGIN" \
-		--timeout 600 --option qos=TRUE --option max_op_vls=8 \
-		-- -Q -R "$e,no_fallback" >/dev/null 2>&1; then
-		echo "| $e | OpenSM did not route it |"
-		"$OSMTOPO" sim stop --dir "$WORK/sim" >/dev/null 2>&1
-		continue
-	fi
-	"$OSMTOPO" sim run --dir "$WORK/sim" -- "$OSMTOPO" simulate --live \
-		--json "${opts[@]}" >"$WORK/out.json" 2>"$WORK/err"
-	"$OSMTOPO" sim stop --dir "$WORK/sim" >/dev/null 2>&1
-	if [ ! -s "$WORK/out.json" ]; then
-		echo "| $e | simulate failed: $(head -c 200 "$WORK/err" | tr '\n' ' ') |"
-		continue
-	fi
-	jq -r --arg e "$e" '.patterns[] | "| \($e) | \(.name) | \(.saturation * 1000 | round / 1000) | \(.saturation_min * 1000 | round / 1000) | \(if .analytic then (.analytic * 1000 | round / 1000) else "-" end) | \(.deadlock) |"' "$WORK/out.json"
-done
+jq -r '.engines[] | .engine as $e |
+	if .simulated then (.simulated | to_entries[] |
+	"| \($e) | \(.key) | \(.value.saturation * 1000 | round / 1000) | \(.value.saturation_min * 1000 | round / 1000) | \(if .value.analytic then (.value.analytic * 1000 | round / 1000) else "-" end) | \(.value.deadlock) |")
+	else "| \($e) | \(.status): \(.note[:200]) |" end' "$out"

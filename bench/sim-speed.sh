@@ -10,7 +10,9 @@
 # Asserts nothing.
 #
 # usage: bench/sim-speed.sh [--quick]   (--quick: no 16K run)
-#   (from the build dir, or set OSMTOPO)
+#   (from the build dir, or set OSMTOPO; OSMTOPO_BASE=OLD-BINARY also
+#   runs the small and mid-size cases with OLD-BINARY, alternately, and
+#   prints CPU(new) / CPU(old): same results, so the same packet-hops)
 set -eu
 OSMTOPO=${OSMTOPO:-$PWD/osmtopo}
 [ -x "$OSMTOPO" ] || { echo "no osmtopo at $OSMTOPO" >&2; exit 2; }
@@ -22,6 +24,15 @@ one() { # NAME GENARGS...
 	local name=$1
 	shift
 	"$OSMTOPO" gen flatfly "$@" -o "$WORK/$name.net"
+	if [ -n "${OSMTOPO_BASE:-}" ]; then
+		for i in 1 2 3; do
+			for b in "$OSMTOPO_BASE" "$OSMTOPO"; do
+				"$b" simulate --route ff-dor --no-analytic --jobs 1 \
+					--json "$WORK/$name.net" | jq -r .cpu_s
+			done
+		done | paste - - | awk -v n="$name" '{ o += $1; c += $2 }
+			END { printf "%s: CPU new / base %.3f (3 runs each, alternating)\n", n, c / o }'
+	fi
 	"$OSMTOPO" simulate --route ff-dor --no-analytic --jobs 1 --json \
 		"$WORK/$name.net" >"$WORK/$name.json"
 	jq -r --arg n "$name" '"\($n): \(.cas) CAs, \(.packet_hops) packet-hops in \(.cpu_s * 100 | round / 100) s CPU: \(.packet_hops_per_cpu_s / 1e6 * 100 | round / 100) M per CPU second; saturation \(.patterns[0].saturation * 1000 | round / 1000)"' \

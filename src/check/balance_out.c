@@ -39,11 +39,22 @@ int ot_balance_print_text(FILE *out, const struct ot_balance_report *rep)
 		for (i = 0; i < npat; i++) {
 			const struct ot_pattern_load *p = ot_balance_pattern(rep, i);
 
+			if (!p->multipath)
+				continue;
 			fprintf(out, "  %-12s %10.4f %11.4f %10.4f %11.4f\n",
 				p->name, p->spread.max_load,
 				p->spread.throughput, p->best.max_load,
 				p->best.throughput);
 		}
+	}
+	for (i = 0; i < npat; i++) {
+		const struct ot_pattern_load *p = ot_balance_pattern(rep, i);
+
+		if (p->kind == OT_PATTERN_EBB)
+			fprintf(out,
+				"  ebb: effective bisection bandwidth %.4f over %u random bisections (seed %" PRIu64
+				"): each flow 1 / the most loaded cable on its path, averaged; loads are the mean over the bisections\n",
+				p->ebb, p->bisections, p->seed);
 	}
 	fprintf(out, "  most loaded switch-to-switch link:\n");
 	for (i = 0; i < npat; i++) {
@@ -91,8 +102,12 @@ static json_t *pattern(const struct ot_pattern_load *p)
 	json_t *o = json_object();
 
 	ot_json_set(o, "name", ot_json_str(p->name));
-	if (p->kind == OT_PATTERN_RANDOM)
+	if (p->kind == OT_PATTERN_RANDOM || p->kind == OT_PATTERN_EBB)
 		ot_json_set(o, "seed", ot_json_u64(p->seed));
+	if (p->kind == OT_PATTERN_EBB) {
+		ot_json_set(o, "ebb", ot_json_fixed(p->ebb, 6));
+		ot_json_set(o, "bisections", json_integer(p->bisections));
+	}
 	ot_json_set(o, "flows", ot_json_u64(p->flows));
 	ot_json_set(o, "skipped", ot_json_u64(p->skipped));
 	ot_json_set(o, "unrouted", ot_json_u64(p->unrouted));

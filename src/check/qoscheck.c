@@ -138,7 +138,7 @@ static void note_max(void *ctx, unsigned int sl)
 }
 
 /* The fewest SL layers a class that hold every path SL of r. */
-static unsigned int infer_sls(const struct ot_routing *r, unsigned int nc)
+unsigned int ot_qos_infer_sls(const struct ot_routing *r, unsigned int nc)
 {
 	struct max_sl m = { 0, nc };
 	unsigned int sl;
@@ -481,7 +481,7 @@ static void setup(struct ot_qos_check_report *q, const struct ot_routing *r,
 	}
 	for (i = 0; i < t->nclasses; i++)
 		q->target[i] = t->cls[i].share / sum;
-	q->sls = o->sls ? o->sls : infer_sls(r, t->nclasses);
+	q->sls = o->sls ? o->sls : ot_qos_infer_sls(r, t->nclasses);
 	memset(l, 0, sizeof(*l));
 	l->classes = t->nclasses;
 	l->sls = q->sls;

@@ -50,6 +50,13 @@ int ot_qos_check_run(const struct ot_routing *r,
 
 bool ot_qos_check_ok(const struct ot_qos_check_report *q);
 
+/*
+ * The fewest SL layers a class (S) that hold every path SL of r with
+ * nclasses classes, as the check takes them when not told.
+ */
+unsigned int ot_qos_infer_sls(const struct ot_routing *r,
+			      unsigned int nclasses);
+
 /* Failures found, by kind. */
 struct ot_qos_check_counts {
 	uint64_t ports;       /* output ports that carry flows */

@@ -681,6 +681,48 @@ static int name_hot_link(struct balancer *b, struct pattern_store *st,
 	return 0;
 }
 
+/*
+ * ebb: each bisection's loads in scratch, then every flow's share, 1 /
+ * the largest load on its path; their mean, and the mean loads.
+ */
+static void ebb_loads(struct balancer *b, struct ot_pattern_load *pl,
+		      uint64_t seed, unsigned int nbis, double *load,
+		      double *scratch)
+{
+	double sum = 0;
+	uint64_t nflows = 0;
+	unsigned int k, len, j;
+	uint32_t i, l;
+
+	pl->seed = seed;
+	pl->bisections = nbis;
+	for (k = 0; k < nbis; k++) {
+		ot_pattern_partners(OT_PATTERN_EBB, b->nep,
+				    ot_pattern_bisection_seed(seed, k),
+				    b->partner, b->perm);
+		memset(scratch, 0, b->nlinks * sizeof(*scratch));
+		permutation_loads(b, CHOICE_BASE, scratch, pl);
+		for (i = 0; i < b->nep; i++) {
+			const struct endpoint *d;
+			double most = 0;
+
+			if (b->partner[i] == NO_PARTNER)
+				continue;
+			d = &b->ep[b->partner[i]];
+			nflows++;
+			len = walk_pair(b, &b->ep[i], d, d->lid, b->path);
+			for (j = 0; j < len; j++)
+				if (scratch[b->path[j]] > most)
+					most = scratch[b->path[j]];
+			if (len)
+				sum += 1 / most; /* most >= 1: the flow itself */
+		}
+		for (l = 0; l < b->nlinks; l++)
+			load[l] += scratch[l] / nbis;
+	}
+	pl->ebb = nflows ? sum / nflows : 1;
+}
+
 static int run_pattern(struct balancer *b, enum ot_pattern_kind kind,
 		       uint64_t seed, unsigned int nth, double *scratch)
 {
@@ -704,6 +746,13 @@ static int run_pattern(struct balancer *b, enum ot_pattern_kind kind,
 	if (!st->load)
 		return -1;
 	pl->load = st->load;
+	if (kind == OT_PATTERN_EBB) {
+		/* base LIDs only: no spread or best figures */
+		ebb_loads(b, pl, seed, nth, st->load, scratch);
+		summarize(b, st->load, &pl->base, &hot);
+		pl->base.throughput = pl->ebb;
+		return name_hot_link(b, st, pl, hot);
+	}
 	if (kind != OT_PATTERN_UNIFORM)
 		make_partners(b, kind, seed);
 	pattern_loads(b, kind, CHOICE_BASE, st->load, pl);
@@ -737,7 +786,7 @@ int ot_balance_run(const struct ot_fabric *f, const struct ot_routing *r,
 				    "balance: the routing is not for this fabric");
 	if (!opts)
 		opts = &defaults;
-	mask = opts->patterns ? opts->patterns & OT_PATTERNS_ALL :
+	mask = opts->patterns ? opts->patterns & OT_PATTERNS_ANY :
 				OT_PATTERNS_ALL;
 	nrandom = opts->nrandom ? opts->nrandom : 1;
 	b.f = f;
@@ -762,6 +811,14 @@ int ot_balance_run(const struct ot_fabric *f, const struct ot_routing *r,
 	for (k = 0; k < OT_PATTERN_COUNT; k++) {
 		if (!(mask & (1u << k)))
 			continue;
+		if (k == OT_PATTERN_EBB) {
+			if (run_pattern(&b, k, opts->seed,
+					opts->bisections ? opts->bisections :
+						OT_EBB_DEFAULT_BISECTIONS,
+					scratch))
+				goto out;
+			continue;
+		}
 		if (k != OT_PATTERN_RANDOM) {
 			if (run_pattern(&b, k, 0, 0, scratch))
 				goto out;

@@ -44,6 +44,7 @@ struct ot_traffic_opts {
 	unsigned int nrandom; /* random permutations; 0 = 1 */
 	uint64_t seed;        /* of the first; the k-th uses seed + k */
 	enum ot_ca_order order;
+	unsigned int bisections; /* of ebb; 0 = OT_EBB_DEFAULT_BISECTIONS */
 };
 
 /* Where a directed link sits, for the picture. */
@@ -84,6 +85,15 @@ struct ot_pattern_load {
 	unsigned int max_from_port, max_to_port;
 	/* Base load of every directed link, ot_balance_nlinks() of them. */
 	const double *load;
+	/*
+	 * ebb (traffic/pattern.h): the effective bisection bandwidth, the
+	 * mean over the flows of every bisection of 1 / the largest load on
+	 * the flow's path (base LIDs; a flow not routed gets 0), also in
+	 * base.throughput; the other figures are of the mean load over the
+	 * bisections, flows/skipped/unrouted summed over them.
+	 */
+	double ebb;
+	unsigned int bisections;
 };
 
 struct ot_balance_report;

@@ -51,6 +51,16 @@ struct pkt {
 	uint8_t sl, vl, out_vl, hops;
 };
 
+/* A FIFO (input port and VL) as the arbitration sees it. */
+struct fifo {
+	uint32_t next;    /* the next FIFO asking for the same output */
+	uint32_t in_busy; /* sending a packet until then */
+	uint32_t since;   /* its head got there then */
+	uint32_t out;     /* the link its head packet wants */
+	uint16_t head, cnt;
+	uint8_t vl;       /* and its VL there */
+};
+
 struct ca {
 	int32_t node;
 	uint8_t port;
@@ -105,7 +115,6 @@ struct ot_sim {
 
 	/* run state, per link (as output, then as input) */
 	uint32_t *out_busy;
-	uint32_t *in_busy;  /* per FIFO: sending a packet until then */
 	int32_t *credits;   /* per FIFO index (link << vs | VL) */
 	uint32_t *req;      /* head of the FIFOs whose head wants the link */
 	uint8_t *rr_vl;
@@ -116,10 +125,8 @@ struct ot_sim {
 	/* FIFOs */
 	uint32_t nfifo;
 	uint32_t *fbuf;
-	uint16_t *fhead, *fcnt;
-	uint32_t *fnext, *fsince;
-	uint32_t *fout;     /* the link the head packet wants */
-	uint8_t *fvl;       /* and its VL there */
+	/* what the arbitration reads of a FIFO, in one place (one miss) */
+	struct fifo *fi;
 	uint8_t *nports;    /* per node */
 	/* packets */
 	struct pkt *pk;
@@ -308,15 +315,12 @@ struct ot_sim *ot_sim_new(const struct ot_routing *r,
 		return NULL;
 	}
 	s->nfifo = s->nlinks << s->vs;
-	if (!ALLOC(s->out_busy, s->nlinks) || !ALLOC(s->in_busy, s->nfifo) ||
+	if (!ALLOC(s->out_busy, s->nlinks) || !ALLOC(s->fi, s->nfifo) ||
 	    !ALLOC(s->credits, s->nfifo) || !ALLOC(s->req, s->nlinks) ||
 	    !ALLOC(s->rr_vl, s->nlinks) || !ALLOC(s->rr_in, s->nfifo) ||
 	    !ALLOC(s->arb, s->nlinks) || !ALLOC(s->dirty, s->nlinks) ||
 	    !ALLOC(s->dstack, s->nlinks) ||
 	    !(s->fbuf = calloc((size_t)s->nfifo * s->cap, sizeof(*s->fbuf))) ||
-	    !ALLOC(s->fhead, s->nfifo) || !ALLOC(s->fcnt, s->nfifo) ||
-	    !ALLOC(s->fnext, s->nfifo) || !ALLOC(s->fsince, s->nfifo) ||
-	    !ALLOC(s->fout, s->nfifo) || !ALLOC(s->fvl, s->nfifo) ||
 	    !ALLOC(s->wait, s->nfifo) || !ALLOC(s->color, s->nfifo) ||
 	    !ALLOC(s->hist, OT_HIST_BINS) ||
 	    !ALLOC(s->sl_hist, (size_t)OT_HIST_BINS * OT_NUM_SLS))
@@ -356,7 +360,7 @@ void ot_sim_free(struct ot_sim *s)
 	free(s->ca);
 	free(s->ca_of_ep);
 	free(s->out_busy);
-	free(s->in_busy);
+	free(s->fi);
 	free(s->credits);
 	free(s->req);
 	free(s->rr_vl);
@@ -365,12 +369,6 @@ void ot_sim_free(struct ot_sim *s)
 	free(s->dirty);
 	free(s->dstack);
 	free(s->fbuf);
-	free(s->fhead);
-	free(s->fcnt);
-	free(s->fnext);
-	free(s->fsince);
-	free(s->fout);
-	free(s->fvl);
 	free(s->nports);
 	free(s->pk);
 	for (i = 0; s->wheel && i <= s->wmask; i++)
@@ -582,7 +580,7 @@ static int queue_push(struct ot_sim *s, struct ca *c, uint32_t t)
 
 static uint32_t fifo_head(const struct ot_sim *s, uint32_t f)
 {
-	return s->fbuf[(size_t)f * s->cap + s->fhead[f]];
+	return s->fbuf[(size_t)f * s->cap + s->fi[f].head];
 }
 
 /* FIFO f has a new head: it asks for its output. */
@@ -590,10 +588,10 @@ static void request(struct ot_sim *s, uint32_t f)
 {
 	const struct pkt *k = &s->pk[fifo_head(s, f)];
 
-	s->fsince[f] = s->now;
-	s->fout[f] = k->out;
-	s->fvl[f] = k->out_vl;
-	s->fnext[f] = s->req[k->out];
+	s->fi[f].since = s->now;
+	s->fi[f].out = k->out;
+	s->fi[f].vl = k->out_vl;
+	s->fi[f].next = s->req[k->out];
 	s->req[k->out] = f;
 	mark(s, k->out);
 }
@@ -679,13 +677,13 @@ static void arbitrate(struct ot_sim *s, uint32_t o)
 	int vl = 0;
 	unsigned int v;
 
-	for (f = s->req[o]; f != NONE; f = s->fnext[f]) {
-		if (s->in_busy[f] > s->now)
+	for (f = s->req[o]; f != NONE; f = s->fi[f].next) {
+		if (s->fi[f].in_busy > s->now)
 			continue;
 		if (credit_check &&
-		    s->credits[FIFO(s, o, s->fvl[f])] < (int32_t)s->P)
+		    s->credits[FIFO(s, o, s->fi[f].vl)] < (int32_t)s->P)
 			continue;
-		ready |= (uint16_t)(1u << s->fvl[f]);
+		ready |= (uint16_t)(1u << s->fi[f].vl);
 	}
 	if (!ready)
 		return;
@@ -704,10 +702,11 @@ static void arbitrate(struct ot_sim *s, uint32_t o)
 		s->rr_vl[o] = (uint8_t)vl;
 	}
 	/* round-robin over the input ports, within the VL */
-	for (prev = NONE, f = s->req[o]; f != NONE; prev = f, f = s->fnext[f]) {
+	for (prev = NONE, f = s->req[o]; f != NONE;
+	     prev = f, f = s->fi[f].next) {
 		uint32_t in = f >> s->vs, key;
 
-		if (s->fvl[f] != vl || s->in_busy[f] > s->now)
+		if (s->fi[f].vl != vl || s->fi[f].in_busy > s->now)
 			continue;
 		key = ((s->l_tport[in] << s->vs | (f & VMASK(s))) + nk -
 		       s->rr_in[FIFO(s, o, vl)] - 1) % nk;
@@ -723,19 +722,19 @@ static void arbitrate(struct ot_sim *s, uint32_t o)
 		uint32_t in = best >> s->vs, k = fifo_head(s, best);
 
 		if (best_prev == NONE)
-			s->req[o] = s->fnext[best];
+			s->req[o] = s->fi[best].next;
 		else
-			s->fnext[best_prev] = s->fnext[best];
+			s->fi[best_prev].next = s->fi[best].next;
 		s->rr_in[FIFO(s, o, vl)] =
 			(uint16_t)(s->l_tport[in] << s->vs | (best & VMASK(s)));
-		s->fhead[best] = (uint16_t)((s->fhead[best] + 1) % s->cap);
-		s->fcnt[best]--;
-		s->in_busy[best] = s->now + s->P;
+		s->fi[best].head = (uint16_t)((s->fi[best].head + 1) % s->cap);
+		s->fi[best].cnt--;
+		s->fi[best].in_busy = s->now + s->P;
 		schedule(s, s->now + s->P, EV_IN_FREE, best, 0);
 		schedule(s, s->now + s->P + s->lat, EV_CREDIT, in,
 			 best & VMASK(s));
 		transmit(s, k, o, (uint8_t)vl);
-		if (s->fcnt[best])
+		if (s->fi[best].cnt)
 			request(s, best);
 	}
 }
@@ -760,8 +759,9 @@ static void arrive(struct ot_sim *s, uint32_t l, uint32_t k)
 		return;
 	}
 	x->out = link_of(s, n, op);
-	s->fbuf[(size_t)f * s->cap + (s->fhead[f] + s->fcnt[f]) % s->cap] = k;
-	if (s->fcnt[f]++ == 0)
+	s->fbuf[(size_t)f * s->cap +
+		(s->fi[f].head + s->fi[f].cnt) % s->cap] = k;
+	if (s->fi[f].cnt++ == 0)
 		request(s, f);
 }
 
@@ -818,8 +818,8 @@ static void run_event(struct ot_sim *s, const struct ev *e)
 		mark(s, e->a);
 		break;
 	case EV_IN_FREE:
-		if (s->fcnt[e->a])
-			mark(s, s->fout[e->a]);
+		if (s->fi[e->a].cnt)
+			mark(s, s->fi[e->a].out);
 		break;
 	case EV_CREDIT:
 		s->credits[FIFO(s, e->a, e->b)] += (int32_t)s->P;
@@ -846,10 +846,10 @@ static bool find_deadlock(struct ot_sim *s)
 	for (f = 0; f < s->nfifo; f++) {
 		s->wait[f] = NONE;
 		s->color[f] = 0;
-		if (!s->fcnt[f] || s->now - s->fsince[f] < window)
+		if (!s->fi[f].cnt || s->now - s->fi[f].since < window)
 			continue;
-		g = FIFO(s, s->fout[f], s->fvl[f]);
-		if (s->l_to_sw[s->fout[f]] && s->credits[g] < (int32_t)s->P)
+		g = FIFO(s, s->fi[f].out, s->fi[f].vl);
+		if (s->l_to_sw[s->fi[f].out] && s->credits[g] < (int32_t)s->P)
 			s->wait[f] = g;
 	}
 	/* each FIFO waits for at most one: follow the chains */
@@ -903,12 +903,10 @@ static void reset(struct ot_sim *s)
 	memset(s->sl_hist, 0,
 	       (size_t)OT_HIST_BINS * OT_NUM_SLS * sizeof(*s->sl_hist));
 	memset(s->out_busy, 0, s->nlinks * sizeof(*s->out_busy));
-	memset(s->in_busy, 0, s->nfifo * sizeof(*s->in_busy));
 	memset(s->rr_vl, 0, s->nlinks);
 	memset(s->rr_in, 0, s->nfifo * sizeof(*s->rr_in));
 	memset(s->dirty, 0, s->nlinks);
-	memset(s->fhead, 0, s->nfifo * sizeof(*s->fhead));
-	memset(s->fcnt, 0, s->nfifo * sizeof(*s->fcnt));
+	memset(s->fi, 0, s->nfifo * sizeof(*s->fi));
 	for (l = 0; l < s->nlinks; l++) {
 		s->req[l] = NONE;
 		ot_arb_reset(&s->arb[l]);
@@ -988,6 +986,42 @@ static int setup_traffic(struct ot_sim *s, const struct ot_sim_traffic *t)
 	return 0;
 }
 
+/*
+ * Each class's figures over its SLs: packets and accepted rate summed,
+ * latency from the SLs' samples merged (s->hist, whose total is read
+ * already, is the scratch).
+ */
+static void summarize_classes(struct ot_sim *s, struct ot_sim_result *res)
+{
+	unsigned int c, sl, b;
+
+	for (c = 0; c < OT_NUM_SLS; c++) {
+		struct ot_sim_sl *x = &res->cls[c];
+		double lat_sum = 0;
+		uint64_t lat_n = 0;
+
+		memset(s->hist, 0, OT_HIST_BINS * sizeof(*s->hist));
+		for (sl = 0; sl < OT_NUM_SLS; sl++) {
+			if (s->p.sl_class[sl] != (int8_t)c ||
+			    !(res->sl_mask & (1u << sl)))
+				continue;
+			res->class_mask |= (uint16_t)(1u << c);
+			x->delivered += res->sl[sl].delivered;
+			x->accepted += res->sl[sl].accepted;
+			lat_sum += s->sl_lat_sum[sl];
+			lat_n += s->sl_lat_n[sl];
+			for (b = 0; b < OT_HIST_BINS; b++)
+				s->hist[b] +=
+					s->sl_hist[(size_t)sl * OT_HIST_BINS + b];
+		}
+		if (!lat_n)
+			continue;
+		x->lat_mean_ns = lat_sum / lat_n * s->tick_ns;
+		x->lat_p99_ns = ot_hist_quantile(s->hist, lat_n, 0.99) *
+				s->tick_ns;
+	}
+}
+
 static void summarize(struct ot_sim *s)
 {
 	struct ot_sim_result *res = s->res;
@@ -1029,6 +1063,8 @@ static void summarize(struct ot_sim *s)
 					s->sl_hist + (size_t)sl * OT_HIST_BINS,
 					s->sl_lat_n[sl], 0.99) * s->tick_ns;
 	}
+	if (s->p.sl_class && res->active)
+		summarize_classes(s, res);
 	res->sim_ns = s->now * s->tick_ns;
 }
 

@@ -83,6 +83,12 @@ struct ot_sim_params {
 	enum ot_ca_order order;    /* CA numbering of the patterns */
 	/* Per-port VL arbitration; NULL or a port not read: round-robin. */
 	const struct ot_vlarb_tables *vlarb;
+	/*
+	 * QoS classes: sl_class[sl] is the class (0 .. OT_NUM_SLS - 1) of
+	 * packets on SL sl, or -1 for none; NULL: no per-class figures.
+	 * Borrowed.
+	 */
+	const int8_t *sl_class;
 };
 
 /* Defaults for every field above. */
@@ -138,6 +144,12 @@ struct ot_sim_result {
 	uint64_t misdelivered; /* reached a CA that is not its destination */
 	uint16_t sl_mask;      /* SLs delivered in the window */
 	struct ot_sim_sl sl[OT_NUM_SLS];
+	/*
+	 * With params.sl_class: classes delivered in the window, and each
+	 * class's figures over its SLs (latency from their merged samples).
+	 */
+	uint16_t class_mask;
+	struct ot_sim_sl cls[OT_NUM_SLS];
 	bool deadlock;
 	unsigned int ncycle;   /* channels of the blocked cycle */
 	struct ot_sim_channel cycle[OT_SIM_MAX_CYCLE];

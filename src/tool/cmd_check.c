@@ -77,7 +77,8 @@ static int set_patterns(void *args, const char *arg, struct ot_error *err)
 {
 	struct check_args *a = args;
 
-	return ot_pattern_parse_list(arg, &a->traffic.patterns, err);
+	return ot_pattern_parse_list(arg, &a->traffic.patterns,
+				     &a->traffic.bisections, err);
 }
 
 /* --ca-order's words, in the order of enum ot_ca_order. */
@@ -223,6 +224,10 @@ static void check_usage(FILE *out, const struct tool_command *c)
 		"  shuffle     i -> rotl(i, 1)    transpose i -> rotr(i, bits/2)\n"
 		"  rotation    i -> i + N/2 mod N neighbor  i -> i + 1 mod N\n"
 		"  random      seeded permutations (--random N --seed S)\n"
+		"  ebb         effective bisection bandwidth (ORCS, Netgauge): K random\n"
+		"              bisections (ebb:K, default 100, --seed S), each CA paired\n"
+		"              with one of the other half both ways; a flow gets 1 / the\n"
+		"              most loaded cable on its path, averaged; not in 'all'\n"
 		"Paths go to the base LID; with LMC > 0 also spread evenly over\n"
 		"the LIDs, and the best LID per flow, chosen greedily.\n\n"
 		"--expect FAMILY (kns, flatfly, hypercube, slimfly, dragonfly)\n"

@@ -33,6 +33,7 @@
 #include "io/netfile.h"
 #include "options.h"
 #include "sim.h"
+#include "traffic/pattern.h"
 #include "util.h"
 
 #define CMP_MAX_PATTERNS 16
@@ -53,6 +54,10 @@ struct cmp_args {
 	int nengines;
 	struct cmp_osm_option *osm_opts; /* room for argc of them */
 	unsigned int nosm_opts;
+	/* --simulate: `osmtopo simulate --live` after the checker */
+	bool simulate;
+	const char *sim_patterns; /* uniform and these */
+	unsigned int sim_buffer, sim_warmup, sim_measure, sim_jobs;
 };
 
 /*
@@ -107,6 +112,24 @@ static const struct tool_option cmp_options[] = {
 	  "add the line \"K V\" to OpenSM's config (of ENG's run only);"
 	  " repeatable",
 	  TOOL_CALL(add_osm_option) },
+	{ "simulate", 's', NULL,
+	  "also simulate each engine's tables packet by packet (`osmtopo simulate --live`): saturation per pattern beside the analytic figure",
+	  TOOL_SET(ARGS, simulate) },
+	{ "sim-patterns", 'P', "LIST",
+	  "with --simulate: the patterns simulated besides uniform (the checker's names)",
+	  TOOL_STRING(ARGS, sim_patterns) },
+	{ "sim-buffer", 'B', "BYTES",
+	  "with --simulate: input buffer per port and VL (simulate's default 16384)",
+	  TOOL_UINT(ARGS, sim_buffer, 64, 1u << 24) },
+	{ "sim-warmup", 'W', "N",
+	  "with --simulate: warm-up, packet times (simulate's default 1000)",
+	  TOOL_UINT(ARGS, sim_warmup, 0, 10000000) },
+	{ "sim-measure", 'M', "N",
+	  "with --simulate: measurement window, packet times (simulate's default 2000)",
+	  TOOL_UINT(ARGS, sim_measure, 1, 10000000) },
+	{ "sim-jobs", 'J', "N",
+	  "with --simulate: threads of each simulation (default: the CPUs)",
+	  TOOL_UINT(ARGS, sim_jobs, 1, 1024) },
 	TOOL_OPTION_HELP,
 };
 #undef ARGS
@@ -130,6 +153,14 @@ struct cmp_pattern {
 	double throughput;
 };
 
+/* One pattern `osmtopo simulate` ran: its saturation point. */
+struct cmp_sim_pattern {
+	char name[32];
+	double saturation, saturation_min;
+	double analytic; /* simulate's own, < 0 if none */
+	bool deadlock;
+};
+
 struct cmp_row {
 	const char *engine;
 	enum cmp_status status;
@@ -145,6 +176,10 @@ struct cmp_row {
 	struct cmp_pattern pat[CMP_MAX_PATTERNS];
 	unsigned int npat;
 	json_t *check; /* the checker's report, as it printed it */
+	bool simulated; /* simulate ran and sim[] below is set */
+	struct cmp_sim_pattern sim[CMP_MAX_PATTERNS];
+	unsigned int nsim;
+	json_t *simulate; /* simulate's report, as it printed it */
 };
 
 /* What every run shares. */
@@ -355,44 +390,152 @@ static int cmp_opensm(const struct cmp_args *a, struct sim *s,
 									    -1;
 }
 
-/* `osmtopo check --live --json` against the simulation, into the row. */
-static void cmp_check(const struct cmp_ctx *c, const struct sim *s,
-		      struct cmp_row *row)
+/* The row's note, or after it when it has one already. */
+static void cmp_note(struct cmp_row *row, const char *name, const char *why)
 {
-	const char *argv[] = { c->self, "check", "--live", "--json", NULL };
+	size_t len = strlen(row->note);
+
+	snprintf(row->note + len, sizeof(row->note) - len, "%s%s failed: %s",
+		 len ? "; " : "", name, why);
+}
+
+/*
+ * `osmtopo ARGV...` against the simulation (a client of ibsim and of
+ * OpenSM's SA), its standard output into NAME.json in the run's
+ * directory and read back whole into *text; an exit status above
+ * max_status, a timeout or a signal is a note "NAME failed: WHY" in the
+ * row.  0, or -1.
+ */
+static int cmp_client(const struct cmp_ctx *c, const struct sim *s,
+		      const char *const *argv, const char *name,
+		      int max_status, struct cmp_row *row, char **text)
+{
 	char out[PATH_MAX + 16], errpath[PATH_MAX + 16], why[200];
-	char *json = NULL;
 	pid_t pid;
 	int st = 0;
 
-	snprintf(out, sizeof(out), "%s/check.json", s->dir);
-	snprintf(errpath, sizeof(errpath), "%s/check.err", s->dir);
+	*text = NULL;
+	snprintf(out, sizeof(out), "%s/%s.json", s->dir, name);
+	snprintf(errpath, sizeof(errpath), "%s/%s.err", s->dir, name);
 	pid = sim_spawn_client(s, argv, out, errpath);
 	if (pid < 0) {
-		snprintf(row->note, sizeof(row->note),
-			 "check failed: cannot start it");
-		return;
+		cmp_note(row, name, "cannot start it");
+		return -1;
 	}
 	if (sim_wait(&pid, c->a->timeout, &st)) {
 		struct sim_proc p = { pid, 0 }; /* still running if we got a
 						 * signal: stop it first */
 
 		sim_stop_proc(&p, SIM_STOP_GRACE);
-		snprintf(row->note, sizeof(row->note), "check failed: %s",
+		cmp_note(row, name,
 			 sim_interrupted() ? "interrupted" : "timeout");
-		return;
+		return -1;
 	}
 	sim_last_line(errpath, why, sizeof(why));
-	if (!WIFEXITED(st) || WEXITSTATUS(st) > OT_EXIT_FAIL) {
-		snprintf(row->note, sizeof(row->note), "check failed: %s", why);
-		return;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) > max_status ||
+	    read_text(out, text) || !(*text)[0]) {
+		free(*text);
+		*text = NULL;
+		cmp_note(row, name, why);
+		return -1;
 	}
-	if (!read_text(out, &json))
-		parse_check(row, json);
+	return 0;
+}
+
+/* `osmtopo check --live --json` against the simulation, into the row. */
+static void cmp_check(const struct cmp_ctx *c, const struct sim *s,
+		      struct cmp_row *row)
+{
+	const char *argv[] = { c->self, "check", "--live", "--json", NULL };
+	char *json = NULL;
+
+	if (cmp_client(c, s, argv, "check", OT_EXIT_FAIL, row, &json))
+		return;
+	parse_check(row, json);
 	free(json);
 	if (!row->checked)
-		snprintf(row->note, sizeof(row->note),
-			 "check printed no report: %s", why);
+		cmp_note(row, "check", "no report");
+}
+
+/* "patterns": [{"name", "saturation", "saturation_min", "deadlock"}] */
+static void parse_simulate(struct cmp_row *row, const char *text)
+{
+	json_error_t jerr;
+	json_t *root, *p;
+	size_t i;
+
+	root = json_loads(text, 0, &jerr);
+	if (!json_is_object(root)) {
+		json_decref(root);
+		return;
+	}
+	row->simulate = root;
+	row->simulated = true;
+	json_array_foreach(json_object_get(root, "patterns"), i, p) {
+		const char *name = json_string_value(json_object_get(p, "name"));
+		json_t *sat = json_object_get(p, "saturation");
+		struct cmp_sim_pattern *x = &row->sim[row->nsim];
+
+		if (row->nsim == CMP_MAX_PATTERNS)
+			break;
+		if (!name || !json_is_number(sat))
+			continue;
+		snprintf(x->name, sizeof(x->name), "%s", name);
+		x->saturation = json_number_value(sat);
+		x->saturation_min = json_number_value(
+			json_object_get(p, "saturation_min"));
+		x->deadlock = json_is_true(json_object_get(p, "deadlock"));
+		x->analytic = json_is_number(json_object_get(p, "analytic")) ?
+			json_number_value(json_object_get(p, "analytic")) : -1;
+		row->nsim++;
+	}
+}
+
+/*
+ * `osmtopo simulate --live --json` against the simulation: the
+ * saturation point of uniform and of --sim-patterns, from the LFTs,
+ * SL2VL, VLArb tables and path SLs OpenSM programmed.  Exit status 1 is
+ * a deadlock, which the report says.
+ */
+static void cmp_simulate(const struct cmp_ctx *c, const struct sim *s,
+			 struct cmp_row *row)
+{
+	const struct cmp_args *a = c->a;
+	char pat[256], buf[32], warm[32], meas[32], jobs[32];
+	const char *argv[24];
+	char *json = NULL;
+	int n = 0;
+
+	snprintf(pat, sizeof(pat), "uniform%s%s",
+		 a->sim_patterns ? "," : "",
+		 a->sim_patterns ? a->sim_patterns : "");
+	argv[n++] = c->self;
+	argv[n++] = "simulate";
+	argv[n++] = "--live";
+	argv[n++] = "--json";
+	argv[n++] = "--patterns";
+	argv[n++] = pat;
+#define CMP_SIM_ARG(cond, opt, str, fmt, val)                   \
+	do {                                                    \
+		if (cond) {                                     \
+			snprintf(str, sizeof(str), fmt, val);   \
+			argv[n++] = opt;                        \
+			argv[n++] = str;                        \
+		}                                               \
+	} while (0)
+	CMP_SIM_ARG(a->sim_buffer, "--buffer", buf, "%u", a->sim_buffer);
+	CMP_SIM_ARG(a->sim_warmup != UINT_MAX, "--warmup", warm, "%u",
+		    a->sim_warmup);
+	CMP_SIM_ARG(a->sim_measure, "--measure", meas, "%u", a->sim_measure);
+	CMP_SIM_ARG(a->sim_jobs, "--jobs", jobs, "%u", a->sim_jobs);
+#undef CMP_SIM_ARG
+	argv[n] = NULL;
+	if (cmp_client(c, s, argv, "simulate", OT_EXIT_FAIL, row, &json))
+		return;
+	parse_simulate(row, json);
+	free(json);
+	if (!row->simulated)
+		cmp_note(row, "simulate", "no report");
 }
 
 /* The whole run of one engine, in its own directory and simulation. */
@@ -410,8 +553,11 @@ static void cmp_run_engine(const struct cmp_ctx *c, unsigned int idx,
 		snprintf(row->note, sizeof(row->note), "%.250s", err.msg);
 		return;
 	}
-	if (!cmp_opensm(c->a, &s, row))
+	if (!cmp_opensm(c->a, &s, row)) {
 		cmp_check(c, &s, row);
+		if (c->a->simulate && !sim_interrupted())
+			cmp_simulate(c, &s, row);
+	}
 	sim_stop(&s, SIM_STOP_GRACE);
 }
 
@@ -440,6 +586,33 @@ static void row_check_json(json_t *o, const struct cmp_row *r)
 	ot_json_set(o, "check", json_incref(r->check));
 }
 
+/*
+ * "simulated": {"uniform": {"saturation": S, "saturation_min": M,
+ * "deadlock": B, "analytic": A}, ...} (A: simulate's own checker figure,
+ * the same CA numbering and permutations) and simulate's whole report.
+ */
+static void row_simulate_json(json_t *o, const struct cmp_row *r)
+{
+	json_t *sim = json_object();
+	unsigned int k;
+
+	for (k = 0; k < r->nsim; k++) {
+		const struct cmp_sim_pattern *x = &r->sim[k];
+		json_t *p = json_object();
+
+		ot_json_set(p, "saturation", ot_json_fixed(x->saturation, 6));
+		ot_json_set(p, "saturation_min",
+			    ot_json_fixed(x->saturation_min, 6));
+		ot_json_set(p, "deadlock", json_boolean(x->deadlock));
+		if (x->analytic >= 0)
+			ot_json_set(p, "analytic",
+				    ot_json_fixed(x->analytic, 6));
+		ot_json_set(sim, x->name, p);
+	}
+	ot_json_set(o, "simulated", sim);
+	ot_json_set(o, "simulate", json_incref(r->simulate));
+}
+
 static json_t *row_json(const struct cmp_row *r)
 {
 	json_t *o = json_object();
@@ -453,6 +626,8 @@ static json_t *row_json(const struct cmp_row *r)
 	ot_json_set(o, "note", ot_json_str(r->note));
 	if (r->checked)
 		row_check_json(o, r);
+	if (r->simulated)
+		row_simulate_json(o, r);
 	return o;
 }
 
@@ -470,20 +645,6 @@ static int print_json(FILE *out, const struct cmp_args *a,
 	return ot_json_print(out, o);
 }
 
-/* The pattern columns: those of the checked row with the most. */
-static const struct cmp_row *cmp_columns(const struct cmp_args *a,
-					 const struct cmp_row *rows)
-{
-	const struct cmp_row *first = NULL;
-	int i;
-
-	for (i = 0; i < a->nengines; i++)
-		if (rows[i].checked && rows[i].npat > 0 &&
-		    (!first || rows[i].npat > first->npat))
-			first = &rows[i];
-	return first;
-}
-
 /* "yes", "no", "no (minhop did)", "no (timeout)". */
 static void cmp_routed_text(const struct cmp_row *r, char *buf, size_t len)
 {
@@ -498,17 +659,106 @@ static void cmp_routed_text(const struct cmp_row *r, char *buf, size_t len)
 		snprintf(buf, len, "no (%s)", cmp_status_name[r->status]);
 }
 
-/* Column widths: the longest engine name, "routed" text and pattern. */
+/*
+ * The pattern columns: the analytic figures of the checked row with the
+ * most patterns, each followed by its simulated saturation ("sim") when
+ * a row simulated it; then patterns only simulated ("NAME:sim").
+ */
+struct cmp_col {
+	const char *name;
+	bool sim;
+	char head[40];
+	int width;
+};
+
+#define CMP_MAX_COLS (2 * CMP_MAX_PATTERNS)
+
+static const struct cmp_sim_pattern *row_sim(const struct cmp_row *r,
+					     const char *name)
+{
+	unsigned int j;
+
+	for (j = 0; r->simulated && j < r->nsim; j++)
+		if (!strcmp(r->sim[j].name, name))
+			return &r->sim[j];
+	return NULL;
+}
+
+static const struct cmp_pattern *row_pat(const struct cmp_row *r,
+					 const char *name)
+{
+	unsigned int j;
+
+	for (j = 0; r->checked && j < r->npat; j++)
+		if (!strcmp(r->pat[j].name, name))
+			return &r->pat[j];
+	return NULL;
+}
+
+static bool any_sim(const struct cmp_args *a, const struct cmp_row *rows,
+		    const char *name)
+{
+	int i;
+
+	for (i = 0; i < a->nengines; i++)
+		if (row_sim(&rows[i], name))
+			return true;
+	return false;
+}
+
+static void add_col(struct cmp_col *cols, unsigned int *n, const char *name,
+		    bool sim, bool beside)
+{
+	struct cmp_col *c = &cols[*n];
+	unsigned int k;
+	int len;
+
+	for (k = 0; k < *n; k++)
+		if (cols[k].sim == sim && !strcmp(cols[k].name, name))
+			return;
+	if (*n == CMP_MAX_COLS)
+		return;
+	c->name = name;
+	c->sim = sim;
+	snprintf(c->head, sizeof(c->head), "%s%s", beside ? "" : name,
+		 !sim ? "" : beside ? "sim" : ":sim");
+	len = (int)strlen(c->head);
+	c->width = len > 9 ? len : 9;
+	(*n)++;
+}
+
+static unsigned int cmp_columns(const struct cmp_args *a,
+				const struct cmp_row *rows,
+				struct cmp_col *cols)
+{
+	const struct cmp_row *first = NULL;
+	unsigned int n = 0, k;
+	int i;
+
+	for (i = 0; i < a->nengines; i++)
+		if (rows[i].checked && rows[i].npat > 0 &&
+		    (!first || rows[i].npat > first->npat))
+			first = &rows[i];
+	for (k = 0; first && k < first->npat; k++) {
+		add_col(cols, &n, first->pat[k].name, false, false);
+		if (any_sim(a, rows, first->pat[k].name))
+			add_col(cols, &n, first->pat[k].name, true, true);
+	}
+	for (i = 0; i < a->nengines; i++)
+		for (k = 0; rows[i].simulated && k < rows[i].nsim; k++)
+			add_col(cols, &n, rows[i].sim[k].name, true, false);
+	return n;
+}
+
+/* Column widths: the longest engine name and "routed" text. */
 struct cmp_widths {
 	int engine, routed;
-	int pat[CMP_MAX_PATTERNS];
 };
 
 static void cmp_widths(const struct cmp_args *a, const struct cmp_row *rows,
-		       const struct cmp_row *first, struct cmp_widths *wd)
+		       struct cmp_widths *wd)
 {
 	char routed[96];
-	unsigned int k;
 	int i, n;
 
 	wd->engine = (int)strlen("engine");
@@ -520,18 +770,38 @@ static void cmp_widths(const struct cmp_args *a, const struct cmp_row *rows,
 		n = (int)strlen(routed);
 		wd->routed = n > wd->routed ? n : wd->routed;
 	}
-	for (k = 0; first && k < first->npat; k++) {
-		n = (int)strlen(first->pat[k].name);
-		wd->pat[k] = n > 9 ? n : 9;
+}
+
+/* One pattern cell: the analytic figure, or the simulated one. */
+static void print_cell(FILE *out, const struct cmp_row *r,
+		       const struct cmp_col *col)
+{
+	const struct cmp_sim_pattern *x;
+	const struct cmp_pattern *p;
+
+	if (!col->sim) {
+		p = row_pat(r, col->name);
+		if (p)
+			fprintf(out, " %*.3f", col->width, p->throughput);
+		else
+			fprintf(out, " %*s", col->width, "-");
+		return;
 	}
+	x = row_sim(r, col->name);
+	if (!x)
+		fprintf(out, " %*s", col->width, "-");
+	else if (x->deadlock)
+		fprintf(out, " %*s", col->width, "deadlock");
+	else
+		fprintf(out, " %*.3f", col->width, x->saturation);
 }
 
 static void print_row(FILE *out, const struct cmp_row *r,
-		      const struct cmp_row *first,
+		      const struct cmp_col *cols, unsigned int ncols,
 		      const struct cmp_widths *wd)
 {
 	char routed[96], time[24];
-	unsigned int k, j;
+	unsigned int k;
 
 	cmp_routed_text(r, routed, sizeof(routed));
 	if (r->have_time)
@@ -540,24 +810,14 @@ static void print_row(FILE *out, const struct cmp_row *r,
 		snprintf(time, sizeof(time), "-");
 	fprintf(out, "%-*s %-*s %9s", wd->engine, r->engine, wd->routed,
 		routed, time);
-	if (!r->checked) {
-		fprintf(out, " %3s %6s %7s %5s %4s\n", "-", "-", "-", "-",
-			"-");
-		return;
-	}
-	fprintf(out, " %3u %6u %7" PRIu64 " %5.2f %4u", r->vls,
-		r->credit_loops, r->unreachable + r->looping, r->avg_hops,
-		r->max_hops);
-	for (k = 0; first && k < first->npat; k++) {
-		/* Same pattern by name: rows may differ. */
-		for (j = 0; j < r->npat; j++)
-			if (!strcmp(r->pat[j].name, first->pat[k].name))
-				break;
-		if (j < r->npat)
-			fprintf(out, " %*.3f", wd->pat[k], r->pat[j].throughput);
-		else
-			fprintf(out, " %*s", wd->pat[k], "-");
-	}
+	if (!r->checked)
+		fprintf(out, " %3s %6s %7s %5s %4s", "-", "-", "-", "-", "-");
+	else
+		fprintf(out, " %3u %6u %7" PRIu64 " %5.2f %4u", r->vls,
+			r->credit_loops, r->unreachable + r->looping,
+			r->avg_hops, r->max_hops);
+	for (k = 0; (r->checked || r->simulated) && k < ncols; k++)
+		print_cell(out, r, &cols[k]);
 	fputc('\n', out);
 }
 
@@ -589,26 +849,33 @@ static void print_note(FILE *out, const char *engine, const char *note)
 static void print_table(FILE *out, const struct cmp_args *a,
 			const struct cmp_row *rows)
 {
-	const struct cmp_row *first = cmp_columns(a, rows);
+	struct cmp_col cols[CMP_MAX_COLS];
+	unsigned int ncols = cmp_columns(a, rows, cols), k;
 	struct cmp_widths wd;
-	unsigned int k;
+	bool sim = false;
 	int i;
 
-	cmp_widths(a, rows, first, &wd);
+	cmp_widths(a, rows, &wd);
 	fprintf(out, "%-*s %-*s %9s %3s %6s %7s %5s %4s", wd.engine, "engine",
 		wd.routed, "routed", "time", "VLs", "loops", "unreach", "hops",
 		"max");
-	for (k = 0; first && k < first->npat; k++)
-		fprintf(out, " %*s", wd.pat[k], first->pat[k].name);
+	for (k = 0; k < ncols; k++) {
+		fprintf(out, " %*s", cols[k].width, cols[k].head);
+		sim = sim || cols[k].sim;
+	}
 	fputc('\n', out);
 	for (i = 0; i < a->nengines; i++)
-		print_row(out, &rows[i], first, &wd);
+		print_row(out, &rows[i], cols, ncols, &wd);
 	for (i = 0; i < a->nengines; i++)
 		if (rows[i].note[0])
 			print_note(out, rows[i].engine, rows[i].note);
-	if (first)
+	if (ncols)
 		fprintf(out,
 			"(throughput per traffic pattern: 1 / the most loaded link, all CAs sending at once)\n");
+	if (sim)
+		fprintf(out,
+			"(sim: simulated saturation, every CA backlogged, mean over CAs (osmtopo simulate --live);\n"
+			" deadlock: a cycle of full buffers stood still)\n");
 }
 
 /* ------------------------------------------------------------------ */
@@ -631,6 +898,13 @@ static void cmp_usage(FILE *out, const struct tool_command *c)
 		"traffic pattern.  ENGINE is any name OpenSM's routing_engine takes:\n"
 		"minhop, updn, dnup, ftree, lash, dor, torus-2QoS, dfsssp, sssp, nue,\n"
 		"and osmtopo's engines.\n\n"
+		"With --simulate, `osmtopo simulate --live` then simulates what the\n"
+		"switches hold, packet by packet (LFTs, SL2VL, VLArb, path SLs; model:\n"
+		"doc/simulate.md): for uniform traffic and each --sim-patterns\n"
+		"pattern, the saturation throughput (every CA backlogged) in a column\n"
+		"\"sim\" beside the analytic one, or \"deadlock\" when a cycle of full\n"
+		"buffers stood still; with --json each row's \"simulated\" object and\n"
+		"simulate's whole report.\n\n"
 		"--osm-option lines come after compare's own in OpenSM's config, so\n"
 		"they win; a VALUE naming an existing file is given to OpenSM as an\n"
 		"absolute path (OpenSM runs in a work directory).\n\n"
@@ -644,6 +918,7 @@ static void cmp_usage(FILE *out, const struct tool_command *c)
 		"  osmtopo compare --json topologies/cellia-kns-6x2.net hdor minhop > rows.json\n"
 		"  osmtopo compare -o root_guid_file=spines.guids topologies/ulhpc-96.net updn ftree\n"
 		"  osmtopo compare --fallback -o ftree:root_guid_file=spines.guids NETFILE ftree hdor\n"
+		"  osmtopo compare --simulate --sim-patterns random topologies/cellia-kns-6x2.net minhop dfsssp hdor\n"
 		"\nOn SIGINT, SIGTERM or SIGHUP it stops every process it started\n"
 		"(the checker, OpenSM, ibsim), removes its work directory unless\n"
 		"--keep, and dies of the signal.\n"
@@ -684,6 +959,28 @@ static int cmp_check_engines(const struct cmp_args *a)
 	return OT_EXIT_OK;
 }
 
+/* The --sim-* options go with --simulate; --sim-patterns are names. */
+static int cmp_check_sim(const struct cmp_args *a)
+{
+	struct ot_error err = { 0 };
+	uint32_t mask;
+
+	if (!a->simulate &&
+	    (a->sim_patterns || a->sim_buffer || a->sim_warmup != UINT_MAX ||
+	     a->sim_measure || a->sim_jobs)) {
+		fprintf(stderr, "osmtopo compare: --sim-* options go with --simulate\n");
+		return OT_EXIT_USAGE;
+	}
+	if (a->sim_patterns &&
+	    (strpbrk(a->sim_patterns, " \t") ||
+	     ot_pattern_parse_list(a->sim_patterns, &mask, NULL, &err))) {
+		fprintf(stderr, "osmtopo compare: --sim-patterns: %s\n",
+			err.msg[0] ? err.msg : "a list of pattern names");
+		return OT_EXIT_USAGE;
+	}
+	return OT_EXIT_OK;
+}
+
 /* -1 when a is filled, otherwise the status to exit with. */
 static int cmp_parse(int argc, char **argv, struct cmp_args *a)
 {
@@ -706,7 +1003,7 @@ static int cmp_parse(int argc, char **argv, struct cmp_args *a)
 	}
 	a->engines = argv + next + 1;
 	a->nengines = argc - next - 1;
-	if (cmp_check_engines(a))
+	if (cmp_check_engines(a) || cmp_check_sim(a))
 		return OT_EXIT_USAGE;
 	/* A fabric ibsim would choke on is a usage error, said here. */
 	f = ot_netfile_load(a->netfile, &err);
@@ -763,7 +1060,7 @@ static void cmp_run_all(const struct cmp_ctx *c, struct cmp_row *rows)
 
 int cmd_compare(int argc, char **argv)
 {
-	struct cmp_args a = { .timeout = 120 };
+	struct cmp_args a = { .timeout = 120, .sim_warmup = UINT_MAX };
 	struct cmp_ctx c = { .a = &a };
 	struct cmp_row *rows = NULL;
 	int status = OT_EXIT_USAGE, i;
@@ -795,8 +1092,10 @@ int cmd_compare(int argc, char **argv)
 	else
 		sim_remove_tree(c.work);
 out:
-	for (i = 0; rows && i < a.nengines; i++)
+	for (i = 0; rows && i < a.nengines; i++) {
 		json_decref(rows[i].check);
+		json_decref(rows[i].simulate);
+	}
 	free(rows);
 	free(a.osm_opts);
 	sim_die_of_signal();

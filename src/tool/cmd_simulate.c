@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check/qoscheck.h"
 #include "check/traffic.h"
 #include "commands.h"
 #include "io/osmdump.h"
@@ -27,6 +28,7 @@
 #include "model/routing.h"
 #include "options.h"
 #include "route/engine.h"
+#include "route/qos/qos.h"
 #include "sim/sim.h"
 #include "traffic/pattern.h"
 #include "util.h"
@@ -41,6 +43,8 @@ struct simulate_args {
 	struct ot_live_opts live_opts;
 	uint32_t patterns;
 	unsigned int nrandom;
+	unsigned int bisections; /* ebb:K */
+	double ebb_analytic;     /* the checker's ebb; < 0: none */
 	uint64_t seed;
 	int ca_order;
 	double hot_fraction;
@@ -57,6 +61,10 @@ struct simulate_args {
 	struct ot_sim_params p;
 	unsigned int mtu, buffer, warmup, measure, window;
 	const char *rate, *link_ns, *switch_ns;
+	const char *qos;       /* --qos: the class table */
+	unsigned int qos_sls;  /* --qos-layers */
+	struct ot_qos_table qos_table;
+	int8_t sl_class[OT_NUM_SLS];
 };
 
 static const char *const ca_orders[] = { "file", "guid", NULL };
@@ -72,7 +80,7 @@ static int set_patterns(void *args, const char *arg, struct ot_error *err)
 		a->nrandom = UINT32_MAX; /* none given on purpose */
 		return 0;
 	}
-	return ot_pattern_parse_list(arg, &a->patterns, err);
+	return ot_pattern_parse_list(arg, &a->patterns, &a->bisections, err);
 }
 
 static int set_hotspot(void *args, const char *arg, struct ot_error *err)
@@ -137,7 +145,7 @@ static const struct tool_option simulate_options[] = {
 	  TOOL_INT(ARGS, live_opts.port, 1, 254),
 	  TOOL_GIVEN(ARGS, live_opts_given) },
 	{ "patterns", 'p', "LIST",
-	  "the checker's traffic patterns (default uniform; 'all'; 'none' with --hotspot or --pairs)",
+	  "the checker's traffic patterns (default uniform; 'all'; 'ebb:K' K random bisections; 'none' with --hotspot or --pairs)",
 	  TOOL_CALL(set_patterns) },
 	{ "random", 'R', "N", "random permutations among the patterns (default 1)",
 	  TOOL_UINT(ARGS, nrandom, 1, 100000) },
@@ -188,6 +196,12 @@ static const struct tool_option simulate_options[] = {
 	  TOOL_UINT(ARGS, window, 1, 10000000) },
 	{ "jobs", 'j', "N", "runs at once, one thread each (default: the CPUs)",
 	  TOOL_UINT(ARGS, jobs, 1, 1024) },
+	{ "qos", 'q', "FILE",
+	  "figures per QoS class of this osmtopo class table (doc/qos.md): class c's layer s is SL c*S + s",
+	  TOOL_STRING(ARGS, qos) },
+	{ "qos-layers", 'y', "S",
+	  "with --qos: the engine's SL layers per class (default: the fewest that hold the path SLs)",
+	  TOOL_UINT(ARGS, qos_sls, 1, 15) },
 	{ "json", 'J', NULL, "print the results as one JSON object",
 	  TOOL_SET(ARGS, json) },
 	{ "svg", 'G', "FILE",
@@ -223,6 +237,7 @@ static void simulate_usage(FILE *out, const struct tool_command *c)
 		"  osmtopo simulate --route ff-dor --patterns all ff.net\n"
 		"  osmtopo simulate --route hdor --loads 0.1:1.0:0.1 --svg kns.svg kns.net\n"
 		"  osmtopo simulate --hotspot 0.2 --json fabric.net fabric.lfts\n"
+		"  osmtopo simulate --live --qos osmtopo-qos.conf --patterns uniform  # per QoS class\n"
 		"\nexit status: 0 no deadlock, 1 a deadlock (or the fabric refused),\n"
 		"2 usage or I/O error.\n");
 }
@@ -387,7 +402,7 @@ static int read_pairs(const char *path, const struct ot_fabric *f,
 }
 
 /* The patterns asked for; the analytic figure of the checker's. */
-static int make_patterns(const struct simulate_args *a,
+static int make_patterns(struct simulate_args *a,
 			 const struct ot_fabric *f, const struct ot_routing *r,
 			 struct pattern **out, unsigned int *npat,
 			 struct ot_error *err)
@@ -395,18 +410,20 @@ static int make_patterns(const struct simulate_args *a,
 	struct ot_traffic_opts o = { .patterns = a->patterns,
 				     .nrandom = a->nrandom, .seed = a->seed,
 				     .order = a->ca_order ? OT_CA_ORDER_GUID :
-							    OT_CA_ORDER_FILE };
+							    OT_CA_ORDER_FILE,
+				     .bisections = a->bisections };
 	struct ot_balance_report *rep = NULL;
 	struct ot_sim *s;
 	struct pattern *pat;
 	uint32_t n, *perm;
 	unsigned int i, np = 0, k, nrand = a->nrandom ? a->nrandom : 1;
+	unsigned int nbis = a->bisections;
 
 	s = ot_sim_new(r, &a->p, err);
 	if (!s)
 		return -1;
 	n = ot_sim_ncas(s);
-	pat = calloc(OT_PATTERN_COUNT + nrand + 2, sizeof(*pat));
+	pat = calloc(OT_PATTERN_COUNT + nrand + nbis + 2, sizeof(*pat));
 	perm = calloc(n, sizeof(*perm));
 	if (!pat || !perm)
 		goto oom;
@@ -414,7 +431,8 @@ static int make_patterns(const struct simulate_args *a,
 	    ot_balance_run(f, r, &o, &rep, err))
 		goto fail;
 	for (k = 0; k < OT_PATTERN_COUNT; k++) {
-		unsigned int m = k == OT_PATTERN_RANDOM ? nrand : 1, j;
+		unsigned int m = k == OT_PATTERN_RANDOM ? nrand :
+				 k == OT_PATTERN_EBB ? nbis : 1, j;
 
 		if (!(a->patterns & (1u << k)))
 			continue;
@@ -422,9 +440,9 @@ static int make_patterns(const struct simulate_args *a,
 			struct pattern *x = &pat[np++];
 
 			x->analytic = -1;
-			if (k == OT_PATTERN_RANDOM)
-				snprintf(x->name, sizeof(x->name),
-					 "random-%u", j + 1);
+			if (k == OT_PATTERN_RANDOM || k == OT_PATTERN_EBB)
+				snprintf(x->name, sizeof(x->name), "%s-%u",
+					 ot_pattern_name(k), j + 1);
 			else
 				snprintf(x->name, sizeof(x->name), "%s",
 					 ot_pattern_name(k));
@@ -435,9 +453,16 @@ static int make_patterns(const struct simulate_args *a,
 			x->partner = calloc(n ? n : 1, sizeof(*x->partner));
 			if (!x->partner)
 				goto oom;
-			/* the checker's k-th random permutation: seed + k */
-			ot_pattern_partners(k, n, a->seed + j, x->partner,
-					    perm);
+			/*
+			 * the checker's j-th random permutation: seed + j;
+			 * its j-th bisection
+			 */
+			ot_pattern_partners(k, n,
+					    k == OT_PATTERN_EBB ?
+						ot_pattern_bisection_seed(
+							a->seed, j) :
+						a->seed + j,
+					    x->partner, perm);
 			x->t.kind = OT_SIM_PERMUTATION;
 			x->t.partner = x->partner;
 		}
@@ -448,6 +473,8 @@ static int make_patterns(const struct simulate_args *a,
 		for (k = 0; k < np; k++)
 			if (!strcmp(pat[k].name, pl->name))
 				pat[k].analytic = pl->base.throughput;
+		if (pl->kind == OT_PATTERN_EBB)
+			a->ebb_analytic = pl->ebb;
 	}
 	if (a->hot_given) {
 		struct pattern *x = &pat[np++];
@@ -500,6 +527,32 @@ static void free_patterns(struct pattern *pat, unsigned int n)
 /* ------------------------------------------------------------------ */
 /* Output.                                                             */
 
+/*
+ * ebb simulated: the mean over the bisections of their saturation (each
+ * the mean over the CAs, one flow each), their least CA, and whether any
+ * deadlocked.  The number of bisections (0: no ebb).
+ */
+static unsigned int ebb_summary(const struct pattern *pat, unsigned int npat,
+				double *mean, double *least, bool *deadlock)
+{
+	unsigned int i, n = 0;
+	double sum = 0;
+
+	*least = 1;
+	*deadlock = false;
+	for (i = 0; i < npat; i++) {
+		if (strncmp(pat[i].name, "ebb-", 4))
+			continue;
+		sum += pat[i].sat.accepted;
+		if (pat[i].sat.accepted_min < *least)
+			*least = pat[i].sat.accepted_min;
+		*deadlock = *deadlock || pat[i].sat.deadlock;
+		n++;
+	}
+	*mean = n ? sum / n : 0;
+	return n;
+}
+
 static void cycle_text(const struct ot_fabric *f, const struct ot_sim_result *x,
 		       FILE *out)
 {
@@ -516,13 +569,69 @@ static void cycle_text(const struct ot_fabric *f, const struct ot_sim_result *x,
 	}
 }
 
-static void print_point(const char *label, const struct ot_sim_result *x)
+/*
+ * --qos: each class's SLs (class c's layer s is SL c*S + s; SLs above
+ * C*S as the plugin's SL2VL rewrite maps them, route/qos/layers.c).
+ */
+static int qos_classes(struct simulate_args *a, const struct ot_routing *r,
+		       struct ot_error *err)
 {
+	struct ot_qos_layers l = { 0 };
+	unsigned int sl, c, s;
+
+	if (ot_qos_load(a->qos, &a->qos_table, err))
+		return -1;
+	l.classes = a->qos_table.nclasses;
+	l.sls = a->qos_sls ? a->qos_sls : ot_qos_infer_sls(r, l.classes);
+	l.vls = 1;
+	a->qos_sls = l.sls;
+	for (sl = 0; sl < OT_NUM_SLS; sl++)
+		l.class_of_sl[sl] = (int8_t)ot_qos_class_of_sl(&a->qos_table, sl);
+	for (sl = 0; sl < OT_NUM_SLS; sl++) {
+		ot_qos_sl_layer(&l, sl, &c, &s);
+		a->sl_class[sl] = (int8_t)c;
+	}
+	a->p.sl_class = a->sl_class;
+	return 0;
+}
+
+/* "0,1" for the SLs of class c that carried packets in x. */
+static void class_sls(const struct simulate_args *a,
+		      const struct ot_sim_result *x, unsigned int c,
+		      char *buf, size_t len)
+{
+	unsigned int sl;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (sl = 0; sl < OT_NUM_SLS && n < len; sl++)
+		if (a->sl_class[sl] == (int8_t)c && (x->sl_mask & (1u << sl)))
+			n += (size_t)snprintf(buf + n, len - n, "%s%u",
+					      n ? "," : "", sl);
+}
+
+static void print_point(const struct simulate_args *a, const char *label,
+			const struct ot_sim_result *x)
+{
+	unsigned int c;
+	char sls[64];
+
 	printf("  %-10s %8.3f %8.3f %8.3f %10.0f %10.0f %8.1f %8.1f%s\n",
 	       label, x->offered, x->accepted, x->accepted_min,
 	       x->lat_mean_ns, x->lat_p99_ns, x->lat_mean_pkt,
 	       x->lat_p99_pkt, x->deadlock ? "  DEADLOCK" :
 			       x->stalled ? "  stalled" : "");
+	for (c = 0; a->qos && c < a->qos_table.nclasses; c++) {
+		const struct ot_sim_sl *k = &x->cls[c];
+
+		if (!(x->class_mask & (1u << c)))
+			continue;
+		class_sls(a, x, c, sls, sizeof(sls));
+		printf("    class %-10s %8.3f %7.1f%% %10.0f %10.0f  SL %s\n",
+		       a->qos_table.cls[c].name, k->accepted,
+		       x->accepted > 0 ? 100 * k->accepted / x->accepted : 0,
+		       k->lat_mean_ns, k->lat_p99_ns, sls);
+	}
 }
 
 static void print_text(const struct simulate_args *a,
@@ -530,14 +639,20 @@ static void print_text(const struct simulate_args *a,
 		       unsigned int npat, uint32_t ncas, unsigned int nvls,
 		       double pkt_ns)
 {
-	unsigned int i, j;
+	unsigned int i, j, nbis;
+	double mean, least;
 	char label[32];
+	bool dl;
 
 	printf("%u CAs, %u VL(s), %u-byte packets (%.1f ns), buffer %u bytes per VL, seed %llu\n",
 	       ncas, nvls, a->p.mtu, pkt_ns, a->p.buffer,
 	       (unsigned long long)a->p.seed);
 	printf("  %-10s %8s %8s %8s %10s %10s %8s %8s\n", "load", "offered",
 	       "accepted", "min", "lat ns", "p99 ns", "lat pkt", "p99 pkt");
+	if (a->qos)
+		printf("    %-16s %8s %8s %10s %10s  (per QoS class of %s, %u SL layer%s a class)\n",
+		       "class", "accepted", "share", "lat ns", "p99 ns", a->qos,
+		       a->qos_sls, a->qos_sls == 1 ? "" : "s");
 	for (i = 0; i < npat; i++) {
 		const struct pattern *x = &pat[i];
 
@@ -549,10 +664,10 @@ static void print_text(const struct simulate_args *a,
 			printf(", analytic %.3f", x->analytic);
 		printf("\n");
 		if (!a->no_saturation)
-			print_point("saturated", &x->sat);
+			print_point(a, "saturated", &x->sat);
 		for (j = 0; j < a->nloads; j++) {
 			snprintf(label, sizeof(label), "%.3g", a->load[j]);
-			print_point(label, &x->pt[j]);
+			print_point(a, label, &x->pt[j]);
 		}
 		if (!a->no_saturation && x->sat.deadlock) {
 			printf("  deadlock: a cycle of %u full buffers:\n",
@@ -567,9 +682,50 @@ static void print_text(const struct simulate_args *a,
 				break;
 			}
 	}
+	nbis = a->no_saturation ? 0 : ebb_summary(pat, npat, &mean, &least, &dl);
+	if (nbis) {
+		printf("ebb: %.3f simulated (mean saturation over %u random bisections, least CA %.3f%s)",
+		       mean, nbis, least, dl ? ", DEADLOCK" : "");
+		if (a->ebb_analytic >= 0)
+			printf(", analytic %.3f (ORCS/Netgauge: each flow 1 / its most loaded cable)",
+			       a->ebb_analytic);
+		printf("\n");
+	}
 }
 
-static json_t *json_point(const struct ot_fabric *f,
+/* "per_class": {"NAME": {"sls", "accepted", "share", latency}} */
+static json_t *json_classes(const struct simulate_args *a,
+			    const struct ot_sim_result *x)
+{
+	json_t *o = json_object(), *sls;
+	unsigned int c, sl;
+
+	for (c = 0; c < a->qos_table.nclasses; c++) {
+		const struct ot_sim_sl *k = &x->cls[c];
+
+		if (!(x->class_mask & (1u << c)))
+			continue;
+		sls = json_array();
+		for (sl = 0; sl < OT_NUM_SLS; sl++)
+			if (a->sl_class[sl] == (int8_t)c &&
+			    (x->sl_mask & (1u << sl)))
+				json_array_append_new(sls, json_integer(sl));
+		json_object_set_new(
+			o, a->qos_table.cls[c].name,
+			json_pack("{s:o,s:I,s:f,s:f,s:f,s:f,s:f}", "sls", sls,
+				  "delivered", (json_int_t)k->delivered,
+				  "accepted", k->accepted, "share",
+				  x->accepted > 0 ? k->accepted / x->accepted :
+						    0.0,
+				  "target", a->qos_table.cls[c].share,
+				  "latency_ns_mean", k->lat_mean_ns,
+				  "latency_ns_p99", k->lat_p99_ns));
+	}
+	return o;
+}
+
+static json_t *json_point(const struct simulate_args *a,
+			  const struct ot_fabric *f,
 			  const struct ot_sim_result *x)
 {
 	json_t *o = json_object(), *sls, *cyc;
@@ -624,6 +780,8 @@ static json_t *json_point(const struct ot_fabric *f,
 		}
 		json_object_set_new(o, "per_sl", sls);
 	}
+	if (a->qos)
+		json_object_set_new(o, "per_class", json_classes(a, x));
 	return o;
 }
 
@@ -648,7 +806,7 @@ static int print_json(const struct simulate_args *a,
 			json_object_set_new(po, "saturation_min",
 					    json_real(x->sat.accepted_min));
 			json_object_set_new(po, "saturated",
-					    json_point(f, &x->sat));
+					    json_point(a, f, &x->sat));
 			dl = x->sat.deadlock;
 		}
 		if (x->analytic >= 0)
@@ -656,7 +814,7 @@ static int print_json(const struct simulate_args *a,
 					    json_real(x->analytic));
 		pts = json_array();
 		for (j = 0; j < a->nloads; j++) {
-			json_array_append_new(pts, json_point(f, &x->pt[j]));
+			json_array_append_new(pts, json_point(a, f, &x->pt[j]));
 			dl = dl || x->pt[j].deadlock;
 		}
 		json_object_set_new(po, "points", pts);
@@ -675,6 +833,29 @@ static int print_json(const struct simulate_args *a,
 			  "lid", lid_choices[a->lid], "warmup", a->p.warmup,
 			  "measure", a->p.measure, "deadlock_window",
 			  a->p.deadlock_window, "seed", (json_int_t)a->p.seed));
+	{
+		double mean, least;
+		bool dl;
+		unsigned int nbis = a->no_saturation ? 0 :
+			ebb_summary(pat, npat, &mean, &least, &dl);
+		json_t *e;
+
+		if (nbis) {
+			e = json_pack("{s:i,s:f,s:f,s:b}", "bisections", nbis,
+				      "saturation", mean, "saturation_min",
+				      least, "deadlock", dl);
+			if (a->ebb_analytic >= 0)
+				json_object_set_new(e, "analytic",
+						    json_real(a->ebb_analytic));
+			json_object_set_new(root, "ebb", e);
+		}
+	}
+	if (a->qos)
+		json_object_set_new(root, "qos",
+				    json_pack("{s:s,s:i,s:i}", "classes_file",
+					      a->qos, "classes",
+					      a->qos_table.nclasses,
+					      "sl_layers", a->qos_sls));
 	json_object_set_new(root, "packet_hops", json_integer((json_int_t)hops));
 	json_object_set_new(root, "wall_s", json_real(wall));
 	json_object_set_new(root, "cpu_s", json_real(cpu));
@@ -788,12 +969,16 @@ static int parse_args(int argc, char **argv, struct simulate_args *a)
 		why = "--svg draws the points of --loads";
 	else if (!a->patterns && !a->hot_given && !a->pairs)
 		why = "no pattern: --patterns, --hotspot or --pairs";
+	else if (a->qos_sls && !a->qos)
+		why = "--qos-layers goes with --qos";
 	if (why) {
 		fprintf(stderr, "osmtopo simulate: %s\n", why);
 		return OT_EXIT_USAGE;
 	}
 	if (a->nrandom == UINT32_MAX)
 		a->nrandom = 1;
+	if ((a->patterns & (1u << OT_PATTERN_EBB)) && !a->bisections)
+		a->bisections = OT_EBB_DEFAULT_BISECTIONS;
 	nargs = argc - next;
 	if (nargs != (a->live || a->osmdump ? 0 : a->engine ? 1 : 2)) {
 		simulate_usage(stderr, &simulate_command);
@@ -864,7 +1049,8 @@ static double cpu_seconds(void)
 int cmd_simulate(int argc, char **argv)
 {
 	struct simulate_args a = { .patterns = 1u << OT_PATTERN_UNIFORM,
-				   .seed = 1, .warmup = UINT32_MAX };
+				   .seed = 1, .warmup = UINT32_MAX,
+				   .ebb_analytic = -1 };
 	struct ot_fabric *f = NULL;
 	struct ot_routing *r = NULL;
 	struct ot_vlarb_tables *vt = NULL;
@@ -886,6 +1072,11 @@ int cmd_simulate(int argc, char **argv)
 	status = load_routing(&a, &f, &r, &vt, &err);
 	if (status != OT_EXIT_OK) {
 		fprintf(stderr, "osmtopo simulate: %s\n", err.msg);
+		goto out;
+	}
+	if (a.qos && qos_classes(&a, r, &err)) {
+		fprintf(stderr, "osmtopo simulate: %s\n", err.msg);
+		status = OT_EXIT_USAGE;
 		goto out;
 	}
 	if (a.lftfile)

@@ -16,6 +16,7 @@ static const char *const pattern_names[OT_PATTERN_COUNT] = {
 	[OT_PATTERN_ROTATION] = "rotation",
 	[OT_PATTERN_NEIGHBOR] = "neighbor",
 	[OT_PATTERN_RANDOM] = "random",
+	[OT_PATTERN_EBB] = "ebb",
 };
 
 const char *ot_pattern_name(enum ot_pattern_kind kind)
@@ -28,8 +29,28 @@ const char *ot_ca_order_name(enum ot_ca_order order)
 	return order == OT_CA_ORDER_GUID ? "guid" : "file";
 }
 
+/* "ebb:K" at p (len characters): K into *bisections.  0, or -1. */
+static int parse_bisections(const char *p, size_t len,
+			    unsigned int *bisections)
+{
+	unsigned long k = 0;
+	size_t i;
+
+	if (len <= 4 || strncmp(p, "ebb:", 4))
+		return -1;
+	for (i = 4; i < len; i++) {
+		if (p[i] < '0' || p[i] > '9' || k > OT_EBB_MAX_BISECTIONS)
+			return -1;
+		k = k * 10 + (unsigned long)(p[i] - '0');
+	}
+	if (k < 1 || k > OT_EBB_MAX_BISECTIONS)
+		return -1;
+	*bisections = (unsigned int)k;
+	return 0;
+}
+
 int ot_pattern_parse_list(const char *list, uint32_t *mask,
-			  struct ot_error *err)
+			  unsigned int *bisections, struct ot_error *err)
 {
 	const char *p = list;
 
@@ -39,6 +60,19 @@ int ot_pattern_parse_list(const char *list, uint32_t *mask,
 		unsigned int k;
 		bool found = false;
 
+		if (bisections && len > 3 && !strncmp(p, "ebb:", 4)) {
+			if (parse_bisections(p, len, bisections))
+				return ot_error_set(err,
+						    "'%.*s': ebb:K with K bisections, 1 to %u",
+						    (int)len, p,
+						    OT_EBB_MAX_BISECTIONS);
+			*mask |= 1u << OT_PATTERN_EBB;
+			found = true;
+		}
+		if (!bisections && len >= 3 && !strncmp(p, "ebb", 3) &&
+		    (len == 3 || p[3] == ':'))
+			return ot_error_set(err,
+					    "pattern ebb is not taken here (osmtopo check or simulate --patterns ebb:K)");
 		if (len == 3 && !strncmp(p, "all", 3)) {
 			*mask |= OT_PATTERNS_ALL;
 			found = true;
@@ -142,6 +176,31 @@ static uint32_t reverse_bits(uint32_t v, unsigned int bits)
 	return out;
 }
 
+uint64_t ot_pattern_bisection_seed(uint64_t seed, unsigned int k)
+{
+	/* apart from the random permutations' seed, seed + 1, ... */
+	return (seed ^ 0x6562622062697365ull) + k;
+}
+
+/* A random bisection and a random perfect matching across it. */
+static void bisection(uint32_t n, uint64_t seed, uint32_t *partner,
+		      uint32_t *perm)
+{
+	struct ot_prng st = { seed };
+	uint32_t i, h = n / 2;
+
+	for (i = 0; i < n; i++) {
+		perm[i] = i;
+		partner[i] = OT_NO_PARTNER;
+	}
+	ot_prng_shuffle(&st, perm, n);
+	/* halves perm[0, h) and perm[h, 2h), paired in order */
+	for (i = 0; i < h; i++) {
+		partner[perm[i]] = perm[h + i];
+		partner[perm[h + i]] = perm[i];
+	}
+}
+
 void ot_pattern_partners(enum ot_pattern_kind kind, uint32_t n, uint64_t seed,
 			 uint32_t *partner, uint32_t *perm)
 {
@@ -149,6 +208,10 @@ void ot_pattern_partners(enum ot_pattern_kind kind, uint32_t n, uint64_t seed,
 	uint32_t mask = (uint32_t)((1ull << bits) - 1);
 	uint32_t i, j;
 
+	if (kind == OT_PATTERN_EBB) {
+		bisection(n, seed, partner, perm);
+		return;
+	}
 	if (kind == OT_PATTERN_RANDOM) {
 		struct ot_prng st = { seed };
 

@@ -17,6 +17,15 @@
  *   rotation    i -> (i + floor(N/2)) mod N
  *   neighbor    i -> (i + 1) mod N (nearest-neighbour shift)
  *   random      seeded random permutations, the same on every machine
+ *   ebb         effective bisection bandwidth as Hoefler's ORCS and
+ *               Netgauge define it: random bisections (the CAs split at
+ *               random into two halves of floor(N/2), each CA of one half
+ *               paired with one of the other by a random perfect
+ *               matching, traffic both ways; with N odd one CA sends
+ *               nothing); each flow gets 1 / the load of the most loaded
+ *               cable on its path, averaged over the flows and the
+ *               bisections ("ebb:K": K bisections, default 100; not in
+ *               "all")
  * In the permutations a CA whose partner is itself or not below N sends
  * nothing.
  */
@@ -38,10 +47,15 @@ enum ot_pattern_kind {
 	OT_PATTERN_ROTATION,
 	OT_PATTERN_NEIGHBOR,
 	OT_PATTERN_RANDOM,
+	OT_PATTERN_EBB,
 	OT_PATTERN_COUNT
 };
 
-#define OT_PATTERNS_ALL ((1u << OT_PATTERN_COUNT) - 1)
+/* "all": every pattern but ebb (whose many bisections cost more). */
+#define OT_PATTERNS_ALL ((1u << OT_PATTERN_EBB) - 1)
+#define OT_PATTERNS_ANY ((1u << OT_PATTERN_COUNT) - 1)
+#define OT_EBB_DEFAULT_BISECTIONS 100
+#define OT_EBB_MAX_BISECTIONS 1000000
 #define OT_NO_PARTNER UINT32_MAX
 
 /* How the CAs are numbered for the patterns. */
@@ -57,11 +71,13 @@ enum ot_ca_order {
 
 /*
  * Pattern names, and a comma-separated list of them ("all" for every
- * one) as a bit set.  0, or -1 with err naming the unknown word.
+ * one but ebb) as a bit set.  "ebb:K" sets *bisections to K when
+ * bisections is not NULL (plain "ebb" leaves it); with bisections NULL
+ * ebb is refused.  0, or -1 with err naming the unknown word.
  */
 const char *ot_pattern_name(enum ot_pattern_kind kind);
 int ot_pattern_parse_list(const char *list, uint32_t *mask,
-			  struct ot_error *err);
+			  unsigned int *bisections, struct ot_error *err);
 const char *ot_ca_order_name(enum ot_ca_order order);
 
 /*
@@ -74,10 +90,14 @@ void ot_ca_order_list(const struct ot_fabric *f, const struct ot_endpoints *e,
 
 /*
  * partner[i] of CA i in permutation kind over n CAs (OT_NO_PARTNER: i
- * sends nothing); perm is n words of scratch (random).  For uniform
- * every partner is OT_NO_PARTNER.
+ * sends nothing); perm is n words of scratch (random, ebb).  For uniform
+ * every partner is OT_NO_PARTNER.  For ebb, one bisection: seed from
+ * ot_pattern_bisection_seed(), partner[partner[i]] == i.
  */
 void ot_pattern_partners(enum ot_pattern_kind kind, uint32_t n, uint64_t seed,
 			 uint32_t *partner, uint32_t *perm);
+
+/* The seed of bisection k (0, 1, ...) of ebb with the run's seed. */
+uint64_t ot_pattern_bisection_seed(uint64_t seed, unsigned int k);
 
 #endif

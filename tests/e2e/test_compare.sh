@@ -60,6 +60,69 @@ expect() {
 		e2e_fail "$engine: $key is '$got', expected '$want' (see $file)"
 }
 
+# compare --simulate on NETFILE (CELLIA, a 6-ary 2-KNS): minhop closes a
+# credit loop on its one VL, hdor does not.  Each row gets a simulated
+# saturation per pattern (uniform and --sim-patterns) beside the analytic
+# one, computed on the same CA numbering as the checker's (simulate's own
+# analytic figure equals the checker's); no simulated figure of the
+# least CA above the analytic bound; with one packet of buffer per VL
+# minhop deadlocks at full load under uniform traffic (reported with the
+# blocked cycle; same seed and same tables, same result) and hdor does
+# not.  The table shows "sim" columns and minhop's "deadlock".
+if [ "${1:-}" = simulate ]; then
+	net=$2
+	sopts=(--simulate --sim-buffer 2048 --sim-warmup 300 --sim-measure 600
+		--sim-jobs 1)
+	compare "${sopts[@]}" --sim-patterns neighbor,random "$net" minhop hdor \
+		>"$WORK/sim.json" 2>"$WORK/sim.err" ||
+		e2e_fail "compare --simulate failed: $(tail -3 "$WORK/sim.err")"
+	python3 - "$WORK/sim.json" <<'EOF' || e2e_fail "compare --simulate: see above"
+import json, sys
+rows = {r["engine"]: r for r in json.load(open(sys.argv[1]))["engines"]}
+for e in ("minhop", "hdor"):
+    r = rows[e]
+    assert r["status"] == "routed", (e, r["status"], r["note"])
+    sim = r.get("simulated")
+    assert sim, (e, "no simulated figures", r["note"])
+    assert list(sim) == ["uniform", "neighbor", "random-1"], (e, list(sim))
+    assert r["simulate"]["model"]["buffer"] == 2048, r["simulate"]["model"]
+    for name, x in sim.items():
+        # the same CAs and permutations as the checker's row
+        assert abs(x["analytic"] - r["throughput"][name]) < 1e-6, (e, name, x, r["throughput"][name])
+        assert 0 <= x["saturation_min"] <= x["analytic"] + 0.01, (e, name, x)
+        assert x["saturation"] <= 1.0 + 1e-9, (e, name, x)
+        if not x["deadlock"]:
+            assert x["saturation"] > 0, (e, name, x)
+        print("%-6s %-9s simulated %.3f (least %.3f) analytic %.3f%s" % (
+            e, name, x["saturation"], x["saturation_min"], x["analytic"],
+            " DEADLOCK" if x["deadlock"] else ""))
+assert rows["minhop"]["credit_loops"] > 0, rows["minhop"]["credit_loops"]
+assert rows["hdor"]["credit_loops"] == 0
+u = rows["minhop"]["simulated"]["uniform"]
+assert u["deadlock"] is True and u["saturation"] == 0, u
+cyc = rows["minhop"]["simulate"]["patterns"][0]["saturated"]["cycle"]
+assert len(cyc) >= 2, cyc
+assert not any(x["deadlock"] for x in rows["hdor"]["simulated"].values()), rows["hdor"]["simulated"]
+EOF
+	(cd "$WORK/scratch" && "$OSMTOPO" compare --plugin-dir "$OSMTOPO_PLUGIN_DIR" \
+		--timeout 60 "${sopts[@]}" --sim-patterns random "$net" minhop hdor) \
+		>"$WORK/sim.txt" 2>"$WORK/sim-table.err" ||
+		e2e_fail "compare --simulate (table) failed: $(tail -3 "$WORK/sim-table.err")"
+	cat "$WORK/sim.txt" >&2
+	grep -Eq '^engine .* uniform +sim .* random-1 +sim$' "$WORK/sim.txt" ||
+		e2e_fail "no sim columns beside uniform and random-1: $(head -1 "$WORK/sim.txt")"
+	grep -Eq '^minhop .* [0-9.]+ +deadlock ' "$WORK/sim.txt" ||
+		e2e_fail "minhop's row does not say deadlock: $(cat "$WORK/sim.txt")"
+	grep -Eq '^hdor .* [0-9.]+ +0\.[0-9]{3} ' "$WORK/sim.txt" ||
+		e2e_fail "hdor's row has no simulated figure: $(cat "$WORK/sim.txt")"
+	# --sim-* without --simulate is a usage error
+	st=0
+	"$OSMTOPO" compare --sim-buffer 2048 "$net" hdor >/dev/null 2>&1 || st=$?
+	[ $st -eq 2 ] || e2e_fail "--sim-buffer without --simulate: exit $st, not 2"
+	e2e_log "PASS: compare --simulate on $(basename "$net")"
+	exit 0
+fi
+
 if [ "${1:-}" = fabric ]; then
 	shift
 	net=$1

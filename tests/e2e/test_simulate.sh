@@ -10,8 +10,72 @@
 # the order of simultaneous arbitrations follows link numbers, which
 # discovery changes).
 #
-# usage: test_simulate.sh ENGINE NETFILE
+# usage: test_simulate.sh ENGINE NETFILE | test_simulate.sh qos NETFILE
 . "$(dirname "$0")/lib.sh"
+
+# qos: doc/qos.md's example (ff-twisted-dor, its QoS policy and class
+# table, under ibsim), simulated live with --qos: figures per class.
+# Uniform traffic: the three classes each on their own SL (class c's
+# layer 0 is SL c: the engine has one SL layer), the class figures add
+# up to the whole (packets, accepted rate, shares), their latencies are
+# set and the p99 is no smaller than the mean.  Two flows that meet at
+# one output port of FF[2,2,1] (the twisted first hop), one bulk and one
+# compute, split that link: compute, with the larger weight, gets more.
+if [ "$1" = qos ]; then
+	net=$2
+	e2e_init simulate-qos
+	ibsim_start "$net"
+	opensm_start --option qos=TRUE --option max_op_vls=8 \
+		--option qos_high_limit=0 \
+		--option qos_policy_file="$OSMTOPO_SRCDIR/doc/examples/qos-policy.conf" \
+		--option event_plugin_options="osmtopo_qos=$OSMTOPO_SRCDIR/doc/examples/qos-classes.conf" \
+		-- -R ff-twisted-dor
+	log_has "ff-twisted-dor tables configured on all switches" ||
+		e2e_fail "ff-twisted-dor did not route"
+	classes=$OSMTOPO_SRCDIR/doc/examples/qos-classes.conf
+	printf 'FF[2,2,1]/0 FF[2,2,2]/0 1\nFF[2,2,1]/1 FF[2,0,2]/0 1\n' >"$WORK/pairs"
+	sim "$OSMTOPO" simulate --live --qos "$classes" --patterns uniform \
+		--pairs "$WORK/pairs" --loads 0.3 --warmup 500 --measure 1500 \
+		--jobs 1 --json >"$WORK/qos.json" 2>"$WORK/qos.err" ||
+		e2e_fail "simulate --live --qos failed: $(cat "$WORK/qos.err")"
+	sim "$OSMTOPO" simulate --live --qos "$classes" --patterns uniform \
+		--warmup 200 --measure 300 --jobs 1 >"$WORK/qos.txt" 2>&1 ||
+		e2e_fail "simulate --live --qos (text) failed: $(cat "$WORK/qos.txt")"
+	grep -Eq '^    class compute +0\.[0-9]{3} +[0-9.]+% .* SL 1$' "$WORK/qos.txt" ||
+		e2e_fail "no class line in the table: $(cat "$WORK/qos.txt")"
+	python3 - "$WORK/qos.json" <<'PY' || e2e_fail "per-class figures: see above"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["qos"]["classes"] == 3 and r["qos"]["sl_layers"] == 1, r["qos"]
+uni, pairs = r["patterns"]
+assert uni["name"] == "uniform" and pairs["name"] == "pairs"
+for pt in [uni["saturated"]] + uni["points"]:
+    pc = pt["per_class"]
+    assert sorted(pc) == ["bulk", "compute", "latency"], pc
+    assert [pc[c]["sls"] for c in ("latency", "compute", "bulk")] == [[0], [1], [2]], pc
+    assert sum(c["delivered"] for c in pc.values()) == pt["delivered"], pt
+    assert abs(sum(c["accepted"] for c in pc.values()) - pt["accepted"]) < 1e-6, pt
+    assert abs(sum(c["share"] for c in pc.values()) - 1) < 1e-6, pc
+    m = r["model"]
+    # a latency is measured for packets made in the window: at most the window
+    window_ns = m["measure"] * m["mtu"] * 8 / m["rate_gbps"]
+    for name, c in pc.items():
+        assert c["latency_ns_mean"] > 0 and c["latency_ns_p99"] >= 0.9 * c["latency_ns_mean"], (name, c)
+        assert c["latency_ns_p99"] <= window_ns, (name, c, window_ns)
+        print("uniform %-9s %-8s accepted %.3f share %.3f (target %.2f) latency %.0f ns p99 %.0f ns"
+              % ("saturated" if pt["offered"] == 1 else pt["offered"], name,
+                 c["accepted"], c["share"], c["target"], c["latency_ns_mean"],
+                 c["latency_ns_p99"]))
+pc = pairs["saturated"]["per_class"]
+assert sorted(pc) == ["bulk", "compute"], pc
+print("pairs: compute %.3f bulk %.3f of the shared link" % (
+    2 * pc["compute"]["accepted"], 2 * pc["bulk"]["accepted"]))
+assert abs(2 * (pc["compute"]["accepted"] + pc["bulk"]["accepted"]) - 1) < 0.02, pc
+assert pc["compute"]["accepted"] > pc["bulk"]["accepted"], pc
+PY
+	e2e_log "ok: per-class figures of doc/qos.md's example"
+	exit 0
+fi
 
 engine=$1
 net=$2
@@ -41,6 +105,29 @@ for p in r["patterns"]:
     print("%s: saturation %.3f (least %.3f), analytic %.3f, at 0.2: %.3f"
           % (p["name"], p["saturation"], p["saturation_min"],
              p["analytic"], low["accepted"]))
+PY
+
+# ebb:3: three random bisections simulated at saturation, their mean
+# beside the checker's ebb of the same bisections (same seed)
+"$OSMTOPO" simulate --route "$engine" --patterns ebb:3 --warmup 200 \
+	--measure 400 --seed 3 --json "$net" >"$WORK/ebb.json" 2>"$WORK/ebb.err" ||
+	e2e_fail "simulate --patterns ebb:3 failed: $(cat "$WORK/ebb.err")"
+"$OSMTOPO" check --route "$engine" --patterns ebb:3 --seed 3 --json "$net" \
+	>"$WORK/ebb-check.json" 2>/dev/null ||
+	e2e_fail "check --patterns ebb:3 failed"
+python3 - "$WORK/ebb.json" "$WORK/ebb-check.json" <<'PY' || e2e_fail "simulated ebb: see above"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = [p for p in json.load(open(sys.argv[2]))["patterns"] if p["name"] == "ebb"][0]
+names = [p["name"] for p in r["patterns"]]
+assert names == ["ebb-1", "ebb-2", "ebb-3"], names
+e = r["ebb"]
+mean = sum(p["saturation"] for p in r["patterns"]) / 3
+assert e["bisections"] == 3 and abs(e["saturation"] - mean) < 1e-9, e
+assert abs(e["analytic"] - c["ebb"]) < 1e-6 and c["bisections"] == 3, (e, c)
+assert 0 < e["saturation"] <= 1 and not e["deadlock"], e
+print("ebb:3 simulated %.3f (least CA %.3f), analytic %.3f" % (
+    e["saturation"], e["saturation_min"], e["analytic"]))
 PY
 
 ibsim_start "$net"

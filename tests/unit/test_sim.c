@@ -482,8 +482,24 @@ static uint8_t sl_by_source(const struct ot_routing *r, uint16_t slid,
 	return slid == r->fabric->node[2].port[1].lid ? 1 : 0;
 }
 
+static void arb_run(unsigned int w0, unsigned int w1, const int8_t *cls,
+		    struct ot_sim_result *res);
+
 static void arb_shares(unsigned int w0, unsigned int w1, double *s0,
 		       double *s1)
+{
+	struct ot_sim_result res;
+
+	arb_run(w0, w1, NULL, &res);
+	*s0 = res.sl[0].delivered / (double)res.delivered;
+	*s1 = res.sl[1].delivered / (double)res.delivered;
+	printf("vlarb weights %u:%u: shares %.4f %.4f\n", w0, w1, *s0, *s1);
+	ck_assert_msg(res.accepted > 0.49, "link not saturated: %.3f",
+		      res.accepted);
+}
+
+static void arb_run(unsigned int w0, unsigned int w1, const int8_t *cls,
+		    struct ot_sim_result *res)
 {
 	struct ot_fabric *f = star(3);
 	struct ot_routing *r = star_routing(f);
@@ -493,7 +509,6 @@ static void arb_shares(unsigned int w0, unsigned int w1, double *s0,
 	struct ot_sim_pair pairs[2] = { { 0, 2, 1 }, { 1, 2, 1 } };
 	struct ot_sim_traffic t = { .kind = OT_SIM_PAIRS, .pairs = pairs,
 				    .npairs = 2 };
-	struct ot_sim_result res;
 	unsigned int in, out, sl, np = 3;
 
 	r->sl2vl[0] = calloc((np + 1) * (np + 1) * OT_NUM_SLS, 1);
@@ -511,12 +526,8 @@ static void arb_shares(unsigned int w0, unsigned int w1, double *s0,
 	vp->low[1].vl = 1;
 	vp->low[1].weight = (uint8_t)w1;
 	p.vlarb = vt;
-	saturation(r, &p, &t, &res);
-	*s0 = res.sl[0].delivered / (double)res.delivered;
-	*s1 = res.sl[1].delivered / (double)res.delivered;
-	printf("vlarb weights %u:%u: shares %.4f %.4f\n", w0, w1, *s0, *s1);
-	ck_assert_msg(res.accepted > 0.49, "link not saturated: %.3f",
-		      res.accepted);
+	p.sl_class = cls;
+	saturation(r, &p, &t, res);
 	ot_vlarb_free(vt);
 	ot_routing_free(r);
 	ot_fabric_free(f);
@@ -538,6 +549,54 @@ START_TEST(vlarb_shares)
 	arb_shares(40, 20, &s0, &s1);
 	ck_assert_msg(fabs(s0 - 2.0 / 3) <= 0.02,
 		      "shares %.3f %.3f, table 2/3 1/3", s0, s1);
+}
+END_TEST
+
+/*
+ * QoS classes over SLs: the arbitration case above with SL 0 and SL 1
+ * in classes 1 and 0, and then both (and SL 5, unused) in class 2.  A
+ * class's figures are its SLs' (its latency percentile from their
+ * samples merged: all of them, the whole run's).
+ */
+START_TEST(class_figures)
+{
+	int8_t apart[OT_NUM_SLS], together[OT_NUM_SLS];
+	struct ot_sim_result a, b;
+	unsigned int sl;
+
+	memset(apart, -1, sizeof(apart));
+	memset(together, -1, sizeof(together));
+	apart[0] = 1;
+	apart[1] = 0;
+	together[0] = together[1] = together[5] = 2;
+	arb_run(96, 32, apart, &a);
+	ck_assert_uint_eq(a.class_mask, 3);
+	for (sl = 0; sl < 2; sl++) {
+		const struct ot_sim_sl *c = &a.cls[1 - sl], *x = &a.sl[sl];
+
+		ck_assert_uint_eq(c->delivered, x->delivered);
+		ck_assert(fabs(c->accepted - x->accepted) < 1e-12);
+		ck_assert(fabs(c->lat_mean_ns - x->lat_mean_ns) < 1e-9);
+		ck_assert(fabs(c->lat_p99_ns - x->lat_p99_ns) < 1e-9);
+	}
+	/* the table's 3:1 (whole packets), per class */
+	ck_assert_msg(fabs(a.cls[1].accepted / (a.cls[0].accepted +
+						  a.cls[1].accepted) - 0.75) <=
+			      0.02,
+		      "class shares %.3f %.3f", a.cls[1].accepted,
+		      a.cls[0].accepted);
+	arb_run(96, 32, together, &b);
+	ck_assert_uint_eq(b.class_mask, 1u << 2);
+	ck_assert_uint_eq(b.cls[2].delivered, b.delivered);
+	ck_assert(fabs(b.cls[2].accepted - b.accepted) < 1e-9);
+	ck_assert(fabs(b.cls[2].lat_mean_ns - b.lat_mean_ns) < 1e-6);
+	ck_assert(fabs(b.cls[2].lat_p99_ns - b.lat_p99_ns) < 1e-9);
+	ck_assert(b.cls[2].lat_p99_ns > b.sl[0].lat_p99_ns ||
+		  b.cls[2].lat_p99_ns > b.sl[1].lat_p99_ns ||
+		  b.sl[0].lat_p99_ns == b.sl[1].lat_p99_ns);
+	printf("classes: 3:1 split %.4f / %.4f, p99 %.0f / %.0f ns; merged p99 %.0f ns\n",
+	       a.cls[1].accepted, a.cls[0].accepted, a.cls[1].lat_p99_ns,
+	       a.cls[0].lat_p99_ns, b.cls[2].lat_p99_ns);
 }
 END_TEST
 
@@ -635,6 +694,7 @@ static Suite *sim_suite(void)
 	tcase_add_test(tc, ring_deadlocks);
 	tcase_add_test(tc, ring_dateline_no_deadlock);
 	tcase_add_test(tc, vlarb_shares);
+	tcase_add_test(tc, class_figures);
 	tcase_add_test(tc, deterministic);
 	tcase_add_test(tc, hotspot);
 	tcase_add_test(tc, no_starvation);

@@ -254,7 +254,7 @@ START_TEST(permutations_on_the_short_ring)
 	unsigned int i;
 
 	/* every pattern, and one random permutation by default */
-	ck_assert_uint_eq(ot_balance_npatterns(rep), OT_PATTERN_COUNT);
+	ck_assert_uint_eq(ot_balance_npatterns(rep), OT_PATTERN_EBB);
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		p = find_pattern(rep, want[i].name);
 		ring_loads(p, want[i].l, want[i].r);
@@ -606,22 +606,188 @@ START_TEST(random_permutations_known_answer)
 }
 END_TEST
 
+/*
+ * Two switches s0, s1 (nodes 0, 1) joined by one cable (port n + 1 of
+ * each), n CAs on each (ports 1..n): CA j (node 2 + j) on s(j / n).
+ * n = 1 with one switch only: nsw = 1, every CA on s0.
+ */
+static struct ot_fabric *two_switches(int nsw, int n)
+{
+	struct ot_error err;
+	struct ot_fabric *f = ot_fabric_new();
+	char name[16];
+	int i;
+
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < nsw; i++) {
+		snprintf(name, sizeof(name), "s%d", i);
+		ck_assert_int_eq(ot_fabric_add_node(f, OT_NODE_SWITCH, n + 1,
+						    0x100 + i, name, &err), i);
+	}
+	for (i = 0; i < nsw * n; i++) {
+		snprintf(name, sizeof(name), "c%d", i);
+		ck_assert_int_eq(ot_fabric_add_node(f, OT_NODE_CA, 1,
+						    0x200 + i, name, &err),
+				 nsw + i);
+		ck_assert_int_eq(ot_fabric_link(f, i / n, 1 + i % n, nsw + i,
+						1, &err), 0);
+	}
+	if (nsw == 2)
+		ck_assert_int_eq(ot_fabric_link(f, 0, n + 1, 1, n + 1, &err),
+				 0);
+	ot_fabric_assign_lids(f);
+	ck_assert_int_eq(ot_fabric_index(f, &err), 0);
+	return f;
+}
+
+static struct ot_routing *two_switches_routing(const struct ot_fabric *f,
+					       int nsw, int n)
+{
+	struct ot_routing *r = ot_routing_new(f);
+	int s, j;
+
+	ck_assert_ptr_nonnull(r);
+	for (s = 0; s < nsw; s++)
+		for (j = 0; j < nsw * n; j++)
+			r->lft[s][f->node[nsw + j].port[1].lid] =
+				j / n == s ? 1 + j % n : n + 1;
+	return r;
+}
+
+static const struct ot_pattern_load *ebb_run(const struct ot_fabric *f,
+					     const struct ot_routing *r,
+					     unsigned int k, uint64_t seed,
+					     struct ot_balance_report **rep)
+{
+	struct ot_traffic_opts opts = { .patterns = 1u << OT_PATTERN_EBB,
+					.bisections = k, .seed = seed };
+	struct ot_error err = { 0 };
+
+	ck_assert_int_eq(ot_balance_run(f, r, &opts, rep, &err), 0);
+	ck_assert_uint_eq(ot_balance_npatterns(*rep), 1);
+	return find_pattern(*rep, "ebb");
+}
+
+/* One switch: every flow has its two cables to itself, ebb = 1. */
+START_TEST(ebb_one_switch_is_one)
+{
+	struct ot_fabric *f = two_switches(1, 7);
+	struct ot_routing *r = two_switches_routing(f, 1, 7);
+	struct ot_balance_report *rep = NULL;
+	const struct ot_pattern_load *p = ebb_run(f, r, 20, 5, &rep);
+
+	ck_assert_uint_eq(p->bisections, 20);
+	ck_assert_uint_eq(p->flows, 20 * 6); /* 7 CAs: one left out */
+	ck_assert_uint_eq(p->skipped, 20 * 1);
+	ck_assert_uint_eq(p->unrouted, 0);
+	ck_assert_load(p->ebb, 1.0);
+	ck_assert_load(p->base.throughput, 1.0);
+	ot_balance_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/*
+ * Two switches, one cable, n CAs each.  A bisection whose matching puts
+ * c pairs across the cable loads it with c flows each way: those 2c
+ * flows get 1/c, the other 2n - 2c get 1, so the bisection's mean is
+ * (2n - 2c + 2 [c > 0]) / 2n.  Checked bisection by bisection against
+ * the shared matchings, and on average against the expectation over all
+ * perfect matchings (a random bisection with a random matching across it
+ * is a uniformly random perfect matching): n = 2, the 3 matchings give
+ * 1, 1/2, 1/2: 2/3; n = 3, c = 1 in 9 of 15 matchings (ebb 1), c = 3
+ * in 6 (ebb 1/3): 11/15; n = 4, c = 0 in 9 of 105 (ebb 1), c = 2 in 72
+ * (3/4), c = 4 in 24 (1/4): 69/105.  n = 4 is the case where 1 / the
+ * most loaded cable of the whole fabric (not of the flow's path) gives
+ * another answer (51/105).
+ */
+START_TEST(ebb_two_switches_by_hand)
+{
+	static const struct {
+		int n;
+		double expect;
+	} want[] = { { 2, 2.0 / 3 }, { 3, 11.0 / 15 }, { 4, 69.0 / 105 } };
+	uint32_t partner[8], perm[8];
+	unsigned int w, k, nbis = 4000;
+
+	for (w = 0; w < 3; w++) {
+		int n = want[w].n;
+		struct ot_fabric *f = two_switches(2, n);
+		struct ot_routing *r = two_switches_routing(f, 2, n);
+		struct ot_balance_report *rep = NULL;
+		const struct ot_pattern_load *p = ebb_run(f, r, nbis, 9, &rep);
+		double sum = 0;
+		int i, c;
+
+		for (k = 0; k < nbis; k++) {
+			ot_pattern_partners(OT_PATTERN_EBB, 2 * n,
+					    ot_pattern_bisection_seed(9, k),
+					    partner, perm);
+			for (i = 0, c = 0; i < 2 * n; i++) {
+				ck_assert_uint_lt(partner[i], 2 * n);
+				ck_assert_uint_eq(partner[partner[i]], i);
+				if (i < n && partner[i] >= (uint32_t)n)
+					c++;
+			}
+			sum += (2.0 * n - 2 * c + (c ? 2 : 0)) / (2 * n);
+		}
+		ck_assert_uint_eq(p->flows, 2 * n * nbis);
+		ck_assert_uint_eq(p->skipped, 0);
+		ck_assert_load(p->ebb, sum / nbis);
+		ck_assert_msg(p->ebb > want[w].expect - 0.03 &&
+				      p->ebb < want[w].expect + 0.03,
+			      "n = %d: ebb %.4f, expected %.4f", n, p->ebb,
+			      want[w].expect);
+		/* the same seed, the same bisections */
+		ot_balance_report_free(rep);
+		p = ebb_run(f, r, nbis, 9, &rep);
+		ck_assert_load(p->ebb, sum / nbis);
+		ot_balance_report_free(rep);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+}
+END_TEST
+
 START_TEST(pattern_lists_parse)
 {
 	struct ot_error err;
 	uint32_t mask;
 
-	ck_assert_int_eq(ot_pattern_parse_list("uniform,random", &mask, &err),
+	ck_assert_int_eq(ot_pattern_parse_list("uniform,random", &mask, NULL, &err),
 			 0);
 	ck_assert_uint_eq(mask, 1u << OT_PATTERN_UNIFORM |
 					1u << OT_PATTERN_RANDOM);
-	ck_assert_int_eq(ot_pattern_parse_list("all", &mask, &err), 0);
+	ck_assert_int_eq(ot_pattern_parse_list("all", &mask, NULL, &err), 0);
 	ck_assert_uint_eq(mask, OT_PATTERNS_ALL);
-	ck_assert_int_eq(ot_pattern_parse_list("uniform,bogus", &mask, &err),
+	ck_assert_int_eq(ot_pattern_parse_list("uniform,bogus", &mask, NULL, &err),
 			 -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "'bogus'"));
-	ck_assert_int_eq(ot_pattern_parse_list("", &mask, &err), -1);
+	ck_assert_int_eq(ot_pattern_parse_list("", &mask, NULL, &err), -1);
 	ck_assert_str_eq(ot_pattern_name(OT_PATTERN_TRANSPOSE), "transpose");
+	/* ebb: not in "all", K bisections, refused where not counted */
+	{
+		unsigned int k = 0;
+
+		ck_assert_int_eq(ot_pattern_parse_list("uniform,ebb:250", &mask,
+						       &k, &err), 0);
+		ck_assert_uint_eq(mask, 1u << OT_PATTERN_UNIFORM |
+						1u << OT_PATTERN_EBB);
+		ck_assert_uint_eq(k, 250);
+		ck_assert_int_eq(ot_pattern_parse_list("ebb", &mask, &k, &err),
+				 0);
+		ck_assert_uint_eq(k, 250);
+		ck_assert_int_eq(ot_pattern_parse_list("all", &mask, &k, &err),
+				 0);
+		ck_assert_uint_eq(mask & 1u << OT_PATTERN_EBB, 0);
+		ck_assert_int_eq(ot_pattern_parse_list("ebb:0", &mask, &k,
+						       &err), -1);
+		ck_assert_int_eq(ot_pattern_parse_list("ebb:x", &mask, &k,
+						       &err), -1);
+		ck_assert_int_eq(ot_pattern_parse_list("ebb", &mask, NULL,
+						       &err), -1);
+	}
 }
 END_TEST
 
@@ -699,6 +865,8 @@ static Suite *traffic_suite(void)
 	tcase_add_test(tc, bit_patterns_skip_partners_out_of_range);
 	tcase_add_test(tc, random_permutations_are_seeded_and_deterministic);
 	tcase_add_test(tc, random_permutations_known_answer);
+	tcase_add_test(tc, ebb_one_switch_is_one);
+	tcase_add_test(tc, ebb_two_switches_by_hand);
 	tcase_add_test(tc, pattern_lists_parse);
 	tcase_add_test(tc, report_text_json_and_svg);
 	suite_add_tcase(s, tc);
