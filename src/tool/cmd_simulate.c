@@ -41,6 +41,8 @@ struct simulate_args {
 	bool lmc_given, live, live_opts_given;
 	const char *spread; /* --spread */
 	struct ot_live_opts live_opts;
+	unsigned int path_bound; /* --path-bound */
+	uint64_t sl_sampled;     /* pairs whose path SL rests on a sample */
 	uint32_t patterns;
 	unsigned int nrandom;
 	unsigned int bisections; /* ebb:K */
@@ -143,6 +145,14 @@ static const struct tool_option simulate_options[] = {
 	{ "Port", 'P', "PORT",
 	  "local port for --live (default: the first active)",
 	  TOOL_INT(ARGS, live_opts.port, 1, 254),
+	  TOOL_GIVEN(ARGS, live_opts_given) },
+	{ "all-paths", 'E', NULL,
+	  "with --live: read every pair's path SL from the SA, however many",
+	  TOOL_SET(ARGS, live_opts.all_paths),
+	  TOOL_GIVEN(ARGS, live_opts_given) },
+	{ "path-bound", 'B', "N",
+	  "with --live: read path SLs whole up to N pairs, sample beyond (default 1200000; a deadlock on sampled SLs is confirmed on every SL)",
+	  TOOL_UINT(ARGS, path_bound, 1, 4000000000u),
 	  TOOL_GIVEN(ARGS, live_opts_given) },
 	{ "patterns", 'p', "LIST",
 	  "the checker's traffic patterns (default uniform; 'all'; 'ebb:K' K random bisections; 'none' with --hotspot or --pairs)",
@@ -682,6 +692,9 @@ static void print_text(const struct simulate_args *a,
 				break;
 			}
 	}
+	if (a->sl_sampled)
+		printf("path SLs: %llu pairs' taken from their source's sample, not from the SA: the figures rest on samples (--all-paths reads every one)\n",
+		       (unsigned long long)a->sl_sampled);
 	nbis = a->no_saturation ? 0 : ebb_summary(pat, npat, &mean, &least, &dl);
 	if (nbis) {
 		printf("ebb: %.3f simulated (mean saturation over %u random bisections, least CA %.3f%s)",
@@ -856,6 +869,10 @@ static int print_json(const struct simulate_args *a,
 					      a->qos, "classes",
 					      a->qos_table.nclasses,
 					      "sl_layers", a->qos_sls));
+	/* 0: every path SL the pair's own; else that many pairs' SLs rest
+	 * on their source's sample and so do the figures */
+	json_object_set_new(root, "sl_sampled_pairs",
+			    json_integer((json_int_t)a->sl_sampled));
 	json_object_set_new(root, "packet_hops", json_integer((json_int_t)hops));
 	json_object_set_new(root, "wall_s", json_real(wall));
 	json_object_set_new(root, "cpu_s", json_real(cpu));
@@ -962,7 +979,7 @@ static int parse_args(int argc, char **argv, struct simulate_args *a)
 	else if (a->spread && !a->engine)
 		why = "--spread goes with --route";
 	else if (a->live_opts_given && !a->live)
-		why = "-C and -P need --live";
+		why = "-C, -P, --all-paths and --path-bound need --live";
 	else if (a->no_saturation && !a->nloads)
 		why = "--no-saturation needs --loads";
 	else if (a->svg && !a->nloads)
@@ -1025,6 +1042,7 @@ static int load_routing(struct simulate_args *a, struct ot_fabric **f,
 	if (!a->live)
 		return tool_load_lft_files(a->netfile, a->lftfile, f, r, err) ?
 			       OT_EXIT_USAGE : OT_EXIT_OK;
+	o.path_bound = a->path_bound;
 	if (ot_live_discover(&o, f, err))
 		return OT_EXIT_USAGE;
 	*vt = ot_vlarb_new(*f);
@@ -1046,6 +1064,45 @@ static double cpu_seconds(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/*
+ * Beyond --path-bound pairs the live read asks the SA for a sample of
+ * the path SLs and takes the rest by rule (live/sa.c): right for
+ * osmtopo's engines, wrong for OpenSM's, which choose SLs per pair
+ * (dfsssp, lash).  A deadlock simulated on such SLs may be one the
+ * fabric does not have, so before it is reported every pair's SL is
+ * read and every run repeated on them.  0 when there was nothing to
+ * confirm or the runs were repeated; -1 with err set.
+ */
+static int confirm_on_all_sls(struct simulate_args *a, struct ot_routing *r,
+			      struct pool *pl, unsigned int nthreads,
+			      struct ot_error *err)
+{
+	struct ot_live_opts o = a->live_opts;
+	unsigned int i;
+	int rc;
+
+	fprintf(stderr,
+		"osmtopo simulate: a deadlock on sampled path SLs (%llu pairs' SLs taken from their source's sample, not from the SA): reading every pair's SL to confirm it\n",
+		(unsigned long long)r->sl_sampled_pairs);
+	o.all_paths = true;
+	r->sl_sampled_pairs = 0;
+	r->sl_sampled = NULL;
+	r->sl_confirm = NULL;
+	rc = ot_live_read_path_sls(&o, r, err);
+	if (rc)
+		return rc < 0 ? -1 : ot_error_set(err, "confirming a deadlock: %s",
+						  err->msg);
+	pl->next = 0;
+	pl->done = 0;
+	for (i = 0; i < pl->njobs; i++)
+		memset(pl->job[i].out, 0, sizeof(*pl->job[i].out));
+	if (run_jobs(pl, nthreads)) {
+		*err = pl->err;
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_simulate(int argc, char **argv)
 {
 	struct simulate_args a = { .patterns = 1u << OT_PATTERN_UNIFORM,
@@ -1057,7 +1114,7 @@ int cmd_simulate(int argc, char **argv)
 	struct ot_error err = { 0 };
 	struct pattern *pat = NULL;
 	struct pool pl = { 0 };
-	unsigned int npat = 0, i, j, nj = 0, nvls = 0;
+	unsigned int npat = 0, i, j, nj = 0, nvls = 0, nthreads;
 	uint32_t ncas = 0;
 	double wall, cpu, pkt_ns = 0;
 	uint64_t hops = 0;
@@ -1110,16 +1167,28 @@ int cmd_simulate(int argc, char **argv)
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	wall = tool_now();
 	cpu = cpu_seconds();
-	if (run_jobs(&pl, a.jobs ? a.jobs : ncpu > 0 ? (unsigned int)ncpu : 1)) {
+	nthreads = a.jobs ? a.jobs : ncpu > 0 ? (unsigned int)ncpu : 1;
+	if (run_jobs(&pl, nthreads)) {
 		fprintf(stderr, "osmtopo simulate: %s\n", pl.err.msg);
 		goto out;
 	}
-	wall = tool_now() - wall;
-	cpu = cpu_seconds() - cpu;
 	for (i = 0; i < nj; i++) {
 		hops += pl.job[i].out->packet_hops;
 		deadlock = deadlock || pl.job[i].out->deadlock;
 	}
+	if (deadlock && a.live && r->sl_sampled_pairs) {
+		if (confirm_on_all_sls(&a, r, &pl, nthreads, &err)) {
+			fprintf(stderr, "osmtopo simulate: %s\n", err.msg);
+			goto out;
+		}
+		deadlock = false;
+		for (i = 0; i < nj; i++) {
+			hops += pl.job[i].out->packet_hops;
+			deadlock = deadlock || pl.job[i].out->deadlock;
+		}
+	}
+	wall = tool_now() - wall;
+	cpu = cpu_seconds() - cpu;
 	{
 		struct ot_sim *s = ot_sim_new(r, &a.p, &err);
 
@@ -1130,6 +1199,7 @@ int cmd_simulate(int argc, char **argv)
 		pkt_ns = ot_sim_packet_ns(s);
 		ot_sim_free(s);
 	}
+	a.sl_sampled = r->sl_sampled_pairs;
 	if (a.json) {
 		if (print_json(&a, f, pat, npat, ncas, nvls, hops, wall, cpu))
 			goto out;
