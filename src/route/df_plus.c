@@ -112,85 +112,10 @@
 #include "model/sort.h"
 #include "route/deal.h"
 #include "route/df_plus.h"
+#include "route/df_plus_cands.h"
+#include "route/df_plus_rule.h"
 #include "route/escape.h"
 #include "route/valiant.h"
-
-#define DFP_DETOUR_SL 1 /* through a third group */
-#define DFP_ESCAPE_SL 2
-#define DFP_TURN_SL 3   /* through another spine and leaf of the group */
-#define DFP_LAND_SL 4   /* landing on a spine not cabled to the leaf */
-/* Valiant layer l = 1..OT_VALIANT_LAYERS (route/valiant.h): SL 4 + l */
-#define DFP_VALIANT_SL0 4
-/* through an intermediate group where a group has no cable left toward
- * the destination's (the damage layer, in place of the escape layer) */
-#define DFP_DAMAGE_SL 8
-#define DFP_DAMAGE_BIT 4 /* its bit in down_mask() */
-
-/* A global cable: its spine, port and the spine at the far end. */
-struct dfp_cab {
-	int32_t sp, far;
-	uint8_t port;
-};
-
-struct dfp_ctx {
-	const struct ot_fabric *f;
-	const struct ot_dfp *d;
-	struct ot_error *err;
-	uint32_t ng, nleaves, nsw;
-	/* per LID */
-	int32_t *tsw;    /* the switch it is on, -1: not routed */
-	uint8_t *tport;  /* that switch's port to it, 0 itself */
-	int32_t *tleaf;  /* the leaf routed toward */
-	uint32_t *rank;  /* k: its number in its group */
-	uint8_t *escape; /* 1 on the escape layer */
-	uint16_t *order; /* routed LIDs by (group, offset, leaf, rank) */
-	uint32_t norder;
-	/* global cables G -> H: gcab[gstart[G * ng + H] ...) */
-	uint32_t *gstart;
-	struct dfp_cab *gcab;
-	uint32_t want;    /* global cables most group pairs have */
-	/* per destination leaf T (scratch) */
-	/* per node: a spine of H cabled to T (1), or not but with a leaf
-	 * below cabled to a spine that is (2) */
-	uint8_t *cabled;
-	uint8_t *fturn;   /* per group: its usable cables land on 2s */
-	uint32_t *fstart; /* per group: its usable cables flist[...] */
-	uint32_t *flist;  /* indices into gcab */
-	uint32_t *rbeg, *rcnt; /* per spine: its own in flist */
-	uint32_t *pbeg, *pcnt; /* per switch: candidate ports in plist */
-	uint32_t *fbeg, *fcnt; /* per spine: its fallback in plist */
-	uint8_t *frule;        /* per spine: its fallback's leaves go by SL 0 */
-	uint8_t *plist;   /* twice the ports: the home group's beyond ktail */
-	uint32_t ktail;
-	uint8_t *ldet;    /* per leaf: 0, or the SL of its detour */
-	/* per LID */
-	uint8_t *hop;     /* per node */
-	/* results */
-	uint8_t *dsl;     /* [lid * nleaves + leaf pos]: path SL; lazily */
-	bool any_detour, any_turn, any_land, any_escape;
-	/* Valiant (LMC offsets above 0) */
-	uint8_t *voff;    /* per LID: a CA's LID above offset 0 */
-	bool valiant;
-	uint32_t every;   /* ot_valiant_every */
-	uint8_t *gvia;    /* [G * ng + I]: each leaf of G has a spine of G
-			   * with a global cable to I */
-	uint8_t *vint;    /* per group: may be an intermediate toward T */
-	uint8_t *vland;   /* per group: a detour toward T lands there */
-	uint32_t *vsrc;   /* per group: its intermediate + 1 for the LID */
-	uint32_t *vlist;  /* scratch: candidate intermediates */
-	uint32_t *stamp;  /* per node: scratch marks */
-	uint8_t layers;   /* bit l: Valiant layer l taken */
-	/* the damage layer: groups in its order (those some group has no
-	 * usable cable to first), whether taken */
-	uint32_t *drank;
-	bool damage, any_damage;
-	/* the escape layer */
-	struct ot_escape esc;
-	uint8_t *present;
-	uint32_t *estart, *eadj;
-	int32_t *posnode;
-	bool esc_ready;
-};
 
 /* Position of a switch: leaves (group, index), then spines. */
 static uint32_t sw_pos(const struct dfp_ctx *c, int32_t n)
@@ -407,428 +332,6 @@ static int prepare_scratch(struct dfp_ctx *c)
 	return 0;
 }
 
-/* Whether switch n has a cable to switch x. */
-static bool cabled_to(const struct ot_fabric *f, int32_t n, int32_t x)
-{
-	unsigned int p;
-
-	for (p = 1; p <= f->node[n].nports; p++)
-		if (f->node[n].port[p].peer == x)
-			return true;
-	return false;
-}
-
-/* Whether spine w has a leaf other than T cabled to a spine cabled to T. */
-static bool turn_below(const struct dfp_ctx *c, int32_t w, int32_t T)
-{
-	const struct ot_node *nd = &c->f->node[w];
-	unsigned int p, q;
-
-	for (p = 1; p <= nd->nports; p++) {
-		int32_t x = nd->port[p].peer;
-
-		if (ot_dfp_port_class(c->d, w, p) != OT_DFP_PORT_DOWN || x == T)
-			continue;
-		for (q = 1; q <= c->f->node[x].nports; q++) {
-			int32_t y = c->f->node[x].port[q].peer;
-
-			if (ot_dfp_port_class(c->d, x, q) == OT_DFP_PORT_UP &&
-			    c->cabled[y] == 1)
-				return true;
-		}
-	}
-	return false;
-}
-
-/*
- * Toward leaf T: which spines of H reach it, the usable cables per
- * group: those landing on a spine cabled to T, or where a group has
- * none, those landing on a spine that reaches T by a turn below it.
- */
-static void usable_cables(struct dfp_ctx *c, int32_t T)
-{
-	const struct ot_dfp *d = c->d;
-	uint32_t H = (uint32_t)d->group[T], G, i, k = 0;
-	uint8_t want;
-
-	for (i = d->sstart[H]; i < d->sstart[H + 1]; i++)
-		c->cabled[d->spine[i]] = cabled_to(c->f, d->spine[i], T);
-	for (i = d->sstart[H]; i < d->sstart[H + 1]; i++)
-		if (!c->cabled[d->spine[i]] && turn_below(c, d->spine[i], T))
-			c->cabled[d->spine[i]] = 2;
-	for (G = 0; G < c->ng; G++) {
-		size_t at = (size_t)G * c->ng + H;
-
-		c->fstart[G] = k;
-		c->fturn[G] = 0;
-		for (i = d->sstart[G]; i < d->sstart[G + 1]; i++)
-			c->rcnt[d->spine[i]] = 0;
-		for (want = 1; want <= 2 && k == c->fstart[G]; want++)
-			for (i = c->gstart[at]; G != H && i < c->gstart[at + 1];
-			     i++) {
-				const struct dfp_cab *cb = &c->gcab[i];
-
-				if (c->cabled[cb->far] != want)
-					continue;
-				c->fturn[G] = want == 2;
-				if (!c->rcnt[cb->sp])
-					c->rbeg[cb->sp] = k;
-				c->rcnt[cb->sp]++;
-				c->flist[k++] = i;
-			}
-	}
-	c->fstart[c->ng] = k;
-}
-
-/* Candidate keys of spine s toward T into key[]: rule, else detour. */
-static uint32_t spine_cands(struct dfp_ctx *c, int32_t s, int32_t T,
-			    uint64_t *key)
-{
-	const struct ot_dfp *d = c->d;
-	const struct ot_node *nd = &c->f->node[s];
-	int32_t H = d->group[T];
-	uint32_t m = 0;
-	unsigned int p;
-
-	if (d->group[s] == H && c->cabled[s] == 1) {
-		for (p = 1; p <= nd->nports; p++)
-			if (nd->port[p].peer == T)
-				key[m++] = p;
-		return m;
-	}
-	if (d->group[s] == H)
-		return 0; /* down to a leaf that reaches T: spine_fallback */
-	if (c->rcnt[s])
-		return 0; /* its own usable cables, in flist */
-	for (p = 1; p <= nd->nports; p++) {
-		int32_t x = nd->port[p].peer;
-
-		if (ot_dfp_port_class(d, s, p) == OT_DFP_PORT_GLOBAL &&
-		    d->group[x] != H && c->rcnt[x] && !c->fturn[d->group[x]])
-			key[m++] = ((uint64_t)d->group[x] << 40) |
-				   ((uint64_t)d->index[x] << 8) | p;
-	}
-	return m;
-}
-
-/*
- * Candidate keys of leaf s toward T: up to spines with the rule (a
- * usable cable, or in H a cable to T), else to spines with a detour
- * (*det set).
- */
-static uint32_t leaf_cands(struct dfp_ctx *c, int32_t s, int32_t T,
-			   uint64_t *key, uint8_t *det)
-{
-	const struct ot_dfp *d = c->d;
-	const struct ot_node *nd = &c->f->node[s];
-	bool home = d->group[s] == d->group[T];
-	uint32_t m = 0;
-	unsigned int p, pass;
-
-	for (pass = 0; pass < 2 && !m; pass++)
-		for (p = 1; p <= nd->nports; p++) {
-			int32_t x = nd->port[p].peer;
-			bool ok;
-
-			if (ot_dfp_port_class(d, s, p) != OT_DFP_PORT_UP)
-				continue;
-			if (!pass)
-				ok = home ? c->cabled[x] == 1 : c->rcnt[x] > 0;
-			else
-				ok = c->pcnt[x] > 0; /* a detour (spines first) */
-			if (ok)
-				key[m++] = ((uint64_t)d->index[x] << 8) | p;
-		}
-	*det = pass == 2 && m ? DFP_DETOUR_SL :
-	       m && !home && c->fturn[d->group[s]] ? DFP_LAND_SL : 0;
-	return m;
-}
-
-/*
- * The fallback of a spine with neither rule nor detour (spine_fallback):
- * its cables down to leaves that go up by the rule (SL 0), in (leaf,
- * port) order, into plist at *k; where there are none, to leaves that
- * go up at all (an entry no CA's path uses: the group's leaves take
- * other spines, and no global hop lands here toward T).
- */
-static void fallback_list(struct dfp_ctx *c, int32_t s, uint32_t *k)
-{
-	const struct ot_node *nd = &c->f->node[s];
-	uint64_t key[OT_MAX_PORTS + 1];
-	uint32_t m = 0, j, pass;
-	unsigned int p;
-
-	c->fcnt[s] = 0;
-	c->frule[s] = 0;
-	if (c->pcnt[s] || c->rcnt[s])
-		return;
-	for (pass = 0; pass < 2 && !m; pass++)
-		for (p = 1; p <= nd->nports; p++) {
-			int32_t x = nd->port[p].peer;
-
-			if (ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_DOWN &&
-			    c->pcnt[x] && (pass || !c->ldet[x]))
-				key[m++] = ((uint64_t)c->d->index[x] << 8) | p;
-		}
-	qsort(key, m, sizeof(*key), ot_cmp_u64);
-	c->fbeg[s] = *k;
-	c->fcnt[s] = m;
-	c->frule[s] = pass == 1 && m;
-	for (j = 0; j < m; j++)
-		c->plist[(*k)++] = key[j] & 0xff;
-}
-
-/*
- * A leaf of another group than T's whose spines have neither rule nor
- * detour: up to a spine whose fallback leads down to a leaf of the rule
- * (path SL 3, the turn at that leaf), in (spine, port) order.
- */
-static uint32_t turn_cands(const struct dfp_ctx *c, int32_t s, uint64_t *key)
-{
-	const struct ot_node *nd = &c->f->node[s];
-	uint32_t m = 0;
-	unsigned int p;
-
-	for (p = 1; p <= nd->nports; p++) {
-		int32_t x = nd->port[p].peer;
-
-		if (ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_UP &&
-		    c->frule[x] && !c->fturn[c->d->group[s]])
-			key[m++] = ((uint64_t)c->d->index[x] << 8) | p;
-	}
-	qsort(key, m, sizeof(*key), ot_cmp_u64);
-	return m;
-}
-
-/*
- * Every switch's candidate ports toward leaf T, sorted: spines first
- * (a leaf's detour needs its spines' answers), then leaves.
- */
-/* Spine s's or leaf s's candidates toward T into plist at *k. */
-static void put_cands(struct dfp_ctx *c, int32_t s, int32_t T, uint32_t *k)
-{
-	uint64_t key[OT_MAX_PORTS + 1];
-	uint32_t j, m;
-
-	if (c->d->role[s] == OT_DFP_SPINE) {
-		m = spine_cands(c, s, T, key);
-	} else {
-		c->ldet[s] = 0;
-		m = s == T ? 0 : leaf_cands(c, s, T, key, &c->ldet[s]);
-	}
-	qsort(key, m, sizeof(*key), ot_cmp_u64);
-	c->pbeg[s] = *k;
-	c->pcnt[s] = m;
-	for (j = 0; j < m; j++)
-		c->plist[(*k)++] = key[j] & 0xff;
-}
-
-static void candidates(struct dfp_ctx *c, int32_t T)
-{
-	const struct ot_dfp *d = c->d;
-	uint64_t key[OT_MAX_PORTS + 1];
-	uint32_t i, j, m, k = 0;
-
-	usable_cables(c, T);
-	for (i = 0; i < c->nsw - c->nleaves; i++)
-		put_cands(c, d->spine[i], T, &k);
-	for (i = 0; i < c->nleaves; i++)
-		put_cands(c, d->leaf[i], T, &k);
-	for (i = 0; i < c->nsw - c->nleaves; i++)
-		fallback_list(c, d->spine[i], &k);
-	for (i = 0; i < c->nleaves; i++) {
-		int32_t s = d->leaf[i];
-
-		if (s == T || c->pcnt[s] || d->group[s] == d->group[T])
-			continue;
-		m = turn_cands(c, s, key);
-		c->pbeg[s] = k;
-		c->pcnt[s] = m;
-		c->ldet[s] = m ? DFP_TURN_SL : 0;
-		for (j = 0; j < m; j++)
-			c->plist[k++] = key[j] & 0xff;
-	}
-	c->ktail = k;
-}
-
-/*
- * Toward T after T0 of the same group with the same spines reaching
- * them (cabled[]): everything outside T's group is as it was (it reads
- * cabled[] and nothing else of T), so only the group's own switches
- * are done again, into plist beyond the full answer.  False where the
- * spines differ (damage): then the whole again.
- */
-static bool home_candidates(struct dfp_ctx *c, int32_t T, int32_t T0)
-{
-	const struct ot_dfp *d = c->d;
-	uint32_t H = (uint32_t)d->group[T], i, k = c->ktail;
-	uint8_t old[OT_MAX_PORTS + 1];
-	uint32_t n = d->sstart[H + 1] - d->sstart[H];
-	bool same = true;
-
-	if (T0 < 0 || d->group[T0] != (int32_t)H || n > OT_MAX_PORTS)
-		return false;
-	for (i = 0; i < n; i++) {
-		int32_t w = d->spine[d->sstart[H] + i];
-
-		old[i] = c->cabled[w];
-		c->cabled[w] = cabled_to(c->f, w, T);
-	}
-	for (i = 0; i < n; i++) {
-		int32_t w = d->spine[d->sstart[H] + i];
-
-		if (!c->cabled[w] && turn_below(c, w, T))
-			c->cabled[w] = 2;
-		same &= c->cabled[w] == old[i];
-	}
-	if (!same)
-		return false;
-	for (i = d->sstart[H]; i < d->sstart[H + 1]; i++)
-		put_cands(c, d->spine[i], T, &k);
-	for (i = d->lstart[H]; i < d->lstart[H + 1]; i++)
-		put_cands(c, d->leaf[i], T, &k);
-	for (i = d->sstart[H]; i < d->sstart[H + 1]; i++)
-		fallback_list(c, d->spine[i], &k);
-	return true;
-}
-
-/* Ports of leaf s's candidates to spine sp: the first's place, how many. */
-static uint32_t ports_to(const struct dfp_ctx *c, int32_t s, int32_t sp,
-			 uint32_t *first)
-{
-	const struct ot_node *nd = &c->f->node[s];
-	uint32_t i, n = 0;
-
-	for (i = c->pbeg[s]; i < c->pbeg[s] + c->pcnt[s]; i++)
-		if (nd->port[c->plist[i]].peer == sp) {
-			if (!n)
-				*first = i;
-			n++;
-		}
-	return n;
-}
-
-/*
- * A spine with neither rule nor detour toward T (no usable cable, none
- * to a spine with one; in T's group: no cable to T) goes down to a leaf
- * of its group, dealt by k (fallback_list): the turn of SL 3 paths and
- * of SL 4 landings, which only pass spines whose fallback leaves go by
- * the rule; any other spine's entry no CA's path uses.  OT_NO_PORT where
- * no leaf below goes up at all.
- */
-static unsigned int spine_fallback(const struct dfp_ctx *c, int32_t s,
-				   uint32_t k)
-{
-	if (!c->fcnt[s])
-		return OT_NO_PORT;
-	return c->plist[c->fbeg[s] + k % c->fcnt[s]];
-}
-
-/*
- * The port of switch s toward LID lid dealt as number k (the top: cable
- * k mod C, parallel cables k / C mod n, else dealt by k); OT_NO_PORT
- * where there is none.
- */
-static unsigned int port_at_k(const struct dfp_ctx *c, int32_t s,
-			      uint32_t lid, uint32_t k)
-{
-	const struct ot_dfp *d = c->d;
-	const struct ot_node *nd = &c->f->node[s];
-	int32_t t = c->tsw[lid], T = c->tleaf[lid], G = d->group[s];
-	uint32_t C, first = 0, n;
-	unsigned int p;
-
-	if (s == t)
-		return c->tport[lid];
-	if (t != T && d->role[s] == OT_DFP_LEAF && cabled_to(c->f, s, t)) {
-		for (p = 1, n = 0; p <= nd->nports; p++)
-			n += nd->port[p].peer == t;
-		for (p = 1, n = k % n; p <= nd->nports; p++)
-			if (nd->port[p].peer == t && !n--)
-				return p;
-	}
-	C = c->fstart[G + 1] - c->fstart[G];
-	if (d->role[s] == OT_DFP_SPINE && c->rcnt[s]) {
-		const struct dfp_cab *cb = &c->gcab[c->flist[c->fstart[G] +
-							     k % C]];
-
-		if (cb->sp == s)
-			return cb->port;
-		return c->gcab[c->flist[c->rbeg[s] + k % c->rcnt[s]]].port;
-	}
-	if (!c->pcnt[s])
-		return d->role[s] == OT_DFP_SPINE ? spine_fallback(c, s, k) :
-						    OT_NO_PORT;
-	if (d->role[s] == OT_DFP_LEAF && C &&
-	    (!c->ldet[s] || c->ldet[s] == DFP_LAND_SL)) {
-		int32_t sp = c->gcab[c->flist[c->fstart[G] + k % C]].sp;
-
-		n = ports_to(c, s, sp, &first);
-		if (n)
-			return c->plist[first + (k / C) % n];
-	}
-	if (d->role[s] == OT_DFP_SPINE) /* a detour: k / want, as shared */
-		k /= c->want;
-	return c->plist[c->pbeg[s] + k % c->pcnt[s]];
-}
-
-/*
- * Leaf s of a group G that has fewer usable cables (C) toward T's group
- * than most pairs have (want, cables lost): the LIDs numbered k with k
- * mod want >= C (those a lost cable would have carried) go up to a spine
- * of G with a detour through a third group (up, global, global, down on
- * SL 1, as a detour), dealt by k / want in (spine, port) order; the
- * others keep the rule.  Only at LMC offset 0 and where no group lost
- * all its cables to another (no damage layer: its intermediates route
- * by the rule alone).  OT_NO_PORT: the rule.
- */
-static unsigned int share_detour(const struct dfp_ctx *c, int32_t s,
-				 uint32_t lid)
-{
-	const struct ot_dfp *d = c->d;
-	const struct ot_node *nd = &c->f->node[s];
-	int32_t G = d->group[s], T = c->tleaf[lid];
-	uint32_t C = c->fstart[G + 1] - c->fstart[G], k = c->rank[lid];
-	uint64_t key[OT_MAX_PORTS + 1];
-	uint32_t m = 0;
-	unsigned int p;
-
-	if (c->damage || c->voff[lid] || d->role[s] != OT_DFP_LEAF ||
-	    c->ldet[s] || c->tsw[lid] != T || G == d->group[T] || !C ||
-	    C >= c->want || k % c->want < C)
-		return OT_NO_PORT;
-	for (p = 1; p <= nd->nports; p++) {
-		int32_t x = nd->port[p].peer;
-
-		if (ot_dfp_port_class(d, s, p) == OT_DFP_PORT_UP &&
-		    !c->rcnt[x] && c->pcnt[x])
-			key[m++] = ((uint64_t)d->index[x] << 8) | p;
-	}
-	if (!m)
-		return OT_NO_PORT;
-	qsort(key, m, sizeof(*key), ot_cmp_u64);
-	return key[(k / c->want) % m] & 0xff;
-}
-
-/* The port of switch s toward LID lid: its number in its group. */
-static unsigned int port_at(const struct dfp_ctx *c, int32_t s, uint32_t lid)
-{
-	unsigned int p = share_detour(c, s, lid);
-
-	return p != OT_NO_PORT ? p : port_at_k(c, s, lid, c->rank[lid]);
-}
-
-/* Whether leaf s's CAs take a shared detour (share_detour) toward lid. */
-static bool shares(const struct dfp_ctx *c, int32_t s, uint32_t lid,
-		   uint8_t port)
-{
-	int32_t x = c->f->node[s].port[port].peer;
-
-	return !c->damage && !c->voff[lid] && !c->ldet[s] &&
-	       c->tsw[lid] == c->tleaf[lid] &&
-	       c->d->group[s] != c->d->group[c->tleaf[lid]] && x >= 0 &&
-	       c->d->role[x] == OT_DFP_SPINE && !c->rcnt[x] && c->pcnt[x];
-}
 
 /* The path SL from leaf s's CAs toward lid. */
 static int set_dsl(struct dfp_ctx *c, uint32_t lid, int32_t s, uint8_t sl)
@@ -922,7 +425,7 @@ static unsigned int rule_down(const struct dfp_ctx *c, int32_t s, uint32_t k)
 }
 
 /*
- * Toward leaf T (after candidates()): which groups may be a Valiant
+ * Toward leaf T (after ot_dfp_candidates()): which groups may be a Valiant
  * path's intermediate (vint: its leaves go by the rule, its spines
  * either take a usable cable to T's group or go down to such a leaf,
  * its usable cables land on spines cabled to T), and which groups a
@@ -1042,12 +545,12 @@ static int valiant_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 
 	for (I = r; I < c->ng; I += c->every) {
 		for (i = d->lstart[I]; c->vint[I] && i < d->lstart[I + 1]; i++)
-			buf[sw_pos(c, d->leaf[i])] =
-				(uint8_t)port_at_k(c, d->leaf[i], lid, q);
+			buf[sw_pos(c, d->leaf[i])] = (uint8_t)
+				ot_dfp_port_at_k(c, d->leaf[i], lid, q);
 		for (i = d->sstart[I]; c->vint[I] && i < d->sstart[I + 1]; i++)
 			buf[sw_pos(c, d->spine[i])] = (uint8_t)(
 				c->rcnt[d->spine[i]] ?
-				port_at_k(c, d->spine[i], lid, q) :
+				ot_dfp_port_at_k(c, d->spine[i], lid, q) :
 				rule_down(c, d->spine[i], q));
 	}
 	for (G = 0; G < c->ng; G++) {
@@ -1084,7 +587,7 @@ static int valiant_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 
 /*
  * The damage layer's order of groups: those that some group has no
- * usable cable to (toward some leaf: usable_cables()) first, by number,
+ * usable cable to (toward some leaf: ot_dfp_usable_cables()) first, by number,
  * then the others.  A path through an intermediate group K toward group
  * H takes its second global hop down in this order (K above H), so every
  * group below which such a pair breaks has the others above it.
@@ -1104,7 +607,7 @@ static int damage_order(struct dfp_ctx *c)
 		H = (uint32_t)d->group[d->leaf[i]];
 		if (bad[H])
 			continue;
-		usable_cables(c, d->leaf[i]);
+		ot_dfp_usable_cables(c, d->leaf[i]);
 		for (G = 0; G < c->ng; G++)
 			if (G != H && c->fstart[G + 1] == c->fstart[G])
 				bad[H] = 1;
@@ -1344,7 +847,7 @@ static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 	bool none = false;
 
 	for (i = 0; i < c->nsw; i++) {
-		buf[i] = (uint8_t)port_at(c, c->posnode[i], lid);
+		buf[i] = (uint8_t)ot_dfp_port_at(c, c->posnode[i], lid);
 		none |= buf[i] == OT_NO_PORT;
 	}
 	if (none && damage_lid(c, lid, buf)) {
@@ -1386,7 +889,7 @@ static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 		if (c->ldet[s] && c->tsw[lid] == c->tleaf[lid] &&
 		    mark_detour(c, lid, s))
 			return -1;
-		if (shares(c, s, lid, buf[i])) {
+		if (ot_dfp_shares(c, s, lid, buf[i])) {
 			if (set_dsl(c, lid, s, DFP_DETOUR_SL))
 				return -1;
 			c->any_detour = true;
@@ -1445,8 +948,8 @@ static int fill_lfts(struct dfp_ctx *c, struct ot_routing *out)
 			buf = nb;
 			cap = j - i;
 		}
-		if (!home_candidates(c, T, T0)) {
-			candidates(c, T);
+		if (!ot_dfp_home_candidates(c, T, T0)) {
+			ot_dfp_candidates(c, T);
 			valiant_groups(c, T); /* reads no switch of T's group */
 		}
 		error = route_batch(c, out, by + i, j - i, buf);
@@ -1456,68 +959,6 @@ static int fill_lfts(struct dfp_ctx *c, struct ot_routing *out)
 	return error;
 }
 
-/* What the VL rule depends on beyond the hop. */
-struct dfp_vlrule {
-	bool detour, turn, land, escape;
-	uint8_t esc_vl;
-	uint8_t lay_vl[OT_VALIANT_LAYERS + 1]; /* Valiant layer l's, 0 none */
-	uint8_t dmg_vl; /* the damage layer's, 0 none */
-};
-
-/*
- * Bit l: port p of node n is a global cable down in Valiant layer l's
- * order; bit DFP_DAMAGE_BIT: down in the damage layer's (drank, or
- * NULL).
- */
-static uint8_t down_mask(const struct ot_dfp *d, const uint32_t *drank,
-			 uint32_t n, unsigned int p)
-{
-	uint8_t m = 0;
-	unsigned int l;
-	int32_t far;
-
-	if (ot_dfp_port_class(d, n, p) != OT_DFP_PORT_GLOBAL)
-		return 0;
-	far = d->fabric->node[n].port[p].peer;
-	for (l = 1; l <= OT_VALIANT_LAYERS; l++)
-		if (ot_valiant_down(d->ngroups, l, (uint32_t)d->group[n],
-				    (uint32_t)d->group[far]))
-			m |= 1u << l;
-	if (drank && drank[d->group[far]] < drank[d->group[n]])
-		m |= 1u << DFP_DAMAGE_BIT;
-	return m;
-}
-
-/*
- * The VL of a hop (the proof at the top): the escape SL's own VL; on the
- * detour SL VL 1 after a global cable or after a spine, VL 0 else; on
- * Valiant layer l's SL its VL after a global cable, after a spine and
- * onto a global cable down in the layer's order (down: bit l), VL 0
- * else; SL 0 VL 0.
- */
-static uint8_t dfp_vl(const struct dfp_vlrule *v, unsigned int sl,
-		      enum ot_dfp_port in, enum ot_dfp_port out, uint8_t down)
-{
-	unsigned int l = sl - DFP_VALIANT_SL0;
-
-	if (v->escape && sl == DFP_ESCAPE_SL)
-		return v->esc_vl;
-	if (sl > DFP_VALIANT_SL0 && l <= OT_VALIANT_LAYERS && v->lay_vl[l])
-		return in == OT_DFP_PORT_GLOBAL || in == OT_DFP_PORT_UP ||
-		       (down >> l & 1) ? v->lay_vl[l] : 0;
-	if (sl == DFP_DAMAGE_SL && v->dmg_vl)
-		return in == OT_DFP_PORT_GLOBAL || in == OT_DFP_PORT_UP ||
-		       (down >> DFP_DAMAGE_BIT & 1) ? v->dmg_vl : 0;
-	if (v->detour && sl == DFP_DETOUR_SL)
-		return in == OT_DFP_PORT_GLOBAL || in == OT_DFP_PORT_UP;
-	if (v->turn && sl == DFP_TURN_SL)
-		return !(in == OT_DFP_PORT_NONE || in == OT_DFP_PORT_CA ||
-			 (in == OT_DFP_PORT_DOWN && out == OT_DFP_PORT_DOWN));
-	if (v->land && sl == DFP_LAND_SL)
-		return in == OT_DFP_PORT_UP ||
-		       (in == OT_DFP_PORT_DOWN && out == OT_DFP_PORT_DOWN);
-	return 0;
-}
 
 static struct dfp_vlrule ctx_vlrule(const struct dfp_ctx *c)
 {
@@ -1535,16 +976,6 @@ static struct dfp_vlrule ctx_vlrule(const struct dfp_ctx *c)
 	return v;
 }
 
-/* How many VLs the rule takes. */
-static unsigned int vlrule_vls(const struct dfp_vlrule *v)
-{
-	unsigned int n = 1 + (v->detour || v->turn || v->land) + v->escape +
-			 (v->dmg_vl != 0), l;
-
-	for (l = 1; l <= OT_VALIANT_LAYERS; l++)
-		n += v->lay_vl[l] != 0;
-	return n;
-}
 
 /* SL2VL where some path leaves VL 0 (intact fabrics: none, 1 VL). */
 static int set_vls(struct dfp_ctx *c, struct ot_routing *out)
@@ -1554,7 +985,7 @@ static int set_vls(struct dfp_ctx *c, struct ot_routing *out)
 	unsigned int in, o, sl, np;
 	uint32_t n;
 
-	out->nvls = vlrule_vls(&v);
+	out->nvls = ot_dfp_vlrule_vls(&v);
 	if (out->nvls == 1)
 		return 0;
 	out->needs_qos = true;
@@ -1569,46 +1000,20 @@ static int set_vls(struct dfp_ctx *c, struct ot_routing *out)
 			enum ot_dfp_port pc = ot_dfp_port_class(c->d, n, in);
 
 			for (o = 0; o <= np; o++) {
-				uint8_t down = down_mask(c->d, c->drank, n, o);
+				enum ot_dfp_port oc = ot_dfp_port_class(c->d,
+									n, o);
+				uint8_t down = ot_dfp_down_mask(c->d, c->drank,
+								n, o);
 
 				for (sl = 0; sl < OT_NUM_SLS; sl++)
 					t[ot_sl2vl_index(np, in, o, sl)] =
-						dfp_vl(&v, sl, pc,
-						       ot_dfp_port_class(c->d, n, o),
-						       down);
+						ot_dfp_vl(&v, sl, pc, oc, down);
 			}
 		}
 	}
 	return 0;
 }
 
-/* What the path SL and the promise's rule read. */
-struct dfp_sls {
-	uint8_t *escape;  /* per LID */
-	uint8_t *dsl;     /* path SLs [dlid * nleaves + leaf pos], NULL */
-	int32_t *srcpos;  /* per LID: its leaf's position, -1 */
-	uint32_t nleaves;
-	uint16_t max_lid;
-};
-
-static void sls_free(struct dfp_sls *s)
-{
-	free(s->escape);
-	free(s->dsl);
-	free(s->srcpos);
-}
-
-static unsigned int sls_want(const struct dfp_sls *s, uint16_t slid,
-			     uint16_t dlid)
-{
-	if (dlid > s->max_lid || slid > s->max_lid)
-		return 0;
-	if (s->escape[dlid])
-		return DFP_ESCAPE_SL;
-	if (!s->dsl || s->srcpos[slid] < 0)
-		return 0;
-	return s->dsl[(size_t)dlid * s->nleaves + (uint32_t)s->srcpos[slid]];
-}
 
 /* A copy of the SL data (the routing's and the promise's each own one). */
 static int sls_copy(const struct dfp_ctx *c, struct dfp_sls *s)
@@ -1637,14 +1042,14 @@ static void priv_free(void *ctx)
 {
 	if (!ctx)
 		return;
-	sls_free(ctx);
+	ot_dfp_sls_free(ctx);
 	free(ctx);
 }
 
 static uint8_t dfp_path_sl(const struct ot_routing *r, uint16_t slid,
 			   uint16_t dlid)
 {
-	return (uint8_t)sls_want(r->priv, slid, dlid);
+	return (uint8_t)ot_dfp_sls_want(r->priv, slid, dlid);
 }
 
 static int set_path_sls(struct dfp_ctx *c, struct ot_routing *out)
@@ -1666,174 +1071,6 @@ static int set_path_sls(struct dfp_ctx *c, struct ot_routing *out)
 	return 0;
 }
 
-/* The promise's context: the recognizer's answer, SLs, the VL rule. */
-struct dfp_promise {
-	struct ot_dfp *d;
-	uint32_t *drank; /* the damage layer's order, or NULL */
-	struct dfp_sls sls;
-	struct dfp_vlrule vr;
-};
-
-static void promise_free(void *ctx)
-{
-	struct dfp_promise *pr = ctx;
-
-	if (!pr)
-		return;
-	ot_dfp_free(pr->d);
-	free(pr->drank);
-	sls_free(&pr->sls);
-	free(pr);
-}
-
-/* The class of the port node[i] of the path receives on (NONE at i 0). */
-static enum ot_dfp_port in_class(const struct ot_dfp *d,
-				 const struct ot_path *p, unsigned int i)
-{
-	const struct ot_port *pt;
-
-	if (!i)
-		return OT_DFP_PORT_NONE;
-	pt = &d->fabric->node[p->node[i - 1]].port[p->port[i - 1]];
-	return ot_dfp_port_class(d, p->node[i], pt->peer_port);
-}
-
-/*
- * Valiant layer l (SL 4 + l): up, global, global, down or up, global,
- * down, up, global, down (the turn at a leaf of the intermediate group),
- * the first global hop up in the layer's order, the second down.
- */
-static const char *valiant_shape(const struct ot_dfp *d,
-				 const uint32_t *drank, const struct ot_path *p,
-				 unsigned int sl, unsigned int *at)
-{
-	static const char *const want[] = { "UGGD", "UGDUGD" };
-	unsigned int l = sl == DFP_DAMAGE_SL ? DFP_DAMAGE_BIT :
-					       sl - DFP_VALIANT_SL0;
-	unsigned int i, w, g = 0;
-	char got[8] = "";
-
-	*at = 1;
-	if (p->len < 7 || p->len > 9)
-		return "not up-global-(down-up-)global-down on a Valiant SL";
-	for (i = 1; i + 2 < p->len; i++) {
-		enum ot_dfp_port pc = ot_dfp_port_class(d, p->node[i],
-							 p->port[i]);
-
-		got[i - 1] = pc == OT_DFP_PORT_UP ? 'U' :
-			     pc == OT_DFP_PORT_GLOBAL ? 'G' :
-			     pc == OT_DFP_PORT_DOWN ? 'D' : '?';
-		if (pc == OT_DFP_PORT_GLOBAL) {
-			bool down = down_mask(d, drank, p->node[i], p->port[i]) >>
-				    l & 1;
-
-			*at = i;
-			if (!g && down && sl != DFP_DAMAGE_SL)
-				return "first global hop down in the layer's order";
-			if (g && !down)
-				return "second global hop up in the layer's order";
-			g++;
-		}
-	}
-	for (w = 0; w < 2; w++)
-		if (!strcmp(got, want[w]))
-			return NULL;
-	return "not up-global-(down-up-)global-down on a Valiant SL";
-}
-
-/*
- * up? global? down? (SL 0), up? global global? down? (SL 1), up down
- * up global? down? (SL 3: the turn at a leaf of the source group).
- */
-static const char *shape_error(const struct ot_dfp *d, const uint32_t *drank,
-			       const struct ot_path *p, unsigned int sl,
-			       unsigned int *at)
-{
-	unsigned int i = 1, last = 0, n[5] = { 0 };
-	unsigned int max_global = sl == DFP_DETOUR_SL ? 2 : 1;
-
-	if (sl > DFP_VALIANT_SL0)
-		return valiant_shape(d, drank, p, sl, at);
-	if (sl == DFP_LAND_SL) {
-		static const enum ot_dfp_port want[] = {
-			OT_DFP_PORT_UP, OT_DFP_PORT_GLOBAL, OT_DFP_PORT_DOWN,
-			OT_DFP_PORT_UP, OT_DFP_PORT_DOWN,
-		};
-
-		for (i = 0; i < 5; i++) {
-			*at = i + 1;
-			if (i + 4 > p->len ||
-			    ot_dfp_port_class(d, p->node[i + 1],
-					      p->port[i + 1]) != want[i])
-				return "not up-global-down-up-down on SL 4";
-		}
-		return p->len == 8 ? NULL : "a hop too many on SL 4";
-	}
-	if (sl == DFP_TURN_SL) {
-		*at = 1;
-		if (p->len < 6 ||
-		    ot_dfp_port_class(d, p->node[1], p->port[1]) != OT_DFP_PORT_UP ||
-		    ot_dfp_port_class(d, p->node[2], p->port[2]) != OT_DFP_PORT_DOWN)
-			return "no up-down turn on SL 3";
-		i = 3;
-	}
-	for (; i + 2 < p->len; i++) {
-		enum ot_dfp_port pc = ot_dfp_port_class(d, p->node[i],
-							 p->port[i]);
-		unsigned int r = pc == OT_DFP_PORT_UP ? 1 :
-				 pc == OT_DFP_PORT_GLOBAL ? 2 : 3;
-
-		*at = i;
-		if (pc != OT_DFP_PORT_UP && pc != OT_DFP_PORT_GLOBAL &&
-		    pc != OT_DFP_PORT_DOWN)
-			return "a hop on no leaf, spine or global cable";
-		if (r < last)
-			return r == 1 ? "up after down or global" :
-					"global after down";
-		if (++n[r] > (r == 2 ? max_global : 1))
-			return r == 2 ? "one global hop too many" :
-					"a second hop up or down";
-		last = r;
-	}
-	return NULL;
-}
-
-static int dfp_rule(const void *ctx, const struct ot_path *p,
-		    struct ot_error *why)
-{
-	const struct dfp_promise *pr = ctx;
-	const struct ot_dfp *d = pr->d;
-	unsigned int i, sl, at = 0;
-	const char *bad;
-
-	if (p->dlid > pr->sls.max_lid || p->slid > pr->sls.max_lid)
-		return ot_error_set(why, "LID %u or %u beyond the routing",
-				    p->slid, p->dlid);
-	sl = sls_want(&pr->sls, p->slid, p->dlid);
-	if (p->sl != sl)
-		return ot_error_set(why, "path SL %u, the engine gives SL %u toward LID %u",
-				    p->sl, sl, p->dlid);
-	for (i = 0; i + 1 < p->len; i++) {
-		uint8_t want = dfp_vl(&pr->vr, sl, in_class(d, p, i),
-				      ot_dfp_port_class(d, p->node[i],
-							p->port[i]),
-				      down_mask(d, pr->drank, p->node[i],
-						p->port[i]));
-
-		if (p->vl[i] != want)
-			return ot_error_set(why,
-					    "hop %u from \"%s\" on VL %u, the rule gives VL %u",
-					    i, d->fabric->node[p->node[i]].desc,
-					    p->vl[i], want);
-	}
-	if (sl == DFP_ESCAPE_SL && pr->vr.escape)
-		return 0;
-	bad = shape_error(d, pr->drank, p, sl, &at);
-	if (!bad)
-		return 0;
-	return ot_error_set(why, "hop %u from switch \"%s\": %s, not up-global-down",
-			    at, d->fabric->node[p->node[at]].desc, bad);
-}
 
 static int set_promise(struct dfp_ctx *c, struct ot_routing *out,
 		       struct ot_dfp *d)
@@ -1843,7 +1080,7 @@ static int set_promise(struct dfp_ctx *c, struct ot_routing *out,
 
 	if (!pr || sls_copy(c, &pr->sls)) {
 		if (pr)
-			sls_free(&pr->sls);
+			ot_dfp_sls_free(&pr->sls);
 		free(pr);
 		ot_dfp_free(d);
 		return ot_error_nomem(c->err, "df-static");
@@ -1853,7 +1090,7 @@ static int set_promise(struct dfp_ctx *c, struct ot_routing *out,
 	if (c->drank) {
 		pr->drank = malloc(((size_t)c->ng + 1) * sizeof(*pr->drank));
 		if (!pr->drank) {
-			promise_free(pr);
+			ot_dfp_promise_free(pr);
 			return ot_error_nomem(c->err, "df-static");
 		}
 		memcpy(pr->drank, c->drank, (size_t)c->ng * sizeof(*pr->drank));
@@ -1878,12 +1115,12 @@ static int set_promise(struct dfp_ctx *c, struct ot_routing *out,
 		 (c->any_escape ? 1u << DFP_ESCAPE_SL : 0) |
 		 ((uint32_t)c->layers << DFP_VALIANT_SL0) |
 		 (c->any_damage ? 1u << DFP_DAMAGE_SL : 0);
-	p->rule = dfp_rule;
+	p->rule = ot_dfp_rule;
 	p->rule_text =
 		"SL 0: up (leaf to spine), global, down, each at most once in that order, VL 0; SL 1 (detour): up, two global hops, down, VL 1 after a global cable or a spine; SL 3 (turn): up, down, then as SL 0, VL 0 up to the turn, VL 1 from it; SL 4 (landing turn): up, global, down, up, down, VL 1 from the turn; escape: SL 2 on its own VL; SL 4 + l (Valiant layer l): up, global up in the layer's order, (down, up,) global down, down, on the layer's VL after a global cable or a spine and onto the global hop down, VL 0 else; SL 8 (damage layer): up, global, (down, up,) global down in the damage order, down, on its VL as a Valiant layer's";
 	p->source_free = true;
 	p->ctx = pr;
-	p->free_ctx = promise_free;
+	p->free_ctx = ot_dfp_promise_free;
 	return 0;
 }
 

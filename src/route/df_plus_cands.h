@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * df-static on a Dragonfly+: the engine's state (route/df_plus.c) and
+ * the rule toward one leaf T (route/df_plus_cands.c): the usable global
+ * cables, every switch's candidate ports, and the port a switch takes
+ * toward a LID.  Private to src/route/.
+ */
+#ifndef OSMTOPO_ROUTE_DF_PLUS_CANDS_H
+#define OSMTOPO_ROUTE_DF_PLUS_CANDS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/error.h"
+#include "model/fabric.h"
+#include "route/escape.h"
+#include "topo/dragonfly_plus.h"
+
+/* A global cable: its spine, port and the spine at the far end. */
+struct dfp_cab {
+	int32_t sp, far;
+	uint8_t port;
+};
+
+struct dfp_ctx {
+	const struct ot_fabric *f;
+	const struct ot_dfp *d;
+	struct ot_error *err;
+	uint32_t ng, nleaves, nsw;
+	/* per LID */
+	int32_t *tsw;    /* the switch it is on, -1: not routed */
+	uint8_t *tport;  /* that switch's port to it, 0 itself */
+	int32_t *tleaf;  /* the leaf routed toward */
+	uint32_t *rank;  /* k: its number in its group */
+	uint8_t *escape; /* 1 on the escape layer */
+	uint16_t *order; /* routed LIDs by (group, offset, leaf, rank) */
+	uint32_t norder;
+	/* global cables G -> H: gcab[gstart[G * ng + H] ...) */
+	uint32_t *gstart;
+	struct dfp_cab *gcab;
+	uint32_t want;    /* global cables most group pairs have */
+	/* per destination leaf T (scratch) */
+	/* per node: a spine of H cabled to T (1), or not but with a leaf
+	 * below cabled to a spine that is (2) */
+	uint8_t *cabled;
+	uint8_t *fturn;   /* per group: its usable cables land on 2s */
+	uint32_t *fstart; /* per group: its usable cables flist[...] */
+	uint32_t *flist;  /* indices into gcab */
+	uint32_t *rbeg, *rcnt; /* per spine: its own in flist */
+	uint32_t *pbeg, *pcnt; /* per switch: candidate ports in plist */
+	uint32_t *fbeg, *fcnt; /* per spine: its fallback in plist */
+	uint8_t *frule;        /* per spine: its fallback's leaves go by SL 0 */
+	uint8_t *plist;   /* twice the ports: the home group's beyond ktail */
+	uint32_t ktail;
+	uint8_t *ldet;    /* per leaf: 0, or the SL of its detour */
+	/* per LID */
+	uint8_t *hop;     /* per node */
+	/* results */
+	uint8_t *dsl;     /* [lid * nleaves + leaf pos]: path SL; lazily */
+	bool any_detour, any_turn, any_land, any_escape;
+	/* Valiant (LMC offsets above 0) */
+	uint8_t *voff;    /* per LID: a CA's LID above offset 0 */
+	bool valiant;
+	uint32_t every;   /* ot_valiant_every */
+	uint8_t *gvia;    /* [G * ng + I]: each leaf of G has a spine of G
+			   * with a global cable to I */
+	uint8_t *vint;    /* per group: may be an intermediate toward T */
+	uint8_t *vland;   /* per group: a detour toward T lands there */
+	uint32_t *vsrc;   /* per group: its intermediate + 1 for the LID */
+	uint32_t *vlist;  /* scratch: candidate intermediates */
+	uint32_t *stamp;  /* per node: scratch marks */
+	uint8_t layers;   /* bit l: Valiant layer l taken */
+	/* the damage layer: groups in its order (those some group has no
+	 * usable cable to first), whether taken */
+	uint32_t *drank;
+	bool damage, any_damage;
+	/* the escape layer */
+	struct ot_escape esc;
+	uint8_t *present;
+	uint32_t *estart, *eadj;
+	int32_t *posnode;
+	bool esc_ready;
+};
+
+/* Toward leaf T: the spines of T's group that reach it (cabled), the
+ * usable cables per group (fstart, flist) and per spine (rbeg, rcnt). */
+void ot_dfp_usable_cables(struct dfp_ctx *c, int32_t T);
+
+/* Every switch's candidate ports toward leaf T (pbeg, pcnt, plist). */
+void ot_dfp_candidates(struct dfp_ctx *c, int32_t T);
+
+/* Toward T after T0: only T's group again where it can; else false. */
+bool ot_dfp_home_candidates(struct dfp_ctx *c, int32_t T, int32_t T0);
+
+/* The port of switch s toward lid dealt as number k, or OT_NO_PORT. */
+unsigned int ot_dfp_port_at_k(const struct dfp_ctx *c, int32_t s,
+			      uint32_t lid, uint32_t k);
+
+/* The port of switch s toward lid (a shared detour, else the rule's). */
+unsigned int ot_dfp_port_at(const struct dfp_ctx *c, int32_t s, uint32_t lid);
+
+/* Whether leaf s's CAs take a shared detour toward lid over port. */
+bool ot_dfp_shares(const struct dfp_ctx *c, int32_t s, uint32_t lid,
+		   uint8_t port);
+
+#endif
