@@ -624,29 +624,6 @@ static int damage_order(struct dfp_ctx *c)
 	return 0;
 }
 
-/* Spine s without a port toward the LID: down to a leaf of its group
- * with one, dealt by k in (leaf, port) order; OT_NO_PORT where none. */
-static unsigned int down_to_routed(const struct dfp_ctx *c, int32_t s,
-				   const uint8_t *buf, uint32_t k)
-{
-	const struct ot_node *nd = &c->f->node[s];
-	uint64_t key[OT_MAX_PORTS + 1];
-	uint32_t m = 0;
-	unsigned int p;
-
-	for (p = 1; p <= nd->nports; p++) {
-		int32_t x = nd->port[p].peer;
-
-		if (ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_DOWN &&
-		    buf[sw_pos(c, x)] != OT_NO_PORT)
-			key[m++] = ((uint64_t)c->d->index[x] << 8) | p;
-	}
-	if (!m)
-		return OT_NO_PORT;
-	qsort(key, m, sizeof(*key), ot_cmp_u64);
-	return key[k % m] & 0xff;
-}
-
 /* Whether K may be the damage layer's intermediate toward H. */
 static bool damage_via(const struct dfp_ctx *c, uint32_t K, uint32_t H)
 {
@@ -655,12 +632,16 @@ static bool damage_via(const struct dfp_ctx *c, uint32_t K, uint32_t H)
 }
 
 /*
- * Spine s of a group that sends the LID through an intermediate: one of
- * its global cables to a group damage_via() takes, dealt by k in (far
- * end's group, its spine, port) order; OT_NO_PORT where it has none.
+ * The port of class cls over which switch s sends LID number k, dealt by
+ * k among the candidates in (far end's group, index, port) order;
+ * OT_NO_PORT where there is none.  Up or down (a switch without a port
+ * toward the LID, buf OT_NO_PORT there): toward a switch of its group
+ * that has one.  Global (a spine of a group that sends the LID through
+ * an intermediate): toward a group damage_via() takes toward H.
  */
-static unsigned int damage_global(const struct dfp_ctx *c, int32_t s,
-				  uint32_t H, uint32_t k)
+static unsigned int deal_port(const struct dfp_ctx *c, int32_t s,
+			      enum ot_dfp_port cls, const uint8_t *buf,
+			      uint32_t H, uint32_t k)
 {
 	const struct ot_node *nd = &c->f->node[s];
 	uint64_t key[OT_MAX_PORTS + 1];
@@ -670,33 +651,13 @@ static unsigned int damage_global(const struct dfp_ctx *c, int32_t s,
 	for (p = 1; p <= nd->nports; p++) {
 		int32_t x = nd->port[p].peer;
 
-		if (ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_GLOBAL &&
-		    damage_via(c, (uint32_t)c->d->group[x], H))
+		if (ot_dfp_port_class(c->d, s, p) != cls)
+			continue;
+		if (cls == OT_DFP_PORT_GLOBAL ?
+			    damage_via(c, (uint32_t)c->d->group[x], H) :
+			    buf[sw_pos(c, x)] != OT_NO_PORT)
 			key[m++] = ((uint64_t)c->d->group[x] << 40) |
 				   ((uint64_t)c->d->index[x] << 8) | p;
-	}
-	if (!m)
-		return OT_NO_PORT;
-	qsort(key, m, sizeof(*key), ot_cmp_u64);
-	return key[k % m] & 0xff;
-}
-
-/* Leaf s: up to a spine with a port (buf), dealt by k in (spine, port)
- * order; OT_NO_PORT where none. */
-static unsigned int up_to_routed(const struct dfp_ctx *c, int32_t s,
-				 const uint8_t *buf, uint32_t k)
-{
-	const struct ot_node *nd = &c->f->node[s];
-	uint64_t key[OT_MAX_PORTS + 1];
-	uint32_t m = 0;
-	unsigned int p;
-
-	for (p = 1; p <= nd->nports; p++) {
-		int32_t x = nd->port[p].peer;
-
-		if (ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_UP &&
-		    buf[sw_pos(c, x)] != OT_NO_PORT)
-			key[m++] = ((uint64_t)c->d->index[x] << 8) | p;
 	}
 	if (!m)
 		return OT_NO_PORT;
@@ -709,7 +670,7 @@ static unsigned int up_to_routed(const struct dfp_ctx *c, int32_t s,
  * them outside T's group H: each group G with such a switch (vsrc[G] =
  * 1) sends the LID through intermediate groups K that may be one (vint,
  * not such a G themselves) and lie above H in the damage order: each
- * spine of G with a global cable to such a K takes one (damage_global),
+ * spine of G with a global cable to such a K takes one (deal_port),
  * G's leaves go up to those spines, its other spines down to a leaf of G
  * (an entry no CA's path uses), and K routes the LID by the rule (its
  * spines without a usable cable down to a leaf of the rule), on path SL
@@ -736,16 +697,20 @@ static bool damage_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 	for (G = 0; G < c->ng; G++)
 		for (i = d->sstart[G]; c->vsrc[G] && i < d->sstart[G + 1]; i++)
 			buf[sw_pos(c, d->spine[i])] =
-				(uint8_t)damage_global(c, d->spine[i], H, k);
+				(uint8_t)deal_port(c, d->spine[i],
+						   OT_DFP_PORT_GLOBAL, NULL, H,
+						   k);
 	for (G = 0; G < c->ng; G++)
 		for (i = d->lstart[G]; c->vsrc[G] && i < d->lstart[G + 1]; i++)
 			buf[sw_pos(c, d->leaf[i])] =
-				(uint8_t)up_to_routed(c, d->leaf[i], buf, k);
+				(uint8_t)deal_port(c, d->leaf[i],
+						   OT_DFP_PORT_UP, buf, H, k);
 	for (G = 0; G < c->ng; G++)
 		for (i = d->sstart[G]; c->vsrc[G] && i < d->sstart[G + 1]; i++)
 			if (buf[sw_pos(c, d->spine[i])] == OT_NO_PORT)
 				buf[sw_pos(c, d->spine[i])] = (uint8_t)
-					down_to_routed(c, d->spine[i], buf, k);
+					deal_port(c, d->spine[i], OT_DFP_PORT_DOWN,
+						  buf, H, k);
 	for (G = 0; G < c->ng; G++) /* the intermediates route it */
 		for (i = d->sstart[G]; damage_via(c, G, H) &&
 				       i < d->sstart[G + 1]; i++)
