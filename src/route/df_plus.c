@@ -103,7 +103,10 @@
  * global hop goes down in the one order with the path inside one group
  * between two of them (down, up), as on a Valiant layer's VL: no cycle.
  * Hops go from VL 0 to that VL, never back.  One VL more (the escape
- * layer's, where it is still needed, comes on top).
+ * layer's, where it is still needed, comes on top).  A spine of such a
+ * G where another group's detour through a third group lands (SL 1)
+ * keeps the rule (its usable cable to H), and G's leaves do not go up to
+ * it: a detour never turns in G, and no SL 8 path takes its cable.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
@@ -632,11 +635,39 @@ static bool damage_via(const struct dfp_ctx *c, uint32_t K, uint32_t H)
 }
 
 /*
+ * Whether spine x (of a group that sends the LID through an
+ * intermediate) is where a detour through a third group lands (SL 1: a
+ * spine w of another such-free group without a usable cable toward H
+ * has x, with its usable cables, among its candidates): x must keep the
+ * rule (its usable cable to H, then down), else the detour would turn
+ * in x's group on SL 1 (down, up), which its VL rule does not allow.
+ */
+static bool detour_lands(const struct dfp_ctx *c, int32_t x, uint32_t H)
+{
+	const struct ot_dfp *d = c->d;
+	const struct ot_node *nd = &c->f->node[x];
+	unsigned int p;
+
+	if (!c->rcnt[x] || c->fturn[d->group[x]])
+		return false;
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t w = nd->port[p].peer;
+
+		if (ot_dfp_port_class(d, x, p) == OT_DFP_PORT_GLOBAL &&
+		    (uint32_t)d->group[w] != H && !c->vsrc[d->group[w]] &&
+		    !c->rcnt[w] && c->pcnt[w])
+			return true;
+	}
+	return false;
+}
+
+/*
  * The port of class cls over which switch s sends LID number k, dealt by
  * k among the candidates in (far end's group, index, port) order;
  * OT_NO_PORT where there is none.  Up or down (a switch without a port
  * toward the LID, buf OT_NO_PORT there): toward a switch of its group
- * that has one.  Global (a spine of a group that sends the LID through
+ * that has one (up: not to a spine where a detour lands,
+ * detour_lands()).  Global (a spine of a group that sends the LID through
  * an intermediate): toward a group damage_via() takes toward H.
  */
 static unsigned int deal_port(const struct dfp_ctx *c, int32_t s,
@@ -655,7 +686,8 @@ static unsigned int deal_port(const struct dfp_ctx *c, int32_t s,
 			continue;
 		if (cls == OT_DFP_PORT_GLOBAL ?
 			    damage_via(c, (uint32_t)c->d->group[x], H) :
-			    buf[sw_pos(c, x)] != OT_NO_PORT)
+			    buf[sw_pos(c, x)] != OT_NO_PORT &&
+			    (cls != OT_DFP_PORT_UP || !detour_lands(c, x, H)))
 			key[m++] = ((uint64_t)c->d->group[x] << 40) |
 				   ((uint64_t)c->d->index[x] << 8) | p;
 	}
@@ -672,7 +704,8 @@ static unsigned int deal_port(const struct dfp_ctx *c, int32_t s,
  * not such a G themselves) and lie above H in the damage order: each
  * spine of G with a global cable to such a K takes one (deal_port),
  * G's leaves go up to those spines, its other spines down to a leaf of G
- * (an entry no CA's path uses), and K routes the LID by the rule (its
+ * (an entry no CA's path uses) but for where a detour lands
+ * (detour_lands: those keep the rule), and K routes the LID by the rule (its
  * spines without a usable cable down to a leaf of the rule), on path SL
  * DFP_DAMAGE_SL.  False (the escape layer takes the LID) where a switch
  * of H has no port or some switch of G none even so.
@@ -696,10 +729,10 @@ static bool damage_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 		}
 	for (G = 0; G < c->ng; G++)
 		for (i = d->sstart[G]; c->vsrc[G] && i < d->sstart[G + 1]; i++)
-			buf[sw_pos(c, d->spine[i])] =
-				(uint8_t)deal_port(c, d->spine[i],
-						   OT_DFP_PORT_GLOBAL, NULL, H,
-						   k);
+			if (!detour_lands(c, d->spine[i], H))
+				buf[sw_pos(c, d->spine[i])] = (uint8_t)
+					deal_port(c, d->spine[i],
+						  OT_DFP_PORT_GLOBAL, NULL, H, k);
 	for (G = 0; G < c->ng; G++)
 		for (i = d->lstart[G]; c->vsrc[G] && i < d->lstart[G + 1]; i++)
 			buf[sw_pos(c, d->leaf[i])] =
