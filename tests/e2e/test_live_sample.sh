@@ -81,7 +81,9 @@ on_samples = ("sl_sampled_pairs", "sl_confirmed_pairs", "figures_on_samples")
 on_samples += tuple(sys.argv[4].split())
 said = (b.get("sl_sampled_pairs", 0) > 0) == \
     ("credit_loops_absent" in b.get("figures_on_samples", []))
-print("yes" if said and b.get("sl_sampled_pairs") == int(sys.argv[3]) and
+# pairs a confirmed credit loop had asked again left the sample
+left = b.get("sl_sampled_pairs", 0) + b.get("sl_confirmed_pairs", 0)
+print("yes" if said and left == int(sys.argv[3]) and
       a.get("sl_sampled_pairs") == 0 else "no samples said")
 for k in on_samples:
     a.pop(k, None); b.pop(k, None)
