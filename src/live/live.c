@@ -490,8 +490,9 @@ static int live_done(void *ctx, uint64_t cookie, uint8_t *mad, int status)
 		return ot_error_set(lr->err,
 				    "SubnGet(%s) modifier 0x%x failed on \"%s\" (GUID 0x%016" PRIx64 "): %s 0x%x",
 				    live_req_name[kind], mod, nd->desc,
-				    nd->guid, mad ? "MAD status" : "no answer",
-				    mad ? status : 0);
+				    nd->guid,
+				    mad ? "MAD status" : ot_win_failure(status),
+				    (unsigned int)(status > 0 ? status : 0));
 	switch (kind) {
 	case LIVE_REQ_SWINFO:
 		lr->top[n] = mad_get_field(data, 0, IB_SW_LINEAR_FDB_TOP_F);

@@ -145,9 +145,10 @@ static int mc_done(void *ctx, uint64_t cookie, uint8_t *mad, int status)
 	if (!mad)
 		return ot_error_set(m->err,
 				    kind == MC_REQ_MFT ?
-				    "no answer to SubnGet(MulticastForwardingTable) from \"%s\"" :
-				    "the SA stopped answering MCMemberRecord queries%s",
-				    kind == MC_REQ_MFT ? m->f->node[a].desc : "");
+				    "SubnGet(MulticastForwardingTable) to \"%s\": %s" :
+				    "the SA stopped answering MCMemberRecord queries%s: %s",
+				    kind == MC_REQ_MFT ? m->f->node[a].desc : "",
+				    ot_win_failure(status));
 	switch (kind) {
 	case MC_REQ_MLID:
 		return got_mlid(m, b, mad, status);

@@ -249,8 +249,9 @@ static int sa_done(void *ctx, uint64_t cookie, uint8_t *mad, int status)
 
 	if (!mad)
 		return ot_error_set(q->err,
-				    "the SA (LID %d) stopped answering PathRecord queries (from LID %u to LID %u)",
-				    q->sa.lid, q->port[row].lid, dlid);
+				    "the SA (LID %d) stopped answering PathRecord queries (from LID %u to LID %u: %s)",
+				    q->sa.lid, q->port[row].lid, dlid,
+				    ot_win_failure(status));
 	ot_progress_show(&q->progress, q->answered + q->refused + 1,
 			 q->planned);
 	if (status) {

@@ -25,6 +25,12 @@
 /* The D bit of a directed-route SMP's status word is not status. */
 #define WIN_DR_STATUS_MASK 0x7fff
 /*
+ * Status bit 0, busy: the responder (an SA in the middle of a sweep, say)
+ * did not handle the request and wants it again later.  It is no answer:
+ * handed on, it would read as "no path" or "not a member".
+ */
+#define WIN_STATUS_BUSY 0x1
+/*
  * Before the port closes, answers still on their way are read and
  * dropped until none came for WIN_QUIET_MS (WIN_QUIET_MAX_MS at most).
  * libumad2sim's exit handler cancels its receiving thread while holding
@@ -40,6 +46,7 @@ struct win_slot {
 	int agent;
 	int len;
 	unsigned int tries;
+	int busy_status;   /* the try in flight's busy answer's status, or -1 */
 	uint64_t deadline; /* ms, monotonic */
 	uint64_t cookie;
 	void *umad;        /* the packet as sent */
@@ -132,6 +139,7 @@ static int win_send(struct ot_win *w, unsigned int i)
 	trid = (trid & ~0xffffffffull) | s->tid;
 	mad_set_field64(mad, 0, IB_MAD_TRID_F, trid);
 	s->tries++;
+	s->busy_status = -1;
 	/*
 	 * Each resend waits twice as long: a slow peer (ibsim on a loaded
 	 * machine) is not fed the same requests again faster than it
@@ -157,13 +165,34 @@ static void win_finish(struct ot_win *w, unsigned int i, uint8_t *mad,
 		w->stopped = true;
 }
 
-/* A request without an answer: resend it, or give up on it. */
-static void win_expire(struct ot_win *w, unsigned int i)
+/*
+ * A request without an answer, or answered busy (status then): resend
+ * it, or give up on it.
+ */
+static void win_expire(struct ot_win *w, unsigned int i, int status)
 {
 	if (!w->stopped && w->slot[i].tries <= WIN_RETRIES &&
 	    !win_send(w, i))
 		return;
-	win_finish(w, i, NULL, -1);
+	win_finish(w, i, NULL, status);
+}
+
+/*
+ * Answered busy: the request is sent again once the timeout (doubled per
+ * try) has passed, or given up on, with the busy status, after the last
+ * try.  The slot keeps its TID until then: a second answer to it is as
+ * good as the first would have been.
+ */
+static void win_busy(struct ot_win *w, unsigned int i, int status)
+{
+	struct win_slot *s = &w->slot[i];
+
+	if (w->stopped || s->tries > WIN_RETRIES) {
+		win_finish(w, i, NULL, status);
+		return;
+	}
+	s->busy_status = status;
+	s->deadline = now_ms() + ((uint64_t)w->timeout_ms << (s->tries - 1));
 }
 
 static void win_expire_due(struct ot_win *w)
@@ -173,7 +202,7 @@ static void win_expire_due(struct ot_win *w)
 
 	for (i = 0; i < w->size; i++)
 		if (w->slot[i].busy && w->slot[i].deadline <= t)
-			win_expire(w, i);
+			win_expire(w, i, w->slot[i].busy_status);
 }
 
 /* Takes one answer, waiting at most wait_ms for it. */
@@ -195,14 +224,17 @@ static void win_receive(struct ot_win *w, int wait_ms)
 		return; /* an answer to a request already resent */
 	if (umad_status(w->rbuf)) {
 		/* the kernel says the request timed out */
-		win_expire(w, i);
+		win_expire(w, i, w->slot[i].busy_status);
 		return;
 	}
 	w->received++;
 	status = mad_get_field(mad, 0, IB_MAD_STATUS_F);
 	if (mad_get_field(mad, 0, IB_MAD_MGMTCLASS_F) == IB_SMI_DIRECT_CLASS)
 		status &= WIN_DR_STATUS_MASK;
-	win_finish(w, i, mad, status);
+	if (status & WIN_STATUS_BUSY)
+		win_busy(w, i, status);
+	else
+		win_finish(w, i, mad, status);
 }
 
 /* Waits for the earliest deadline at most. */

@@ -18,14 +18,22 @@
 /*
  * Called once per request: mad is the whole answer MAD, or NULL when no
  * answer came after all retries; status is the MAD status (the D bit of
- * directed-route SMPs masked off), -1 when mad is NULL.  Returns 0, or
- * non-zero to stop the window (ot_win_submit() and ot_win_drain() then
- * return -1).
+ * directed-route SMPs masked off).  An answer with the busy bit set is
+ * not handed on but asked again, like a lost one; mad is NULL and status
+ * that busy status when the last try was answered busy, -1 when it was
+ * not answered (ot_win_failure() words it).  Returns 0, or non-zero to
+ * stop the window (ot_win_submit() and ot_win_drain() then return -1).
  */
 typedef int (*ot_win_done)(void *ctx, uint64_t cookie, uint8_t *mad,
 			   int status);
 
 struct ot_win;
+
+/* What a NULL mad's status says: "no answer" or a busy responder. */
+static inline const char *ot_win_failure(int status)
+{
+	return status > 0 ? "answered busy on its last try" : "no answer";
+}
 
 /* A window over an open port; size 1..512; timeout_ms 0 = libibmad's. */
 struct ot_win *ot_win_new(struct ibmad_port *port, unsigned int size,
