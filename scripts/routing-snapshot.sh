@@ -29,6 +29,11 @@ gen ff-3x3x3-damaged flatfly 3x3x3 --widths 2,1,1 --cas 2 --drop-links 0.05 --se
 gen ff-4x4x3-damaged flatfly 4x4x3 --cas 2 --drop-links 0.1 --drop-switches 0.05 --seed 7
 gen hc-4-damaged hypercube 4 --cas 2 --drop-links 0.1 --seed 2
 gen ff-4x4-w2-3cas flatfly 4x4 --widths 2,2 --cas 3
+# KNS with fat-tree lines, Dragonfly+ (intact, shuffled, damaged)
+gen kns-s2-shuffled kns 4 2 --cas 2 --down 2,2 --up 1,2 --shuffle-ports 5
+gen dfp-9g-shuffled dragonfly 4 2 --spines 4 --cas 3 --groups 9 --shuffle-ports 4
+gen dfp-9g-damaged dragonfly 4 2 --spines 4 --cas 3 --groups 9 --drop-links 0.15 --seed 6
+gen dfp-5g-random dragonfly 4 2 --spines 4 --cas 2 --groups 5 --arrangement random --seed 2 --drop-links 0.05
 engines=$("$osmtopo" --help | awk '/^engines:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')
 
 cd "$out"
