@@ -644,6 +644,29 @@ static void print_point(const struct simulate_args *a, const char *label,
 	}
 }
 
+/* The label of load j of the sweep. */
+static const char *label_of(const struct simulate_args *a, unsigned int j,
+			    char *buf, size_t len)
+{
+	snprintf(buf, len, "%.3g", a->load[j]);
+	return buf;
+}
+
+/*
+ * Packets the tables did not carry to their destination: the figures
+ * above count delivered packets only, so a table with holes must not
+ * read as a table that is merely slow.
+ */
+static void print_dropped(const char *load, const struct ot_sim_result *x)
+{
+	if (!x->unrouted && !x->misdelivered)
+		return;
+	printf("  %s%s: %llu packets had no route (no port, a loop or VL 15) and were dropped, %llu reached another CA; the throughput counts delivered packets only\n",
+	       load ? "at load " : "saturated", load ? load : "",
+	       (unsigned long long)x->unrouted,
+	       (unsigned long long)x->misdelivered);
+}
+
 static void print_text(const struct simulate_args *a,
 		       const struct ot_fabric *f, const struct pattern *pat,
 		       unsigned int npat, uint32_t ncas, unsigned int nvls,
@@ -675,10 +698,14 @@ static void print_text(const struct simulate_args *a,
 		printf("\n");
 		if (!a->no_saturation)
 			print_point(a, "saturated", &x->sat);
-		for (j = 0; j < a->nloads; j++) {
-			snprintf(label, sizeof(label), "%.3g", a->load[j]);
-			print_point(a, label, &x->pt[j]);
-		}
+		for (j = 0; j < a->nloads; j++)
+			print_point(a, label_of(a, j, label, sizeof(label)),
+				    &x->pt[j]);
+		if (!a->no_saturation)
+			print_dropped(NULL, &x->sat);
+		for (j = 0; j < a->nloads; j++)
+			print_dropped(label_of(a, j, label, sizeof(label)),
+				      &x->pt[j]);
 		if (!a->no_saturation && x->sat.deadlock) {
 			printf("  deadlock: a cycle of %u full buffers:\n",
 			       x->sat.ncycle);

@@ -130,6 +130,24 @@ print("ebb:3 simulated %.3f (least CA %.3f), analytic %.3f" % (
     e["saturation"], e["saturation_min"], e["analytic"]))
 PY
 
+# tables with a hole: one CA's LID taken out of every switch's LFT.  The
+# packets to it are dropped; the table says so beside the figures (they
+# count delivered packets only) and the JSON counts them.
+"$OSMTOPO" route --lfts-only "$engine" "$net" >"$WORK/full.lfts" 2>/dev/null ||
+	e2e_fail "route --lfts-only failed"
+hole=$(awk '/Channel Adapter/ { print $1; exit }' "$WORK/full.lfts")
+grep -v "^$hole " "$WORK/full.lfts" >"$WORK/hole.lfts"
+"$OSMTOPO" simulate --patterns uniform --warmup 200 --measure 400 --jobs 1 \
+	"$net" "$WORK/hole.lfts" >"$WORK/hole.txt" 2>&1 ||
+	e2e_fail "simulate of tables with a hole failed: $(cat "$WORK/hole.txt")"
+grep -Eq '^  saturated: [1-9][0-9]* packets had no route .* were dropped' "$WORK/hole.txt" ||
+	e2e_fail "dropped packets not reported: $(cat "$WORK/hole.txt")"
+"$OSMTOPO" simulate --patterns uniform --warmup 200 --measure 400 --jobs 1 \
+	--json "$net" "$WORK/hole.lfts" 2>/dev/null |
+	python3 -c 'import json, sys; p = json.load(sys.stdin)["patterns"][0]; assert p["saturated"]["unrouted"] > 0, p' ||
+	e2e_fail "JSON without the dropped packets"
+e2e_log "ok: LID $hole taken out of the LFTs: $(grep -o '[0-9]* packets had no route' "$WORK/hole.txt")"
+
 ibsim_start "$net"
 OSM_TIMEOUT=${OSM_TIMEOUT:-300} opensm_start --option qos=TRUE -- -R "$engine"
 log_has "$engine tables configured on all switches" ||
