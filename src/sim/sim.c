@@ -862,11 +862,14 @@ static bool find_deadlock(struct ot_sim *s)
 			/* f is on a cycle */
 			res->deadlock = true;
 			res->ncycle = 0;
+			res->cycle_len = 0;
 			g = f;
 			do {
 				uint32_t l = g >> s->vs;
+				const struct pkt *x = &s->pk[fifo_head(s, g)];
 				struct ot_sim_channel *c;
 
+				res->cycle_len++;
 				if (res->ncycle < OT_SIM_MAX_CYCLE) {
 					c = &res->cycle[res->ncycle++];
 					c->from = s->l_from[l];
@@ -874,6 +877,8 @@ static bool find_deadlock(struct ot_sim *s)
 					c->to = s->l_to[l];
 					c->to_port = s->l_tport[l];
 					c->vl = (uint8_t)(g & VMASK(s));
+					c->head_slid = s->ca[x->src].lid;
+					c->head_dlid = x->dlid;
 				}
 				g = s->wait[g];
 			} while (g != f);

@@ -120,6 +120,11 @@ struct ot_sim_traffic {
 struct ot_sim_channel {
 	int32_t from, to; /* nodes */
 	uint8_t from_port, to_port, vl;
+	/*
+	 * The packet at the head of the buffer, which waits for the next
+	 * channel of the cycle: its source CA's LID and destination LID.
+	 */
+	uint16_t head_slid, head_dlid;
 };
 
 #define OT_SIM_MAX_CYCLE 64
@@ -151,7 +156,8 @@ struct ot_sim_result {
 	uint16_t class_mask;
 	struct ot_sim_sl cls[OT_NUM_SLS];
 	bool deadlock;
-	unsigned int ncycle;   /* channels of the blocked cycle */
+	unsigned int ncycle;   /* channels of the blocked cycle kept */
+	unsigned int cycle_len; /* the cycle's channels, ncycle or more */
 	struct ot_sim_channel cycle[OT_SIM_MAX_CYCLE];
 	uint64_t stalled;      /* packets that never move for another reason */
 	double sim_ns;         /* simulated time of the run */

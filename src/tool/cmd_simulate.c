@@ -1129,6 +1129,134 @@ static int confirm_on_all_sls(struct simulate_args *a, struct ot_routing *r,
 	return 0;
 }
 
+/* Rounds of asking the SA about the heads of blocked cycles. */
+#define CONFIRM_ROUNDS 8
+
+/*
+ * The sampled pairs at the heads of the blocked cycles of the deadlocked
+ * runs, into pairs[] (slid << 16 | dlid; at most cap).  Their count, or
+ * -1 when a cycle was longer than the channels a result keeps: its
+ * other heads are unknown.
+ */
+static long cycle_heads(const struct ot_routing *r, const struct pool *pl,
+			uint32_t *pairs, unsigned int cap)
+{
+	unsigned int i, k, j, n = 0;
+
+	for (i = 0; i < pl->njobs; i++) {
+		const struct ot_sim_result *x = pl->job[i].out;
+
+		if (!x->deadlock)
+			continue;
+		if (x->cycle_len > x->ncycle)
+			return -1;
+		for (k = 0; k < x->ncycle; k++) {
+			const struct ot_sim_channel *c = &x->cycle[k];
+			uint32_t pr = (uint32_t)c->head_slid << 16 | c->head_dlid;
+
+			if (!r->sl_sampled(r, c->head_slid, c->head_dlid))
+				continue;
+			for (j = 0; j < n && pairs[j] != pr; j++)
+				;
+			if (j == n && n < cap)
+				pairs[n++] = pr;
+		}
+	}
+	return n;
+}
+
+/* Runs again the jobs that deadlocked; their packet-hops added to hops. */
+static int rerun_deadlocked(struct pool *pl, unsigned int nthreads,
+			    uint64_t *hops)
+{
+	struct pool sub = *pl;
+	unsigned int i, n = 0;
+	int rc;
+
+	sub.job = calloc(pl->njobs, sizeof(*sub.job));
+	if (!sub.job) {
+		ot_error_nomem(&pl->err, "simulate");
+		return -1;
+	}
+	for (i = 0; i < pl->njobs; i++)
+		if (pl->job[i].out->deadlock) {
+			sub.job[n] = pl->job[i];
+			memset(sub.job[n].out, 0, sizeof(*sub.job[n].out));
+			n++;
+		}
+	sub.njobs = n;
+	sub.next = 0;
+	sub.done = 0;
+	sub.failed = false;
+	rc = run_jobs(&sub, nthreads);
+	if (rc)
+		pl->err = sub.err;
+	for (i = 0; i < n; i++)
+		*hops += sub.job[i].out->packet_hops;
+	free(sub.job);
+	return rc;
+}
+
+/*
+ * A deadlock simulated on sampled SLs is decided by the packets at the
+ * heads of its blocked cycle: each waits for the next buffer of the
+ * cycle, on the VL its SL gives.  Those pairs are asked from the SA
+ * (r->sl_confirm) and the deadlocked runs repeated, until the heads of
+ * every cycle have the SLs the SA gave (then the cycle's dependencies
+ * are in the fabric's own tables: the deadlock is confirmed) or no run
+ * deadlocks.  A cycle longer than the channels a result keeps, or more
+ * than CONFIRM_ROUNDS rounds, falls back to reading every pair's SL
+ * (confirm_on_all_sls()).  0, or -1 with err set.
+ */
+static int confirm_cycles(struct simulate_args *a, struct ot_routing *r,
+			  struct pool *pl, unsigned int nthreads,
+			  uint64_t *hops, struct ot_error *err)
+{
+	uint32_t pairs[4 * OT_SIM_MAX_CYCLE];
+	const unsigned int cap = sizeof(pairs) / sizeof(pairs[0]);
+	unsigned int round, i;
+	uint64_t asked = 0;
+	bool deadlock = true;
+	long n;
+
+	for (round = 0; deadlock && round < CONFIRM_ROUNDS; round++) {
+		n = r->sl_sampled && r->sl_confirm ?
+			    cycle_heads(r, pl, pairs, cap) : -1;
+		if (n < 0 || n == (long)cap)
+			break;
+		if (n == 0) {
+			fprintf(stderr,
+				"osmtopo simulate: the deadlock is confirmed: the packets at the heads of its blocked cycle have the SLs the SA gave (%llu pairs asked again)\n",
+				(unsigned long long)asked);
+			return 0;
+		}
+		fprintf(stderr,
+			"osmtopo simulate: a deadlock on sampled path SLs (%llu pairs' SLs taken from their source's sample, not from the SA): asking the SA for the %ld pairs at the heads of the blocked cycle, and simulating again\n",
+			(unsigned long long)r->sl_sampled_pairs, n);
+		if (r->sl_confirm(r, pairs, (uint64_t)n, err))
+			return -1;
+		asked += (uint64_t)n;
+		if (rerun_deadlocked(pl, nthreads, hops)) {
+			*err = pl->err;
+			return -1;
+		}
+		deadlock = false;
+		for (i = 0; i < pl->njobs; i++)
+			deadlock = deadlock || pl->job[i].out->deadlock;
+	}
+	if (!deadlock) {
+		fprintf(stderr,
+			"osmtopo simulate: no deadlock once the SA's SLs of the blocked cycles' %llu head pairs were used\n",
+			(unsigned long long)asked);
+		return 0;
+	}
+	if (confirm_on_all_sls(a, r, pl, nthreads, err))
+		return -1;
+	for (i = 0; i < pl->njobs; i++)
+		*hops += pl->job[i].out->packet_hops;
+	return 0;
+}
+
 int cmd_simulate(int argc, char **argv)
 {
 	struct simulate_args a = { .patterns = 1u << OT_PATTERN_UNIFORM,
@@ -1203,15 +1331,13 @@ int cmd_simulate(int argc, char **argv)
 		deadlock = deadlock || pl.job[i].out->deadlock;
 	}
 	if (deadlock && a.live && r->sl_sampled_pairs) {
-		if (confirm_on_all_sls(&a, r, &pl, nthreads, &err)) {
+		if (confirm_cycles(&a, r, &pl, nthreads, &hops, &err)) {
 			fprintf(stderr, "osmtopo simulate: %s\n", err.msg);
 			goto out;
 		}
 		deadlock = false;
-		for (i = 0; i < nj; i++) {
-			hops += pl.job[i].out->packet_hops;
+		for (i = 0; i < nj; i++)
 			deadlock = deadlock || pl.job[i].out->deadlock;
-		}
 	}
 	wall = tool_now() - wall;
 	cpu = cpu_seconds() - cpu;

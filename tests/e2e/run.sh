@@ -90,6 +90,7 @@ tests=(
 	"simulate-df-static|$here/test_simulate.sh df-static $topo/dragonfly-4x2-9g-2cas-random.net"
 	"simulate-hdor|$here/test_simulate.sh hdor $topo/cellia-kns-6x2.net"
 	"simulate-qos|$here/test_simulate.sh qos $topo/flatfly-3x3x3-w2-2cas.net"
+	"simulate-confirm|$here/test_simulate.sh confirm $topo/cellia-kns-6x2.net"
 	"lid-cap|$here/test_lid_cap.sh $topo/flatfly-3x3x3-w2-2cas.net"
 	"lid-matrices-ff-dor|$here/test_lid_matrices.sh routes ff-dor $topo/flatfly-3x3x3-w2-2cas.net"
 	"lid-matrices-hdor|$here/test_lid_matrices.sh routes hdor $gen/cellia-shuffled.net"
