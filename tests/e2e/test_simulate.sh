@@ -172,8 +172,12 @@ PY
 	e2e_fail "route --lfts-only failed"
 hole=$(awk '/Channel Adapter/ { print $1; exit }' "$WORK/full.lfts")
 grep -v "^$hole " "$WORK/full.lfts" >"$WORK/hole.lfts"
+# LFT files have no SL2VL: an engine that needs 2 VLs may deadlock on
+# VL 0 alone (exit 1), which is not what this part checks
+st=0
 "$OSMTOPO" simulate --patterns uniform --warmup 200 --measure 400 --jobs 1 \
-	"$net" "$WORK/hole.lfts" >"$WORK/hole.txt" 2>&1 ||
+	"$net" "$WORK/hole.lfts" >"$WORK/hole.txt" 2>&1 || st=$?
+[ $st -le 1 ] ||
 	e2e_fail "simulate of tables with a hole failed: $(cat "$WORK/hole.txt")"
 grep -Eq '^  saturated: [1-9][0-9]* packets had no route .* were dropped' "$WORK/hole.txt" ||
 	e2e_fail "dropped packets not reported: $(cat "$WORK/hole.txt")"
