@@ -284,9 +284,7 @@ START_TEST(random_damaged)
 		k = checked(f, r, &rep, what);
 		detours += !!(k->sls_used & 0x11a);
 		if (!(k->sls_used & 0x4)) {
-			unsigned int want = 2 + !!(k->sls_used & 0x100);
-
-			ck_assert_msg(r->nvls <= want, "%s: %u VLs", what,
+			ck_assert_msg(r->nvls <= 2, "%s: %u VLs", what,
 				      r->nvls);
 			two++;
 		}
@@ -410,6 +408,80 @@ START_TEST(damage_layer)
 	ck_assert_msg(layer >= 5, "damage layer alone on %u of 10", layer);
 	ck_assert_msg(good + 1 >= layer, "uniform >= 0.25 on %u of %u", good,
 		      layer);
+}
+END_TEST
+
+/*
+ * The damage layer shares VL 1 with the detours (2 VLs at LMC 0) where
+ * the channel dependency graph on VL 1 has no cycle.  5 % of the cables
+ * missing, drawn on four shapes (the issue's 9 groups of 4 leaves x 4
+ * CAs with 4 spines x 2 global cables, shuffled; a palm-tree and a
+ * random arrangement with one cable per group pair; 17 groups of 8
+ * leaves, 2 cables per pair), seeds 1..16 (4 on the largest): the
+ * checker finds no credit loop and the promise kept, and 9 in 10 of the
+ * fabrics that need no escape layer take at most 2 VLs, the others 3
+ * (not guaranteed: where the graph on VL 1 would have a cycle the damage
+ * layer keeps a VL of its own; 33 of 35 here); the damage layer taken
+ * on 20 or more.
+ * Then 15 % of the cables missing, where sharing VL 1 blindly closes
+ * credit loops (seen): still none, the damage layer taken on some.
+ */
+START_TEST(damage_two_vls)
+{
+	static const struct shape shapes[] = {
+		{ .a = 4, .s = 4, .h = 2, .p = 4, .w = 1, .g = 9 },
+		{ .a = 4, .s = 3, .h = 2, .p = 3, .w = 1, .g = 7,
+		  .arr = OT_DF_PALMTREE },
+		{ .a = 4, .s = 4, .h = 3, .p = 2, .w = 1, .g = 13,
+		  .arr = OT_DF_RANDOM },
+		{ .a = 8, .s = 8, .h = 4, .p = 7, .w = 1, .g = 17,
+		  .arr = OT_DF_RANDOM },
+	};
+	unsigned int i, seed, layer = 0, two = 0, plain = 0, heavy = 0;
+	double drop;
+	char what[240];
+
+	for (drop = 0.05; drop < 0.2; drop += 0.1)
+		for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+			for (seed = 1; seed <= (i == 3 ? 4u : 16u); seed++) {
+				struct shape sh = shapes[i];
+				struct ot_error err = { 0 };
+				struct ot_check_report *rep;
+				const struct ot_check_counts *k;
+				struct ot_fabric *f;
+				struct ot_routing *r;
+
+				sh.dl = drop;
+				sh.seed = seed;
+				f = dfplus(&sh, true, seed + 100);
+				describe(&sh, what, sizeof(what));
+				if (ot_engine_run(ot_engine_find("df-static"), f,
+						  &r, &err)) {
+					ck_assert_msg(err.cls == OT_ERR_DAMAGE,
+						      "%s: %s", what, err.msg);
+					ot_fabric_free(f);
+					continue;
+				}
+				k = checked(f, r, &rep, what);
+				ck_assert_msg(!k->violations, "%s", what);
+				if (drop < 0.1 && !(k->sls_used & 0x4)) {
+					ck_assert_msg(r->nvls <= 3,
+						      "%s: %u VLs (SLs %#x)",
+						      what, r->nvls,
+						      k->sls_used);
+					layer += !!(k->sls_used & 0x100);
+					two += r->nvls <= 2;
+					plain++;
+				}
+				heavy += drop > 0.1 && k->sls_used & 0x100;
+				ot_check_report_free(rep);
+				ot_routing_free(r);
+				ot_fabric_free(f);
+			}
+	ck_assert_msg(two * 10 >= plain * 9 && layer >= 20,
+		      "2 VLs on %u of %u without escape, %u with the damage layer",
+		      two, plain, layer);
+	ck_assert_msg(heavy >= 10, "15 %%: the damage layer on %u", heavy);
 }
 END_TEST
 
@@ -772,6 +844,7 @@ static Suite *dragonfly_plus_suite(void)
 	tcase_add_test(tc, damage_layer);
 	tcase_add_test(tc, shared_detours);
 	tcase_add_test(tc, heavy_damage);
+	tcase_add_test(tc, damage_two_vls);
 	tcase_add_test(tc, valiant_permutations);
 	tcase_add_test(tc, refuse_others);
 	tcase_add_test(tc, broken_table_caught);
