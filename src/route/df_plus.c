@@ -867,11 +867,12 @@ static int cmp_pos(const void *a, const void *b, void *ctx)
 }
 
 /*
- * The paths toward lid (buf: every switch's port) from every leaf whose
- * CAs take SL 1, 3, 4 or 8, hop by hop, with the damage layer on VL 1:
- * each dependency between two hops on VL 1 goes into v1g; a hop back to
- * VL 0 after VL 1 or a path that does not arrive rules the sharing out
- * (v1bad).  The argument: the top of this file.
+ * The paths toward lid (buf: every switch's port; a CA's LID or the
+ * leaf's own, whose traffic the checker, CA to CA, leaves out) from
+ * every leaf whose CAs take SL 1, 3, 4 or 8, hop by hop, with the damage
+ * layer on VL 1: each dependency between two hops on VL 1 goes into v1g;
+ * a hop back to VL 0 after VL 1 or a path that does not arrive rules the
+ * sharing out (v1bad).  The argument: the top of this file.
  */
 static void vl1_walk(struct dfp_ctx *c, uint32_t lid, const uint8_t *buf)
 {
