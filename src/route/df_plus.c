@@ -103,15 +103,39 @@
  * global hop goes down in the one order with the path inside one group
  * between two of them (down, up), as on a Valiant layer's VL: no cycle.
  * Hops go from VL 0 to that VL, never back.  One VL more (the escape
- * layer's, where it is still needed, comes on top).  A spine of such a
+ * layer's, where it is still needed, comes on top), unless it shares
+ * VL 1 with the detours (SL 1, 3, 4), below.  A spine of such a
  * G where another group's detour through a third group lands (SL 1)
  * keeps the rule (its usable cable to H), and G's leaves do not go up to
  * it: a detour never turns in G, and no SL 8 path takes its cable.
+ *
+ * The damage layer on VL 1 (2 VLs at LMC 0 where the escape layer is not
+ * needed): SL 8 keeps its shape and its VL 0 hops, and its hops on its
+ * own VL go to VL 1 instead, beside the detours' (SL 1, 3, 4).  VL 0 is
+ * then as above (nothing moves onto it), and no path goes from VL 1 back
+ * to VL 0.  VL 1 alone needs no cycle: the detours' paths on it go
+ * (global,) down, up, global, down, the damage layer's global, down, up,
+ * global, down, and where one's down hop into a leaf is another's last
+ * hop down after a turn, a cycle can close (it does on some fabrics with
+ * 15 % of the cables missing).  So the engine walks every path on SL 1,
+ * 3, 4 and 8 from every leaf (vl1_walk), with the rule's VL of each hop
+ * as if SL 8 were on VL 1, adds each dependency between two hops on VL 1
+ * to a channel dependency graph (model/cdg.h), and shares VL 1 only
+ * where that graph has no cycle (Tarjan: every strongly connected part
+ * a single channel without a loop) and no walked path goes from VL 1
+ * back to VL 0 or fails to arrive: then VL 0 is acyclic by the argument
+ * above, VL 1 by the search, and no dependency goes from VL 1 to VL 0,
+ * so the whole graph is acyclic (Dally and Seitz).  The walk is the
+ * tables' own forwarding (every switch's port toward the LID), so it
+ * sees every dependency a packet on VL 1 makes; leaves without CAs are
+ * walked too (more dependencies, never fewer).  Else the damage layer
+ * keeps a VL of its own (3 VLs), as before.  The checker proves either.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cdg.h"
 #include "model/sort.h"
 #include "route/deal.h"
 #include "route/df_plus.h"
@@ -624,6 +648,11 @@ static int damage_order(struct dfp_ctx *c)
 		if (!bad[G])
 			c->drank[G] = r++;
 	free(bad);
+	if (c->damage) {
+		if (ot_cdg_init(&c->v1g, c->f))
+			return ot_error_nomem(c->err, "df-static");
+		c->v1ready = true;
+	}
 	return 0;
 }
 
@@ -837,6 +866,80 @@ static int cmp_pos(const void *a, const void *b, void *ctx)
 	return (c->rank[x] > c->rank[y]) - (c->rank[x] < c->rank[y]);
 }
 
+/*
+ * The paths toward lid (buf: every switch's port; a CA's LID or the
+ * leaf's own, whose traffic the checker, CA to CA, leaves out) from
+ * every leaf whose CAs take SL 1, 3, 4 or 8, hop by hop, with the damage
+ * layer on VL 1: each dependency between two hops on VL 1 goes into v1g;
+ * a hop back to VL 0 after VL 1 or a path that does not arrive rules the
+ * sharing out (v1bad).  The argument: the top of this file.
+ */
+static void vl1_walk(struct dfp_ctx *c, uint32_t lid, const uint8_t *buf)
+{
+	static const struct dfp_vlrule v = { true, true, true, false, 0,
+					     { 0 }, 1 };
+	const struct ot_dfp *d = c->d;
+	uint32_t i;
+
+	if (!c->v1ready || c->v1bad || !c->dsl ||
+	    c->tsw[lid] != c->tleaf[lid])
+		return;
+	for (i = 0; i < c->nleaves && !c->v1bad; i++) {
+		uint8_t sl = c->dsl[(size_t)lid * c->nleaves + i], pvl = 0;
+		enum ot_dfp_port in = OT_DFP_PORT_NONE;
+		int32_t n = c->posnode[i];
+		unsigned int hops = 0;
+		uint32_t last = 0;
+
+		if (sl != DFP_DETOUR_SL && sl != DFP_TURN_SL &&
+		    sl != DFP_LAND_SL && sl != DFP_DAMAGE_SL)
+			continue;
+		while (n != c->tleaf[lid] && !c->v1bad) {
+			unsigned int p = buf[sw_pos(c, n)];
+			const struct ot_port *pt = &c->f->node[n].port[p];
+			uint8_t vl;
+
+			if (p == OT_NO_PORT || p > c->f->node[n].nports ||
+			    pt->peer < 0 || !ot_is_switch(c->f, pt->peer) ||
+			    d->group[pt->peer] < 0 || ++hops > 8) {
+				c->v1bad = true;
+				break;
+			}
+			vl = ot_dfp_vl(&v, sl, in,
+				       ot_dfp_port_class(d, (uint32_t)n, p),
+				       ot_dfp_down_mask(d, c->drank,
+							(uint32_t)n, p));
+			c->v1bad |= pvl && !vl;
+			if (pvl && vl && ot_cdg_add(&c->v1g, last, n, p, 1) < 0)
+				c->v1bad = c->v1oom = true;
+			pvl = vl;
+			last = ot_cdg_channel(&c->v1g, n, p, 1);
+			in = ot_dfp_port_class(d, (uint32_t)pt->peer,
+					       pt->peer_port);
+			n = pt->peer;
+		}
+	}
+}
+
+/* Whether the damage layer may share VL 1: vl1_walk saw every path on
+ * it, and its dependencies close no cycle.  -1: out of memory. */
+static int vl1_shared(struct dfp_ctx *c)
+{
+	struct ot_cdg_sccs sc;
+	int share;
+
+	if (c->v1oom)
+		return ot_error_nomem(c->err, "df-static");
+	if (!c->v1ready || c->v1bad)
+		return 0;
+	if (ot_cdg_sccs(&c->v1g, 0, &sc))
+		return ot_error_nomem(c->err, "df-static");
+	share = !sc.nloops;
+	ot_cdg_sccs_free(&sc);
+	c->v1share = share;
+	return 0;
+}
+
 /* One LID: every switch's port, or the escape layer's where one lacks. */
 static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 		     uint8_t *buf)
@@ -865,6 +968,7 @@ static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 			    mark_detour(c, lid, s))
 				return -1;
 		}
+		vl1_walk(c, lid, buf);
 		return 0;
 	}
 	if (none) {
@@ -893,6 +997,7 @@ static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 			c->any_detour = true;
 		}
 	}
+	vl1_walk(c, lid, buf);
 	return 0;
 }
 
@@ -958,15 +1063,20 @@ static int fill_lfts(struct dfp_ctx *c, struct ot_routing *out)
 }
 
 
+/* The VLs: VL 1 for detours (and the damage layer where it shares it),
+ * then the escape layer's, the damage layer's, the Valiant layers'. */
 static struct dfp_vlrule ctx_vlrule(const struct dfp_ctx *c)
 {
-	bool two = c->any_detour || c->any_turn || c->any_land;
+	bool share = c->any_damage && c->v1share;
+	bool two = c->any_detour || c->any_turn || c->any_land || share;
 	struct dfp_vlrule v = { c->any_detour, c->any_turn, c->any_land,
 				c->any_escape, two ? 2 : 1, { 0 }, 0 };
 	uint8_t next = 1 + two + c->any_escape;
 	unsigned int l;
 
-	if (c->any_damage)
+	if (share)
+		v.dmg_vl = 1;
+	else if (c->any_damage)
 		v.dmg_vl = next++;
 	for (l = 1; l <= OT_VALIANT_LAYERS; l++)
 		if (c->layers >> l & 1)
@@ -1115,7 +1225,7 @@ static int set_promise(struct dfp_ctx *c, struct ot_routing *out,
 		 (c->any_damage ? 1u << DFP_DAMAGE_SL : 0);
 	p->rule = ot_dfp_rule;
 	p->rule_text =
-		"SL 0: up (leaf to spine), global, down, each at most once in that order, VL 0; SL 1 (detour): up, two global hops, down, VL 1 after a global cable or a spine; SL 3 (turn): up, down, then as SL 0, VL 0 up to the turn, VL 1 from it; SL 4 (landing turn): up, global, down, up, down, VL 1 from the turn; escape: SL 2 on its own VL; SL 4 + l (Valiant layer l): up, global up in the layer's order, (down, up,) global down, down, on the layer's VL after a global cable or a spine and onto the global hop down, VL 0 else; SL 8 (damage layer): up, global, (down, up,) global down in the damage order, down, on its VL as a Valiant layer's";
+		"SL 0: up (leaf to spine), global, down, each at most once in that order, VL 0; SL 1 (detour): up, two global hops, down, VL 1 after a global cable or a spine; SL 3 (turn): up, down, then as SL 0, VL 0 up to the turn, VL 1 from it; SL 4 (landing turn): up, global, down, up, down, VL 1 from the turn; escape: SL 2 on its own VL; SL 4 + l (Valiant layer l): up, global up in the layer's order, (down, up,) global down, down, on the layer's VL after a global cable or a spine and onto the global hop down, VL 0 else; SL 8 (damage layer): up, global, (down, up,) global down in the damage order, down, on its VL (VL 1 where it shares that with the detours) as a Valiant layer's";
 	p->source_free = true;
 	p->ctx = pr;
 	p->free_ctx = ot_dfp_promise_free;
@@ -1176,6 +1286,8 @@ static void ctx_free(struct dfp_ctx *c)
 	free(c->vlist);
 	free(c->stamp);
 	free(c->drank);
+	if (c->v1ready)
+		ot_cdg_free(&c->v1g);
 	if (c->esc_ready)
 		ot_escape_free(&c->esc);
 	free(c->present);
@@ -1205,6 +1317,8 @@ int ot_dfp_route(const struct ot_fabric *f, struct ot_dfp *d,
 		error = prepare_valiant(&c);
 	if (!error)
 		error = fill_lfts(&c, out);
+	if (!error)
+		error = vl1_shared(&c);
 	if (!error)
 		ot_routing_phase(out, "route", t);
 	if (!error)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/cdg.h"
 #include "model/error.h"
 #include "model/fabric.h"
 #include "route/escape.h"
@@ -74,6 +75,10 @@ struct dfp_ctx {
 	 * usable cable to first), whether taken */
 	uint32_t *drank;
 	bool damage, any_damage;
+	/* VL 1 shared by the damage layer (vl1_walk): the dependencies on
+	 * VL 1, whether some path rules the sharing out */
+	struct ot_cdg v1g;
+	bool v1ready, v1bad, v1oom, v1share;
 	/* the escape layer */
 	struct ot_escape esc;
 	uint8_t *present;

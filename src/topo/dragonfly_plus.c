@@ -22,41 +22,99 @@ static bool has_ca(const struct ot_fabric *f, uint32_t n)
 	return false;
 }
 
-/* Whether some switch neighbour of n carries CAs (mark[]). */
-static bool next_to(const struct ot_fabric *f, uint32_t n, const uint8_t *mark)
+/*
+ * The role switch n takes in this round from the roles known (role[]):
+ * a leaf where it carries a CA, or where every switch neighbour is a
+ * spine (a spine needs a leaf; so is a switch without any); a spine
+ * where it is cabled to a leaf (only spines are).  Stalled (the previous
+ * round changed nothing; stall 1): a leaf where no neighbour is known
+ * yet and each is cabled to a known spine (a leaf of a group whose leaves
+ * all lost their CAs: its spines hold global cables to the spines known);
+ * stall 2 (that changed nothing either): where some is.  OT_DFP_NONE:
+ * not yet.
+ */
+static uint8_t role_of(const struct ot_fabric *f, const uint8_t *role,
+		       uint32_t n, unsigned int stall)
 {
-	unsigned int p;
+	const struct ot_node *nd = &f->node[n];
+	bool spines = true, known = false, all = true, some = false;
+	unsigned int p, q;
 
-	for (p = 1; p <= f->node[n].nports; p++) {
-		int32_t x = f->node[n].port[p].peer;
+	if (has_ca(f, n))
+		return OT_DFP_LEAF;
+	for (p = 1; p <= nd->nports; p++) {
+		const struct ot_node *xd;
+		int32_t x = nd->port[p].peer;
+		bool any = false;
 
-		if (x >= 0 && (uint32_t)x != n && ot_is_switch(f, x) && mark[x])
-			return true;
+		if (x < 0 || (uint32_t)x == n || !ot_is_switch(f, x))
+			continue;
+		if (role[x] == OT_DFP_LEAF)
+			return OT_DFP_SPINE;
+		spines &= role[x] == OT_DFP_SPINE;
+		known |= role[x] != OT_DFP_NONE;
+		xd = &f->node[x];
+		for (q = 1; q <= xd->nports && stall && !any; q++)
+			any = xd->port[q].peer >= 0 &&
+			      role[xd->port[q].peer] == OT_DFP_SPINE;
+		all &= any;
+		some |= any;
 	}
-	return false;
+	if (spines || (stall && !known && (stall == 1 ? all : some)))
+		return OT_DFP_LEAF;
+	return OT_DFP_NONE;
 }
 
-/* Roles: leaves (CAs, or no neighbour with CAs), spines; leaf-leaf refused. */
+/*
+ * Roles from the cabling (leaves on one side of the leaf/spine cables,
+ * global cables between spines): rounds of role_of() over every switch
+ * at once, from the previous round's roles only, so node order and port
+ * numbers never count.  A switch still without a role when two stalled
+ * rounds changed nothing is refused by name (the smallest GUID); so is a
+ * leaf cabled to a leaf.  (A fabric without a spine is refused later: a
+ * single group.)
+ */
 static int find_roles(struct ot_dfp *d, struct ot_error *err)
 {
 	const struct ot_fabric *f = d->fabric;
-	uint8_t *ca = calloc((size_t)f->nnodes + 1, 1);
-	uint32_t n, any = 0;
-	unsigned int p;
+	uint8_t *next = calloc((size_t)f->nnodes + 1, 1);
+	uint32_t n, changed, open = 0;
+	int32_t worst = -1;
+	unsigned int p, stall = 0;
 
-	if (!ca)
+	if (!next)
 		return ot_error_nomem(err, "dragonfly+");
 	for (n = 0; n < f->nnodes; n++)
-		if (ot_is_switch(f, n))
-			any += ca[n] = has_ca(f, n);
-	for (n = 0; n < f->nnodes; n++)
-		if (ot_is_switch(f, n))
-			d->role[n] = ca[n] || !next_to(f, n, ca) ? OT_DFP_LEAF :
-								   OT_DFP_SPINE;
-	free(ca);
-	if (!any)
+		open += ot_is_switch(f, n) && has_ca(f, n);
+	if (!open) {
+		free(next);
 		return ot_refuse(err, OT_ERR_TOPOLOGY,
 				 "dragonfly+: no switch with a CA: no leaves");
+	}
+	for (;;) {
+		changed = open = 0;
+		for (n = 0; n < f->nnodes; n++) {
+			next[n] = d->role[n];
+			if (ot_is_switch(f, n) && d->role[n] == OT_DFP_NONE) {
+				next[n] = role_of(f, d->role, n, stall);
+				changed += next[n] != OT_DFP_NONE;
+				open += next[n] == OT_DFP_NONE;
+			}
+		}
+		memcpy(d->role, next, f->nnodes);
+		if (!open || (!changed && stall == 2))
+			break;
+		stall = changed ? 0 : stall + 1;
+	}
+	free(next);
+	for (n = 0; n < f->nnodes; n++)
+		if (ot_is_switch(f, n) && d->role[n] == OT_DFP_NONE &&
+		    (worst < 0 || f->node[n].guid < f->node[worst].guid))
+			worst = (int32_t)n;
+	if (worst >= 0)
+		return ot_refuse(err, OT_ERR_TOPOLOGY,
+				 "dragonfly+: switch \"%s\": neither a leaf (no CA, not all its switch neighbours spines) nor a spine (cabled to no leaf): roles not told apart by the cabling",
+				 f->node[worst].desc);
 	for (n = 0; n < f->nnodes; n++) {
 		if (d->role[n] != OT_DFP_LEAF)
 			continue;
@@ -66,7 +124,7 @@ static int find_roles(struct ot_dfp *d, struct ot_error *err)
 			if (x >= 0 && (uint32_t)x != n &&
 			    d->role[x] == OT_DFP_LEAF)
 				return ot_refuse(err, OT_ERR_TOPOLOGY,
-						 "dragonfly+: switch \"%s\": a leaf (CAs, or no neighbour with CAs) cabled to the leaf \"%s\": no leaf/spine fat tree",
+						 "dragonfly+: switch \"%s\": a leaf cabled to the leaf \"%s\": no leaf/spine fat tree",
 						 f->node[n].desc,
 						 f->node[x].desc);
 		}

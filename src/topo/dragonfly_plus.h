@@ -9,19 +9,24 @@
  * count.  df-static routes on its result where the Dragonfly recognizer
  * (dragonfly.h: full-graph or FlatFly groups) refuses.
  *
- * The rule: a switch with a CA or router cabled to it is a leaf, and so
- * is a switch without one whose switch neighbours all lie next to no
- * CA-carrying switch (a leaf whose CAs are all down); every other switch
- * is a spine.  Leaves are never cabled to leaves.  Groups are the
- * connected parts of the leaf-spine cables; every spine must have a leaf
- * (a third fat-tree level has none: refused), a cable between two spines
- * of one group is refused, every other spine-spine cable is global, and
- * there must be two groups (one is a plain fat tree).  Else the fabric
- * is refused, the first switch that breaks the rule named.  How many of
- * its group's spines a leaf reaches is left to damage: df-static's
- * argument holds on any cabling of these roles.  Limit: a spine all of
- * whose leaves lost every CA is taken for a leaf, and the fabric refused
- * (a leaf cabled to a leaf).
+ * The rule: roles from the cabling, in rounds over every switch at once
+ * (dragonfly_plus.c, role_of()): a switch with a CA or router cabled
+ * to it is a leaf; a switch cabled to a leaf is a spine (leaves are
+ * cabled to spines only); a switch all of whose switch neighbours are
+ * spines is a leaf (a spine needs a leaf: a leaf whose CAs are all
+ * down); where that stalls, a switch none of whose neighbours has a role
+ * yet is a leaf where each of them (then: some) is cabled to a known
+ * spine: the leaves of a group whose leaves all lost their CAs, whose
+ * spines hold global cables to spines already known; their spines
+ * follow.  A switch left without a role is refused by name.  Leaves are
+ * never cabled to leaves.  Groups are the connected parts of the
+ * leaf-spine cables; every spine must have a leaf (a third fat-tree
+ * level has none: refused), a cable between two spines of one group is
+ * refused, every other spine-spine cable is global, and there must be
+ * two groups (one is a plain fat tree).  Else the fabric is refused, the
+ * first switch that breaks the rule named.  How many of its group's
+ * spines a leaf reaches is left to damage: df-static's argument holds on
+ * any cabling of these roles.
  */
 #ifndef OSMTOPO_DRAGONFLY_PLUS_H
 #define OSMTOPO_DRAGONFLY_PLUS_H

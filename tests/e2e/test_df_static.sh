@@ -14,9 +14,13 @@
 # A Dragonfly+ ("plus": groups as leaf/spine fat trees): up-global-down,
 # at most five links CA to CA, on VL 0 alone; with LMC > 0 Valiant paths
 # up-global-(down-up-)global-down (eight links) on SLs 5 to 7 with VLs 0
-# to 3 (some of the layers' VLs must be used).
+# to 3 (some of the layers' VLs must be used).  A damaged Dragonfly+
+# whose damage layer shares VL 1 with the detours ("plus-damaged", LMC
+# 0): VLs 0 and 1 alone, up-global-(down-up-)global-down at most (eight
+# links).
 #
-# usage: test_df_static.sh NETFILE|gen:ARGS [intact|damaged|flat|plus] [LMC]
+# usage: test_df_static.sh NETFILE|gen:ARGS
+#        [intact|damaged|flat|plus|plus-damaged] [LMC]
 here=$(dirname "$0")
 kind=${2:-intact}
 lmc=${3:-0}
@@ -35,7 +39,9 @@ fi
 max=5
 vls='0, *1'
 [ "$kind" = flat ] && max=7
-if [ "$kind" = plus ] && [ "$lmc" != 0 ]; then
+if [ "$kind" = plus-damaged ]; then
+	max=8
+elif [ "$kind" = plus ] && [ "$lmc" != 0 ]; then
 	max=8
 	vls='0, *1(, *2)?(, *3)?'
 elif [ "$kind" = plus ]; then
