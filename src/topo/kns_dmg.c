@@ -204,8 +204,9 @@ static void parallel(struct dmg *g, struct ot_uf *uf)
 							continue;
 						if (rectangle(g, a, b,
 							      g->rnode[r], b2,
-							      g->rnode[x]))
+							      g->rnode[x])) {
 							ot_uf_union(uf, b, b2);
+						}
 					}
 			}
 		}
@@ -223,7 +224,51 @@ static uint64_t held(const struct dmg *g, uint32_t p)
 		for (j = 0; j < nparts_of(g, y); j++) {
 			uint32_t c = parts_of(g, y)[j];
 
-			if (c != p && g->pdim[c] >= 0)
+			if (c != p && g->pdim[c] >= 0 && psize(g, c) > 1)
+				m |= 1ull << g->pdim[c];
+		}
+	}
+	return m;
+}
+
+/* Routers in both parts p and q (their lists are sorted). */
+static uint32_t common(const struct dmg *g, uint32_t p, uint32_t q)
+{
+	const int32_t *x = prouters(g, p), *y = prouters(g, q);
+	uint32_t i = 0, j = 0, m = 0;
+
+	while (i < psize(g, p) && j < psize(g, q)) {
+		if (x[i] == y[j]) {
+			m++;
+			i++;
+			j++;
+		} else if (x[i] < y[j]) {
+			i++;
+		} else {
+			j++;
+		}
+	}
+	return m;
+}
+
+/*
+ * The dimensions part p cannot serve: a part of that dimension shares a
+ * router with it, so the two would be one line, and together they have
+ * more than k routers.
+ */
+static uint64_t too_many(const struct dmg *g, uint32_t p)
+{
+	uint64_t m = 0;
+	uint32_t i, j;
+
+	for (i = 0; i < psize(g, p); i++) {
+		int32_t y = g->ri[prouters(g, p)[i]];
+
+		for (j = 0; j < nparts_of(g, y); j++) {
+			uint32_t c = parts_of(g, y)[j];
+
+			if (c != p && g->pdim[c] >= 0 &&
+			    psize(g, p) + psize(g, c) - common(g, p, c) > g->k)
 				m |= 1ull << g->pdim[c];
 		}
 	}
@@ -303,20 +348,27 @@ static int assign_dims(struct dmg *g)
 			if (cl[i].root == root)
 				g->pdim[p] = i;
 	}
-	/* the rest: the one dimension their routers leave free */
+	/*
+	 * The rest of two routers or more: the one dimension left, all of a
+	 * round decided before any is set (so no part's order counts).
+	 */
 	while (changed) {
 		changed = false;
 		for (p = 0; p < np; p++) {
 			uint64_t free_dims;
 
-			if (g->pdim[p] >= 0)
+			slot[p] = -1;
+			if (g->pdim[p] >= 0 || psize(g, p) < 2)
 				continue;
-			free_dims = all & ~held(g, p);
-			if (free_dims && !(free_dims & (free_dims - 1))) {
-				g->pdim[p] = __builtin_ctzll(free_dims);
+			free_dims = all & ~too_many(g, p);
+			if (free_dims && !(free_dims & (free_dims - 1)))
+				slot[p] = __builtin_ctzll(free_dims);
+		}
+		for (p = 0; p < np; p++)
+			if (slot[p] >= 0) {
+				g->pdim[p] = slot[p];
 				changed = true;
 			}
-		}
 	}
 out:
 	ot_uf_free(uf);
@@ -341,7 +393,33 @@ struct coord_work {
 	uint8_t *excl;      /* nr * k: per class root, hyperplanes it cannot be */
 	uint8_t *occ;       /* k^n: a (line, value) taken, for one e */
 	int32_t *first;     /* nr + k scratch */
+	/* placements, e * nr + root, to undo a tie broken wrong */
+	uint32_t *log, nlog;
+	uint64_t budget;    /* placements by tie-break the search may try */
+	int32_t stuck, stuck_e; /* the first router left ambiguous */
 };
+
+/* Class root of dimension e joins hyperplane h. */
+static void place(struct dmg *g, struct coord_work *w, unsigned int e,
+		  uint32_t root, uint32_t h)
+{
+	w->hyper[(size_t)e * g->nr + root] = h;
+	w->size[(size_t)e * (g->nr + g->k) + g->nr + h] +=
+		w->size[(size_t)e * (g->nr + g->k) + root];
+	w->log[w->nlog++] = e * g->nr + root;
+}
+
+static void undo(struct dmg *g, struct coord_work *w, uint32_t to)
+{
+	while (w->nlog > to) {
+		uint32_t v = w->log[--w->nlog], e = v / g->nr, root = v % g->nr;
+		int32_t *hy = w->hyper + (size_t)e * g->nr;
+		uint32_t *size = w->size + (size_t)e * (g->nr + g->k);
+
+		size[g->nr + hy[root]] -= size[root];
+		hy[root] = -1;
+	}
+}
 
 static int32_t *hyp(struct dmg *g, struct coord_work *w, unsigned int e)
 {
@@ -413,7 +491,7 @@ static int init_dim(struct dmg *g, struct coord_work *w, unsigned int e)
 
 			if (g->mark[root] == g->stamp)
 				return ot_refuse(g->err, OT_ERR_TOPOLOGY,
-						 "switch " NODE_FMT ": two of its routers, \"%s\" and \"%s\", are joined by the lines of the other dimensions; not a KNS",
+						 "switch " NODE_FMT ": two of its routers, \"%s\" and \"%s\", are joined by the lines of the other dimensions; no KNS, or too damaged to tell",
 						 NODE_ARGS(f, g->pp->rep[p]),
 						 f->node[prouters(g, p)[i]].desc,
 						 f->node[g->rnode[w->first[root]]].desc);
@@ -503,6 +581,9 @@ static int round_dim(struct dmg *g, struct coord_work *w, unsigned int e)
 			}
 		}
 	}
+	/* decided on the sizes before the round (no class's order counts) */
+	for (r = 0; r < g->nr; r++)
+		w->first[r] = -1;
 	for (r = 0; r < g->nr; r++) {
 		uint32_t left = 0, h = 0;
 
@@ -517,14 +598,16 @@ static int round_dim(struct dmg *g, struct coord_work *w, unsigned int e)
 			}
 		if (!left)
 			return ot_refuse(g->err, OT_ERR_TOPOLOGY,
-					 "router " NODE_FMT ": no coordinate in dimension %u fits it; not a KNS",
+					 "router " NODE_FMT ": no coordinate in dimension %u fits it (no KNS, or too damaged around it to tell)",
 					 NODE_ARGS(f, g->rnode[r]), e);
-		if (left == 1) {
-			hy[r] = h;
-			size[g->nr + h] += size[r];
+		if (left == 1)
+			w->first[r] = h;
+	}
+	for (r = 0; r < g->nr; r++)
+		if (w->first[r] >= 0) {
+			place(g, w, e, r, w->first[r]);
 			placed = 1;
 		}
-	}
 	return placed;
 }
 
@@ -558,7 +641,8 @@ static bool joined(const struct dmg *g, uint32_t r, unsigned int e)
 	uint32_t j;
 
 	for (j = 0; j < nparts_of(g, r); j++)
-		if (g->pdim[parts_of(g, r)[j]] != (int)e)
+		if (g->pdim[parts_of(g, r)[j]] >= 0 &&
+		    g->pdim[parts_of(g, r)[j]] != (int)e)
 			return true;
 	return false;
 }
@@ -567,25 +651,61 @@ static bool joined(const struct dmg *g, uint32_t r, unsigned int e)
  * Once nothing is forced: a router cabled only into lines of dimension e
  * (none of the others) has no cable that tells its coordinate e; any
  * hyperplane left to it makes the same fabric up to which line it is
- * said to have lost.  The lowest-GUID such router not placed takes the
- * hyperplane left to it whose lowest router GUID is lowest (as the seed
- * breaks the ties of symmetry).  1 placed, 0 none, -1 refused.
+ * said to have lost.  The lowest-GUID such router not placed tries the
+ * hyperplanes left to it, the one whose lowest router GUID is lowest
+ * first (as the seed breaks the ties of symmetry), and the next when the
+ * rest cannot be placed then (undone by the log).  0: all placed; -1:
+ * no KNS that way; -2: something left ambiguous.
  */
-static int tie_break(struct dmg *g, struct coord_work *w, unsigned int e)
+static int search(struct dmg *g, struct coord_work *w)
 {
-	int32_t *hy = hyp(g, w, e), best = -1, pick = -1;
-	uint32_t *size = sz(g, w, e), r, i, k = g->k;
-	int32_t *low = w->first;
+	uint32_t r, i, k = g->k, mark, root;
+	int32_t best = -1, *low = NULL, *order = NULL;
+	unsigned int e;
+	int rc_, more = 1, worst = -1;
+	bool tried = false;
 
-	for (r = 0; r < g->nr; r++)
-		if (hy[ot_uf_find(w->uf[e], r)] < 0 && !joined(g, r, e) &&
-		    (best < 0 || ot_node_before(g->f, g->rnode[r],
-						g->rnode[best])))
-			best = r;
-	if (best < 0)
+	while (more) {
+		more = 0;
+		for (e = 0; e < g->n; e++) {
+			while ((rc_ = round_dim(g, w, e)) > 0)
+				more = 1;
+			if (rc_ < 0)
+				return -1;
+		}
+	}
+	for (e = 0; e < g->n && best < 0; e++)
+		for (r = 0; r < g->nr; r++)
+			if (prov(g, w, e, r) < 0 && !joined(g, r, e) &&
+			    (best < 0 || ot_node_before(g->f, g->rnode[r],
+							g->rnode[best])))
+				best = r;
+	if (best < 0) {
+		for (e = 0; e < g->n; e++)
+			for (r = 0; r < g->nr; r++)
+				if (prov(g, w, e, r) < 0) {
+					if (w->stuck < 0) {
+						w->stuck = r;
+						w->stuck_e = e;
+					}
+					return -2;
+				}
 		return 0;
-	for (i = 0; i < k; i++)
+	}
+	e--;
+	root = ot_uf_find(w->uf[e], best);
+	low = malloc(((size_t)k + 1) * sizeof(*low));
+	order = malloc(((size_t)k + 1) * sizeof(*order));
+	if (!low || !order) {
+		free(low);
+		free(order);
+		return ot_error_nomem(g->err, "kns");
+	}
+	round_dim(g, w, e); /* nothing to place; excl[] for e */
+	for (i = 0; i < k; i++) {
 		low[i] = -1;
+		order[i] = i;
+	}
 	for (r = 0; r < g->nr; r++) {
 		int32_t h = prov(g, w, e, r);
 
@@ -594,65 +714,90 @@ static int tie_break(struct dmg *g, struct coord_work *w, unsigned int e)
 					      g->rnode[low[h]])))
 			low[h] = r;
 	}
-	r = ot_uf_find(w->uf[e], best);
-	for (i = 0; i < k; i++)
-		if (!w->excl[(size_t)r * k + i] && low[i] >= 0 &&
-		    size[g->nr + i] + size[r] <= g->nr / k &&
-		    (pick < 0 || ot_node_before(g->f, g->rnode[low[i]],
-						g->rnode[low[pick]])))
-			pick = i;
-	if (pick < 0)
+	for (i = 0; i < k; i++) /* (insertion sort, by lowest router) */
+		for (r = i; r > 0 && low[order[r]] >= 0 &&
+		     (low[order[r - 1]] < 0 ||
+		      ot_node_before(g->f, g->rnode[low[order[r]]],
+				     g->rnode[low[order[r - 1]]])); r--) {
+			int32_t t = order[r];
+
+			order[r] = order[r - 1];
+			order[r - 1] = t;
+		}
+	mark = w->nlog;
+	for (i = 0; i < k && worst != 0; i++) {
+		uint32_t h = order[i];
+
+		if (w->excl[(size_t)root * k + h] || low[h] < 0 ||
+		    sz(g, w, e)[g->nr + h] + sz(g, w, e)[root] > g->nr / k)
+			continue;
+		if (!w->budget) {
+			worst = -2;
+			break;
+		}
+		w->budget--;
+		tried = true;
+		place(g, w, e, root, h);
+		rc_ = search(g, w);
+		if (rc_ == -2 || !rc_)
+			worst = rc_;
+		if (rc_)
+			undo(g, w, mark);
+		if (rc_ && g->err->cls == OT_ERR_NOMEM)
+			break;
+		/* round_dim() of the levels below overwrote excl[] */
+		if (rc_)
+			round_dim(g, w, e);
+	}
+	free(low);
+	free(order);
+	if (i == k && worst == -1 && mark == w->nlog && !tried)
 		return ot_refuse(g->err, OT_ERR_TOPOLOGY,
-				 "router " NODE_FMT ": no coordinate in dimension %u fits it; not a KNS",
+				 "router " NODE_FMT ": no coordinate in dimension %u fits it (no KNS, or too damaged around it to tell)",
 				 NODE_ARGS(g->f, g->rnode[best]), e);
-	hy[r] = pick;
-	size[g->nr + pick] += size[r];
-	return 1;
+	return worst;
 }
 
 static int coordinates(struct dmg *g, struct coord_work *w)
 {
 	unsigned int e;
-	uint32_t r;
-	int rc_, more = 1;
+	int rc_;
 
 	for (e = 0; e < g->n; e++) {
 		rc_ = init_dim(g, w, e);
 		if (rc_)
 			return rc_;
 	}
-	while (more) {
-		more = 0;
-		for (e = 0; e < g->n && !more; e++) {
-			while ((rc_ = round_dim(g, w, e)) > 0)
-				;
-			if (rc_ < 0)
-				return rc_;
-		}
-		/* nothing forced in any dimension: break one tie */
-		for (e = 0; e < g->n && !more; e++) {
-			while ((rc_ = round_dim(g, w, e)) > 0)
-				more = 1;
-			if (rc_ < 0)
-				return rc_;
-			if (!more)
-				more = tie_break(g, w, e);
-			if (more < 0)
-				return more;
-		}
+	w->stuck = -1;
+	w->budget = 64 + 4ull * g->nr;
+	rc_ = search(g, w);
+	if (rc_ == -2) {
+		firsts(g, w->uf[w->stuck_e], w->first);
+		return ot_refuse(g->err, OT_ERR_TOPOLOGY,
+				 "router " NODE_FMT ": its coordinate in dimension %u is ambiguous (too damaged around it to tell)",
+				 NODE_ARGS(g->f, g->rnode[w->first[ot_uf_find(w->uf[w->stuck_e], w->stuck)]]),
+				 w->stuck_e);
 	}
-	for (e = 0; e < g->n; e++)
-		for (r = 0; r < g->nr; r++)
-			if (prov(g, w, e, r) < 0) {
-				firsts(g, w->uf[e], w->first);
-				return ot_refuse(g->err, OT_ERR_TOPOLOGY,
-						 "router " NODE_FMT ": its coordinate in dimension %u is ambiguous (too many cables missing around it)",
-						 NODE_ARGS(g->f, g->rnode[w->first[ot_uf_find(w->uf[e], r)]]),
-						 e);
-			}
+	if (rc_)
+		return rc_;
 	for (e = 0; e < g->n; e++)
 		number_dim(g, w, e);
 	return 0;
+}
+
+/* The coordinates where part p's routers differ, as a mask. */
+static uint64_t differ(struct dmg *g, uint32_t p)
+{
+	const int16_t *c0 = rc(g, g->ri[prouters(g, p)[0]]);
+	uint64_t diff = 0;
+	uint32_t i;
+	unsigned int e;
+
+	for (i = 1; i < psize(g, p); i++)
+		for (e = 0; e < g->n; e++)
+			if (rc(g, g->ri[prouters(g, p)[i]])[e] != c0[e])
+				diff |= 1ull << e;
+	return diff;
 }
 
 /* Parts without a dimension yet; then every part and tuple checked. */
@@ -674,32 +819,37 @@ static int finish(struct dmg *g)
 		if (at[num] >= 0) {
 			free(at);
 			return ot_refuse(g->err, OT_ERR_TOPOLOGY,
-					 "router " NODE_FMT ": gets the same coordinates as router \"%s\"; not a KNS",
+					 "router " NODE_FMT ": gets the same coordinates as router \"%s\"; no KNS, or too damaged to tell",
 					 NODE_ARGS(f, g->rnode[r]),
 					 f->node[g->rnode[at[num]]].desc);
 		}
 		at[num] = r;
 	}
 	free(at);
-	for (p = 0; p < g->pp->nparts; p++) {
-		const int16_t *c0 = rc(g, g->ri[prouters(g, p)[0]]);
-		uint64_t diff = 0, free_dims;
+	/*
+	 * Parts of two routers or more: the coordinate where they differ;
+	 * then parts of one router (dead ends): the lowest dimension its
+	 * router has no such part of (or 0), each on what the first gave.
+	 */
+	for (p = 0; p < g->pp->nparts; p++)
+		if (g->pdim[p] < 0 && psize(g, p) > 1) {
+			uint64_t diff = differ(g, p);
 
-		for (i = 1; i < psize(g, p); i++)
-			for (e = 0; e < n; e++)
-				if (rc(g, g->ri[prouters(g, p)[i]])[e] != c0[e])
-					diff |= 1ull << e;
-		if (g->pdim[p] < 0) {
-			free_dims = ((1ull << n) - 1) & ~held(g, p);
-			if (psize(g, p) > 1 && diff && !(diff & (diff - 1)))
+			if (diff && !(diff & (diff - 1)))
 				g->pdim[p] = __builtin_ctzll(diff);
-			else if (psize(g, p) == 1)
-				g->pdim[p] = free_dims ?
-					     __builtin_ctzll(free_dims) : 0;
 		}
+	for (p = 0; p < g->pp->nparts; p++)
+		if (g->pdim[p] < 0 && psize(g, p) == 1) {
+			uint64_t free_dims = ((1ull << n) - 1) & ~held(g, p);
+
+			g->pdim[p] = free_dims ? __builtin_ctzll(free_dims) : 0;
+		}
+	for (p = 0; p < g->pp->nparts; p++) {
+		uint64_t diff = differ(g, p);
+
 		if (g->pdim[p] < 0 || (diff & ~(1ull << g->pdim[p])))
 			return ot_refuse(g->err, OT_ERR_TOPOLOGY,
-					 "switch " NODE_FMT ": its routers differ in more than one coordinate; not a line of a KNS",
+					 "switch " NODE_FMT ": its routers differ in more than one coordinate; no line of a KNS, or too damaged to tell",
 					 NODE_ARGS(f, g->pp->rep[p]));
 		g->stamp++;
 		for (i = 0; i < psize(g, p); i++) {
@@ -707,7 +857,7 @@ static int finish(struct dmg *g)
 
 			if (g->mark[v] == g->stamp)
 				return ot_refuse(g->err, OT_ERR_TOPOLOGY,
-						 "switch " NODE_FMT ": two of its routers share coordinate %d in dimension %d; not a line of a KNS",
+						 "switch " NODE_FMT ": two of its routers share coordinate %d in dimension %d; no line of a KNS, or too damaged to tell",
 						 NODE_ARGS(f, g->pp->rep[p]),
 						 v, g->pdim[p]);
 			g->mark[v] = g->stamp;
@@ -739,12 +889,13 @@ int ot_kns_dmg_place(const struct ot_kns_parts *pp, unsigned int *k,
 	w.first = malloc(((size_t)g.nr + g.k + 1) * sizeof(*w.first));
 	w.excl = malloc((size_t)g.nr * g.k + 1);
 	w.occ = malloc((size_t)g.nr + 1);
+	w.log = malloc(((size_t)g.nr * g.n + 1) * sizeof(*w.log));
 	/* mark[] also stamps class roots and coordinate values */
 	free(g.mark);
 	g.mark = calloc((size_t)pp->nparts + g.nr + g.k + 1, sizeof(*g.mark));
 	g.stamp = 0;
 	if (!g.coord || !w.uf || !w.hyper || !w.size || !w.first ||
-	    !w.excl || !w.occ || !g.mark) {
+	    !w.excl || !w.occ || !w.log || !g.mark) {
 		error = ot_error_nomem(err, "kns");
 		goto out;
 	}
@@ -786,5 +937,6 @@ out:
 	free(w.first);
 	free(w.excl);
 	free(w.occ);
+	free(w.log);
 	return error;
 }
