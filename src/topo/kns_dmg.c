@@ -817,11 +817,13 @@ static int finish(struct dmg *g)
 		for (e = n, num = 0; e-- > 0;)
 			num = num * g->k + (uint64_t)rc(g, r)[e];
 		if (at[num] >= 0) {
+			int32_t twin = g->rnode[at[num]];
+
 			free(at);
 			return ot_refuse(g->err, OT_ERR_TOPOLOGY,
 					 "router " NODE_FMT ": gets the same coordinates as router \"%s\"; no KNS, or too damaged to tell",
 					 NODE_ARGS(f, g->rnode[r]),
-					 f->node[g->rnode[at[num]]].desc);
+					 f->node[twin].desc);
 		}
 		at[num] = r;
 	}
