@@ -15,23 +15,35 @@
  *    (router r on parts A and B, router x on A and B', a router of B and
  *    one of B' sharing a fourth part), as in the seed's recognizer
  *    (topo/kns.c); the n classes with the most routers are the
- *    dimensions, numbered by their lowest switch GUID.  A part outside
- *    them takes the one dimension none of its routers' other parts has;
- *    else it waits for the coordinates (a part of two routers or more:
- *    the coordinate where they differ) or, a part of one router (a
- *    dead end), takes its router's lowest dimension without a part.
+ *    dimensions, numbered by their lowest switch GUID.  A part of two
+ *    routers or more outside them takes the one dimension left once those
+ *    are struck out where a part of that dimension shares a router with it
+ *    and the two together would hold more than k routers; else it waits
+ *    for the coordinates (the one where its routers differ).  A part of
+ *    one router (a dead end) takes the lowest dimension its router has no
+ *    other part of (or 0): no path between CAs crosses it.
  * 3. Coordinate e of a router is which group it falls in when routers are
  *    joined by the parts of the other dimensions; damage can cut a group
  *    (a hyperplane) into pieces.  A part of dimension e with all k
  *    routers meets every hyperplane once: its pieces are the anchors.
- *    Every other piece has a router on some part of dimension e whose
- *    other routers' hyperplanes it cannot share; when one hyperplane is
- *    left it joins that one, repeated until nothing changes.  A piece
- *    with two or more hyperplanes left is ambiguous: refused, naming its
- *    router (so is a router with no cable into any line: cut off).
- *    Hyperplanes are numbered by their lowest router GUID, as the seed's.
+ *    A piece cannot join the hyperplane of a router on the same line of
+ *    dimension e -- by a part, or by that router's other coordinates once
+ *    known -- nor one that already holds k^(n-1) routers; when one
+ *    hyperplane is left it joins it.  Rounds of all dimensions, each
+ *    decided before any piece is placed, until nothing changes.
+ *    Then a router cabled only into lines of one dimension e (no cable
+ *    tells its coordinate e: any place left gives the same fabric up to
+ *    which line it is said to have lost) takes, the lowest GUID first,
+ *    the place left whose lowest router GUID is lowest, and the rounds go
+ *    on; a choice that leaves some router no place is undone and the next
+ *    tried (a bounded search).  A piece with cables left with two places
+ *    or more is ambiguous: refused, naming its router (so is a router
+ *    with no cable into any line: cut off).  Hyperplanes are numbered by
+ *    their lowest router GUID, as the seed's.
  * 4. Each coordinate tuple names one router, and each part's routers
- *    agree everywhere but in its dimension, all different there.
+ *    agree everywhere but in its dimension, all different there; else
+ *    refused ("no KNS, or too damaged to tell": the choices above are
+ *    forced only on a KNS).
  *
  * So a router with no cable into its line of dimension d keeps its
  * coordinate from its other lines, and the parts of a split line keep the
@@ -204,31 +216,11 @@ static void parallel(struct dmg *g, struct ot_uf *uf)
 							continue;
 						if (rectangle(g, a, b,
 							      g->rnode[r], b2,
-							      g->rnode[x])) {
+							      g->rnode[x]))
 							ot_uf_union(uf, b, b2);
-						}
 					}
 			}
 		}
-}
-
-/* The dimensions other parts of p's routers hold, as a mask. */
-static uint64_t held(const struct dmg *g, uint32_t p)
-{
-	uint64_t m = 0;
-	uint32_t i, j;
-
-	for (i = 0; i < psize(g, p); i++) {
-		int32_t y = g->ri[prouters(g, p)[i]];
-
-		for (j = 0; j < nparts_of(g, y); j++) {
-			uint32_t c = parts_of(g, y)[j];
-
-			if (c != p && g->pdim[c] >= 0 && psize(g, c) > 1)
-				m |= 1ull << g->pdim[c];
-		}
-	}
-	return m;
 }
 
 /* Routers in both parts p and q (their lists are sorted). */
@@ -252,11 +244,11 @@ static uint32_t common(const struct dmg *g, uint32_t p, uint32_t q)
 }
 
 /*
- * The dimensions part p cannot serve: a part of that dimension shares a
- * router with it, so the two would be one line, and together they have
- * more than k routers.
+ * The dimensions of the other parts of p's routers, as a mask: of those
+ * with two routers or more (held); or, crowded, of those that would make
+ * one line with p of more than k routers (dimensions p cannot serve).
  */
-static uint64_t too_many(const struct dmg *g, uint32_t p)
+static uint64_t neighbour_dims(const struct dmg *g, uint32_t p, bool crowded)
 {
 	uint64_t m = 0;
 	uint32_t i, j;
@@ -267,8 +259,11 @@ static uint64_t too_many(const struct dmg *g, uint32_t p)
 		for (j = 0; j < nparts_of(g, y); j++) {
 			uint32_t c = parts_of(g, y)[j];
 
-			if (c != p && g->pdim[c] >= 0 &&
-			    psize(g, p) + psize(g, c) - common(g, p, c) > g->k)
+			if (c == p || g->pdim[c] < 0)
+				continue;
+			if (crowded ? psize(g, p) + psize(g, c) -
+				      common(g, p, c) > g->k :
+				      psize(g, c) > 1)
 				m |= 1ull << g->pdim[c];
 		}
 	}
@@ -360,7 +355,7 @@ static int assign_dims(struct dmg *g)
 			slot[p] = -1;
 			if (g->pdim[p] >= 0 || psize(g, p) < 2)
 				continue;
-			free_dims = all & ~too_many(g, p);
+			free_dims = all & ~neighbour_dims(g, p, true);
 			if (free_dims && !(free_dims & (free_dims - 1)))
 				slot[p] = __builtin_ctzll(free_dims);
 		}
@@ -842,7 +837,7 @@ static int finish(struct dmg *g)
 		}
 	for (p = 0; p < g->pp->nparts; p++)
 		if (g->pdim[p] < 0 && psize(g, p) == 1) {
-			uint64_t free_dims = ((1ull << n) - 1) & ~held(g, p);
+			uint64_t free_dims = ((1ull << n) - 1) & ~neighbour_dims(g, p, false);
 
 			g->pdim[p] = free_dims ? __builtin_ctzll(free_dims) : 0;
 		}
