@@ -322,16 +322,31 @@ struct ot_fabric *ot_gen_kns_ft(const struct ot_kns_params *p,
 			kept[cidx[i]] = ck[i];
 		free(ck);
 	}
-	/* a switch whose every cable was drawn is gone (no SM sees it) */
+	/*
+	 * A switch no router reaches over the cables kept is gone, with its
+	 * cables (no SM sees it): one whose every cable was drawn, and
+	 * islands of switches cut off from the routers' side.
+	 */
 	memset(slot_ok, 0, (size_t)s.switches + 1);
-	for (i = 0; i < cl.n; i++)
-		if (kept[i]) {
-			if (cl.c[i].a >= s.routers)
-				slot_ok[cl.c[i].a - s.routers] = true;
-			slot_ok[cl.c[i].b - s.routers] = true;
+	for (l = 1; l;) {
+		l = 0;
+		for (i = 0; i < cl.n; i++) {
+			const struct gen_cable *c = &cl.c[i];
+			bool a_in = c->a < s.routers || slot_ok[c->a - s.routers];
+
+			if (!kept[i] || a_in == slot_ok[c->b - s.routers])
+				continue;
+			if (a_in)
+				slot_ok[c->b - s.routers] = true;
+			else
+				slot_ok[c->a - s.routers] = true;
+			l = 1;
 		}
+	}
 	for (x = 0; x < s.switches; x++)
 		present[x] = present[x] && slot_ok[x];
+	for (i = 0; i < cl.n; i++)
+		kept[i] = kept[i] && slot_ok[cl.c[i].b - s.routers];
 	if (p->shuffle)
 		gen_layout_shuffle(&lay, p->seed);
 	if (gen_add_nodes(f, &lay, node_name, &s, err) ||

@@ -120,6 +120,7 @@ struct ft_ctx {
 	uint32_t norder;
 	uint32_t *low;     /* per LID: coordinates below each d, n entries */
 	int32_t *loc;      /* per node: local index in its line, or -1 */
+	uint32_t *rline;   /* per router node and dimension: its line */
 	struct ft_line *line;
 	uint8_t *cnt;      /* scratch */
 	/* per LID: 1 on the escape layer (SL 1, VL 1) */
@@ -441,8 +442,10 @@ static int prepare_lines(struct ft_ctx *c)
 	int error = 0;
 
 	c->loc = malloc(((size_t)c->f->nnodes + 1) * sizeof(*c->loc));
+	c->rline = calloc((size_t)c->f->nnodes * c->n + 1,
+			  sizeof(*c->rline));
 	c->line = calloc(kns->nlines + 1, sizeof(*c->line));
-	if (!c->loc || !c->line)
+	if (!c->loc || !c->rline || !c->line)
 		return ot_error_nomem(c->err, "hdor");
 	for (i = 0; i < c->f->nnodes; i++)
 		c->loc[i] = -1;
@@ -451,6 +454,8 @@ static int prepare_lines(struct ft_ctx *c)
 
 		for (i = 0; i < ln->nsw; i++)
 			c->loc[ln->sw[i]] = i;
+		for (i = 0; i < c->k; i++)
+			c->rline[(size_t)ln->router[i] * c->n + ln->dim] = l;
 		c->line[l].nloc = ln->nsw + c->k;
 		if (c->line[l].nloc > maxloc)
 			maxloc = c->line[l].nloc;
@@ -510,20 +515,13 @@ static unsigned int line_ports(const struct ft_ctx *c, uint32_t l, int32_t x,
 	return m;
 }
 
-/* The line of dimension d through router r. */
+/*
+ * The line of dimension d through router r, by coordinates: a router
+ * that lost every cable into it (damage) still has it.
+ */
 static uint32_t line_at(const struct ft_ctx *c, int32_t r, unsigned int d)
 {
-	int32_t p;
-	unsigned int i;
-	const struct ot_node *nd = &c->f->node[r];
-
-	for (i = 1; i <= nd->nports; i++) {
-		p = nd->port[i].peer;
-		if (p >= 0 && c->kns->role[p] == OT_KNS_SWITCH &&
-		    c->kns->dim[p] == (int)d)
-			return c->kns->line[p];
-	}
-	return 0; /* every router is on a line of each dimension */
+	return c->rline[(size_t)r * c->n + d];
 }
 
 /*
@@ -1338,6 +1336,7 @@ static void free_ctx(struct ft_ctx *c)
 	free(c->order);
 	free(c->low);
 	free(c->loc);
+	free(c->rline);
 	free(c->escape);
 	free(c->epos);
 	free(c->enode);

@@ -91,6 +91,10 @@ void ot_kns_free(struct ot_kns *kns);
  * whether the fabric has what only fat-tree lines
  * have (a cable between two switches without CAs, or two routers sharing
  * two switches), so a caller can tell which refusal to report.
+ * Damage inside lines is taken where the coordinates stay unambiguous
+ * (topo/kns_dmg.c): a router with no cable into one of its lines, a line
+ * fallen into parts; lines then has every line of the KNS, n k^(n-1),
+ * some with switches missing or none.
  */
 int ot_kns_ft_recognize(const struct ot_fabric *f, struct ot_kns **out,
 			bool *looks_ft, struct ot_error *err);

@@ -31,6 +31,7 @@
 #include "model/sort.h"
 #include "model/uf.h"
 #include "topo/kns.h"
+#include "topo/kns_dmg.h"
 
 #define FT_MAX_STAGES 15
 
@@ -478,68 +479,52 @@ static uint64_t line_key(const struct ot_kns *kns, int32_t x)
 	return v;
 }
 
-static int cmp_key(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	return x[0] < y[0] ? -1 : x[0] > y[0];
-}
-
 /*
- * kns->lines in (dimension, coordinates) order, each with its routers by
- * coordinate and its switches by stage, then GUID; positions.
+ * kns->lines: every line of the KNS, n k^(n-1) of them, in (dimension,
+ * coordinates) order (index: line_key()), each with its routers by
+ * coordinate and its switches by stage, then GUID; positions.  A line
+ * whose every switch is gone (damage) is there with none: its routers
+ * reach each other through other lines only.
  */
 static int build_lines(struct ft_build *b, struct ot_kns *kns)
 {
 	const struct ot_fabric *f = b->f;
-	uint64_t (*keys)[2] = NULL;
-	uint32_t *rank = NULL, i, j;
+	uint32_t i, j, per = 1, nl;
 	unsigned int d, t;
-	int error = 0;
 
-	keys = malloc(((size_t)b->nlines + 1) * sizeof(*keys));
-	rank = malloc(((size_t)b->nlines + 1) * sizeof(*rank));
-	kns->lines = calloc(b->nlines + 1, sizeof(*kns->lines));
-	if (!keys || !rank || !kns->lines) {
-		error = ot_error_nomem(b->err, "kns");
-		goto out;
-	}
-	kns->nlines = b->nlines;
-	for (i = 0; i < b->nlines; i++) {
-		keys[i][0] = line_key(kns, b->line_rep[i]);
-		keys[i][1] = i;
-	}
-	qsort(keys, b->nlines, sizeof(*keys), cmp_key);
-	for (i = 0; i < b->nlines; i++)
-		rank[keys[i][1]] = i;
+	for (d = 1; d < kns->n; d++)
+		per *= kns->k;
+	nl = per * kns->n;
+	kns->lines = calloc((size_t)nl + 1, sizeof(*kns->lines));
+	if (!kns->lines)
+		return ot_error_nomem(b->err, "kns");
+	kns->nlines = nl;
 	for (i = 0; i < f->nnodes; i++)
 		if (kns->role[i] == OT_KNS_SWITCH) {
-			kns->line[i] = rank[line_index(b, i)];
+			kns->line[i] = (int32_t)line_key(kns, i);
 			kns->lines[kns->line[i]].nsw++;
 		}
-	for (i = 0; i < b->nlines; i++) {
+	for (i = 0; i < nl; i++) {
 		struct ot_kns_line *ln = &kns->lines[i];
-		int32_t rep = b->line_rep[keys[i][1]];
-		const int16_t *c = kns->coord + (size_t)rep * kns->n;
-		uint32_t base = 0, mul = 1;
+		uint32_t rest = i % per, base = 0, mul = 1, step = 1;
 
-		ln->dim = kns->dim[rep];
+		ln->dim = i / per;
 		ln->router = malloc(kns->k * sizeof(*ln->router));
 		ln->sw = malloc(((size_t)ln->nsw + 1) * sizeof(*ln->sw));
-		if (!ln->router || !ln->sw) {
-			error = ot_error_nomem(b->err, "kns");
-			goto out;
-		}
+		if (!ln->router || !ln->sw)
+			return ot_error_nomem(b->err, "kns");
+		/* line_key(): the lowest other dimension least significant */
 		for (d = 0; d < kns->n; d++) {
-			if ((int)d != ln->dim)
-				base += (uint32_t)c[d] * mul;
+			if ((int)d == ln->dim) {
+				step = mul;
+			} else {
+				base += (rest % kns->k) * mul;
+				rest /= kns->k;
+			}
 			mul *= kns->k;
 		}
-		mul = 1;
-		for (d = 0; d < (unsigned int)ln->dim; d++)
-			mul *= kns->k;
 		for (t = 0; t < kns->k; t++)
-			ln->router[t] = kns->router_at[base + t * mul];
+			ln->router[t] = kns->router_at[base + t * step];
 		ln->nsw = 0;
 	}
 	for (i = 0; i < f->nnodes; i++)
@@ -552,15 +537,13 @@ static int build_lines(struct ft_build *b, struct ot_kns *kns)
 			if (ln->stages > kns->stages)
 				kns->stages = ln->stages;
 		}
-	for (i = 0; i < b->nlines; i++) {
+	for (i = 0; i < nl; i++) {
 		struct ot_kns_line *ln = &kns->lines[i];
 		struct sw_key *sk = malloc((ln->nsw + 1) * sizeof(*sk));
 		uint16_t p = 0;
 
-		if (!sk) {
-			error = ot_error_nomem(b->err, "kns");
-			goto out;
-		}
+		if (!sk)
+			return ot_error_nomem(b->err, "kns");
 		for (j = 0; j < ln->nsw; j++) {
 			sk[j].stage = kns->stage[ln->sw[j]];
 			sk[j].guid = f->node[ln->sw[j]].guid;
@@ -575,14 +558,11 @@ static int build_lines(struct ft_build *b, struct ot_kns *kns)
 		}
 		free(sk);
 	}
-out:
-	free(keys);
-	free(rank);
-	return error;
+	return 0;
 }
 
 static int alloc_result(struct ot_kns **out, const struct ot_fabric *f,
-			const struct ot_kns *vk, struct ot_error *err)
+			unsigned int k, unsigned int n, struct ot_error *err)
 {
 	struct ot_kns *kns = calloc(1, sizeof(*kns));
 	uint64_t nr = 1;
@@ -591,14 +571,14 @@ static int alloc_result(struct ot_kns **out, const struct ot_fabric *f,
 	*out = kns;
 	if (!kns)
 		return ot_error_nomem(err, "kns");
-	for (i = 0; i < vk->n; i++)
-		nr *= vk->k;
+	for (i = 0; i < n; i++)
+		nr *= k;
 	kns->fabric = f;
-	kns->k = vk->k;
-	kns->n = vk->n;
+	kns->k = k;
+	kns->n = n;
 	kns->links = 1;
 	kns->role = calloc(f->nnodes, sizeof(*kns->role));
-	kns->coord = malloc((size_t)f->nnodes * vk->n * sizeof(*kns->coord));
+	kns->coord = malloc((size_t)f->nnodes * n * sizeof(*kns->coord));
 	kns->dim = malloc(f->nnodes * sizeof(*kns->dim));
 	kns->router = malloc(f->nnodes * sizeof(*kns->router));
 	kns->router_at = malloc(nr * sizeof(*kns->router_at));
@@ -613,7 +593,7 @@ static int alloc_result(struct ot_kns **out, const struct ot_fabric *f,
 		kns->router[i] = -1;
 		kns->line[i] = -1;
 	}
-	for (i = 0; i < f->nnodes * vk->n; i++)
+	for (i = 0; i < f->nnodes * n; i++)
 		kns->coord[i] = -1;
 	return 0;
 }
@@ -630,7 +610,7 @@ static int map_back(struct ft_build *b, const struct ot_kns *vk,
 	uint32_t i, n = vk->n;
 	int error;
 
-	error = alloc_result(out, f, vk, b->err);
+	error = alloc_result(out, f, vk->k, vk->n, b->err);
 	kns = *out;
 	if (error)
 		return error;
@@ -663,6 +643,91 @@ static int map_back(struct ft_build *b, const struct ot_kns *vk,
 	}
 	free(real);
 	return 0;
+}
+
+/*
+ * The damaged lines' answer (topo/kns_dmg.c) onto f's nodes: a line
+ * switch serves its part's dimension, with the coordinates of its part's
+ * routers there and -1 in that dimension.
+ */
+static int map_back_dmg(struct ft_build *b, unsigned int k, unsigned int n,
+			const int16_t *coord, const int8_t *pdim,
+			struct ot_kns **out)
+{
+	const struct ot_fabric *f = b->f;
+	struct ot_kns *kns;
+	uint32_t i, num;
+	unsigned int d, p;
+	int error;
+
+	error = alloc_result(out, f, k, n, b->err);
+	kns = *out;
+	if (error)
+		return error;
+	for (i = 0; i < f->nnodes; i++) {
+		int32_t src = i, part;
+
+		if (b->is_router[i]) {
+			kns->role[i] = OT_KNS_ROUTER;
+			kns->router[i] = i;
+			for (d = n, num = 0; d-- > 0;)
+				num = num * k + (uint32_t)coord[(size_t)i * n + d];
+			kns->router_at[num] = i;
+		} else if (f->node[i].type == OT_NODE_CA) {
+			kns->role[i] = OT_KNS_CA;
+			for (p = 1; p <= f->node[i].nports; p++)
+				if (f->node[i].port[p].peer >= 0)
+					break;
+			src = p <= f->node[i].nports ?
+			      f->node[i].port[p].peer : -1;
+			kns->router[i] = src;
+		} else {
+			part = line_index(b, i);
+			kns->role[i] = OT_KNS_SWITCH;
+			kns->dim[i] = pdim[part];
+			src = b->lrouter[b->lstart[part]];
+		}
+		if (src < 0)
+			continue;
+		memcpy(kns->coord + (size_t)i * n, coord + (size_t)src * n,
+		       n * sizeof(*kns->coord));
+		if (kns->role[i] == OT_KNS_SWITCH)
+			kns->coord[(size_t)i * n + kns->dim[i]] = -1;
+	}
+	return 0;
+}
+
+/*
+ * Lines damaged inside (topo/kns_dmg.c), where the lines taken as single
+ * switches are no KNS (seed says why).
+ */
+static int recognize_damaged(struct ft_build *b, const struct ot_error *seed,
+			     struct ot_kns **out)
+{
+	struct ot_kns_parts pp = {
+		.f = b->f, .is_router = b->is_router, .nparts = b->nlines,
+		.start = b->lstart, .router = b->lrouter, .rep = b->line_rep,
+	};
+	struct ot_error why;
+	int8_t *pdim = malloc((size_t)b->nlines + 1);
+	int16_t *coord = NULL;
+	unsigned int k = 0, n = 0;
+	int error;
+
+	if (!pdim)
+		return ot_error_nomem(b->err, "kns");
+	error = ot_kns_dmg_place(&pp, &k, &n, &coord, pdim, &why);
+	if (error && why.cls == OT_ERR_NOMEM)
+		ot_refuse(b->err, OT_ERR_NOMEM, "%s", why.msg);
+	else if (error)
+		ot_refuse(b->err, OT_ERR_TOPOLOGY,
+			  "%s (and with each line's switches taken as one, named by its lowest GUID: %s)",
+			  why.msg, seed->msg);
+	else
+		error = map_back_dmg(b, k, n, coord, pdim, out);
+	free(pdim);
+	free(coord);
+	return error;
 }
 
 int ot_kns_ft_recognize(const struct ot_fabric *f, struct ot_kns **out,
@@ -703,13 +768,17 @@ int ot_kns_ft_recognize(const struct ot_fabric *f, struct ot_kns **out,
 	if (error)
 		goto out;
 	error = ot_kns_recognize(v, &vk, &why);
-	if (error) {
+	if (error && why.cls != OT_ERR_NOMEM && *looks_ft) {
+		/* damage inside lines: a router cut off a line, a line split */
+		error = recognize_damaged(&b, &why, &kns);
+		if (error)
+			goto out;
+	} else if (error) {
 		ot_refuse(err, OT_ERR_TOPOLOGY,
 			  "with each line's switches taken as one (named by its lowest GUID): %s",
 			  why.msg);
 		goto out;
-	}
-	if (vk->n < 2) {
+	} else if (vk->n < 2) {
 		/* one line of routers under switches: a fat tree, not a KNS */
 		int32_t r = vk->router_at[0];
 
@@ -718,7 +787,8 @@ int ot_kns_ft_recognize(const struct ot_fabric *f, struct ot_kns **out,
 				  v->node[r].desc, v->node[r].guid);
 		goto out;
 	}
-	error = map_back(&b, vk, vnode, vline, &kns);
+	if (!kns)
+		error = map_back(&b, vk, vnode, vline, &kns);
 	if (!error)
 		error = assign_levels(&b, kns);
 	if (!error)

@@ -14,7 +14,8 @@
 #
 # With ESCAPE "escape" (a fabric whose damaged lines up*-down* cannot
 # connect), hdor's escape layer is expected: VLs 0 and 1 used, paths not
-# all minimal.
+# all minimal; "escape-all": every destination on it, VL 1 alone (a
+# router cut off its line of dimension 0 puts every destination there).
 #
 # usage: test_hdor_kns.sh NAME NETFILE|gen:ARGS [MIN_UNIFORM [ESCAPE]]
 . "$(dirname "$0")/lib.sh"
@@ -25,6 +26,7 @@ min_uniform=${3:-}
 escape=${4:-}
 want_vls="[0]"
 [ "$escape" = escape ] && want_vls="[0, 1]"
+[ "$escape" = escape-all ] && want_vls="[1]" && escape=escape
 live_check=
 e2e_init "hdor-$name"
 case $net in
