@@ -83,14 +83,23 @@ e2e_init "simulate-$engine"
 opts=(--patterns uniform,neighbor,random --loads 0.2,0.5 --warmup 300
 	--measure 600 --ca-order guid --seed 3 --json)
 
-"$OSMTOPO" simulate --route "$engine" "${opts[@]}" "$net" \
-	>"$WORK/offline.json" 2>"$WORK/offline.err" ||
+"$OSMTOPO" simulate --route "$engine" "${opts[@]}" --svg "$WORK/offline.svg" \
+	"$net" >"$WORK/offline.json" 2>"$WORK/offline.err" ||
 	e2e_fail "simulate --route failed: $(cat "$WORK/offline.err")"
-python3 - "$WORK/offline.json" <<'PY' || e2e_fail "offline JSON: see above"
+# the SVG (src/sim/plot.c, shared with compare --svg): well-formed, one
+# chart, a curve per pattern, two vertices per pattern and panel
+python3 - "$WORK/offline.json" "$WORK/offline.svg" <<'PY' || e2e_fail "offline JSON: see above"
 import json, sys
+import xml.etree.ElementTree as ET
 r = json.load(open(sys.argv[1]))
 names = [p["name"] for p in r["patterns"]]
 assert names == ["uniform", "neighbor", "random-1"], names
+ns = {"s": "http://www.w3.org/2000/svg"}
+charts = ET.parse(sys.argv[2]).getroot().findall("s:g[@class='chart']", ns)
+assert len(charts) == 1, len(charts)
+curves = charts[0].findall("s:g[@class='curve']", ns)
+assert [g.get("data-name") for g in curves] == names, [g.get("data-name") for g in curves]
+assert all(len(g.findall("s:circle", ns)) == 4 for g in curves)
 assert r["packet_hops"] > 0 and r["cpu_s"] > 0
 for p in r["patterns"]:
     assert p["deadlock"] is False, p["name"]
