@@ -168,7 +168,8 @@ struct cmp_sim_pattern {
 	char name[32];
 	double saturation, saturation_min;
 	double analytic; /* simulate's own, < 0 if none */
-	bool deadlock;   /* the saturation run's */
+	bool deadlock;   /* any run of the pattern (saturation, loads) */
+	bool sat_deadlock; /* the saturation run */
 	struct ot_plot_point *pt; /* the points of --sim-loads */
 	unsigned int npt;
 };
@@ -521,7 +522,8 @@ static void parse_simulate(struct cmp_row *row, const char *text)
 		x->saturation = json_number_value(sat);
 		x->saturation_min = json_number_value(
 			json_object_get(p, "saturation_min"));
-		x->deadlock = json_is_true(json_object_get(
+		x->deadlock = json_is_true(json_object_get(p, "deadlock"));
+		x->sat_deadlock = json_is_true(json_object_get(
 			json_object_get(p, "saturated"), "deadlock"));
 		parse_points(x, json_object_get(p, "points"));
 		x->analytic = json_is_number(json_object_get(p, "analytic")) ?
@@ -962,7 +964,7 @@ static int cmp_write_svg(const struct cmp_args *a, const struct cmp_row *rows)
 			s->pt = x->pt;
 			s->npt = x->npt;
 			s->saturation = x->saturation;
-			s->saturation_deadlock = x->deadlock;
+			s->saturation_deadlock = x->sat_deadlock;
 		}
 	}
 	snprintf(title, sizeof(title), "osmtopo compare --simulate %s",
