@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Installs what osmtopo needs on Debian 12 to build, test and run the demo:
 # stock OpenSM and its headers, ibsim, infiniband-diags, the MAD libraries,
-# autotools, Check and valgrind; clang with libFuzzer (scripts/fuzz.sh);
+# autotools, Check, valgrind and xmllint (libxml2-utils: the SVG tests); clang with libFuzzer (scripts/fuzz.sh);
 # debhelper, help2man and lintian (debian/, scripts/test-deb.sh).  Needs root (or sudo) only when something
 # is missing.
 set -eu
 
 packages=(
 	build-essential autoconf automake libtool pkg-config
-	check valgrind python3 time
+	check valgrind python3 time libxml2-utils
 	opensm libopensm-dev ibsim-utils infiniband-diags
 	libibnetdisc-dev libibmad-dev libibumad-dev libjansson-dev
 	clang libclang-rt-14-dev

@@ -33,10 +33,12 @@
 #include "io/netfile.h"
 #include "options.h"
 #include "sim.h"
+#include "sim/plot.h"
 #include "traffic/pattern.h"
 #include "util.h"
 
 #define CMP_MAX_PATTERNS 16
+#define CMP_MAX_LOADS 100 /* simulate's MAX_LOADS */
 
 /* One --osm-option: a line "key value" of OpenSM's config. */
 struct cmp_osm_option {
@@ -58,6 +60,8 @@ struct cmp_args {
 	bool simulate;
 	const char *sim_patterns; /* uniform and these */
 	unsigned int sim_buffer, sim_warmup, sim_measure, sim_jobs;
+	const char *sim_loads; /* simulate's --loads */
+	const char *svg;       /* the curves of --sim-loads, per engine */
 };
 
 /*
@@ -130,6 +134,12 @@ static const struct tool_option cmp_options[] = {
 	{ "sim-jobs", 'J', "N",
 	  "with --simulate: threads of each simulation (default: the CPUs)",
 	  TOOL_UINT(ARGS, sim_jobs, 1, 1024) },
+	{ "sim-loads", 'L', "A:B:S",
+	  "with --simulate: also simulate these offered loads (simulate's --loads: A:B:S or A,B,...) for every pattern",
+	  TOOL_STRING(ARGS, sim_loads) },
+	{ "svg", 'G', "FILE",
+	  "with --simulate --sim-loads: write accepted throughput and latency against offered load to FILE (SVG), a chart per pattern, a curve per engine",
+	  TOOL_STRING(ARGS, svg) },
 	TOOL_OPTION_HELP,
 };
 #undef ARGS
@@ -158,7 +168,10 @@ struct cmp_sim_pattern {
 	char name[32];
 	double saturation, saturation_min;
 	double analytic; /* simulate's own, < 0 if none */
-	bool deadlock;
+	bool deadlock;   /* any run of the pattern (saturation, loads) */
+	bool sat_deadlock; /* the saturation run */
+	struct ot_plot_point *pt; /* the points of --sim-loads */
+	unsigned int npt;
 };
 
 struct cmp_row {
@@ -457,7 +470,32 @@ static void cmp_check(const struct cmp_ctx *c, const struct sim *s,
 		cmp_note(row, "check", "no report");
 }
 
-/* "patterns": [{"name", "saturation", "saturation_min", "deadlock"}] */
+/* A pattern's "points": [{"offered", "accepted", "latency_ns", ...}]. */
+static void parse_points(struct cmp_sim_pattern *x, json_t *pts)
+{
+	size_t i, n = json_array_size(pts);
+	json_t *p;
+
+	x->pt = n ? calloc(n, sizeof(*x->pt)) : NULL;
+	if (!x->pt)
+		return;
+	json_array_foreach(pts, i, p) {
+		json_t *lat = json_object_get(json_object_get(p, "latency_ns"),
+					      "mean");
+
+		x->pt[x->npt++] = (struct ot_plot_point){
+			json_number_value(json_object_get(p, "offered")),
+			json_number_value(json_object_get(p, "accepted")),
+			json_number_value(lat),
+			json_is_true(json_object_get(p, "deadlock"))
+		};
+	}
+}
+
+/*
+ * "patterns": [{"name", "saturation", "saturation_min", "saturated":
+ * {"deadlock"}, "points"}]
+ */
 static void parse_simulate(struct cmp_row *row, const char *text)
 {
 	json_error_t jerr;
@@ -485,6 +523,9 @@ static void parse_simulate(struct cmp_row *row, const char *text)
 		x->saturation_min = json_number_value(
 			json_object_get(p, "saturation_min"));
 		x->deadlock = json_is_true(json_object_get(p, "deadlock"));
+		x->sat_deadlock = json_is_true(json_object_get(
+			json_object_get(p, "saturated"), "deadlock"));
+		parse_points(x, json_object_get(p, "points"));
 		x->analytic = json_is_number(json_object_get(p, "analytic")) ?
 			json_number_value(json_object_get(p, "analytic")) : -1;
 		row->nsim++;
@@ -501,8 +542,8 @@ static void cmp_simulate(const struct cmp_ctx *c, const struct sim *s,
 			 struct cmp_row *row)
 {
 	const struct cmp_args *a = c->a;
-	char pat[256], buf[32], warm[32], meas[32], jobs[32];
-	const char *argv[24];
+	char pat[256], buf[32], warm[32], meas[32], jobs[32], loads[256];
+	const char *argv[26];
 	char *json = NULL;
 	int n = 0;
 
@@ -528,6 +569,7 @@ static void cmp_simulate(const struct cmp_ctx *c, const struct sim *s,
 		    a->sim_warmup);
 	CMP_SIM_ARG(a->sim_measure, "--measure", meas, "%u", a->sim_measure);
 	CMP_SIM_ARG(a->sim_jobs, "--jobs", jobs, "%u", a->sim_jobs);
+	CMP_SIM_ARG(a->sim_loads, "--loads", loads, "%s", a->sim_loads);
 #undef CMP_SIM_ARG
 	argv[n] = NULL;
 	if (cmp_client(c, s, argv, "simulate", OT_EXIT_FAIL, row, &json))
@@ -878,6 +920,71 @@ static void print_table(FILE *out, const struct cmp_args *a,
 			" deadlock: a cycle of full buffers stood still)\n");
 }
 
+/*
+ * --svg: a chart per pattern simulated (in the order of the first row
+ * that has it), a curve per engine over the loads of --sim-loads; an
+ * engine without that pattern's points is a legend line saying why.
+ */
+static int cmp_write_svg(const struct cmp_args *a, const struct cmp_row *rows)
+{
+	const char *names[CMP_MAX_PATTERNS];
+	struct ot_plot_chart chart[CMP_MAX_PATTERNS];
+	struct ot_plot_series *ser;
+	unsigned int nch = 0, k, j, e, n = (unsigned int)a->nengines;
+	char title[PATH_MAX + 64];
+	FILE *out;
+	int rc;
+
+	for (e = 0; e < n; e++)
+		for (k = 0; k < rows[e].nsim; k++) {
+			for (j = 0; j < nch; j++)
+				if (!strcmp(names[j], rows[e].sim[k].name))
+					break;
+			if (j == nch && nch < CMP_MAX_PATTERNS)
+				names[nch++] = rows[e].sim[k].name;
+		}
+	ser = calloc((size_t)(nch ? nch : 1) * n, sizeof(*ser));
+	if (!ser) {
+		fprintf(stderr, "osmtopo compare: out of memory\n");
+		return -1;
+	}
+	for (j = 0; j < nch; j++) {
+		chart[j] = (struct ot_plot_chart){ names[j], &ser[j * n], n };
+		for (e = 0; e < n; e++) {
+			const struct cmp_sim_pattern *x = row_sim(&rows[e], names[j]);
+			struct ot_plot_series *s = &ser[j * n + e];
+
+			s->name = rows[e].engine;
+			s->saturation = -1;
+			s->note = rows[e].note[0] ? rows[e].note :
+				  !rows[e].simulated ? cmp_status_name[rows[e].status] :
+						       "pattern not simulated";
+			if (!x)
+				continue;
+			s->pt = x->pt;
+			s->npt = x->npt;
+			s->saturation = x->saturation;
+			s->saturation_deadlock = x->sat_deadlock;
+		}
+	}
+	snprintf(title, sizeof(title), "osmtopo compare --simulate %s",
+		 a->netfile);
+	out = fopen(a->svg, "w");
+	if (!out) {
+		fprintf(stderr, "osmtopo compare: %s: %s\n", a->svg,
+			strerror(errno));
+		free(ser);
+		return -1;
+	}
+	rc = ot_plot_svg(out, title, chart, nch);
+	if (fclose(out) || rc) {
+		fprintf(stderr, "osmtopo compare: writing %s failed\n", a->svg);
+		rc = -1;
+	}
+	free(ser);
+	return rc;
+}
+
 /* ------------------------------------------------------------------ */
 /* The command                                                        */
 /* ------------------------------------------------------------------ */
@@ -904,7 +1011,13 @@ static void cmp_usage(FILE *out, const struct tool_command *c)
 		"pattern, the saturation throughput (every CA backlogged) in a column\n"
 		"\"sim\" beside the analytic one, or \"deadlock\" when a cycle of full\n"
 		"buffers stood still; with --json each row's \"simulated\" object and\n"
-		"simulate's whole report.\n\n"
+		"simulate's whole report.  --sim-loads A:B:S also simulates each\n"
+		"pattern at those offered loads (the JSON's \"points\"), and --svg FILE\n"
+		"draws them: a chart per pattern, accepted throughput and mean latency\n"
+		"against offered load, a curve per engine (OpenSM's as well as\n"
+		"osmtopo's); a load at which an engine deadlocked is a cross on the\n"
+		"axis and a \"DEADLOCK at\" in its legend line, never a figure, and\n"
+		"an engine that was not simulated is a legend line saying why.\n\n"
 		"--osm-option lines come after compare's own in OpenSM's config, so\n"
 		"they win; a VALUE naming an existing file is given to OpenSM as an\n"
 		"absolute path (OpenSM runs in a work directory).\n\n"
@@ -919,6 +1032,7 @@ static void cmp_usage(FILE *out, const struct tool_command *c)
 		"  osmtopo compare -o root_guid_file=spines.guids topologies/ulhpc-96.net updn ftree\n"
 		"  osmtopo compare --fallback -o ftree:root_guid_file=spines.guids NETFILE ftree hdor\n"
 		"  osmtopo compare --simulate --sim-patterns random topologies/cellia-kns-6x2.net minhop dfsssp hdor\n"
+		"  osmtopo compare --simulate --sim-loads 0.1:1.0:0.1 --svg cellia.svg topologies/cellia-kns-6x2.net minhop dfsssp hdor\n"
 		"\nOn SIGINT, SIGTERM or SIGHUP it stops every process it started\n"
 		"(the checker, OpenSM, ibsim), removes its work directory unless\n"
 		"--keep, and dies of the signal.\n"
@@ -965,10 +1079,25 @@ static int cmp_check_sim(const struct cmp_args *a)
 	struct ot_error err = { 0 };
 	uint32_t mask;
 
+	double load[CMP_MAX_LOADS];
+	unsigned int nloads;
+
 	if (!a->simulate &&
 	    (a->sim_patterns || a->sim_buffer || a->sim_warmup != UINT_MAX ||
-	     a->sim_measure || a->sim_jobs)) {
-		fprintf(stderr, "osmtopo compare: --sim-* options go with --simulate\n");
+	     a->sim_measure || a->sim_jobs || a->sim_loads || a->svg)) {
+		fprintf(stderr, "osmtopo compare: --sim-* options and --svg go with --simulate\n");
+		return OT_EXIT_USAGE;
+	}
+	if (a->svg && !a->sim_loads) {
+		fprintf(stderr, "osmtopo compare: --svg draws the points of --sim-loads\n");
+		return OT_EXIT_USAGE;
+	}
+	if (a->sim_loads &&
+	    (strlen(a->sim_loads) > 200 ||
+	     tool_parse_loads(a->sim_loads, load, CMP_MAX_LOADS, &nloads,
+			      &err))) {
+		fprintf(stderr, "osmtopo compare: --sim-loads: %s\n",
+			err.msg[0] ? err.msg : "too long");
 		return OT_EXIT_USAGE;
 	}
 	if (a->sim_patterns &&
@@ -1064,6 +1193,7 @@ int cmd_compare(int argc, char **argv)
 	struct cmp_ctx c = { .a = &a };
 	struct cmp_row *rows = NULL;
 	int status = OT_EXIT_USAGE, i;
+	unsigned int k;
 
 	/* Each --osm-option takes at least one argument. */
 	a.osm_opts = calloc((size_t)argc, sizeof(*a.osm_opts));
@@ -1085,7 +1215,8 @@ int cmd_compare(int argc, char **argv)
 			print_json(stdout, &a, rows);
 		else
 			print_table(stdout, &a, rows);
-		status = OT_EXIT_OK;
+		status = a.svg && cmp_write_svg(&a, rows) ? OT_EXIT_USAGE :
+							   OT_EXIT_OK;
 	}
 	if (a.keep)
 		fprintf(stderr, "osmtopo compare: logs kept in %s\n", c.work);
@@ -1095,6 +1226,8 @@ out:
 	for (i = 0; rows && i < a.nengines; i++) {
 		json_decref(rows[i].check);
 		json_decref(rows[i].simulate);
+		for (k = 0; k < rows[i].nsim; k++)
+			free(rows[i].sim[k].pt);
 	}
 	free(rows);
 	free(a.osm_opts);

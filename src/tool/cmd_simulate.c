@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -29,6 +30,7 @@
 #include "options.h"
 #include "route/engine.h"
 #include "route/qos/qos.h"
+#include "sim/plot.h"
 #include "sim/sim.h"
 #include "traffic/pattern.h"
 #include "util.h"
@@ -43,6 +45,16 @@ struct simulate_args {
 	struct ot_live_opts live_opts;
 	unsigned int path_bound; /* --path-bound */
 	uint64_t sl_sampled;     /* pairs whose path SL rests on a sample */
+	/*
+	 * A deadlock on sampled SLs was confirmed (confirm_cycles()): that
+	 * many pairs had rested on the sample; confirm_asked pairs at the
+	 * heads of blocked cycles were asked from the SA, and when that did
+	 * not settle it, every pair's SL (confirm_every_pair); the runs
+	 * repeated on the SA's SLs deadlocked or not.
+	 */
+	uint64_t confirm_sampled, confirm_asked;
+	bool confirm_every_pair;
+	bool confirmed;
 	uint32_t patterns;
 	unsigned int nrandom;
 	unsigned int bisections; /* ebb:K */
@@ -102,27 +114,8 @@ static int set_hotspot(void *args, const char *arg, struct ot_error *err)
 static int set_loads(void *args, const char *arg, struct ot_error *err)
 {
 	struct simulate_args *a = args;
-	double lo, hi, step, x;
-	char *end;
 
-	a->nloads = 0;
-	if (sscanf(arg, "%lf:%lf:%lf", &lo, &hi, &step) == 3) {
-		if (!(lo > 0 && hi <= 1 && lo <= hi && step > 0))
-			return ot_error_set(err, "A:B:S with 0 < A <= B <= 1, S > 0");
-		for (x = lo; x <= hi + 1e-9 && a->nloads < MAX_LOADS; x += step)
-			a->load[a->nloads++] = x > 1 ? 1 : x;
-		return 0;
-	}
-	while (*arg && a->nloads < MAX_LOADS) {
-		errno = 0;
-		x = strtod(arg, &end);
-		if (errno || end == arg || !(x > 0 && x <= 1) ||
-		    (*end && *end != ','))
-			return ot_error_set(err, "loads in (0, 1]: A:B:S or A,B,...");
-		a->load[a->nloads++] = x;
-		arg = *end ? end + 1 : end;
-	}
-	return 0;
+	return tool_parse_loads(arg, a->load, MAX_LOADS, &a->nloads, err);
 }
 
 #define ARGS struct simulate_args
@@ -722,6 +715,14 @@ static void print_text(const struct simulate_args *a,
 	if (a->sl_sampled)
 		printf("path SLs: %llu pairs' taken from their source's sample, not from the SA: the figures rest on samples (--all-paths reads every one)\n",
 		       (unsigned long long)a->sl_sampled);
+	if (a->confirm_sampled && a->confirm_every_pair)
+		printf("path SLs: a deadlock on SLs of which %llu pairs' rested on samples, %s; every pair's SL read from the SA and every run repeated on them\n",
+		       (unsigned long long)a->confirm_sampled,
+		       a->confirmed ? "confirmed" : "NOT confirmed (the figures are the SA's SLs')");
+	else if (a->confirm_sampled)
+		printf("path SLs: a deadlock on SLs of which %llu pairs' rested on samples, confirmed: the %llu pairs at the heads of its blocked cycle asked from the SA, the deadlocked runs repeated on their SLs\n",
+		       (unsigned long long)a->confirm_sampled,
+		       (unsigned long long)a->confirm_asked);
 	nbis = a->no_saturation ? 0 : ebb_summary(pat, npat, &mean, &least, &dl);
 	if (nbis) {
 		printf("ebb: %.3f simulated (mean saturation over %u random bisections, least CA %.3f%s)",
@@ -900,6 +901,18 @@ static int print_json(const struct simulate_args *a,
 	 * on their source's sample and so do the figures */
 	json_object_set_new(root, "sl_sampled_pairs",
 			    json_integer((json_int_t)a->sl_sampled));
+	/* present when a deadlock on sampled SLs was checked on every SL */
+	if (a->confirm_sampled)
+		json_object_set_new(
+			root, "sl_confirmation",
+			json_pack("{s:I,s:b,s:b,s:I,s:s}", "sampled_pairs",
+				  (json_int_t)a->confirm_sampled,
+				  "deadlock_on_samples", 1,
+				  "deadlock_confirmed", a->confirmed,
+				  "cycle_head_pairs_asked",
+				  (json_int_t)a->confirm_asked,
+				  "read", a->confirm_every_pair ?
+				  "every pair" : "cycle heads"));
 	json_object_set_new(root, "packet_hops", json_integer((json_int_t)hops));
 	json_object_set_new(root, "wall_s", json_real(wall));
 	json_object_set_new(root, "cpu_s", json_real(cpu));
@@ -915,62 +928,53 @@ static int print_json(const struct simulate_args *a,
 static int write_svg(const struct simulate_args *a, const struct pattern *pat,
 		     unsigned int npat)
 {
-	static const char *const colour[] = { "#1f77b4", "#ff7f0e", "#2ca02c",
-					      "#d62728", "#9467bd", "#8c564b",
-					      "#e377c2", "#7f7f7f", "#bcbd22",
-					      "#17becf" };
-	FILE *out = fopen(a->svg, "w");
-	double lmax = 1, x0 = 60, y0 = 40, w = 360, h = 260;
-	unsigned int i, j, panel;
+	struct ot_plot_series *ser = calloc(npat, sizeof(*ser));
+	struct ot_plot_point *pts = calloc((size_t)npat * a->nloads + 1,
+					   sizeof(*pts));
+	struct ot_plot_chart chart = { "every pattern", ser, npat };
+	char title[PATH_MAX + 64];
+	FILE *out = NULL;
+	unsigned int i, j;
+	int rc = -1;
 
+	if (!ser || !pts) {
+		fprintf(stderr, "osmtopo simulate: out of memory\n");
+		goto out;
+	}
+	for (i = 0; i < npat; i++) {
+		struct ot_plot_point *p = &pts[(size_t)i * a->nloads];
+
+		for (j = 0; j < a->nloads; j++)
+			p[j] = (struct ot_plot_point){
+				pat[i].pt[j].offered, pat[i].pt[j].accepted,
+				pat[i].pt[j].lat_mean_ns, pat[i].pt[j].deadlock
+			};
+		ser[i] = (struct ot_plot_series){
+			.name = pat[i].name, .pt = p, .npt = a->nloads,
+			.saturation = a->no_saturation ? -1 : pat[i].sat.accepted,
+			.saturation_deadlock = !a->no_saturation &&
+					       pat[i].sat.deadlock
+		};
+	}
+	snprintf(title, sizeof(title), "osmtopo simulate %s%s%s",
+		 a->engine ? a->engine : a->live ? "--live" :
+			     a->osmdump ? "--osm-dump" : "",
+		 a->netfile ? " " : "", a->netfile ? a->netfile : "");
+	out = fopen(a->svg, "w");
 	if (!out) {
 		fprintf(stderr, "osmtopo simulate: %s: %s\n", a->svg,
 			strerror(errno));
-		return -1;
+		goto out;
 	}
-	for (i = 0; i < npat; i++)
-		for (j = 0; j < a->nloads; j++)
-			if (pat[i].pt[j].lat_mean_ns > lmax)
-				lmax = pat[i].pt[j].lat_mean_ns;
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"900\" height=\"%u\" font-family=\"sans-serif\" font-size=\"12\">\n",
-		(unsigned int)(y0 + h + 60 + 16 * npat));
-	for (panel = 0; panel < 2; panel++) {
-		double px = x0 + panel * (w + 90);
-
-		fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"black\"/>\n",
-			px, y0, w, h);
-		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">%s</text>\n", px,
-			y0 - 10,
-			panel ? "mean latency (ns) vs offered load" :
-				"accepted vs offered load (fraction of link rate)");
-		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">0</text><text x=\"%.0f\" y=\"%.0f\">1</text>\n",
-			px - 4, y0 + h + 14, px + w - 4, y0 + h + 14);
-		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%.0f</text>\n",
-			px - 4, y0 + 10, panel ? lmax : 1.0);
-		for (i = 0; i < npat; i++) {
-			fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" points=\"",
-				colour[i % 10]);
-			for (j = 0; j < a->nloads; j++) {
-				const struct ot_sim_result *x = &pat[i].pt[j];
-				double v = panel ? x->lat_mean_ns / lmax :
-						   x->accepted;
-
-				fprintf(out, "%.1f,%.1f ", px + w * x->offered,
-					y0 + h - h * (v > 1 ? 1 : v));
-			}
-			fprintf(out, "\"/>\n");
-		}
-	}
-	for (i = 0; i < npat; i++)
-		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\">%s%s</text>\n",
-			x0, y0 + h + 40 + 16 * i, colour[i % 10], pat[i].name,
-			a->no_saturation ? "" : "");
-	fprintf(out, "</svg>\n");
-	if (fclose(out)) {
+	rc = ot_plot_svg(out, title, &chart, 1);
+	if (fclose(out) || rc) {
 		fprintf(stderr, "osmtopo simulate: writing %s failed\n", a->svg);
-		return -1;
+		rc = -1;
 	}
-	return 0;
+out:
+	free(ser);
+	free(pts);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1225,6 +1229,7 @@ static int confirm_cycles(struct simulate_args *a, struct ot_routing *r,
 		if (n < 0 || n == (long)cap)
 			break;
 		if (n == 0) {
+			a->confirm_asked = asked;
 			fprintf(stderr,
 				"osmtopo simulate: the deadlock is confirmed: the packets at the heads of its blocked cycle have the SLs the SA gave (%llu pairs asked again)\n",
 				(unsigned long long)asked);
@@ -1244,12 +1249,17 @@ static int confirm_cycles(struct simulate_args *a, struct ot_routing *r,
 		for (i = 0; i < pl->njobs; i++)
 			deadlock = deadlock || pl->job[i].out->deadlock;
 	}
-	if (!deadlock) {
+	a->confirm_asked = asked;
+	/*
+	 * No deadlock left once the heads had their own SLs: the sample was
+	 * wrong for some pair, so the figures are not trusted to it either;
+	 * or the heads could not be told: every pair's SL is read.
+	 */
+	if (!deadlock)
 		fprintf(stderr,
-			"osmtopo simulate: no deadlock once the SA's SLs of the blocked cycles' %llu head pairs were used\n",
+			"osmtopo simulate: no deadlock once the SA's SLs of the blocked cycles' %llu head pairs were used: the sample was wrong, reading every pair's SL\n",
 			(unsigned long long)asked);
-		return 0;
-	}
+	a->confirm_every_pair = true;
 	if (confirm_on_all_sls(a, r, pl, nthreads, err))
 		return -1;
 	for (i = 0; i < pl->njobs; i++)
@@ -1331,6 +1341,7 @@ int cmd_simulate(int argc, char **argv)
 		deadlock = deadlock || pl.job[i].out->deadlock;
 	}
 	if (deadlock && a.live && r->sl_sampled_pairs) {
+		a.confirm_sampled = r->sl_sampled_pairs;
 		if (confirm_cycles(&a, r, &pl, nthreads, &hops, &err)) {
 			fprintf(stderr, "osmtopo simulate: %s\n", err.msg);
 			goto out;
@@ -1338,6 +1349,11 @@ int cmd_simulate(int argc, char **argv)
 		deadlock = false;
 		for (i = 0; i < nj; i++)
 			deadlock = deadlock || pl.job[i].out->deadlock;
+		a.confirmed = deadlock;
+		if (a.confirm_every_pair)
+			fprintf(stderr,
+				deadlock ? "osmtopo simulate: the deadlock is confirmed on the SLs the SA gave for every pair\n" :
+					   "osmtopo simulate: no deadlock on the SLs the SA gave for every pair: the sampled SLs were wrong, the figures below are on the SA's SLs\n");
 	}
 	wall = tool_now() - wall;
 	cpu = cpu_seconds() - cpu;

@@ -4,6 +4,8 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -230,4 +232,30 @@ int tool_route_netfile(const char *engine, const char *netfile, int lmc,
 	if (lmc >= 0 && ot_fabric_set_ca_lmc(*f, (uint8_t)lmc, err))
 		return OT_EXIT_USAGE;
 	return tool_run_engine(e, *f, spread, r, err);
+}
+
+int tool_parse_loads(const char *arg, double *load, unsigned int max,
+		     unsigned int *n, struct ot_error *err)
+{
+	double lo, hi, step, x;
+	char *end;
+
+	*n = 0;
+	if (sscanf(arg, "%lf:%lf:%lf", &lo, &hi, &step) == 3) {
+		if (!(lo > 0 && hi <= 1 && lo <= hi && step > 0))
+			return ot_error_set(err, "A:B:S with 0 < A <= B <= 1, S > 0");
+		for (x = lo; x <= hi + 1e-9 && *n < max; x += step)
+			load[(*n)++] = x > 1 ? 1 : x;
+		return 0;
+	}
+	while (*arg && *n < max) {
+		errno = 0;
+		x = strtod(arg, &end);
+		if (errno || end == arg || !(x > 0 && x <= 1) ||
+		    (*end && *end != ','))
+			return ot_error_set(err, "loads in (0, 1]: A:B:S or A,B,...");
+		load[(*n)++] = x;
+		arg = *end ? end + 1 : end;
+	}
+	return *n ? 0 : ot_error_set(err, "loads in (0, 1]: A:B:S or A,B,...");
 }

@@ -85,4 +85,12 @@ void tool_print_engines(FILE *out);
  */
 void tool_engine_hint(const char *name, bool opensm, char *buf, size_t len);
 
+/*
+ * Offered loads, as simulate's --loads and compare's --sim-loads take
+ * them: A:B:S (A, A + S, ... up to B) or A,B,..., each in (0, 1]; at most
+ * max of them into load[], their number into *n.  0, or -1 with err set.
+ */
+int tool_parse_loads(const char *arg, double *load, unsigned int max,
+		     unsigned int *n, struct ot_error *err);
+
 #endif

@@ -242,3 +242,24 @@ mcast_check() {
 	[ -s "$WORK/check.json" ] ||
 		e2e_fail "check printed nothing: $(cat "$WORK/check.err")"
 }
+
+# torus_4x4: a 4 x 4 torus of 6-port switches, 2 CAs each (ports 1-2
+# CAs, 3/4 x+1/x-1, 5/6 y+1/y-1), as a net file on stdout.  minhop's
+# shortest paths close credit loops round its rings; lash breaks them
+# with path SLs that depend on the destination.
+torus_4x4() {
+	local x y i
+	echo "# 4 x 4 torus, 2 CAs per switch (tests/e2e/lib.sh)"
+	for y in 0 1 2 3; do for x in 0 1 2 3; do for i in 1 2; do
+		printf '\nHca 1 "H_%d_%d_%d"\n[1] "S_%d_%d"[%d]\n' $x $y $i $x $y $i
+	done; done; done
+	for y in 0 1 2 3; do for x in 0 1 2 3; do
+		printf '\nSwitch 6 "S_%d_%d"\n' $x $y
+		printf '[1] "H_%d_%d_1"[1]\n[2] "H_%d_%d_2"[1]\n' $x $y $x $y
+		printf '[3] "S_%d_%d"[4]\n' $(((x + 1) % 4)) $y
+		printf '[4] "S_%d_%d"[3]\n' $(((x + 3) % 4)) $y
+		printf '[5] "S_%d_%d"[6]\n' $x $(((y + 1) % 4))
+		printf '[6] "S_%d_%d"[5]\n' $x $(((y + 3) % 4))
+	done; done
+	printf '\n# end\n'
+}

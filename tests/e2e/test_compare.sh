@@ -123,6 +123,88 @@ EOF
 	exit 0
 fi
 
+# compare --simulate --sim-loads --svg on NETFILE (CELLIA): a chart per
+# simulated pattern, a curve per engine, each point where the JSON has it
+# (accepted against offered load in the left panel), a deadlocked load a
+# cross and a "DEADLOCK at" in the legend, never a vertex.  minhop with
+# one packet of buffer per VL deadlocks under uniform traffic (as above);
+# hdor does not.  The SVG must be well-formed (xmllint when installed,
+# Python's XML parser always).
+if [ "${1:-}" = svg ]; then
+	net=$2
+	svg=$WORK/curves.svg
+	compare --simulate --sim-buffer 2048 --sim-warmup 300 --sim-measure 600 \
+		--sim-jobs 1 --sim-patterns neighbor --sim-loads 0.1:0.7:0.3 \
+		--svg "$svg" "$net" minhop hdor >"$WORK/svg.json" 2>"$WORK/svg.err" ||
+		e2e_fail "compare --svg failed: $(tail -3 "$WORK/svg.err")"
+	[ -s "$svg" ] || e2e_fail "no SVG written"
+	if command -v xmllint >/dev/null; then
+		xmllint --noout "$svg" 2>"$WORK/xmllint.err" ||
+			e2e_fail "xmllint: $(head -3 "$WORK/xmllint.err")"
+	else
+		e2e_log "xmllint not installed: Python's parser only"
+	fi
+	python3 - "$WORK/svg.json" "$svg" <<'EOF' || e2e_fail "compare --svg: see above"
+import json, sys
+import xml.etree.ElementTree as ET
+rows = {r["engine"]: r for r in json.load(open(sys.argv[1]))["engines"]}
+ns = {"s": "http://www.w3.org/2000/svg"}
+root = ET.parse(sys.argv[2]).getroot()
+charts = root.findall("s:g[@class='chart']", ns)
+assert [c.get("data-title") for c in charts] == ["uniform", "neighbor"], \
+    [c.get("data-title") for c in charts]
+loads = [0.1, 0.4, 0.7]
+dead = 0
+for c in charts:
+    pat = c.get("data-title")
+    curves = c.findall("s:g[@class='curve']", ns)
+    legends = [t.text for t in c.findall("s:text[@class='legend']", ns)]
+    assert [g.get("data-name") for g in curves] == ["minhop", "hdor"], pat
+    assert len(legends) == 2, legends
+    rects = c.findall("s:rect[@class='axes']", ns)
+    acc = rects[0]
+    x0, y0 = float(acc.get("x")), float(acc.get("y"))
+    w, h = float(acc.get("width")), float(acc.get("height"))
+    for g, leg in zip(curves, legends):
+        e = g.get("data-name")
+        assert leg.startswith(e), (leg, e)
+        pts = [p for p in rows[e]["simulate"]["patterns"] if p["name"] == pat][0]["points"]
+        assert [round(p["offered"], 6) for p in pts] == loads, pts
+        live = [p for p in pts if not p["deadlock"]]
+        dl = [p for p in pts if p["deadlock"]]
+        if e == "minhop" and pat == "uniform":
+            dead += len(dl)
+        circles = [(float(k.get("cx")), float(k.get("cy")))
+                   for k in g.findall("s:circle", ns)]
+        # two panels: accepted, latency
+        assert len(circles) == 2 * len(live), (e, pat, len(circles), len(live))
+        assert len(g.findall("s:path[@class='deadlock']", ns)) == 2 * len(dl), (e, pat)
+        assert ("DEADLOCK at offered" in leg) == bool(dl), (leg, dl)
+        for p, (cx, cy) in zip(live, circles[:len(live)]):
+            assert abs(cx - (x0 + w * p["offered"])) < 0.11, (e, pat, p, cx)
+            assert abs(cy - (y0 + h * (1 - min(p["accepted"], 1)))) < 0.11, (e, pat, p, cy)
+        for pl in g.findall("s:polyline", ns):
+            for xy in pl.get("points").split():
+                x, y = map(float, xy.split(","))
+                assert any(float(r.get("x")) <= x <= float(r.get("x")) + w and
+                           float(r.get("y")) <= y <= float(r.get("y")) + h
+                           for r in rects), (e, pat, x, y)
+        print("%-9s %-6s %s" % (pat, e, " ".join(
+            "DEADLOCK" if p["deadlock"] else "%.3f" % p["accepted"] for p in pts)))
+assert dead > 0, "minhop did not deadlock under uniform traffic at any load"
+assert not any(p["deadlock"] for x in rows["hdor"]["simulate"]["patterns"]
+               for p in x["points"]), "hdor deadlocked"
+EOF
+	st=0
+	"$OSMTOPO" compare --simulate --svg "$WORK/x.svg" "$net" hdor >/dev/null 2>&1 || st=$?
+	[ $st -eq 2 ] || e2e_fail "--svg without --sim-loads: exit $st, not 2"
+	st=0
+	"$OSMTOPO" compare --simulate --sim-loads 0:2:1 "$net" hdor >/dev/null 2>&1 || st=$?
+	[ $st -eq 2 ] || e2e_fail "--sim-loads 0:2:1: exit $st, not 2"
+	e2e_log "PASS: compare --svg on $(basename "$net"): a curve per engine and pattern"
+	exit 0
+fi
+
 if [ "${1:-}" = fabric ]; then
 	shift
 	net=$1
@@ -239,21 +321,7 @@ rm -rf "$kept"
 
 # 2. torus: 4 x 4 switches (ports 1-2 CAs, 3/4 x+1/x-1, 5/6 y+1/y-1)
 torus=$WORK/torus.net
-{
-	echo "# 4 x 4 torus, 2 CAs per switch (test_compare.sh)"
-	for y in 0 1 2 3; do for x in 0 1 2 3; do for i in 1 2; do
-		printf '\nHca 1 "H_%d_%d_%d"\n[1] "S_%d_%d"[%d]\n' $x $y $i $x $y $i
-	done; done; done
-	for y in 0 1 2 3; do for x in 0 1 2 3; do
-		printf '\nSwitch 6 "S_%d_%d"\n' $x $y
-		printf '[1] "H_%d_%d_1"[1]\n[2] "H_%d_%d_2"[1]\n' $x $y $x $y
-		printf '[3] "S_%d_%d"[4]\n' $(((x + 1) % 4)) $y
-		printf '[4] "S_%d_%d"[3]\n' $(((x + 3) % 4)) $y
-		printf '[5] "S_%d_%d"[6]\n' $x $(((y + 1) % 4))
-		printf '[6] "S_%d_%d"[5]\n' $x $(((y + 3) % 4))
-	done; done
-	printf '\n# end\n'
-} >"$torus"
+torus_4x4 >"$torus"
 compare "$torus" minhop lash >"$WORK/torus.json" 2>"$WORK/torus.err" ||
 	e2e_fail "compare on the torus failed: $(tail -3 "$WORK/torus.err")"
 expect "$WORK/torus.json" minhop status routed

@@ -77,55 +77,29 @@ PY
 	exit 0
 fi
 
-# confirm: a deadlock simulated on sampled path SLs is confirmed before it
-# is reported.  minhop on NETFILE (a credit loop, on SL 0 everywhere)
-# under ibsim, one packet of buffer per VL, every CA backlogged: it
-# deadlocks.  With --path-bound 1 the live read samples the path SLs, so
-# the deadlock rests on samples at first; simulate must ask the SA for
-# the pairs at the heads of the blocked cycle, find them on the SLs the
-# SA gave and only then report the deadlock, with the samples said.
-if [ "$1" = confirm ]; then
-	net=$2
-	e2e_init simulate-confirm
-	ibsim_start "$net"
-	opensm_start --option qos=TRUE -- -R minhop
-	log_has "minhop tables configured on all switches" ||
-		e2e_fail "minhop did not route"
-	st=0
-	sim "$OSMTOPO" simulate --live --path-bound 1 --buffer 2048 \
-		--patterns uniform --warmup 300 --measure 600 --jobs 1 --json \
-		>"$WORK/confirm.json" 2>"$WORK/confirm.err" || st=$?
-	[ $st -eq 1 ] || e2e_fail "exit $st, not 1 (a deadlock): $(cat "$WORK/confirm.err")"
-	grep -q 'a deadlock on sampled path SLs .*asking the SA for the [1-9][0-9]* pairs at the heads of the blocked cycle' "$WORK/confirm.err" ||
-		e2e_fail "no confirmation asked: $(cat "$WORK/confirm.err")"
-	grep -q 'the deadlock is confirmed: the packets at the heads of its blocked cycle have the SLs the SA gave' "$WORK/confirm.err" ||
-		e2e_fail "deadlock not confirmed: $(cat "$WORK/confirm.err")"
-	python3 - "$WORK/confirm.json" <<'PY' || e2e_fail "confirmed deadlock JSON: see above"
-import json, sys
-r = json.load(open(sys.argv[1]))
-p = r["patterns"][0]
-assert p["name"] == "uniform" and p["deadlock"] is True, p
-assert r["sl_sampled_pairs"] > 0, r.get("sl_sampled_pairs")
-print("uniform deadlock confirmed; %d pairs' SLs still sampled" % r["sl_sampled_pairs"])
-PY
-	e2e_log "ok: $(grep -o 'asking the SA for the [0-9]* pairs' "$WORK/confirm.err" | head -1), deadlock confirmed"
-	exit 0
-fi
-
 engine=$1
 net=$2
 e2e_init "simulate-$engine"
 opts=(--patterns uniform,neighbor,random --loads 0.2,0.5 --warmup 300
 	--measure 600 --ca-order guid --seed 3 --json)
 
-"$OSMTOPO" simulate --route "$engine" "${opts[@]}" "$net" \
-	>"$WORK/offline.json" 2>"$WORK/offline.err" ||
+"$OSMTOPO" simulate --route "$engine" "${opts[@]}" --svg "$WORK/offline.svg" \
+	"$net" >"$WORK/offline.json" 2>"$WORK/offline.err" ||
 	e2e_fail "simulate --route failed: $(cat "$WORK/offline.err")"
-python3 - "$WORK/offline.json" <<'PY' || e2e_fail "offline JSON: see above"
+# the SVG (src/sim/plot.c, shared with compare --svg): well-formed, one
+# chart, a curve per pattern, two vertices per pattern and panel
+python3 - "$WORK/offline.json" "$WORK/offline.svg" <<'PY' || e2e_fail "offline JSON: see above"
 import json, sys
+import xml.etree.ElementTree as ET
 r = json.load(open(sys.argv[1]))
 names = [p["name"] for p in r["patterns"]]
 assert names == ["uniform", "neighbor", "random-1"], names
+ns = {"s": "http://www.w3.org/2000/svg"}
+charts = ET.parse(sys.argv[2]).getroot().findall("s:g[@class='chart']", ns)
+assert len(charts) == 1, len(charts)
+curves = charts[0].findall("s:g[@class='curve']", ns)
+assert [g.get("data-name") for g in curves] == names, [g.get("data-name") for g in curves]
+assert all(len(g.findall("s:circle", ns)) == 4 for g in curves)
 assert r["packet_hops"] > 0 and r["cpu_s"] > 0
 for p in r["patterns"]:
     assert p["deadlock"] is False, p["name"]

@@ -20,6 +20,7 @@
 #include "model/routing.h"
 #include "model/vlarb.h"
 #include "route/engine.h"
+#include "sim/plot.h"
 #include "sim/sim.h"
 #include "traffic/pattern.h"
 #include "unit.h"
@@ -682,6 +683,106 @@ START_TEST(hotspot)
 }
 END_TEST
 
+/* Every number pair "X,Y" or cx/cy of the SVG inside one of the rects. */
+static unsigned int count(const char *s, const char *what)
+{
+	unsigned int n = 0;
+
+	for (s = strstr(s, what); s; s = strstr(s + 1, what))
+		n++;
+	return n;
+}
+
+static bool in_some_panel(double x, double y, const double (*rect)[4],
+			  unsigned int nrect)
+{
+	unsigned int i;
+
+	for (i = 0; i < nrect; i++)
+		if (x >= rect[i][0] - 1e-9 && x <= rect[i][0] + rect[i][2] + 1e-9 &&
+		    y >= rect[i][1] - 1e-9 && y <= rect[i][1] + rect[i][3] + 1e-9)
+			return true;
+	return false;
+}
+
+/*
+ * The SVG writer of simulate and compare: one curve group and one legend
+ * line per series, per chart; a deadlocked point is a cross, not a
+ * vertex (the curve breaks there); a series with no point says its note;
+ * every vertex and marker inside a panel; the latency axis ends at the
+ * largest figure that did not deadlock.
+ */
+START_TEST(plot_series)
+{
+	const struct ot_plot_point a[] = { { 0.2, 0.2, 500, false },
+					   { 0.6, 0.58, 900, false },
+					   { 1.0, 1.3, 1500, false } };
+	const struct ot_plot_point b[] = { { 0.2, 0.2, 700, false },
+					   { 0.6, 0, 1e12, true },
+					   { 1.0, 0.4, 1200, false } };
+	const struct ot_plot_series ser[] = {
+		{ "hdor", a, 3, 0.81, false, NULL },
+		{ "minhop", b, 3, 0, true, NULL },
+		{ "lash", NULL, 0, -1, false, "failed: <cannot route>" },
+	};
+	const struct ot_plot_chart ch[] = { { "uniform", ser, 3 },
+					    { "neighbor & co", ser, 2 } };
+	double rect[8][4], x, y;
+	unsigned int nrect = 0, npts = 0;
+	char *buf = NULL, *p;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(ot_plot_svg(out, "t", ch, 2), 0);
+	ck_assert_int_eq(fclose(out), 0);
+	ck_assert_uint_eq(count(buf, "<g class=\"chart\""), 2);
+	ck_assert_uint_eq(count(buf, "<g class=\"curve\""), 5);
+	ck_assert_uint_eq(count(buf, "class=\"legend\""), 5);
+	ck_assert_ptr_nonnull(strstr(buf, "data-title=\"neighbor &amp; co\""));
+	/* hdor: one polyline per panel; minhop: two (broken at 0.6); lash
+	 * none: 2 + 4 in the first chart, 2 + 4 in the second */
+	ck_assert_uint_eq(count(buf, "<polyline"), 12);
+	/* vertices: hdor 3, minhop 2, per panel, per chart */
+	ck_assert_uint_eq(count(buf, "<circle"), 2 * 2 * (3 + 2));
+	ck_assert_uint_eq(count(buf, "class=\"deadlock\""), 2 * 2);
+	ck_assert_uint_eq(count(buf, "DEADLOCK at offered 0.60<"), 2);
+	ck_assert_uint_eq(count(buf, "minhop (saturation: DEADLOCK)"), 2);
+	ck_assert_uint_eq(count(buf, "hdor (saturation 0.810)"), 2);
+	ck_assert_ptr_nonnull(
+		strstr(buf, "lash: no curve (failed: &lt;cannot route&gt;)"));
+	/* the latency axis ends at 1500, not at the deadlocked 1e12 */
+	ck_assert_uint_eq(count(buf, ">1500</text>"), 2);
+	for (p = strstr(buf, "<rect class=\"axes\""); p;
+	     p = strstr(p + 1, "<rect class=\"axes\"")) {
+		ck_assert_uint_lt(nrect, 8);
+		ck_assert_int_eq(sscanf(p, "<rect class=\"axes\" x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\"",
+					&rect[nrect][0], &rect[nrect][1],
+					&rect[nrect][2], &rect[nrect][3]), 4);
+		nrect++;
+	}
+	ck_assert_uint_eq(nrect, 4);
+	for (p = strstr(buf, "points=\""); p; p = strstr(p, "points=\"")) {
+		int used;
+
+		for (p += 8; sscanf(p, "%lf,%lf %n", &x, &y, &used) == 2; p += used) {
+			ck_assert_msg(in_some_panel(x, y, rect, nrect),
+				      "vertex %.1f,%.1f outside the panels", x, y);
+			npts++;
+		}
+	}
+	ck_assert_uint_eq(npts, 2 * 2 * (3 + 2));
+	for (p = strstr(buf, "<circle"); p; p = strstr(p + 1, "<circle")) {
+		ck_assert_int_eq(sscanf(p, "<circle r=\"2.5\" cx=\"%lf\" cy=\"%lf\"", &x, &y), 2);
+		ck_assert_msg(in_some_panel(x, y, rect, nrect),
+			      "marker %.1f,%.1f outside the panels", x, y);
+	}
+	/* hdor's third point, accepted 1.3, is clamped onto the top edge */
+	ck_assert_ptr_nonnull(strstr(buf, "<circle r=\"2.5\" cx=\"410.0\" cy=\"80.0\""));
+	free(buf);
+}
+END_TEST
+
 static Suite *sim_suite(void)
 {
 	Suite *s = suite_create("sim");
@@ -698,6 +799,7 @@ static Suite *sim_suite(void)
 	tcase_add_test(tc, deterministic);
 	tcase_add_test(tc, hotspot);
 	tcase_add_test(tc, no_starvation);
+	tcase_add_test(tc, plot_series);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("engines");
 	tcase_set_timeout(tc, 600);
