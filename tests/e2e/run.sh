@@ -112,6 +112,7 @@ tests=(
 	"compare|$here/test_compare.sh"
 	"compare-simulate|$here/test_compare.sh simulate $topo/cellia-kns-6x2.net"
 	"compare-svg|$here/test_compare.sh svg $topo/cellia-kns-6x2.net"
+	"compare-holes|$here/test_compare.sh holes"
 	"compare-ulhpc|$here/test_compare.sh fabric $topo/ulhpc-96.net minhop updn ftree dfsssp nue lash"
 	"check-faults|$here/test_check_faults.sh"
 	"ff-dor-flatfly|$here/test_ff_engines.sh ff-dor $topo/flatfly-3x3x3-w2-2cas.net"
