@@ -28,16 +28,16 @@
  * by the rule.  Only those: a fabric whose lines up*-down* can connect
  * keeps one VL, and SL 0 everywhere.
  *
- * Spreading.  Among the candidate cables (parallel cables, several
- * parents, several children above t) a switch gives each destination LID
- * the candidate that has the fewest destinations so far, in a fixed order
- * of the destinations: per dimension d, first the LIDs this line can
- * carry (their coordinates below d are the line's), by LMC offset, then
- * coordinate d, then the rest of the coordinates, then rank on the
- * router.  So every up cable of a switch, and so every spine, carries an
- * even share of the destinations (within one), as OpenSM's ftree spreads
- * them, and each destination's traffic from one switch stays on one
- * cable.  Candidates are ordered by the far end's stage position (GUID),
+ * Spreading (route/hdor_ft_bal.c).  Among the candidate cables (parallel
+ * cables, several parents, several children above t) the destinations
+ * are dealt in a fixed order (per dimension d, first the LIDs this line
+ * can carry, by LMC offset, then coordinate d, then the rest, then rank
+ * on the router), one flow per source router walked through the line,
+ * each entry chosen by the load its way on would meet; where routers
+ * have several cables into a line, each destination is then taken off
+ * and dealt again against the others' loads (rip-up passes).  Each
+ * destination's traffic from one switch stays on one cable.  Candidates
+ * are ordered by the far end's stage position (GUID), never by port,
  * so the tables do not depend on port numbers or discovery order.
  *
  * Deadlock freedom on one VL, for CA-to-CA traffic (Dally and Seitz):
@@ -70,81 +70,9 @@
 #include "route/deal.h"
 #include "route/escape.h"
 #include "route/hdor_ft.h"
-
-#define INF 255
-#define FT_DEPTH 16 /* stages, at most (topo/kns_ft.c: 15) */
-#define ESC_SL 1 /* the escape layer's path SL, and its VL on every hop */
-
-enum dest_kind {
-	DEST_NONE,
-	DEST_CA,
-	DEST_ROUTER,
-	DEST_SWITCH,
-};
-
-struct ft_dest {
-	uint8_t kind;
-	uint8_t ca_port;
-	int32_t node; /* the LID's node; for a CA, its router */
-};
-
-/* One line's routing state; local node i: switches, then routers by t. */
-struct ft_line {
-	uint32_t nloc;   /* nsw + k */
-	uint8_t *below;  /* nsw * k: t below switch i */
-	uint8_t *U;      /* nsw * k: up*-down* hops from switch i to t */
-	uint8_t *dist;   /* nloc * nloc: hops in the line's graph */
-	uint8_t *lca;    /* k * k: up*-down* hops between routers, / 2 */
-	bool proper;     /* a fat tree: intact down-sets, lca minimal */
-	/*
-	 * k: tbad[t], some router of the line has no up-then-down path to
-	 * router t (its destinations go to the escape layer); broken: any.
-	 */
-	uint8_t *tbad;
-	bool broken;
-	/*
-	 * toward()'s answer for every (local node, local target), i * nloc +
-	 * tgt: ports cport[cstart[..] .. cstart[.. + 1]).
-	 */
-	uint32_t *cstart;
-	uint8_t *cport;
-};
-
-struct ft_ctx {
-	const struct ot_fabric *f;
-	const struct ot_kns *kns;
-	struct ot_error *err;
-	unsigned int k, n;
-	struct ft_dest *dest;
-	uint16_t **order;  /* per dimension, n + 1 (last: base order) */
-	uint32_t norder;
-	uint32_t *low;     /* per LID: coordinates below each d, n entries */
-	int32_t *loc;      /* per node: local index in its line, or -1 */
-	uint32_t *rline;   /* per router node and dimension: its line */
-	struct ft_line *line;
-	uint8_t *cnt;      /* scratch */
-	/* per LID: 1 on the escape layer (SL 1, VL 1) */
-	uint8_t *escape;
-	bool any_escape;
-	/* the escape layer: routers by coordinates, then line switches */
-	struct ot_escape esc;
-	bool esc_ready;
-	int32_t *epos;     /* per node: its position, or -1 */
-	int32_t *enode;    /* per position: its node */
-	uint32_t nepos;
-	uint8_t *hop;      /* per node: the escape layer's port */
-};
+#include "route/hdor_ft_int.h"
 
 /* Coordinates of x in dimensions below d, as a number. */
-static uint32_t low_part(const struct ft_ctx *c, int32_t x, unsigned int d)
-{
-	const int16_t *co = c->kns->coord + (size_t)x * c->n;
-	uint32_t v = 0;
-
-	while (d-- > 0)
-		v = v * c->k + (uint32_t)(co[d] < 0 ? 0 : co[d]);
-	return v;
-}
 
 static uint64_t coord_key(const struct ft_ctx *c, int32_t x, unsigned int d)
 {
@@ -250,26 +178,6 @@ nomem:
 	return ot_error_nomem(c->err, "hdor");
 }
 
-/* The local index of node x in line l's graph, or -1. */
-static int32_t local(const struct ft_ctx *c, uint32_t l, int32_t x)
-{
-	const struct ot_kns *kns = c->kns;
-	const struct ot_kns_line *ln = &kns->lines[l];
-
-	if (kns->role[x] == OT_KNS_SWITCH)
-		return kns->line[x] == (int32_t)l ? c->loc[x] : -1;
-	if (kns->role[x] == OT_KNS_ROUTER &&
-	    ln->router[kns->coord[(size_t)x * c->n + ln->dim]] == x)
-		return ln->nsw + kns->coord[(size_t)x * c->n + ln->dim];
-	return -1;
-}
-
-static int32_t global(const struct ft_ctx *c, uint32_t l, uint32_t i)
-{
-	const struct ot_kns_line *ln = &c->kns->lines[l];
-
-	return i < ln->nsw ? ln->sw[i] : ln->router[i - ln->nsw];
-}
 
 /* All-pairs hop counts in line l's graph (its switches and routers). */
 static int line_dist(struct ft_ctx *c, uint32_t l, uint32_t *queue)
@@ -640,16 +548,6 @@ static int line_cands(struct ft_ctx *c, uint32_t l, struct cand *ports,
 	return 0;
 }
 
-/* The candidate ports of line l's local node i toward local target tgt. */
-static const uint8_t *cands(const struct ft_ctx *c, uint32_t l, uint32_t i,
-			    uint32_t tgt, unsigned int *m)
-{
-	const struct ft_line *fl = &c->line[l];
-	size_t at = (size_t)i * fl->nloc + tgt;
-
-	*m = fl->cstart[at + 1] - fl->cstart[at];
-	return fl->cport + fl->cstart[at];
-}
 
 static int prepare_cands(struct ft_ctx *c)
 {
@@ -684,320 +582,6 @@ static uint32_t target(const struct ft_ctx *c, uint32_t l,
 	return ln->nsw + (uint32_t)v;
 }
 
-/*
- * Uniform traffic inside one line, destination by destination: one flow
- * from each of the line's other routers, walked hop by hop.  A node whose
- * entry for the destination is not set yet picks, among the candidates of
- * toward(), the cable whose way on to the target (set entries, else the
- * cheapest way on) has the least loaded busiest cable, then the least
- * summed load (the sources' up cables and the target's down cables
- * weigh alike), then the fewest destinations, then the fixed order;
- * later flows follow the entries set.  This spreads every up
- * cable and every spine evenly over the flows, stage by stage, as
- * D-mod-K does on an XGFT, and copes with missing spines or cables.
- */
-struct line_bal {
-	uint32_t l, nsw, k;
-	uint32_t turn;      /* destinations spread so far */
-	/*
-	 * Source routers take their cables in turn (D-mod-K: coordinate
-	 * plus turn), not by the greedy cost: tried as well on lines of two
-	 * or more stages whose routers have several cables into them.
-	 */
-	bool rotate;
-	uint32_t nloc;
-	/*
-	 * The line's entries for its destinations, dest-major (rel[j]'s
-	 * entries at ent[j * nloc ..]), copied into the LFTs once the line
-	 * is done: the LFTs are switch-major, and a destination's entries
-	 * across switches would each cost a cache miss.  row: rel[j]'s.
-	 */
-	uint8_t *ent, *row;
-	uint16_t *rel;
-	uint32_t *load;     /* nloc * (OT_MAX_PORTS + 1) flows per cable */
-	uint32_t *dests;    /* nloc * (OT_MAX_PORTS + 1) destinations */
-	int32_t *next;      /* nloc * (OT_MAX_PORTS + 1): far end, local */
-	int32_t *gx;        /* nloc: the node of each local index */
-};
-
-static int32_t bal_next(const struct line_bal *b, uint32_t i, unsigned int p)
-{
-	return b->next[(size_t)i * (OT_MAX_PORTS + 1) + p];
-}
-
-static uint32_t *bal_load(struct line_bal *b, uint32_t i, unsigned int p)
-{
-	return b->load + (size_t)i * (OT_MAX_PORTS + 1) + p;
-}
-
-static int32_t peer_of(const struct ft_ctx *c, int32_t x, unsigned int p)
-{
-	return c->f->node[x].port[p].peer;
-}
-
-/* A way's cost: its most loaded cable, then its loads summed. */
-struct way {
-	uint32_t max, sum;
-};
-
-static bool way_less(struct way a, struct way b)
-{
-	return a.max != b.max ? a.max < b.max : a.sum < b.sum;
-}
-
-/* Cable p of local node i, then the way on from its far end. */
-static struct way way_via(struct ft_ctx *c, struct line_bal *b, uint32_t i,
-			  unsigned int p, uint32_t tgt, unsigned int depth);
-
-/*
- * The cheapest way from local node i to the target tgt: along the entries
- * already set, else over the candidates.
- */
-static struct way way_from(struct ft_ctx *c, struct line_bal *b, uint32_t i,
-			   uint32_t tgt, unsigned int depth)
-{
-	struct way best = { UINT32_MAX, UINT32_MAX }, zero = { 0, 0 };
-	const uint8_t *cp;
-	unsigned int m, j;
-	uint8_t set;
-
-	if (i == tgt || i >= b->nsw || depth > 2 * FT_DEPTH)
-		return zero;
-	set = b->row[i];
-	if (set != OT_NO_PORT) {
-		cp = &set;
-		m = 1;
-	} else {
-		cp = cands(c, b->l, i, tgt, &m);
-	}
-	for (j = 0; j < m; j++) {
-		struct way v = way_via(c, b, i, cp[j], tgt, depth);
-
-		if (way_less(v, best))
-			best = v;
-	}
-	return best.max == UINT32_MAX ? zero : best;
-}
-
-static struct way way_via(struct ft_ctx *c, struct line_bal *b, uint32_t i,
-			  unsigned int p, uint32_t tgt, unsigned int depth)
-{
-	struct way w = { 0, 0 };
-	uint32_t here = *bal_load(b, i, p) + 1;
-	int32_t v = bal_next(b, i, p);
-
-	if (v >= 0)
-		w = way_from(c, b, v, tgt, depth + 1);
-	if (here > w.max)
-		w.max = here;
-	w.sum += here;
-	return w;
-}
-
-static uint8_t bal_pick(struct ft_ctx *c, struct line_bal *b, uint32_t i,
-			uint32_t tgt)
-{
-	const uint8_t *cp;
-	unsigned int m, j, best = 0;
-	struct way bw = { UINT32_MAX, UINT32_MAX };
-	uint32_t bdest = 0, *dests = b->dests + (size_t)i * (OT_MAX_PORTS + 1);
-
-	cp = cands(c, b->l, i, tgt, &m);
-	if (!m)
-		return OT_NO_PORT;
-	if (b->rotate && i >= b->nsw && m > 1) {
-		best = (i - b->nsw + b->turn) % m;
-		dests[cp[best]]++;
-		return cp[best];
-	}
-	for (j = 0; j < m && m > 1; j++) {
-		struct way v = way_via(c, b, i, cp[j], tgt, 0);
-
-		if (way_less(v, bw) ||
-		    (!way_less(bw, v) && dests[cp[j]] < bdest)) {
-			bw = v;
-			bdest = dests[cp[j]];
-			best = j;
-		}
-	}
-	dests[cp[best]]++;
-	return cp[best];
-}
-
-/* The flows of line l to its j-th destination (target router t). */
-static void bal_dest(struct ft_ctx *c, struct line_bal *b, uint32_t j,
-		     uint32_t t)
-{
-	uint32_t tgt = b->nsw + t, s, hops;
-
-	b->turn++;
-	b->row = b->ent + (size_t)j * b->nloc;
-	/* sources in turn from a point that moves with each destination */
-	for (s = 0; s < b->k; s++) {
-		uint32_t a = (s + b->turn) % b->k, i = b->nsw + a;
-
-		if (a == t)
-			continue;
-		for (hops = 0; i != tgt && hops < 4 * FT_DEPTH; hops++) {
-			uint8_t *e = &b->row[i];
-			int32_t v;
-
-			if (*e == OT_NO_PORT)
-				*e = bal_pick(c, b, i, tgt);
-			if (*e == OT_NO_PORT || *e == 0)
-				break;
-			(*bal_load(b, i, *e))++;
-			v = bal_next(b, i, *e);
-			if (v < 0)
-				break;
-			i = v;
-		}
-	}
-}
-
-/* The line's entries into the LFTs, switch by switch. */
-static void bal_store(struct line_bal *b, uint32_t nrel, uint8_t **lft)
-{
-	uint32_t i, j;
-
-	for (i = 0; i < b->nloc; i++) {
-		uint8_t *out = lft[b->gx[i]];
-		const uint8_t *e = b->ent + i;
-
-		for (j = 0; j < nrel; j++, e += b->nloc)
-			if (*e != OT_NO_PORT)
-				out[b->rel[j]] = *e;
-	}
-}
-
-/* The most flows on one cable of the line, and whether a router has two
- * cables or more into it (where rotate may do better). */
-static uint32_t bal_max(const struct line_bal *b, bool *multi)
-{
-	uint32_t i, most = 0;
-	unsigned int p, up;
-
-	*multi = false;
-	for (i = 0; i < b->nloc; i++) {
-		for (p = 0, up = 0; p <= OT_MAX_PORTS; p++) {
-			uint32_t v = b->load[(size_t)i * (OT_MAX_PORTS + 1) + p];
-
-			if (v > most)
-				most = v;
-			up += b->next[(size_t)i * (OT_MAX_PORTS + 1) + p] >= 0;
-		}
-		*multi |= i >= b->nsw && up > 1;
-	}
-	return most;
-}
-
-/* Spreads the line's nrel destinations (the rotate rule as b says). */
-static void bal_line(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
-		     uint32_t turn)
-{
-	uint32_t j;
-	unsigned int d = c->kns->lines[b->l].dim;
-
-	b->turn = turn;
-	memset(b->load, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
-	       sizeof(*b->load));
-	memset(b->dests, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
-	       sizeof(*b->dests));
-	memset(b->ent, OT_NO_PORT, (size_t)nrel * b->nloc);
-	for (j = 0; j < nrel; j++) {
-		const struct ft_dest *dst = &c->dest[b->rel[j]];
-
-		bal_dest(c, b, j,
-			 c->kns->coord[(size_t)dst->node * c->n + d]);
-	}
-}
-
-static int balance_lines(struct ft_ctx *c, struct ot_routing *out)
-{
-	const struct ot_kns *kns = c->kns;
-	struct line_bal b = { .k = c->k };
-	uint32_t l, i, maxloc = 0, lowl, nrel, turn, most;
-	uint8_t *keep = NULL;
-	bool multi;
-	int error = 0;
-
-	for (l = 0; l < kns->nlines; l++)
-		if (c->line[l].nloc > maxloc)
-			maxloc = c->line[l].nloc;
-	b.load = malloc((size_t)maxloc * (OT_MAX_PORTS + 1) * sizeof(*b.load));
-	b.dests = malloc((size_t)maxloc * (OT_MAX_PORTS + 1) *
-			 sizeof(*b.dests));
-	b.next = malloc((size_t)maxloc * (OT_MAX_PORTS + 1) * sizeof(*b.next));
-	b.gx = malloc(((size_t)maxloc + 1) * sizeof(*b.gx));
-	b.rel = malloc(((size_t)c->norder + 1) * sizeof(*b.rel));
-	b.ent = malloc(((size_t)c->norder + 1) * maxloc);
-	keep = malloc(((size_t)c->norder + 1) * maxloc);
-	if (!b.load || !b.dests || !b.next || !b.gx || !b.rel || !b.ent ||
-	    !keep) {
-		error = ot_error_nomem(c->err, "hdor");
-		goto out;
-	}
-	for (l = 0; l < kns->nlines; l++) {
-		const struct ot_kns_line *ln = &kns->lines[l];
-		unsigned int d = ln->dim;
-
-		b.l = l;
-		b.nsw = ln->nsw;
-		for (i = 0; i < c->line[l].nloc; i++) {
-			int32_t x = global(c, l, i);
-			unsigned int p;
-
-			b.gx[i] = x;
-			for (p = 0; p <= OT_MAX_PORTS; p++) {
-				int32_t y = p && p <= c->f->node[x].nports ?
-					    peer_of(c, x, p) : -1;
-
-				b.next[(size_t)i * (OT_MAX_PORTS + 1) + p] =
-					y >= 0 && c->kns->role[y] !=
-					OT_KNS_CA ? local(c, l, y) : -1;
-			}
-		}
-		lowl = low_part(c, ln->router[0], d);
-		b.nloc = c->line[l].nloc;
-		nrel = 0;
-		for (i = 0; i < c->norder; i++) {
-			uint16_t lid = c->order[d][i];
-
-			if (c->dest[lid].kind != DEST_SWITCH &&
-			    !c->escape[lid] &&
-			    c->low[(size_t)lid * c->n + d] == lowl)
-				b.rel[nrel++] = lid;
-		}
-		/*
-		 * The greedy cost; where routers have several cables into a
-		 * line of two stages or more, D-mod-K at the routers too,
-		 * and the one whose busiest cable has fewer flows (the
-		 * greedy on a tie): neither is always best (see
-		 * doc/kns-fattree.md).
-		 */
-		turn = b.turn;
-		b.rotate = false;
-		bal_line(c, &b, nrel, turn);
-		most = bal_max(&b, &multi);
-		if (multi && ln->stages >= 2) {
-			memcpy(keep, b.ent, (size_t)nrel * b.nloc);
-			b.rotate = true;
-			bal_line(c, &b, nrel, turn);
-			if (bal_max(&b, &multi) >= most)
-				memcpy(b.ent, keep, (size_t)nrel * b.nloc);
-		}
-		bal_store(&b, nrel, out->lft);
-	}
-out:
-	free(b.load);
-	free(b.dests);
-	free(b.next);
-	free(b.gx);
-	free(b.rel);
-	free(b.ent);
-	free(keep);
-	return error;
-}
 
 /* Of the candidates (in their fixed order), the fewest destinations. */
 static uint8_t pick(uint32_t *cnt, const uint8_t *cand, unsigned int n)
@@ -1389,7 +973,7 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 		goto out;
 	ot_routing_phase(out, "lines", t);
 	t = ot_now_ms();
-	error = balance_lines(&c, out);
+	error = ot_hdor_ft_balance(&c, out);
 	if (error)
 		goto out;
 	ot_routing_phase(out, "spread", t);

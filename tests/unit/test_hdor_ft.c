@@ -64,9 +64,13 @@ static struct ot_routing *route(const struct ot_fabric *f)
 	return r;
 }
 
-/* A random fat-tree-line KNS of n >= 2, at most about 200 CAs. */
-static void draw(struct ot_prng *rng, struct ot_kns_params *p, char *desc,
-		 size_t len)
+/*
+ * A random fat-tree-line KNS of n >= 2, at most about 200 CAs; with
+ * several true, lines of two stages or more whose routers have 2 or 3
+ * parallel cables into them.
+ */
+static void draw_some(struct ot_prng *rng, struct ot_kns_params *p,
+		      char *desc, size_t len, bool several)
 {
 	static const unsigned int ks[] = { 2, 3, 4, 4, 6, 6, 8, 8, 9, 12 };
 	unsigned int i, rest, routers, used;
@@ -110,7 +114,11 @@ static void draw(struct ot_prng *rng, struct ot_kns_params *p, char *desc,
 	}
 	if (p->stages == 1 && p->line_up[1] == 1)
 		p->line_up[1] = 2; /* several switches per line */
-	p->links = 1 + ot_prng_below(rng, 2);
+	p->links = 1 + ot_prng_below(rng, 3);
+	if (several && p->stages < 2)
+		return draw_some(rng, p, desc, len, several);
+	if (several)
+		p->links = 2 + ot_prng_below(rng, 2);
 	p->shuffle = true;
 	p->seed = ot_prng_next(rng);
 	used = snprintf(desc, len, "kns %u %u --cas %u --links %u --down",
@@ -129,6 +137,12 @@ static void draw(struct ot_prng *rng, struct ot_kns_params *p, char *desc,
 		 p->seed);
 }
 
+static void draw(struct ot_prng *rng, struct ot_kns_params *p, char *desc,
+		 size_t len)
+{
+	draw_some(rng, p, desc, len, false);
+}
+
 /*
  * The uniform throughput bound of dimension-order routing with one port
  * per destination on an intact fabric.  In a line of dimension d every
@@ -139,8 +153,13 @@ static void draw(struct ot_prng *rng, struct ot_kns_params *p, char *desc,
  * L = L_(i+1) cables to the next stage.  Into it: (k - g) flows per
  * destination over B L cables, whole flows; and with B = 1 each
  * destination on one cable of the bundle.  Out of it likewise, g flows to
- * each of (k - g) c k^(n-1-d) destinations.  1 / the largest load, at
- * most 1.
+ * each of (k - g) c k^(n-1-d) destinations.  And in chunks: where
+ * w_1..w_j = 1 (a stage-j group of gs routers under a single switch),
+ * the gs flows of such a group to one destination meet at that switch
+ * and stay on one cable from there on, up and down (one LFT entry per
+ * destination at every switch), so every cable out of or into a larger
+ * group carries a multiple of gs flows of each destination.  1 / the
+ * largest load, at most 1.
  */
 static double ceil_div(double a, double b)
 {
@@ -160,7 +179,7 @@ static double dor_bound(const struct ot_kns_params *p)
 	for (d = 0; d < p->n; d++, kd *= p->k) {
 		double u = p->cas * kd / (N - 1);
 		double per = p->cas * (N / p->cas) / p->k / kd; /* c k^(n-1-d) */
-		double g = 1, W = 1;
+		double g = 1, W = 1, gs = 1;
 
 		for (i = 0; i < p->stages; i++) {
 			double L = i ? (p->line_links[i + 1] ?
@@ -170,10 +189,10 @@ static double dor_bound(const struct ot_kns_params *p)
 
 			if (g >= p->k)
 				break;
-			v = ceil_div(din * (p->k - g), B * L) * u;
+			v = ceil_div(din * (p->k - g) / gs, B * L) * gs * u;
 			if (v > load)
 				load = v;
-			v = ceil_div(dout * g, B * L) * u;
+			v = ceil_div(dout * g / gs, B * L) * gs * u;
 			if (v > load)
 				load = v;
 			if (B == 1) {
@@ -186,6 +205,8 @@ static double dor_bound(const struct ot_kns_params *p)
 			}
 			g *= p->line_down[i + 1];
 			W = B;
+			if (W == 1)
+				gs = g;
 		}
 	}
 	return 1 / load;
@@ -353,7 +374,7 @@ static unsigned long differences(const struct ot_fabric *f,
 }
 
 /* The whole property on one drawn fabric. */
-static void property(struct ot_prng *rng, unsigned int lmc)
+static void property(struct ot_prng *rng, unsigned int lmc, bool several)
 {
 	struct ot_kns_params p, q;
 	struct ot_check_report *rep = NULL;
@@ -364,7 +385,7 @@ static void property(struct ot_prng *rng, unsigned int lmc)
 	char desc[256];
 	double bound;
 
-	draw(rng, &p, desc, sizeof(desc));
+	draw_some(rng, &p, desc, sizeof(desc), several);
 	f = gen(&p, lmc);
 	r = route(f);
 	ck_assert_msg(r->promise.minimal == OT_MINIMAL_ALL, "%s", desc);
@@ -382,15 +403,15 @@ static void property(struct ot_prng *rng, unsigned int lmc)
 	u = ot_balance_pattern(ot_check_balance(rep), 0);
 	bound = dor_bound(&p);
 	/*
-	 * Within 5% of the bound, routers cabled to several leaves
-	 * included (99.3% or more in 299 fabrics, OT_HDOR_FT_ROUNDS=80);
-	 * routers with parallel cables into a line of two or more stages
-	 * (--links 2) were seen at 90.0% and 91.7% (doc/kns-fattree.md):
-	 * held to 90% there.
+	 * Within 5% of the bound; routers with several cables into a line
+	 * of two stages or more (--links 2 or 3, or two leaves) 90%: a few
+	 * of those stay one flow above the bound's 9 or 10 on their
+	 * busiest cable (doc/kns-fattree.md, "Spreading").
 	 */
 	ck_assert_msg(u->base.throughput >= (p.stages >= 2 &&
-					     p.links > 1 ? 0.90 : 0.95) *
-					    bound - 1e-9,
+					     (p.links > 1 ||
+					      p.line_up[1] > 1) ? 0.90 :
+					     0.95) * bound - 1e-9,
 		      "%s: uniform %.4f, bound %.4f", desc, u->base.throughput,
 		      bound);
 	ck_assert_msg(!rank_violations(f, r), "%s: ranks", desc);
@@ -429,7 +450,18 @@ START_TEST(random_fabrics)
 	unsigned int i;
 
 	for (i = 0; i < rounds(); i++)
-		property(&rng, 0);
+		property(&rng, 0, false);
+}
+END_TEST
+
+/* Routers with parallel cables into lines of two stages or more. */
+START_TEST(random_parallel)
+{
+	struct ot_prng rng = { .state = 0x2222 + (uint64_t)_i * 104729 };
+	unsigned int i;
+
+	for (i = 0; i < rounds(); i++)
+		property(&rng, 0, true);
 }
 END_TEST
 
@@ -437,8 +469,8 @@ START_TEST(random_fabrics_lmc)
 {
 	struct ot_prng rng = { .state = 0x5e02 };
 
-	property(&rng, 1);
-	property(&rng, 1);
+	property(&rng, 1, false);
+	property(&rng, 1, false);
 }
 END_TEST
 
@@ -488,6 +520,47 @@ START_TEST(multi_homed_fabric)
 	ck_assert_msg(u->base.throughput >= 0.95 * dor_bound(&p) - 1e-9,
 		      "uniform %.4f, bound %.4f", u->base.throughput,
 		      dor_bound(&p));
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
+/*
+ * Routers with parallel cables (--links 2, 3) or two leaves into lines of
+ * two stages: fabrics the code before the rip-up passes (and before
+ * router LIDs stopped counting as load) left at 85.7%, 85.7% and 90.0%
+ * of the bound; held to 95%.
+ */
+START_TEST(parallel_cables)
+{
+	static const struct ot_kns_params ps[] = {
+		{ .k = 8, .n = 2, .cas = 2, .links = 2, .stages = 2,
+		  .line_down = { 0, 2, 4 }, .line_up = { 0, 1, 2 },
+		  .line_links = { 0, 1, 1 } },
+		{ .k = 8, .n = 2, .cas = 2, .links = 3, .stages = 2,
+		  .line_down = { 0, 2, 4 }, .line_up = { 0, 1, 2 },
+		  .line_links = { 0, 1, 1 } },
+		{ .k = 9, .n = 2, .cas = 1, .links = 1, .stages = 2,
+		  .line_down = { 0, 3, 3 }, .line_up = { 0, 2, 1 },
+		  .line_links = { 0, 1, 1 } },
+	};
+	struct ot_kns_params p = ps[_i];
+	struct ot_fabric *f;
+	struct ot_routing *r;
+	struct ot_check_report *rep = NULL;
+	const struct ot_pattern_load *u;
+
+	p.shuffle = true;
+	p.seed = 5 + _i;
+	f = gen(&p, 0);
+	r = route(f);
+	checked(f, r, &rep);
+	ck_assert(ot_check_ok(rep));
+	u = ot_balance_pattern(ot_check_balance(rep), 0);
+	ck_assert_msg(u->base.throughput >= 0.95 * dor_bound(&p) - 1e-9,
+		      "fabric %d: uniform %.4f, bound %.4f", _i,
+		      u->base.throughput, dor_bound(&p));
 	ot_check_report_free(rep);
 	ot_routing_free(r);
 	ot_fabric_free(f);
@@ -1270,9 +1343,11 @@ static Suite *hdor_ft_suite(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, random_fabrics, 0, 4);
+	tcase_add_loop_test(tc, random_parallel, 0, 3);
 	tcase_add_test(tc, random_fabrics_lmc);
 	tcase_add_test(tc, issue_fabric);
 	tcase_add_test(tc, multi_homed_fabric);
+	tcase_add_loop_test(tc, parallel_cables, 0, 3);
 	tcase_add_test(tc, broken_table_is_caught);
 	tcase_add_test(tc, damaged_lines);
 	tcase_add_loop_test(tc, escape_layer, 0, 3);

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The state hdor on fat-tree lines shares between route/hdor_ft.c (lines,
+ * candidates, tables, escape layer) and route/hdor_ft_bal.c (spreading
+ * the destinations over the lines' cables).  Private to those two.
+ */
+#ifndef OSMTOPO_ROUTE_HDOR_FT_INT_H
+#define OSMTOPO_ROUTE_HDOR_FT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/error.h"
+#include "model/fabric.h"
+#include "model/routing.h"
+#include "route/escape.h"
+#include "topo/kns.h"
+
+#define INF 255
+#define FT_DEPTH 16 /* stages, at most (topo/kns_ft.c: 15) */
+#define ESC_SL 1 /* the escape layer's path SL, and its VL on every hop */
+
+enum dest_kind {
+	DEST_NONE,
+	DEST_CA,
+	DEST_ROUTER,
+	DEST_SWITCH,
+};
+
+struct ft_dest {
+	uint8_t kind;
+	uint8_t ca_port;
+	int32_t node; /* the LID's node; for a CA, its router */
+};
+
+/* One line's routing state; local node i: switches, then routers by t. */
+struct ft_line {
+	uint32_t nloc;   /* nsw + k */
+	uint8_t *below;  /* nsw * k: t below switch i */
+	uint8_t *U;      /* nsw * k: up*-down* hops from switch i to t */
+	uint8_t *dist;   /* nloc * nloc: hops in the line's graph */
+	uint8_t *lca;    /* k * k: up*-down* hops between routers, / 2 */
+	bool proper;     /* a fat tree: intact down-sets, lca minimal */
+	/*
+	 * k: tbad[t], some router of the line has no up-then-down path to
+	 * router t (its destinations go to the escape layer); broken: any.
+	 */
+	uint8_t *tbad;
+	bool broken;
+	/*
+	 * toward()'s answer for every (local node, local target), i * nloc +
+	 * tgt: ports cport[cstart[..] .. cstart[.. + 1]).
+	 */
+	uint32_t *cstart;
+	uint8_t *cport;
+};
+
+struct ft_ctx {
+	const struct ot_fabric *f;
+	const struct ot_kns *kns;
+	struct ot_error *err;
+	unsigned int k, n;
+	struct ft_dest *dest;
+	uint16_t **order;  /* per dimension, n + 1 (last: base order) */
+	uint32_t norder;
+	uint32_t *low;     /* per LID: coordinates below each d, n entries */
+	int32_t *loc;      /* per node: local index in its line, or -1 */
+	uint32_t *rline;   /* per router node and dimension: its line */
+	struct ft_line *line;
+	uint8_t *cnt;      /* scratch */
+	/* per LID: 1 on the escape layer (SL 1, VL 1) */
+	uint8_t *escape;
+	bool any_escape;
+	/* the escape layer: routers by coordinates, then line switches */
+	struct ot_escape esc;
+	bool esc_ready;
+	int32_t *epos;     /* per node: its position, or -1 */
+	int32_t *enode;    /* per position: its node */
+	uint32_t nepos;
+	uint8_t *hop;      /* per node: the escape layer's port */
+};
+
+/* Coordinates of x in dimensions below d, as a number. */
+static inline uint32_t low_part(const struct ft_ctx *c, int32_t x,
+				unsigned int d)
+{
+	const int16_t *co = c->kns->coord + (size_t)x * c->n;
+	uint32_t v = 0;
+
+	while (d-- > 0)
+		v = v * c->k + (uint32_t)(co[d] < 0 ? 0 : co[d]);
+	return v;
+}
+
+/* The local index of node x in line l's graph, or -1. */
+static inline int32_t local(const struct ft_ctx *c, uint32_t l, int32_t x)
+{
+	const struct ot_kns *kns = c->kns;
+	const struct ot_kns_line *ln = &kns->lines[l];
+
+	if (kns->role[x] == OT_KNS_SWITCH)
+		return kns->line[x] == (int32_t)l ? c->loc[x] : -1;
+	if (kns->role[x] == OT_KNS_ROUTER &&
+	    ln->router[kns->coord[(size_t)x * c->n + ln->dim]] == x)
+		return ln->nsw + kns->coord[(size_t)x * c->n + ln->dim];
+	return -1;
+}
+
+static inline int32_t global(const struct ft_ctx *c, uint32_t l,
+			     uint32_t i)
+{
+	const struct ot_kns_line *ln = &c->kns->lines[l];
+
+	return i < ln->nsw ? ln->sw[i] : ln->router[i - ln->nsw];
+}
+
+/* The candidate ports of line l's local node i toward local target tgt. */
+static inline const uint8_t *cands(const struct ft_ctx *c, uint32_t l,
+				   uint32_t i, uint32_t tgt, unsigned int *m)
+{
+	const struct ft_line *fl = &c->line[l];
+	size_t at = (size_t)i * fl->nloc + tgt;
+
+	*m = fl->cstart[at + 1] - fl->cstart[at];
+	return fl->cport + fl->cstart[at];
+}
+
+/*
+ * Spreads every line's destinations over its cables (route/hdor_ft_bal.c)
+ * and writes the entries the flows set into out's LFTs.  0, or -1 with
+ * c->err set.
+ */
+int ot_hdor_ft_balance(struct ft_ctx *c, struct ot_routing *out);
+
+#endif
