@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check/traffic.h"
+#include "model/xml.h"
 
 #define PLOT_WIDTH 720
 #define PANEL_HEIGHT 170
@@ -21,33 +22,6 @@
 #define PANEL_BOTTOM 36 /* room for the x axis labels */
 #define TITLE_HEIGHT 40
 #define NBINS 40
-
-/* Text for SVG: the five characters XML gives meaning to, escaped. */
-static void xml_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		case '\'':
-			fputs("&apos;", out);
-			break;
-		default:
-			/* control characters are not allowed in XML 1.0 */
-			fputc((unsigned char)*s < 0x20 ? ' ' : *s, out);
-		}
-	}
-}
 
 /* Bins over [0, top]: bin k holds loads in [k, k+1) * top / NBINS. */
 static uint64_t histogram(const struct ot_balance_report *rep,
@@ -89,7 +63,7 @@ static void panel(FILE *out, const struct ot_balance_report *rep,
 	most = histogram(rep, p, top, bins);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"h\">", MARGIN_LEFT,
 		y0 + 20);
-	xml_text(out, p->name);
+	ot_xml_text(out, p->name);
 	fprintf(out,
 		": throughput %.3f, max load %.3f (switch links %.3f), avg %.3f</text>\n",
 		p->base.throughput, p->base.max_load,
@@ -151,7 +125,7 @@ int ot_balance_plot_svg(FILE *out, const struct ot_balance_report *rep,
 		PLOT_WIDTH, height, PLOT_WIDTH, height);
 	fprintf(out, "<text x=\"%d\" y=\"24\" class=\"h\">", MARGIN_LEFT);
 	if (title) {
-		xml_text(out, title);
+		ot_xml_text(out, title);
 		fputs(": ", out);
 	}
 	fprintf(out, "link loads, %" PRIu32 " CAs (%s order) injecting 1</text>\n",

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/xml.h"
 #include "sim/plot.h"
 
 #define PLOT_W 900
@@ -26,29 +27,6 @@ static const char *const colour[] = { "#1f77b4", "#ff7f0e", "#2ca02c",
 				      "#d62728", "#9467bd", "#8c564b",
 				      "#e377c2", "#7f7f7f", "#bcbd22",
 				      "#17becf" };
-
-/* Text for SVG: the characters XML gives meaning to, escaped. */
-static void xml_text(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		default:
-			fputc(*s, out);
-		}
-	}
-}
 
 static double clamp01(double v)
 {
@@ -144,7 +122,7 @@ static void legend(FILE *out, const struct ot_plot_series *s, double x,
 
 	fprintf(out, "<text class=\"legend\" x=\"%.0f\" y=\"%.0f\" fill=\"%s\">",
 		x, y, col);
-	xml_text(out, s->name);
+	ot_xml_text(out, s->name);
 	if (s->saturation_deadlock)
 		fputs(" (saturation: DEADLOCK)", out);
 	else if (s->saturation >= 0)
@@ -159,7 +137,7 @@ static void legend(FILE *out, const struct ot_plot_series *s, double x,
 		fputs(": no curve", out);
 		if (s->note && *s->note) {
 			fputs(" (", out);
-			xml_text(out, s->note);
+			ot_xml_text(out, s->note);
 			fputs(")", out);
 		}
 	}
@@ -173,11 +151,11 @@ static void chart(FILE *out, const struct ot_plot_chart *c, double y)
 	int panel;
 
 	fputs("<g class=\"chart\" data-title=\"", out);
-	xml_text(out, c->title);
+	ot_xml_text(out, c->title);
 	fputs("\">\n", out);
 	fprintf(out, "<text x=\"%d\" y=\"%.0f\" font-weight=\"bold\">", 10,
 		y + 18);
-	xml_text(out, c->title);
+	ot_xml_text(out, c->title);
 	fputs("</text>\n", out);
 	for (panel = 0; panel < 2; panel++)
 		panel_frame(out, PANEL_X0 + panel * (PANEL_W + PANEL_GAP), py,
@@ -186,7 +164,7 @@ static void chart(FILE *out, const struct ot_plot_chart *c, double y)
 		const char *col = colour[i % (sizeof(colour) / sizeof(*colour))];
 
 		fputs("<g class=\"curve\" data-name=\"", out);
-		xml_text(out, c->series[i].name);
+		ot_xml_text(out, c->series[i].name);
 		fprintf(out, "\" stroke=\"%s\" fill=\"%s\">\n", col, col);
 		for (panel = 0; panel < 2; panel++)
 			panel_series(out, &c->series[i],
@@ -213,7 +191,7 @@ int ot_plot_svg(FILE *out, const char *title,
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
 		PLOT_W, height, PLOT_W, height);
 	fprintf(out, "<text x=\"10\" y=\"20\" font-size=\"15\">");
-	xml_text(out, title);
+	ot_xml_text(out, title);
 	fputs("</text>\n", out);
 	for (i = 0; i < ncharts; i++) {
 		chart(out, &c[i], y);
