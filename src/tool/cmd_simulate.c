@@ -1100,9 +1100,10 @@ static double cpu_seconds(void)
  * the path SLs and takes the rest by rule (live/sa.c): right for
  * osmtopo's engines, wrong for OpenSM's, which choose SLs per pair
  * (dfsssp, lash).  A deadlock simulated on such SLs may be one the
- * fabric does not have, so before it is reported every pair's SL is
- * read and every run repeated on them.  0 when there was nothing to
- * confirm or the runs were repeated; -1 with err set.
+ * fabric does not have.  confirm_cycles() asks for its cycle's heads
+ * first; when that does not settle it, this reads every pair's SL and
+ * repeats every run on them (the caller says why).  0 when the runs
+ * were repeated; -1 with err set.
  */
 static int confirm_on_all_sls(struct simulate_args *a, struct ot_routing *r,
 			      struct pool *pl, unsigned int nthreads,
@@ -1112,9 +1113,6 @@ static int confirm_on_all_sls(struct simulate_args *a, struct ot_routing *r,
 	unsigned int i;
 	int rc;
 
-	fprintf(stderr,
-		"osmtopo simulate: a deadlock on sampled path SLs (%llu pairs' SLs taken from their source's sample, not from the SA): reading every pair's SL to confirm it\n",
-		(unsigned long long)r->sl_sampled_pairs);
 	o.all_paths = true;
 	r->sl_sampled_pairs = 0;
 	r->sl_sampled = NULL;
@@ -1255,10 +1253,11 @@ static int confirm_cycles(struct simulate_args *a, struct ot_routing *r,
 	 * wrong for some pair, so the figures are not trusted to it either;
 	 * or the heads could not be told: every pair's SL is read.
 	 */
-	if (!deadlock)
-		fprintf(stderr,
-			"osmtopo simulate: no deadlock once the SA's SLs of the blocked cycles' %llu head pairs were used: the sample was wrong, reading every pair's SL\n",
-			(unsigned long long)asked);
+	fprintf(stderr,
+		deadlock ? "osmtopo simulate: a deadlock on sampled path SLs whose blocked cycle could not be settled on its heads (%llu pairs asked): reading every pair's SL (%llu still sampled) to confirm it\n" :
+			   "osmtopo simulate: no deadlock once the SA's SLs of the blocked cycles' %llu head pairs were used: the sample was wrong, reading every pair's SL (%llu still sampled)\n",
+		(unsigned long long)asked,
+		(unsigned long long)r->sl_sampled_pairs);
 	a->confirm_every_pair = true;
 	if (confirm_on_all_sls(a, r, pl, nthreads, err))
 		return -1;
