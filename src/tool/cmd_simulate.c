@@ -72,6 +72,7 @@ struct simulate_args {
 	const char *svg;
 	unsigned int jobs;
 	int arrivals, lid;
+	int vlarb_rule; /* --vl-arbitration: 0 the tables read, 1 round-robin */
 	struct ot_sim_params p;
 	unsigned int mtu, buffer, warmup, measure, window;
 	const char *rate, *link_ns, *switch_ns;
@@ -84,6 +85,7 @@ struct simulate_args {
 static const char *const ca_orders[] = { "file", "guid", NULL };
 static const char *const arrivals[] = { "bernoulli", "exponential", NULL };
 static const char *const lid_choices[] = { "base", "hash", "rr", NULL };
+static const char *const vlarb_rules[] = { "tables", "rr", NULL };
 
 static int set_patterns(void *args, const char *arg, struct ot_error *err)
 {
@@ -190,6 +192,9 @@ static const struct tool_option simulate_options[] = {
 	{ "lid", 'i', "RULE",
 	  "LID of a destination with LMC: 'base' (default), 'hash' per flow, 'rr' per packet",
 	  TOOL_CHOICE(ARGS, lid, lid_choices) },
+	{ "vl-arbitration", 'V', "RULE",
+	  "with --live: tables (each port's programmed VL arbitration, default) or rr (round-robin over the VLs, as offline)",
+	  TOOL_CHOICE(ARGS, vlarb_rule, vlarb_rules) },
 	{ "warmup", 'W', "N", "warm-up, packet times (default 1000)",
 	  TOOL_UINT(ARGS, warmup, 0, 10000000) },
 	{ "measure", 'M', "N", "measurement window, packet times (default 2000)",
@@ -867,11 +872,12 @@ static int print_json(const struct simulate_args *a,
 	json_object_set_new(root, "vls", json_integer(nvls));
 	json_object_set_new(
 		root, "model",
-		json_pack("{s:i,s:i,s:f,s:f,s:f,s:s,s:s,s:i,s:i,s:i,s:I}",
+		json_pack("{s:i,s:i,s:f,s:f,s:f,s:s,s:s,s:s,s:i,s:i,s:i,s:I}",
 			  "mtu", a->p.mtu, "buffer", a->p.buffer, "rate_gbps",
 			  a->p.rate_gbps, "link_ns", a->p.link_ns, "switch_ns",
 			  a->p.switch_ns, "arrivals", arrivals[a->arrivals],
-			  "lid", lid_choices[a->lid], "warmup", a->p.warmup,
+			  "lid", lid_choices[a->lid], "vl_arbitration",
+			  a->p.vlarb ? "tables" : "rr", "warmup", a->p.warmup,
 			  "measure", a->p.measure, "deadlock_window",
 			  a->p.deadlock_window, "seed", (json_int_t)a->p.seed));
 	{
@@ -1019,6 +1025,8 @@ static int parse_args(int argc, char **argv, struct simulate_args *a)
 		why = "no pattern: --patterns, --hotspot or --pairs";
 	else if (a->qos_sls && !a->qos)
 		why = "--qos-layers goes with --qos";
+	else if (a->vlarb_rule && !a->live)
+		why = "--vl-arbitration goes with --live (tables are read from a live fabric only)";
 	if (why) {
 		fprintf(stderr, "osmtopo simulate: %s\n", why);
 		return OT_EXIT_USAGE;
@@ -1082,7 +1090,8 @@ static int load_routing(struct simulate_args *a, struct ot_fabric **f,
 		return OT_EXIT_USAGE;
 	}
 	o.vlarb = *vt;
-	a->p.vlarb = *vt;
+	/* read either way: --vl-arbitration rr sets them aside */
+	a->p.vlarb = a->vlarb_rule ? NULL : *vt;
 	return ot_live_read_routing(&o, *f, r, err) ? OT_EXIT_USAGE :
 						      OT_EXIT_OK;
 }
