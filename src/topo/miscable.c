@@ -648,10 +648,10 @@ static int ft_moves(const struct ot_fabric *f, struct ot_miscabling *out,
 int ot_kns_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
 		      struct ot_error *err)
 {
-	struct ot_error why = { 0 };
+	struct ot_error why = { 0 }, ftwhy = { 0 };
 	struct ot_kns *kns = NULL;
 	struct mc m = { 0 };
-	bool looks_ft = false;
+	bool looks_ft = false, ft_refused = false;
 	int rc = -1;
 
 	out->n = 0;
@@ -675,11 +675,9 @@ int ot_kns_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
 		 * Else the seed's search below says why the seed's shape is
 		 * not met.
 		 */
-		struct ot_error ftwhy = { 0 };
 		bool ft_ok;
 
 		ft_ok = !ot_kns_ft_recognize(f, &kns, &looks_ft, &ftwhy);
-		(void)ftwhy;
 		if (ft_ok && ot_kns_ft_regular(f, kns)) {
 			ot_kns_free(kns);
 			return 0;
@@ -690,6 +688,17 @@ int ot_kns_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
 			rc = ft_moves(f, out, err);
 			if (rc || out->n || ft_ok)
 				return rc;
+			/*
+			 * Lines with switch-to-switch cables that the
+			 * fat-tree recognizer refuses, and no single moved
+			 * end repairs (two cables swapped, say): the seed's
+			 * search below knows lines of one switch only, and
+			 * its "nothing to move" must not make them a KNS.
+			 */
+			ft_refused = ftwhy.cls != OT_ERR_NOMEM;
+			if (!ft_refused)
+				return ot_refuse(err, OT_ERR_NOMEM, "%s",
+						 ftwhy.msg);
 		}
 	}
 	if (mc_alloc(&m, f)) {
@@ -697,8 +706,10 @@ int ot_kns_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
 		goto out;
 	}
 	find_routers(&m);
-	if (collect_cables(&m, err))
+	if (collect_cables(&m, err)) {
+		rc = -1; /* not the rc of ft_moves() above */
 		goto out;
+	}
 	index_cables(&m);
 	find_links(&m);
 	rc = diagnose(&m, out, why.msg, err);
@@ -713,6 +724,11 @@ int ot_kns_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
 			*err = seed;
 	}
 out:
+	if (ft_refused && ((rc && err->cls == OT_ERR_TOPOLOGY) ||
+			   (!rc && !out->n)))
+		rc = ot_refuse(err, OT_ERR_TOPOLOGY,
+			       "%s (no single moved cable end makes the lines fat trees; two or more moved ends are not searched there)",
+			       ftwhy.msg);
 	mc_free(&m);
 	return rc;
 }
