@@ -86,7 +86,12 @@
  * group than most group pairs have (a cable lost), the LIDs the lost
  * cable would have carried (k mod want >= C) go from G's leaves up to
  * spines with a detour through a third group, on SL 1 as above (LMC
- * offset 0, fabrics without the damage layer).
+ * offset 0, fabrics without the damage layer).  Not in a group where a
+ * leaf turns toward T (SL 3): the turn lands on another leaf of G and
+ * goes on by that leaf's entry for the LID, and a shared detour there
+ * would make the path up, down, up, global, global, down, six hops, a
+ * shape no SL's rule names (seen on 272-switch fabrics with 5 % of the
+ * cables missing).
  *
  * The damage layer, before the escape layer: where a group G has no
  * usable cable toward T's group H left (and the switches without a port
@@ -336,6 +341,7 @@ static int prepare_scratch(struct dfp_ctx *c)
 	c->cabled = calloc(N, 1);
 	c->fstart = calloc((size_t)c->ng + 1, sizeof(*c->fstart));
 	c->fturn = calloc((size_t)c->ng + 1, 1);
+	c->gturn = calloc((size_t)c->ng + 1, 1);
 	c->flist = malloc((c->gstart[(size_t)c->ng * c->ng] + 1) *
 			  sizeof(*c->flist));
 	c->rbeg = calloc(N, sizeof(*c->rbeg));
@@ -352,7 +358,8 @@ static int prepare_scratch(struct dfp_ctx *c)
 	for (n = 0; c->posnode && n < c->nsw; n++)
 		c->posnode[n] = n < c->nleaves ? c->d->leaf[n] :
 			c->d->spine[n - c->nleaves];
-	if (!c->posnode || !c->cabled || !c->fstart || !c->fturn || !c->flist || !c->rbeg || !c->rcnt ||
+	if (!c->posnode || !c->cabled || !c->fstart || !c->fturn ||
+	    !c->gturn || !c->flist || !c->rbeg || !c->rcnt ||
 	    !c->pbeg || !c->pcnt || !c->fbeg || !c->fcnt || !c->frule ||
 	    !c->plist || !c->ldet || !c->hop)
 		return ot_error_nomem(c->err, "df-static");
@@ -1266,6 +1273,7 @@ static void ctx_free(struct dfp_ctx *c)
 	free(c->cabled);
 	free(c->fstart);
 	free(c->fturn);
+	free(c->gturn);
 	free(c->flist);
 	free(c->rbeg);
 	free(c->rcnt);

@@ -7,6 +7,7 @@
  * switch takes toward a LID of T, dealt by the LID's number.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/sort.h"
 #include "route/df_plus_cands.h"
@@ -235,6 +236,7 @@ void ot_dfp_candidates(struct dfp_ctx *c, int32_t T)
 	uint32_t i, j, m, k = 0;
 
 	ot_dfp_usable_cables(c, T);
+	memset(c->gturn, 0, (size_t)c->ng + 1);
 	for (i = 0; i < c->nsw - c->nleaves; i++)
 		put_cands(c, d->spine[i], T, &k);
 	for (i = 0; i < c->nleaves; i++)
@@ -250,6 +252,7 @@ void ot_dfp_candidates(struct dfp_ctx *c, int32_t T)
 		c->pbeg[s] = k;
 		c->pcnt[s] = m;
 		c->ldet[s] = m ? DFP_TURN_SL : 0;
+		c->gturn[d->group[s]] |= m > 0;
 		for (j = 0; j < m; j++)
 			c->plist[k++] = key[j] & 0xff;
 	}
@@ -385,7 +388,9 @@ unsigned int ot_dfp_port_at_k(const struct dfp_ctx *c, int32_t s,
  * SL 1, as a detour), dealt by k / want in (spine, port) order; the
  * others keep the rule.  Only at LMC offset 0 and where no group lost
  * all its cables to another (no damage layer: its intermediates route
- * by the rule alone).  OT_NO_PORT: the rule.
+ * by the rule alone), and not in a group where a leaf turns toward T
+ * (gturn: a turn lands on one of G's leaves and takes its entry, which
+ * must then be the rule's).  OT_NO_PORT: the rule.
  */
 static unsigned int share_detour(const struct dfp_ctx *c, int32_t s,
 				 uint32_t lid)
@@ -399,7 +404,8 @@ static unsigned int share_detour(const struct dfp_ctx *c, int32_t s,
 	unsigned int p;
 
 	if (c->damage || c->voff[lid] || d->role[s] != OT_DFP_LEAF ||
-	    c->ldet[s] || c->tsw[lid] != T || G == d->group[T] || !C ||
+	    c->ldet[s] || c->gturn[G] || c->tsw[lid] != T ||
+	    G == d->group[T] || !C ||
 	    C >= c->want || k % c->want < C)
 		return OT_NO_PORT;
 	for (p = 1; p <= nd->nports; p++) {

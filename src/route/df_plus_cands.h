@@ -45,6 +45,7 @@ struct dfp_ctx {
 	 * below cabled to a spine that is (2) */
 	uint8_t *cabled;
 	uint8_t *fturn;   /* per group: its usable cables land on 2s */
+	uint8_t *gturn;   /* per group, toward T: a leaf of it turns (SL 3) */
 	uint32_t *fstart; /* per group: its usable cables flist[...] */
 	uint32_t *flist;  /* indices into gcab */
 	uint32_t *rbeg, *rcnt; /* per spine: its own in flist */
