@@ -1028,6 +1028,60 @@ START_TEST(gen_shape)
 }
 END_TEST
 
+/*
+ * gen dragonfly --caless-groups: the named groups' leaves carry no CAs,
+ * every other leaf its --cas; the recognizer finds the groups and roles
+ * as built (shuffled ports, cables missing), and df-static routes every
+ * pair without a credit loop on at most 2 VLs.  A group out of range,
+ * or CA-less groups without --spines, are refused.
+ */
+START_TEST(gen_caless)
+{
+	static const unsigned int none[] = { 1, 4 }, bad[] = { 7 };
+	struct ot_dragonfly_params prm = {
+		.a = 4, .h = 2, .p = 3, .g = 7, .spines = 3, .width = 1,
+		.caless = none, .ncaless = 2, .shuffle = true, .seed = 9,
+	};
+	struct ot_error err = { 0 };
+	struct ot_check_report *rep;
+	struct ot_routing *r;
+	struct ot_fabric *f;
+	uint32_t n, ca = 0;
+	double dl;
+
+	for (dl = 0; dl < 0.1; dl += 0.05) {
+		prm.drop_links = dl;
+		prm.drop_seed = 3;
+		f = ot_gen_dragonfly(&prm, &err);
+		ck_assert_msg(f, "%s", err.msg);
+		ck_assert(!ot_fabric_set_ca_lmc(f, 0, &err));
+		for (n = 0, ca = 0; n < f->nnodes; n++) {
+			if (ot_is_switch(f, n))
+				continue;
+			ca++;
+			ck_assert_uint_ne(name_group(f, n), 1);
+			ck_assert_uint_ne(name_group(f, n), 4);
+		}
+		ck_assert_uint_eq(ca, (7 - 2) * 4 * 3);
+		roles_as_built(f, 7, "gen_caless");
+		r = route(f, "gen_caless");
+		checked(f, r, &rep, "gen_caless");
+		ck_assert_uint_le(r->nvls, dl > 0 ? 2 : 1);
+		ot_check_report_free(rep);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+	prm.caless = bad;
+	prm.ncaless = 1;
+	ck_assert_ptr_null(ot_gen_dragonfly(&prm, &err));
+	ck_assert_msg(strstr(err.msg, "CA-less group 7"), "%s", err.msg);
+	prm.caless = none;
+	prm.spines = 0;
+	ck_assert_ptr_null(ot_gen_dragonfly(&prm, &err));
+	ck_assert_msg(strstr(err.msg, "need --spines"), "%s", err.msg);
+}
+END_TEST
+
 static Suite *dragonfly_plus_suite(void)
 {
 	Suite *s = suite_create("dragonfly_plus");
@@ -1035,6 +1089,7 @@ static Suite *dragonfly_plus_suite(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, gen_shape);
+	tcase_add_test(tc, gen_caless);
 	tcase_add_test(tc, random_intact);
 	tcase_add_test(tc, random_damaged);
 	tcase_add_test(tc, lmc_offsets);
