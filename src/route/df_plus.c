@@ -48,9 +48,10 @@
  * global hop, the down hop and the hop to the CA, each only followed by
  * a later one of these: no cycle on either VL, and hops go from VL 0 to
  * VL 1, never back.  A LID that some switch cannot reach even so (a leaf
- * with no spine that leads anywhere) goes, all its paths, to the shared
- * escape layer (route/escape.h: up*-down*) on SL 2 and a VL of its own.
- * A fabric cut in two is refused with OT_ERR_DAMAGE.
+ * with no spine that leads anywhere) goes, all its paths, to the escape
+ * layer on SL 2: a tree grown on VL 1 around the other paths there, else
+ * up*-down* (route/escape.h), below ("VL 1 shared").  A fabric cut in
+ * two is refused with OT_ERR_DAMAGE.
  *
  * Valiant (LMC offsets above 0; the layers and orders of groups are
  * df.c's, route/valiant.h): a LID of T's group H numbered k is routed
@@ -102,34 +103,32 @@
  * up < global (up in the order) as on SL 0, and on the damage VL every
  * global hop goes down in the one order with the path inside one group
  * between two of them (down, up), as on a Valiant layer's VL: no cycle.
- * Hops go from VL 0 to that VL, never back.  One VL more (the escape
- * layer's, where it is still needed, comes on top), unless it shares
- * VL 1 with the detours (SL 1, 3, 4), below.  A spine of such a
+ * Hops go from VL 0 to that VL, never back.  It shares VL 1 with the
+ * detours (SL 1, 3, 4) and the escape layer, below.  A spine of such a
  * G where another group's detour through a third group lands (SL 1)
  * keeps the rule (its usable cable to H), and G's leaves do not go up to
  * it: a detour never turns in G, and no SL 8 path takes its cable.
  *
- * The damage layer on VL 1 (2 VLs at LMC 0 where the escape layer is not
- * needed): SL 8 keeps its shape and its VL 0 hops, and its hops on its
- * own VL go to VL 1 instead, beside the detours' (SL 1, 3, 4).  VL 0 is
- * then as above (nothing moves onto it), and no path goes from VL 1 back
- * to VL 0.  VL 1 alone needs no cycle: the detours' paths on it go
- * (global,) down, up, global, down, the damage layer's global, down, up,
- * global, down, and where one's down hop into a leaf is another's last
- * hop down after a turn, a cycle can close (it does on some fabrics with
- * 15 % of the cables missing).  So the engine walks every path on SL 1,
- * 3, 4 and 8 from every leaf (vl1_walk), with the rule's VL of each hop
- * as if SL 8 were on VL 1, adds each dependency between two hops on VL 1
- * to a channel dependency graph (model/cdg.h), and shares VL 1 only
- * where that graph has no cycle (Tarjan: every strongly connected part
- * a single channel without a loop) and no walked path goes from VL 1
- * back to VL 0 or fails to arrive: then VL 0 is acyclic by the argument
- * above, VL 1 by the search, and no dependency goes from VL 1 to VL 0,
- * so the whole graph is acyclic (Dally and Seitz).  The walk is the
- * tables' own forwarding (every switch's port toward the LID), so it
- * sees every dependency a packet on VL 1 makes; leaves without CAs are
- * walked too (more dependencies, never fewer).  Else the damage layer
- * keeps a VL of its own (3 VLs), as before.  The checker proves either.
+ * VL 1 shared (2 VLs at LMC 0 on every damaged fabric: issue 23): SL 8
+ * keeps its shape and its VL 0 hops, its hops on its own VL go to VL 1
+ * instead, beside the detours', and the escape layer's LIDs (SL 2) take
+ * VL 1 on every hop.  VL 0 is then as above (nothing moves onto it), and
+ * no path goes from VL 1 back to VL 0.  VL 1 alone has no structural
+ * order: the detours' paths on it go (global,) down, up, global, down,
+ * the damage layer's global, down, up, global, down, and where one's
+ * down hop into a leaf is another's last hop down after a turn, a cycle
+ * can close (it does on some fabrics with 15 % of the cables missing);
+ * up*-down* closes others with both.  So after the tables,
+ * route/df_plus_vl1.c walks every path on VL 1 through them into a
+ * channel dependency graph (model/cdg.h), moves LIDs whose paths close
+ * cycles to the escape layer, and grows the escape layer's LIDs as
+ * trees on VL 1 that close none, until the graph is acyclic (the
+ * argument and the bounds are there).  Then VL 0 is acyclic by the
+ * argument above, VL 1 by the search, and no dependency goes from VL 1
+ * to VL 0: the whole graph is acyclic (Dally and Seitz).  Where that
+ * search gives up (it cannot, but guarded), the damage and escape
+ * layers keep VLs of their own, each acyclic as above.  The checker
+ * proves either.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
@@ -1076,7 +1075,7 @@ static int set_promise(struct dfp_ctx *c, struct ot_routing *out,
 		 (c->any_damage ? 1u << DFP_DAMAGE_SL : 0);
 	p->rule = ot_dfp_rule;
 	p->rule_text =
-		"SL 0: up (leaf to spine), global, down, each at most once in that order, VL 0; SL 1 (detour): up, two global hops, down, VL 1 after a global cable or a spine; SL 3 (turn): up, down, then as SL 0, VL 0 up to the turn, VL 1 from it; SL 4 (landing turn): up, global, down, up, down, VL 1 from the turn; escape: SL 2 on its own VL; SL 4 + l (Valiant layer l): up, global up in the layer's order, (down, up,) global down, down, on the layer's VL after a global cable or a spine and onto the global hop down, VL 0 else; SL 8 (damage layer): up, global, (down, up,) global down in the damage order, down, on its VL (VL 1 where it shares that with the detours) as a Valiant layer's";
+		"SL 0: up (leaf to spine), global, down, each at most once in that order, VL 0; SL 1 (detour): up, two global hops, down, VL 1 after a global cable or a spine; SL 3 (turn): up, down, then as SL 0, VL 0 up to the turn, VL 1 from it; SL 4 (landing turn): up, global, down, up, down, VL 1 from the turn; escape: SL 2, any shape, on VL 1 with the detours (a credit loop-free search) or on its own VL; SL 4 + l (Valiant layer l): up, global up in the layer's order, (down, up,) global down, down, on the layer's VL after a global cable or a spine and onto the global hop down, VL 0 else; SL 8 (damage layer): up, global, (down, up,) global down in the damage order, down, on its VL (VL 1 where it shares that with the detours) as a Valiant layer's";
 	p->source_free = true;
 	p->ctx = pr;
 	p->free_ctx = ot_dfp_promise_free;
