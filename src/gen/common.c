@@ -88,7 +88,8 @@ int gen_link_cas(struct ot_fabric *f, const struct gen_layout *l,
 		if (l->index[x] == UINT32_MAX)
 			continue;
 		for (c = 0; c < cas; c++)
-			if (ot_fabric_link(f, l->index[x],
+			if (l->index[first_ca + x * cas + c] != UINT32_MAX &&
+			    ot_fabric_link(f, l->index[x],
 					   gen_port(l, x, 1 + c),
 					   l->index[first_ca + x * cas + c], 1,
 					   err))

@@ -9,8 +9,8 @@
  * the third deliberately "messy" as the paper says real ones are.  With
  * spines, Dragonfly+ (Shpiner et al. 2017): each group a two-level fat
  * tree, CAs on its leaves, every leaf cabled to every spine, the global
- * cables between spines of different groups in the same arrangements.
- * Names
+ * cables between spines of different groups in the same arrangements,
+ * the leaves of some groups without CAs if asked.  Names
  * carry [group,switch] so that tests can check the recognizer's groups;
  * the recognizer never reads them.
  */
@@ -30,6 +30,7 @@ struct df_shape {
 	unsigned int nloc;   /* local ports per switch */
 	unsigned int sp;     /* Dragonfly+: spines per group (a: leaves); 0 */
 	uint32_t per;        /* global cable slots per group */
+	uint8_t *caless;     /* per group: its leaves carry no CAs */
 	uint32_t nsw;
 	uint32_t *slot; /* per group, a*h: global cable j -> a*h port slot */
 };
@@ -90,6 +91,30 @@ static int check_params(const struct ot_dragonfly_params *p,
 	s->sp = p->spines;
 	s->per = (p->spines ? p->spines : p->a) * p->h;
 	s->nsw = s->g * (s->a + s->sp);
+	return 0;
+}
+
+/* The groups whose leaves carry no CAs (Dragonfly+ only). */
+static int caless_groups(const struct ot_dragonfly_params *p,
+			 struct df_shape *s, struct ot_error *err)
+{
+	unsigned int i;
+
+	if (!p->ncaless)
+		return 0;
+	if (!p->spines)
+		return ot_error_set(err,
+				    "dragonfly: CA-less groups need --spines (Dragonfly+)");
+	s->caless = calloc(s->g, 1);
+	if (!s->caless)
+		return ot_error_nomem(err, "dragonfly");
+	for (i = 0; i < p->ncaless; i++) {
+		if (p->caless[i] >= s->g)
+			return ot_error_set(err,
+					    "dragonfly: CA-less group %u of %u groups (0 to %u)",
+					    p->caless[i], s->g, s->g - 1);
+		s->caless[p->caless[i]] = 1;
+	}
 	return 0;
 }
 
@@ -246,7 +271,8 @@ static bool node_name(const void *ctx, uint32_t ln, char *buf, size_t len)
 	bool is_ca = ln >= s->nsw;
 	uint32_t sw = is_ca ? (ln - s->nsw) / s->p : ln;
 
-	if (!nm->present[sw])
+	if (!nm->present[sw] ||
+	    (is_ca && s->caless && s->caless[sw / s->a]))
 		return false;
 	if (s->sp && sw >= s->g * s->a)
 		snprintf(buf, len, "DFS[%u,%u]", (sw - s->g * s->a) / s->sp,
@@ -283,6 +309,8 @@ struct ot_fabric *ot_gen_dragonfly(const struct ot_dragonfly_params *p,
 
 	error = check_params(p, &s, err);
 	if (!error)
+		error = caless_groups(p, &s, err);
+	if (!error)
 		error = arrange(p, &s, err);
 	if (error)
 		goto out;
@@ -306,6 +334,7 @@ struct ot_fabric *ot_gen_dragonfly(const struct ot_dragonfly_params *p,
 				err);
 out:
 	free(s.slot);
+	free(s.caless);
 	free(present);
 	return gen_done(f, &l, error);
 }

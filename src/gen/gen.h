@@ -229,6 +229,12 @@ struct ot_dragonfly_params {
 	 * 0: groups as above.
 	 */
 	unsigned int spines;
+	/*
+	 * Dragonfly+: groups (numbers as in the names, each < g) whose
+	 * leaves carry no CAs (a rack of switches not yet populated, say).
+	 */
+	const unsigned int *caless;
+	unsigned int ncaless;
 	enum ot_df_arrangement arrangement;
 	uint64_t arrange_seed; /* OT_DF_RANDOM's draws */
 	unsigned int radix; /* ports per switch; 0 = the fewest (p+a-1+h) */

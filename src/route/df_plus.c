@@ -48,9 +48,10 @@
  * global hop, the down hop and the hop to the CA, each only followed by
  * a later one of these: no cycle on either VL, and hops go from VL 0 to
  * VL 1, never back.  A LID that some switch cannot reach even so (a leaf
- * with no spine that leads anywhere) goes, all its paths, to the shared
- * escape layer (route/escape.h: up*-down*) on SL 2 and a VL of its own.
- * A fabric cut in two is refused with OT_ERR_DAMAGE.
+ * with no spine that leads anywhere) goes, all its paths, to the escape
+ * layer on SL 2: a tree grown on VL 1 around the other paths there, else
+ * up*-down* (route/escape.h), below ("VL 1 shared").  A fabric cut in
+ * two is refused with OT_ERR_DAMAGE.
  *
  * Valiant (LMC offsets above 0; the layers and orders of groups are
  * df.c's, route/valiant.h): a LID of T's group H numbered k is routed
@@ -107,34 +108,32 @@
  * up < global (up in the order) as on SL 0, and on the damage VL every
  * global hop goes down in the one order with the path inside one group
  * between two of them (down, up), as on a Valiant layer's VL: no cycle.
- * Hops go from VL 0 to that VL, never back.  One VL more (the escape
- * layer's, where it is still needed, comes on top), unless it shares
- * VL 1 with the detours (SL 1, 3, 4), below.  A spine of such a
+ * Hops go from VL 0 to that VL, never back.  It shares VL 1 with the
+ * detours (SL 1, 3, 4) and the escape layer, below.  A spine of such a
  * G where another group's detour through a third group lands (SL 1)
  * keeps the rule (its usable cable to H), and G's leaves do not go up to
  * it: a detour never turns in G, and no SL 8 path takes its cable.
  *
- * The damage layer on VL 1 (2 VLs at LMC 0 where the escape layer is not
- * needed): SL 8 keeps its shape and its VL 0 hops, and its hops on its
- * own VL go to VL 1 instead, beside the detours' (SL 1, 3, 4).  VL 0 is
- * then as above (nothing moves onto it), and no path goes from VL 1 back
- * to VL 0.  VL 1 alone needs no cycle: the detours' paths on it go
- * (global,) down, up, global, down, the damage layer's global, down, up,
- * global, down, and where one's down hop into a leaf is another's last
- * hop down after a turn, a cycle can close (it does on some fabrics with
- * 15 % of the cables missing).  So the engine walks every path on SL 1,
- * 3, 4 and 8 from every leaf (vl1_walk), with the rule's VL of each hop
- * as if SL 8 were on VL 1, adds each dependency between two hops on VL 1
- * to a channel dependency graph (model/cdg.h), and shares VL 1 only
- * where that graph has no cycle (Tarjan: every strongly connected part
- * a single channel without a loop) and no walked path goes from VL 1
- * back to VL 0 or fails to arrive: then VL 0 is acyclic by the argument
- * above, VL 1 by the search, and no dependency goes from VL 1 to VL 0,
- * so the whole graph is acyclic (Dally and Seitz).  The walk is the
- * tables' own forwarding (every switch's port toward the LID), so it
- * sees every dependency a packet on VL 1 makes; leaves without CAs are
- * walked too (more dependencies, never fewer).  Else the damage layer
- * keeps a VL of its own (3 VLs), as before.  The checker proves either.
+ * VL 1 shared (2 VLs at LMC 0 on every damaged fabric: issue 23): SL 8
+ * keeps its shape and its VL 0 hops, its hops on its own VL go to VL 1
+ * instead, beside the detours', and the escape layer's LIDs (SL 2) take
+ * VL 1 on every hop.  VL 0 is then as above (nothing moves onto it), and
+ * no path goes from VL 1 back to VL 0.  VL 1 alone has no structural
+ * order: the detours' paths on it go (global,) down, up, global, down,
+ * the damage layer's global, down, up, global, down, and where one's
+ * down hop into a leaf is another's last hop down after a turn, a cycle
+ * can close (it does on some fabrics with 15 % of the cables missing);
+ * up*-down* closes others with both.  So after the tables,
+ * route/df_plus_vl1.c walks every path on VL 1 through them into a
+ * channel dependency graph (model/cdg.h), moves LIDs whose paths close
+ * cycles to the escape layer, and grows the escape layer's LIDs as
+ * trees on VL 1 that close none, until the graph is acyclic (the
+ * argument and the bounds are there).  Then VL 0 is acyclic by the
+ * argument above, VL 1 by the search, and no dependency goes from VL 1
+ * to VL 0: the whole graph is acyclic (Dally and Seitz).  Where that
+ * search gives up (it cannot, but guarded), the damage and escape
+ * layers keep VLs of their own, each acyclic as above.  The checker
+ * proves either.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
@@ -148,16 +147,6 @@
 #include "route/df_plus_rule.h"
 #include "route/escape.h"
 #include "route/valiant.h"
-
-/* Position of a switch: leaves (group, index), then spines. */
-static uint32_t sw_pos(const struct dfp_ctx *c, int32_t n)
-{
-	const struct ot_dfp *d = c->d;
-
-	if (d->role[n] == OT_DFP_LEAF)
-		return d->lstart[d->group[n]] + (uint32_t)d->index[n];
-	return c->nleaves + d->sstart[d->group[n]] + (uint32_t)d->index[n];
-}
 
 /* The first leaf (by index) cabled to spine w, -1 none. */
 static int32_t first_leaf(const struct dfp_ctx *c, int32_t w)
@@ -376,7 +365,7 @@ static int set_dsl(struct dfp_ctx *c, uint32_t lid, int32_t s, uint8_t sl)
 		if (!c->dsl)
 			return ot_error_nomem(c->err, "df-static");
 	}
-	c->dsl[(size_t)lid * c->nleaves + sw_pos(c, s)] = sl;
+	c->dsl[(size_t)lid * c->nleaves + dfp_sw_pos(c, s)] = sl;
 	return 0;
 }
 
@@ -579,10 +568,10 @@ static int valiant_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 
 	for (I = r; I < c->ng; I += c->every) {
 		for (i = d->lstart[I]; c->vint[I] && i < d->lstart[I + 1]; i++)
-			buf[sw_pos(c, d->leaf[i])] = (uint8_t)
+			buf[dfp_sw_pos(c, d->leaf[i])] = (uint8_t)
 				ot_dfp_port_at_k(c, d->leaf[i], lid, q);
 		for (i = d->sstart[I]; c->vint[I] && i < d->sstart[I + 1]; i++)
-			buf[sw_pos(c, d->spine[i])] = (uint8_t)(
+			buf[dfp_sw_pos(c, d->spine[i])] = (uint8_t)(
 				c->rcnt[d->spine[i]] ?
 				ot_dfp_port_at_k(c, d->spine[i], lid, q) :
 				rule_down(c, d->spine[i], q));
@@ -604,7 +593,7 @@ static int valiant_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 		for (i = d->lstart[G]; i < d->lstart[G + 1]; i++) {
 			int32_t s = d->leaf[i];
 
-			buf[sw_pos(c, s)] = (uint8_t)valiant_up(c, s, G, I, q / m);
+			buf[dfp_sw_pos(c, s)] = (uint8_t)valiant_up(c, s, G, I, q / m);
 			if (set_dsl(c, lid, s, DFP_VALIANT_SL0 + l))
 				return -1;
 		}
@@ -613,7 +602,7 @@ static int valiant_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 							q / m);
 
 			if (p != OT_NO_PORT)
-				buf[sw_pos(c, d->spine[i])] = (uint8_t)p;
+				buf[dfp_sw_pos(c, d->spine[i])] = (uint8_t)p;
 		}
 	}
 	return 0;
@@ -655,11 +644,6 @@ static int damage_order(struct dfp_ctx *c)
 		if (!bad[G])
 			c->drank[G] = r++;
 	free(bad);
-	if (c->damage) {
-		if (ot_cdg_init(&c->v1g, c->f))
-			return ot_error_nomem(c->err, "df-static");
-		c->v1ready = true;
-	}
 	return 0;
 }
 
@@ -722,7 +706,7 @@ static unsigned int deal_port(const struct dfp_ctx *c, int32_t s,
 			continue;
 		if (cls == OT_DFP_PORT_GLOBAL ?
 			    damage_via(c, (uint32_t)c->d->group[x], H) :
-			    buf[sw_pos(c, x)] != OT_NO_PORT &&
+			    buf[dfp_sw_pos(c, x)] != OT_NO_PORT &&
 			    (cls != OT_DFP_PORT_UP || !detour_lands(c, x, H)))
 			key[m++] = ((uint64_t)c->d->group[x] << 40) |
 				   ((uint64_t)c->d->index[x] << 8) | p;
@@ -766,89 +750,30 @@ static bool damage_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 	for (G = 0; G < c->ng; G++)
 		for (i = d->sstart[G]; c->vsrc[G] && i < d->sstart[G + 1]; i++)
 			if (!detour_lands(c, d->spine[i], H))
-				buf[sw_pos(c, d->spine[i])] = (uint8_t)
+				buf[dfp_sw_pos(c, d->spine[i])] = (uint8_t)
 					deal_port(c, d->spine[i],
 						  OT_DFP_PORT_GLOBAL, NULL, H, k);
 	for (G = 0; G < c->ng; G++)
 		for (i = d->lstart[G]; c->vsrc[G] && i < d->lstart[G + 1]; i++)
-			buf[sw_pos(c, d->leaf[i])] =
+			buf[dfp_sw_pos(c, d->leaf[i])] =
 				(uint8_t)deal_port(c, d->leaf[i],
 						   OT_DFP_PORT_UP, buf, H, k);
 	for (G = 0; G < c->ng; G++)
 		for (i = d->sstart[G]; c->vsrc[G] && i < d->sstart[G + 1]; i++)
-			if (buf[sw_pos(c, d->spine[i])] == OT_NO_PORT)
-				buf[sw_pos(c, d->spine[i])] = (uint8_t)
+			if (buf[dfp_sw_pos(c, d->spine[i])] == OT_NO_PORT)
+				buf[dfp_sw_pos(c, d->spine[i])] = (uint8_t)
 					deal_port(c, d->spine[i], OT_DFP_PORT_DOWN,
 						  buf, H, k);
 	for (G = 0; G < c->ng; G++) /* the intermediates route it */
 		for (i = d->sstart[G]; damage_via(c, G, H) &&
 				       i < d->sstart[G + 1]; i++)
 			if (!c->rcnt[d->spine[i]])
-				buf[sw_pos(c, d->spine[i])] =
+				buf[dfp_sw_pos(c, d->spine[i])] =
 					(uint8_t)rule_down(c, d->spine[i], k);
 	for (i = 0; i < c->nsw; i++)
 		if (buf[i] == OT_NO_PORT)
 			return false;
 	return true;
-}
-
-/* The escape layer: positions in sw_pos order, neighbours sorted. */
-static int escape_prepare(struct dfp_ctx *c)
-{
-	const struct ot_fabric *f = c->f;
-	const struct ot_dfp *d = c->d;
-	uint32_t s, k = 0, i, w;
-	uint64_t *tiebreak;
-	int error;
-
-	if (c->esc_ready)
-		return 0;
-	c->present = malloc((size_t)c->nsw + 1);
-	c->estart = malloc(((size_t)c->nsw + 1) * sizeof(*c->estart));
-	c->eadj = malloc(((size_t)c->nsw * OT_MAX_PORTS + 1) *
-			 sizeof(*c->eadj));
-	tiebreak = malloc(((size_t)c->nsw + 1) * sizeof(*tiebreak));
-	if (!c->present || !c->estart || !c->eadj || !tiebreak) {
-		free(tiebreak);
-		return ot_error_nomem(c->err, "df-static");
-	}
-	for (s = 0; s < c->nsw; s++) {
-		const struct ot_node *nd = &f->node[c->posnode[s]];
-		uint64_t key[OT_MAX_PORTS + 1];
-		unsigned int p, m = 0;
-
-		c->estart[s] = k;
-		c->present[s] = 1;
-		tiebreak[s] = s;
-		for (p = 1; p <= nd->nports; p++) {
-			int32_t x = nd->port[p].peer;
-
-			if (x >= 0 && x != c->posnode[s] && ot_is_switch(f, x) &&
-			    d->group[x] >= 0)
-				key[m++] = sw_pos(c, x);
-		}
-		qsort(key, m, sizeof(*key), ot_cmp_u64);
-		for (i = w = 0; i < m; i++)
-			if (!i || key[i] != key[i - 1])
-				c->eadj[k + w++] = (uint32_t)key[i];
-		k += w;
-	}
-	c->estart[c->nsw] = k;
-	error = ot_escape_init(&c->esc, c->nsw, c->present, c->estart,
-			       c->eadj, tiebreak, c->err);
-	free(tiebreak);
-	c->esc_ready = !error;
-	return error;
-}
-
-/* The escape layer's port at every switch toward lid (number seq). */
-static int escape_hops(struct dfp_ctx *c, uint32_t lid, uint32_t seq)
-{
-	if (escape_prepare(c))
-		return -1;
-	return ot_escape_ports(&c->esc, c->f, c->posnode,
-			       sw_pos(c, c->tsw[lid]), seq, c->tport[lid],
-			       c->hop, "df-static", c->err);
 }
 
 /* Marks leaf s's detour toward lid (path SL 1 from its CAs). */
@@ -866,85 +791,11 @@ static int cmp_pos(const void *a, const void *b, void *ctx)
 {
 	const struct dfp_ctx *c = ctx;
 	uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
-	uint32_t px = sw_pos(c, c->tleaf[x]), py = sw_pos(c, c->tleaf[y]);
+	uint32_t px = dfp_sw_pos(c, c->tleaf[x]), py = dfp_sw_pos(c, c->tleaf[y]);
 
 	if (px != py)
 		return px < py ? -1 : 1;
 	return (c->rank[x] > c->rank[y]) - (c->rank[x] < c->rank[y]);
-}
-
-/*
- * The paths toward lid (buf: every switch's port; a CA's LID or the
- * leaf's own, whose traffic the checker, CA to CA, leaves out) from
- * every leaf whose CAs take SL 1, 3, 4 or 8, hop by hop, with the damage
- * layer on VL 1: each dependency between two hops on VL 1 goes into v1g;
- * a hop back to VL 0 after VL 1 or a path that does not arrive rules the
- * sharing out (v1bad).  The argument: the top of this file.
- */
-static void vl1_walk(struct dfp_ctx *c, uint32_t lid, const uint8_t *buf)
-{
-	static const struct dfp_vlrule v = { true, true, true, false, 0,
-					     { 0 }, 1 };
-	const struct ot_dfp *d = c->d;
-	uint32_t i;
-
-	if (!c->v1ready || c->v1bad || !c->dsl ||
-	    c->tsw[lid] != c->tleaf[lid])
-		return;
-	for (i = 0; i < c->nleaves && !c->v1bad; i++) {
-		uint8_t sl = c->dsl[(size_t)lid * c->nleaves + i], pvl = 0;
-		enum ot_dfp_port in = OT_DFP_PORT_NONE;
-		int32_t n = c->posnode[i];
-		unsigned int hops = 0;
-		uint32_t last = 0;
-
-		if (sl != DFP_DETOUR_SL && sl != DFP_TURN_SL &&
-		    sl != DFP_LAND_SL && sl != DFP_DAMAGE_SL)
-			continue;
-		while (n != c->tleaf[lid] && !c->v1bad) {
-			unsigned int p = buf[sw_pos(c, n)];
-			const struct ot_port *pt = &c->f->node[n].port[p];
-			uint8_t vl;
-
-			if (p == OT_NO_PORT || p > c->f->node[n].nports ||
-			    pt->peer < 0 || !ot_is_switch(c->f, pt->peer) ||
-			    d->group[pt->peer] < 0 || ++hops > 8) {
-				c->v1bad = true;
-				break;
-			}
-			vl = ot_dfp_vl(&v, sl, in,
-				       ot_dfp_port_class(d, (uint32_t)n, p),
-				       ot_dfp_down_mask(d, c->drank,
-							(uint32_t)n, p));
-			c->v1bad |= pvl && !vl;
-			if (pvl && vl && ot_cdg_add(&c->v1g, last, n, p, 1) < 0)
-				c->v1bad = c->v1oom = true;
-			pvl = vl;
-			last = ot_cdg_channel(&c->v1g, n, p, 1);
-			in = ot_dfp_port_class(d, (uint32_t)pt->peer,
-					       pt->peer_port);
-			n = pt->peer;
-		}
-	}
-}
-
-/* Whether the damage layer may share VL 1: vl1_walk saw every path on
- * it, and its dependencies close no cycle.  -1: out of memory. */
-static int vl1_shared(struct dfp_ctx *c)
-{
-	struct ot_cdg_sccs sc;
-	int share;
-
-	if (c->v1oom)
-		return ot_error_nomem(c->err, "df-static");
-	if (!c->v1ready || c->v1bad)
-		return 0;
-	if (ot_cdg_sccs(&c->v1g, 0, &sc))
-		return ot_error_nomem(c->err, "df-static");
-	share = !sc.nloops;
-	ot_cdg_sccs_free(&sc);
-	c->v1share = share;
-	return 0;
 }
 
 /* One LID: every switch's port, or the escape layer's where one lacks. */
@@ -975,14 +826,13 @@ static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 			    mark_detour(c, lid, s))
 				return -1;
 		}
-		vl1_walk(c, lid, buf);
 		return 0;
 	}
 	if (none) {
 		/* a spine's LID (management traffic, no CA path) keeps SL 0 */
 		c->escape[lid] = c->tsw[lid] == c->tleaf[lid];
 		c->any_escape |= c->escape[lid];
-		if (escape_hops(c, lid, seq))
+		if (ot_dfp_escape_hops(c, lid, seq))
 			return -1;
 		for (i = 0; i < c->nsw; i++)
 			buf[i] = c->hop[c->posnode[i]];
@@ -1004,7 +854,6 @@ static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 			c->any_detour = true;
 		}
 	}
-	vl1_walk(c, lid, buf);
 	return 0;
 }
 
@@ -1070,21 +919,22 @@ static int fill_lfts(struct dfp_ctx *c, struct ot_routing *out)
 }
 
 
-/* The VLs: VL 1 for detours (and the damage layer where it shares it),
- * then the escape layer's, the damage layer's, the Valiant layers'. */
+/* The VLs: VL 1 for detours (and the damage and escape layers where
+ * they share it: route/df_plus_vl1.c), else the escape layer's, the
+ * damage layer's; then the Valiant layers'. */
 static struct dfp_vlrule ctx_vlrule(const struct dfp_ctx *c)
 {
-	bool share = c->any_damage && c->v1share;
-	bool two = c->any_detour || c->any_turn || c->any_land || share;
+	bool share = c->v1share;
+	bool two = c->any_detour || c->any_turn || c->any_land ||
+		   (share && (c->any_damage || c->any_escape));
 	struct dfp_vlrule v = { c->any_detour, c->any_turn, c->any_land,
-				c->any_escape, two ? 2 : 1, { 0 }, 0 };
-	uint8_t next = 1 + two + c->any_escape;
+				c->any_escape, share || !two ? 1 : 2, { 0 },
+				0 };
+	uint8_t next = 1 + two + (c->any_escape && !share);
 	unsigned int l;
 
-	if (share)
-		v.dmg_vl = 1;
-	else if (c->any_damage)
-		v.dmg_vl = next++;
+	if (c->any_damage)
+		v.dmg_vl = share ? 1 : next++;
 	for (l = 1; l <= OT_VALIANT_LAYERS; l++)
 		if (c->layers >> l & 1)
 			v.lay_vl[l] = next++;
@@ -1149,7 +999,7 @@ static int sls_copy(const struct dfp_ctx *c, struct dfp_sls *s)
 		memcpy(s->dsl, c->dsl, nb);
 	for (lid = 0; lid < n; lid++)
 		s->srcpos[lid] = c->tsw[lid] >= 0 && c->tsw[lid] == c->tleaf[lid] ?
-			(int32_t)sw_pos(c, c->tsw[lid]) : -1;
+			(int32_t)dfp_sw_pos(c, c->tsw[lid]) : -1;
 	return 0;
 }
 
@@ -1232,7 +1082,7 @@ static int set_promise(struct dfp_ctx *c, struct ot_routing *out,
 		 (c->any_damage ? 1u << DFP_DAMAGE_SL : 0);
 	p->rule = ot_dfp_rule;
 	p->rule_text =
-		"SL 0: up (leaf to spine), global, down, each at most once in that order, VL 0; SL 1 (detour): up, two global hops, down, VL 1 after a global cable or a spine; SL 3 (turn): up, down, then as SL 0, VL 0 up to the turn, VL 1 from it; SL 4 (landing turn): up, global, down, up, down, VL 1 from the turn; escape: SL 2 on its own VL; SL 4 + l (Valiant layer l): up, global up in the layer's order, (down, up,) global down, down, on the layer's VL after a global cable or a spine and onto the global hop down, VL 0 else; SL 8 (damage layer): up, global, (down, up,) global down in the damage order, down, on its VL (VL 1 where it shares that with the detours) as a Valiant layer's";
+		"SL 0: up (leaf to spine), global, down, each at most once in that order, VL 0; SL 1 (detour): up, two global hops, down, VL 1 after a global cable or a spine; SL 3 (turn): up, down, then as SL 0, VL 0 up to the turn, VL 1 from it; SL 4 (landing turn): up, global, down, up, down, VL 1 from the turn; escape: SL 2, any shape, on VL 1 with the detours (a credit loop-free search) or on its own VL; SL 4 + l (Valiant layer l): up, global up in the layer's order, (down, up,) global down, down, on the layer's VL after a global cable or a spine and onto the global hop down, VL 0 else; SL 8 (damage layer): up, global, (down, up,) global down in the damage order, down, on its VL (VL 1 where it shares that with the detours) as a Valiant layer's";
 	p->source_free = true;
 	p->ctx = pr;
 	p->free_ctx = ot_dfp_promise_free;
@@ -1294,8 +1144,6 @@ static void ctx_free(struct dfp_ctx *c)
 	free(c->vlist);
 	free(c->stamp);
 	free(c->drank);
-	if (c->v1ready)
-		ot_cdg_free(&c->v1g);
 	if (c->esc_ready)
 		ot_escape_free(&c->esc);
 	free(c->present);
@@ -1326,7 +1174,7 @@ int ot_dfp_route(const struct ot_fabric *f, struct ot_dfp *d,
 	if (!error)
 		error = fill_lfts(&c, out);
 	if (!error)
-		error = vl1_shared(&c);
+		error = ot_dfp_settle_vl1(&c, out);
 	if (!error)
 		ot_routing_phase(out, "route", t);
 	if (!error)

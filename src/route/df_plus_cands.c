@@ -4,7 +4,9 @@
  * the rule, its spreading and its detours): toward one leaf T, the
  * usable global cables, every switch's candidate ports (the rule, a
  * detour through a third group, a turn in a group), and the port a
- * switch takes toward a LID of T, dealt by the LID's number.
+ * switch takes toward a LID of T, dealt by the LID's number; the escape
+ * layer's ports (up*-down*, route/escape.h) for a LID the rule leaves
+ * without a port somewhere.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -439,4 +441,62 @@ bool ot_dfp_shares(const struct dfp_ctx *c, int32_t s, uint32_t lid,
 	       c->tsw[lid] == c->tleaf[lid] &&
 	       c->d->group[s] != c->d->group[c->tleaf[lid]] && x >= 0 &&
 	       c->d->role[x] == OT_DFP_SPINE && !c->rcnt[x] && c->pcnt[x];
+}
+
+/* The escape layer: positions in sw_pos order, neighbours sorted. */
+static int escape_prepare(struct dfp_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_dfp *d = c->d;
+	uint32_t s, k = 0, i, w;
+	uint64_t *tiebreak;
+	int error;
+
+	if (c->esc_ready)
+		return 0;
+	c->present = malloc((size_t)c->nsw + 1);
+	c->estart = malloc(((size_t)c->nsw + 1) * sizeof(*c->estart));
+	c->eadj = malloc(((size_t)c->nsw * OT_MAX_PORTS + 1) *
+			 sizeof(*c->eadj));
+	tiebreak = malloc(((size_t)c->nsw + 1) * sizeof(*tiebreak));
+	if (!c->present || !c->estart || !c->eadj || !tiebreak) {
+		free(tiebreak);
+		return ot_error_nomem(c->err, "df-static");
+	}
+	for (s = 0; s < c->nsw; s++) {
+		const struct ot_node *nd = &f->node[c->posnode[s]];
+		uint64_t key[OT_MAX_PORTS + 1];
+		unsigned int p, m = 0;
+
+		c->estart[s] = k;
+		c->present[s] = 1;
+		tiebreak[s] = s;
+		for (p = 1; p <= nd->nports; p++) {
+			int32_t x = nd->port[p].peer;
+
+			if (x >= 0 && x != c->posnode[s] && ot_is_switch(f, x) &&
+			    d->group[x] >= 0)
+				key[m++] = dfp_sw_pos(c, x);
+		}
+		qsort(key, m, sizeof(*key), ot_cmp_u64);
+		for (i = w = 0; i < m; i++)
+			if (!i || key[i] != key[i - 1])
+				c->eadj[k + w++] = (uint32_t)key[i];
+		k += w;
+	}
+	c->estart[c->nsw] = k;
+	error = ot_escape_init(&c->esc, c->nsw, c->present, c->estart,
+			       c->eadj, tiebreak, c->err);
+	free(tiebreak);
+	c->esc_ready = !error;
+	return error;
+}
+
+int ot_dfp_escape_hops(struct dfp_ctx *c, uint32_t lid, uint32_t seq)
+{
+	if (escape_prepare(c))
+		return -1;
+	return ot_escape_ports(&c->esc, c->f, c->posnode,
+			       dfp_sw_pos(c, c->tsw[lid]), seq, c->tport[lid],
+			       c->hop, "df-static", c->err);
 }

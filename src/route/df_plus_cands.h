@@ -11,7 +11,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model/cdg.h"
 #include "model/error.h"
 #include "model/fabric.h"
 #include "route/escape.h"
@@ -76,10 +75,11 @@ struct dfp_ctx {
 	 * usable cable to first), whether taken */
 	uint32_t *drank;
 	bool damage, any_damage;
-	/* VL 1 shared by the damage layer (vl1_walk): the dependencies on
-	 * VL 1, whether some path rules the sharing out */
-	struct ot_cdg v1g;
-	bool v1ready, v1bad, v1oom, v1share;
+	/* VL 1 shared by the damage and escape layers with the detours
+	 * (route/df_plus_vl1.c), and the LIDs moved to the escape layer
+	 * to keep it acyclic */
+	bool v1share;
+	uint32_t v1moved;
 	/* the escape layer */
 	struct ot_escape esc;
 	uint8_t *present;
@@ -87,6 +87,16 @@ struct dfp_ctx {
 	int32_t *posnode;
 	bool esc_ready;
 };
+
+/* Position of a switch: leaves (group, index), then spines. */
+static inline uint32_t dfp_sw_pos(const struct dfp_ctx *c, int32_t n)
+{
+	const struct ot_dfp *d = c->d;
+
+	if (d->role[n] == OT_DFP_LEAF)
+		return d->lstart[d->group[n]] + (uint32_t)d->index[n];
+	return c->nleaves + d->sstart[d->group[n]] + (uint32_t)d->index[n];
+}
 
 /* Toward leaf T: the spines of T's group that reach it (cabled), the
  * usable cables per group (fstart, flist) and per spine (rbeg, rcnt). */
@@ -108,5 +118,18 @@ unsigned int ot_dfp_port_at(const struct dfp_ctx *c, int32_t s, uint32_t lid);
 /* Whether leaf s's CAs take a shared detour toward lid over port. */
 bool ot_dfp_shares(const struct dfp_ctx *c, int32_t s, uint32_t lid,
 		   uint8_t port);
+
+/* The escape layer's port at every switch toward lid (number seq) into
+ * hop (route/df_plus.c).  0, or -1 with err set. */
+int ot_dfp_escape_hops(struct dfp_ctx *c, uint32_t lid, uint32_t seq);
+
+/*
+ * After the tables: the detours, the damage layer and the escape layer
+ * on VL 1 together where that is acyclic, LIDs moved to the escape
+ * layer until it is (route/df_plus_vl1.c): v1share, v1moved.  0, or -1
+ * with err set (out of memory).
+ */
+struct ot_routing;
+int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out);
 
 #endif

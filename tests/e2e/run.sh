@@ -144,6 +144,8 @@ tests=(
 	"df-static-dragonfly-plus-lmc1|$here/test_df_static.sh gen:dragonfly+3+2+--spines+3+--cas+2+--widths+2+--groups+5+--arrangement+palm-tree+--shuffle-ports+8 plus 1"
 	"df-static-dragonfly-plus-damaged|$here/test_df_static.sh gen:dragonfly+4+2+--spines+4+--cas+2+--groups+9+--drop-links+0.05+--seed+2+--shuffle-ports+5 damaged"
 	"df-static-dragonfly-plus-damage-layer|$here/test_df_static.sh gen:dragonfly+4+2+--spines+4+--cas+2+--groups+9+--drop-links+0.05+--seed+1+--shuffle-ports+5 plus-damaged"
+	"df-static-dragonfly-plus-caless|$here/test_df_static.sh gen:dragonfly+4+2+--spines+4+--cas+2+--groups+9+--caless-groups+3,5+--arrangement+random+--seed+3+--shuffle-ports+4 plus"
+	"df-static-dragonfly-plus-caless-damaged|$here/test_df_static.sh gen:dragonfly+4+2+--spines+4+--cas+2+--groups+9+--caless-groups+3+--drop-links+0.05+--seed+3+--shuffle-ports+5 plus-damaged"
 	"df-static-dragonfly-plus-damaged-valiant-lmc1|$here/test_df_static.sh gen:dragonfly+4+2+--spines+4+--cas+2+--groups+9+--drop-links+0.05+--seed+4+--shuffle-ports+3 damaged 1"
 	"df-static-vl-budget|$here/test_df_vl_budget.sh $topo/dragonfly-4x2-9g-2cas-random.net"
 	"df-static-dragonfly-flat-valiant-lmc2|$here/test_df_static.sh gen:dragonfly+12+1+--cas+1+--flat-groups+4,3+--arrangement+palm-tree+--shuffle-ports+2 flat 2"

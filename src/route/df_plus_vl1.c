@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * df-static on a Dragonfly+ (route/df_plus.c): everything that leaves the
+ * rule on VL 1, so that a damaged fabric takes 2 VLs at LMC 0 (issue 23:
+ * "with 5 % of cables missing, no credit loop on at most 2 VLs").
+ *
+ * VL 1 carries the detours' hops (SL 1, 3, 4: VL 1 from where they leave
+ * up-global-down), the damage layer's (SL 8: after a global cable, after
+ * a spine, onto a global cable down in its order) and every hop of the
+ * LIDs on the escape layer (SL 2).  VL 0 carries SL 0 and the detours'
+ * and the damage layer's hops before they leave the rule, in the order
+ * injection < up < global < down (the argument at the top of df_plus.c);
+ * no path goes from VL 1 back to VL 0.  The detours and the damage layer
+ * are each acyclic on VL 1 by their orders, but not together (a detour's
+ * down hop into a leaf can be the damage layer's down hop into the leaf
+ * where it turns), nor with an escape layer's paths.  So VL 1 has no
+ * structural order; it is searched per fabric, on the channel dependency
+ * graph (model/cdg.h, the checker's) of every path on VL 1, walked
+ * through the tables themselves (each switch's port toward the LID): on
+ * SL 1, 3, 4 and 8 from every leaf (a CA's LID and the leaf's own: a CA
+ * querying a switch), on SL 2 from every switch (a spine's traffic to
+ * such a LID is on SL 2 too).
+ *
+ * 1. The LIDs the engine put on the escape layer (a switch without a
+ *    port toward them) start pending, out of the graph.
+ * 2. A round: the graph of every other path on VL 1.  A LID of the rule
+ *    whose path goes back from VL 1 to VL 0 or does not arrive goes
+ *    pending; else, where the graph has credit loops (Tarjan), the LID
+ *    with the most dependencies inside each loop goes pending (the first
+ *    in the dealing order on a tie); else (acyclic) each pending LID is
+ *    grown a tree on VL 1 around the graph (grow_tree: from its leaf,
+ *    layer by layer, each switch taking a hop to the nearest switches of
+ *    the tree, dealt by the LID's number, whose dependency closes no
+ *    cycle; its dependencies join the graph), on SL 2 from every
+ *    source; where no tree grows (4 deals tried), up*-down*
+ *    (route/escape.h), which the next round looks at again.
+ * 3. Rounds until the graph is acyclic with nothing pending: then VL 0
+ *    is acyclic by the argument, VL 1 by the search, and no dependency
+ *    goes from VL 1 to VL 0: the whole graph is acyclic (Dally and
+ *    Seitz), on 2 VLs.
+ *
+ * It ends: past DFP_ROUNDS rounds, DFP_FAILS trees that did not grow or
+ * DFP_WORK channels searched, every LID with a path on VL 1 goes to
+ * up*-down* at once (flat()), and VL 1 is then up*-down* alone, acyclic
+ * (this costs throughput: heavy damage; doc/dragonfly-plus.md).  Where
+ * the graph has no loop nothing moves and the tables are the rule's.
+ * Which LIDs move and the trees depend on the graph and the dealing
+ * order (groups, leaves, ranks as the recognizer numbers them), not on
+ * node order or port numbers.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/cdg.h"
+#include "model/sort.h"
+#include "route/df_plus_cands.h"
+#include "route/df_plus_rule.h"
+
+/* The VL rule with the damage and escape layers on VL 1. */
+static const struct dfp_vlrule shared = {
+	.detour = true, .turn = true, .land = true, .escape = true,
+	.esc_vl = 1, .dmg_vl = 1,
+};
+
+/* What a LID's column is. */
+enum {
+	V1_RULE,    /* the engine's: SL 0 and the SLs its leaves got */
+	V1_UPDOWN,  /* the escape layer's up*-down* on SL 2 */
+	V1_TREE,    /* a tree grown on VL 1 around the others, SL 2 */
+	V1_PENDING, /* out of the graph, to be grown a tree */
+};
+
+struct v1 {
+	struct dfp_ctx *c;
+	struct ot_routing *out;
+	uint8_t *st;       /* per LID */
+	uint32_t *seen;    /* per channel: the search's mark */
+	uint32_t *stack;   /* per channel */
+	uint32_t mark;
+	uint32_t *dist;    /* per node: the tree's hops to the LID, + 1 */
+	uint32_t *nfrom;   /* the dependencies the tree added: from */
+	int32_t *nto;      /* ... to this node's hop */
+	uint32_t nnew;
+	uint32_t turn;     /* the tree's deal: the LID's number + try */
+	uint64_t work;     /* channels the cycle searches visited */
+	uint32_t fails;    /* trees that did not grow */
+};
+
+/* The SL of lid's paths from switch position i that VL 1 sees, 0 none. */
+static unsigned int walk_sl(const struct v1 *v, uint32_t lid, uint32_t i)
+{
+	const struct dfp_ctx *c = v->c;
+	uint8_t sl;
+
+	if (c->tsw[lid] < 0 || c->tsw[lid] != c->tleaf[lid] ||
+	    v->st[lid] == V1_PENDING)
+		return 0; /* a spine's LID: SL 0 */
+	if (c->escape[lid])
+		return DFP_ESCAPE_SL;
+	if (i >= c->nleaves || !c->dsl)
+		return 0;
+	sl = c->dsl[(size_t)lid * c->nleaves + i];
+	return sl == DFP_DETOUR_SL || sl == DFP_TURN_SL ||
+	       sl == DFP_LAND_SL || sl == DFP_DAMAGE_SL ? sl : 0;
+}
+
+/* Per cyclic part of the graph, the LID with the most dependencies in it. */
+struct v1loops {
+	const struct ot_cdg_sccs *sc;
+	uint32_t *cnt;   /* per part: the current LID's dependencies in it */
+	uint32_t *best;  /* per part: the most of one LID */
+	uint32_t *blid;  /* per part: that LID */
+	uint32_t *touch; /* the parts cnt holds */
+	uint32_t ntouch;
+};
+
+/*
+ * The path toward lid from switch position i on SL sl through the
+ * tables: each dependency between two hops on VL 1 added to g (lp NULL),
+ * or, with lp, counted in lp->cnt where it lies inside a credit loop.  1
+ * where the path goes from VL 1 back to VL 0 or does not arrive, 0 else,
+ * -1 out of memory.
+ */
+static int walk(const struct v1 *v, struct ot_cdg *g, struct v1loops *lp,
+		uint32_t lid, uint32_t i, unsigned int sl)
+{
+	const struct dfp_ctx *c = v->c;
+	const struct ot_dfp *d = c->d;
+	enum ot_dfp_port in = OT_DFP_PORT_NONE;
+	int32_t n = c->posnode[i];
+	uint32_t last = 0, hops = 0;
+	uint8_t pvl = 0;
+
+	while (n != c->tsw[lid]) {
+		unsigned int p = v->out->lft[n][lid];
+		const struct ot_port *pt;
+		uint8_t vl;
+
+		if (!p || p > c->f->node[n].nports)
+			return 1;
+		pt = &c->f->node[n].port[p];
+		if (pt->peer < 0 || !ot_is_switch(c->f, pt->peer) ||
+		    d->group[pt->peer] < 0 || ++hops > c->nsw)
+			return 1;
+		vl = ot_dfp_vl(&shared, sl, in,
+			       ot_dfp_port_class(d, (uint32_t)n, p),
+			       ot_dfp_down_mask(d, c->drank, (uint32_t)n, p));
+		if (pvl && !vl)
+			return 1;
+		if (pvl && !lp && ot_cdg_add(g, last, n, p, 1) < 0)
+			return -1;
+		if (pvl && lp) {
+			int32_t a = lp->sc->comp[last];
+
+			if (a >= 0 && lp->sc->cyclic[a] &&
+			    a == lp->sc->comp[ot_cdg_channel(g, n, p, 1)] &&
+			    !lp->cnt[a]++)
+				lp->touch[lp->ntouch++] = (uint32_t)a;
+		}
+		pvl = vl;
+		last = ot_cdg_channel(g, n, p, 1);
+		in = ot_dfp_port_class(d, (uint32_t)pt->peer, pt->peer_port);
+		n = pt->peer;
+	}
+	return 0;
+}
+
+/*
+ * Every path on VL 1 walked but the pending LIDs', into g (lp NULL) or
+ * against lp's loops.  Into g: a LID of the rule whose paths leave VL 1
+ * or do not arrive goes pending; against lp: the LID with the most
+ * dependencies inside each credit loop (the first in the dealing order
+ * on a tie), up*-down* ones left out (they cannot move).  The LIDs that
+ * went pending, or -1 (out of memory); *stuck where an escape LID's path
+ * does not arrive (it cannot).
+ */
+static int64_t walk_all(struct v1 *v, struct ot_cdg *g, struct v1loops *lp,
+			bool *stuck)
+{
+	const struct dfp_ctx *c = v->c;
+	int64_t marked = 0;
+	uint32_t x, i, a;
+
+	for (x = 0; x < c->norder; x++) {
+		uint32_t lid = c->order[x];
+
+		for (i = 0; i < c->nsw && !(lp && v->st[lid] == V1_UPDOWN);
+		     i++) {
+			unsigned int sl = walk_sl(v, lid, i);
+			int r;
+
+			if (!sl)
+				continue;
+			r = walk(v, g, lp, lid, i, sl);
+			if (r < 0)
+				return -1;
+			if (!r || lp)
+				continue;
+			if (c->escape[lid])
+				*stuck = true;
+			else
+				marked++, v->st[lid] = V1_PENDING;
+			break;
+		}
+		for (i = 0; lp && i < lp->ntouch; i++) {
+			a = lp->touch[i];
+			if (lp->cnt[a] > lp->best[a]) {
+				lp->best[a] = lp->cnt[a];
+				lp->blid[a] = lid;
+			}
+			lp->cnt[a] = 0;
+		}
+		if (lp)
+			lp->ntouch = 0;
+	}
+	for (a = 0; lp && a < lp->sc->ncomp; a++)
+		if (lp->best[a] && v->st[lp->blid[a]] != V1_PENDING)
+			marked++, v->st[lp->blid[a]] = V1_PENDING;
+	return marked;
+}
+
+/*
+ * The graph g of every path on VL 1 but the pending LIDs': the LIDs that
+ * go pending this round (0: g is acyclic), -1 out of memory, -2 stuck.
+ */
+static int64_t to_move(struct v1 *v, struct ot_cdg *g)
+{
+	struct ot_cdg_sccs sc;
+	struct v1loops lp = { .sc = &sc };
+	bool stuck = false;
+	int64_t m = walk_all(v, g, NULL, &stuck);
+
+	if (m || stuck)
+		return stuck ? -2 : m;
+	if (ot_cdg_sccs(g, 0, &sc))
+		return -1;
+	if (sc.nloops) {
+		size_t n = (size_t)sc.ncomp + 1;
+
+		lp.cnt = calloc(n, sizeof(*lp.cnt));
+		lp.best = calloc(n, sizeof(*lp.best));
+		lp.blid = calloc(n, sizeof(*lp.blid));
+		lp.touch = malloc(n * sizeof(*lp.touch));
+		m = lp.cnt && lp.best && lp.blid && lp.touch ?
+			walk_all(v, g, &lp, &stuck) : -1;
+		if (!m)
+			m = -2; /* a loop of up*-down* alone: cannot be */
+		free(lp.cnt);
+		free(lp.best);
+		free(lp.blid);
+		free(lp.touch);
+	}
+	ot_cdg_sccs_free(&sc);
+	return m;
+}
+
+/*
+ * Bounds on the search: channels the cycle searches may visit in all,
+ * rounds and trees that do not grow before every LID on VL 1 goes to
+ * up*-down* at once (flat()).
+ */
+#define DFP_WORK (64ull << 20)
+#define DFP_ROUNDS 12
+#define DFP_FAILS 4
+
+/* Whether channel to is reached from channel from in g. */
+static bool reaches(struct v1 *v, const struct ot_cdg *g, uint32_t from,
+		    uint32_t to)
+{
+	uint32_t sp = 0, x, y;
+	unsigned int pos;
+
+	v->mark++;
+	v->seen[from] = v->mark;
+	v->stack[sp++] = from;
+	while (sp) {
+		x = v->stack[--sp];
+		v->work++;
+		if (x == to)
+			return true;
+		for (pos = 0; (y = ot_cdg_next(g, x, &pos)) != UINT32_MAX;)
+			if (v->seen[y] != v->mark) {
+				v->seen[y] = v->mark;
+				v->stack[sp++] = y;
+			}
+	}
+	return false;
+}
+
+/*
+ * Switch x of the tree toward lid: a port to a switch y of the tree
+ * (nearest to the LID first, dealt by the LID's number among those, in
+ * position and port order) whose dependency (x -> y) -> (y's hop) closes
+ * no cycle in g; added to g.  0, or 1 where there is none, -1 out of
+ * memory.
+ */
+static int tree_hop(struct v1 *v, struct ot_cdg *g, uint32_t lid, int32_t x,
+		    uint32_t layer)
+{
+	const struct dfp_ctx *c = v->c;
+	const struct ot_node *nd = &c->f->node[x];
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t m = 0, near = 0, j;
+	unsigned int p;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t y = nd->port[p].peer;
+
+		if (y >= 0 && ot_is_switch(c->f, y) && c->d->group[y] >= 0 &&
+		    v->dist[y] && v->dist[y] < layer)
+			key[m++] = ((uint64_t)v->dist[y] << 40) |
+				   ((uint64_t)dfp_sw_pos(c, y) << 8) | p;
+	}
+	qsort(key, m, sizeof(*key), ot_cmp_u64);
+	while (near < m && key[near] >> 40 == key[0] >> 40)
+		near++;
+	for (j = 0; j < m; j++) {
+		uint32_t at = j < near ? (v->turn + j) % near : j;
+		int32_t y;
+		uint32_t a, b;
+		int added;
+
+		p = key[at] & 0xff;
+		y = nd->port[p].peer;
+		a = ot_cdg_channel(g, x, p, 1);
+		if (v->work > DFP_WORK)
+			return 1;
+		if (y != c->tsw[lid]) {
+			b = ot_cdg_channel(g, y, c->hop[y], 1);
+			if (reaches(v, g, b, a))
+				continue;
+			added = ot_cdg_add(g, a, y, c->hop[y], 1);
+			if (added < 0)
+				return -1;
+			if (added) {
+				v->nfrom[v->nnew] = a;
+				v->nto[v->nnew++] = y;
+			}
+		}
+		c->hop[x] = (uint8_t)p;
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * lid's column as a tree on VL 1 around the dependencies in g (acyclic):
+ * grown from its leaf layer by layer, each switch taking a hop that
+ * closes no cycle (tree_hop), its dependencies added to g as it goes.
+ * 0, 1 where some switch finds no such hop (g then holds dependencies of
+ * a tree not taken: more, never fewer), -1 out of memory.
+ */
+static int grow_tree(struct v1 *v, struct ot_cdg *g, uint32_t lid)
+{
+	struct dfp_ctx *c = v->c;
+	uint32_t i, layer, left = c->nsw - 1;
+	bool grew = true;
+	int rc;
+
+	v->nnew = 0;
+	for (i = 0; i < c->nsw; i++)
+		v->dist[c->posnode[i]] = 0;
+	v->dist[c->tsw[lid]] = 1;
+	c->hop[c->tsw[lid]] = c->tport[lid];
+	for (layer = 2; left && grew; layer++) {
+		grew = false;
+		for (i = 0; i < c->nsw; i++) {
+			int32_t x = c->posnode[i];
+
+			if (v->dist[x])
+				continue;
+			rc = tree_hop(v, g, lid, x, layer);
+			if (rc < 0)
+				return -1;
+			if (rc)
+				continue;
+			v->dist[x] = layer;
+			left--;
+			grew = true;
+		}
+	}
+	if (left) { /* not taken: its dependencies out again */
+		for (i = 0; i < v->nnew; i++)
+			ot_cdg_remove(g, v->nfrom[i], v->nto[i],
+				      c->hop[v->nto[i]], 1);
+		return 1;
+	}
+	for (i = 0; i < c->nsw; i++)
+		v->out->lft[c->posnode[i]][lid] = c->hop[c->posnode[i]];
+	return 0;
+}
+
+/* A LID's column from the escape layer (up*-down*). */
+static int updown(struct v1 *v, uint32_t lid)
+{
+	struct dfp_ctx *c = v->c;
+	uint32_t i;
+
+	if (ot_dfp_escape_hops(c, lid, c->rank[lid]))
+		return -1;
+	for (i = 0; i < c->nsw; i++)
+		v->out->lft[c->posnode[i]][lid] = c->hop[c->posnode[i]];
+	return 0;
+}
+
+#define DFP_TRIES 4 /* deals of a tree tried */
+
+/*
+ * The pending LIDs, g holding every other path on VL 1 (acyclic): each
+ * grown a tree on VL 1 around them (SL 2), or, where none grows, put on
+ * up*-down* (the next round looks again).  0, or -1 (err set).
+ */
+static int place_pending(struct v1 *v, struct ot_cdg *g)
+{
+	struct dfp_ctx *c = v->c;
+	uint32_t x, t;
+	int rc;
+
+	for (x = 0; x < c->norder; x++) {
+		uint32_t lid = c->order[x];
+
+		if (v->st[lid] != V1_PENDING)
+			continue;
+		if (!c->escape[lid])
+			c->v1moved++;
+		c->escape[lid] = 1;
+		c->any_escape = true;
+		for (t = 0, rc = 1; rc > 0 && t < DFP_TRIES; t++) {
+			v->turn = c->rank[lid] + t;
+			rc = grow_tree(v, g, lid);
+		}
+		if (rc < 0)
+			return ot_error_nomem(c->err, "df-static");
+		v->st[lid] = rc ? V1_UPDOWN : V1_TREE;
+		v->fails += rc > 0;
+		if (rc && updown(v, lid))
+			return -1;
+	}
+	return 0;
+}
+
+/* One round: 1 VL 1 acyclic with nothing pending, 0 go on, -1 out of
+ * memory (err set), -2 stuck. */
+static int round_vl1(struct v1 *v)
+{
+	struct ot_cdg g;
+	int64_t m;
+	int rc = 0;
+
+	if (ot_cdg_init(&g, v->c->f))
+		return ot_error_nomem(v->c->err, "df-static");
+	m = to_move(v, &g);
+	if (m == -1)
+		rc = ot_error_nomem(v->c->err, "df-static");
+	else if (m < 0)
+		rc = -2;
+	else if (!m) {
+		uint32_t x;
+
+		for (x = 0; x < v->c->norder && !rc; x++)
+			rc = v->st[v->c->order[x]] == V1_PENDING;
+		rc = rc ? place_pending(v, &g) : 1;
+	}
+	ot_cdg_free(&g);
+	return rc;
+}
+
+/*
+ * Every LID with a path on VL 1 (an SL other than 0 from some leaf, or
+ * on the escape layer) to up*-down*: VL 1 then holds up*-down* alone,
+ * acyclic; VL 0 only lost paths.  0, or -1 (err set).
+ */
+static int flat(struct v1 *v)
+{
+	struct dfp_ctx *c = v->c;
+	uint32_t x, i;
+
+	for (x = 0; x < c->norder; x++) {
+		uint32_t lid = c->order[x];
+
+		for (i = 0; i < c->nleaves && v->st[lid] == V1_RULE; i++)
+			if (walk_sl(v, lid, i))
+				v->st[lid] = V1_PENDING;
+		if (v->st[lid] == V1_RULE || v->st[lid] == V1_UPDOWN)
+			continue;
+		if (!c->escape[lid])
+			c->v1moved++;
+		c->escape[lid] = 1;
+		c->any_escape = true;
+		v->st[lid] = V1_UPDOWN;
+		if (updown(v, lid))
+			return -1;
+	}
+	return 0;
+}
+
+int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
+{
+	struct v1 v = { .c = c, .out = out };
+	struct ot_cdg g;
+	uint32_t lid, rounds = 0;
+	int rc = 0;
+
+	c->v1share = false;
+	if (!c->any_damage && !c->any_escape)
+		return 0;
+	if (ot_cdg_init(&g, c->f))
+		return ot_error_nomem(c->err, "df-static");
+	v.seen = calloc(ot_cdg_nchannels(&g) + 1, sizeof(*v.seen));
+	v.stack = malloc((ot_cdg_nchannels(&g) + 1) * sizeof(*v.stack));
+	ot_cdg_free(&g);
+	v.st = malloc((size_t)c->f->max_lid + 1);
+	v.dist = calloc((size_t)c->f->nnodes + 1, sizeof(*v.dist));
+	v.nfrom = malloc(((size_t)c->nsw + 1) * sizeof(*v.nfrom));
+	v.nto = malloc(((size_t)c->nsw + 1) * sizeof(*v.nto));
+	if (!v.st || !v.dist || !v.seen || !v.stack || !v.nfrom || !v.nto)
+		rc = ot_error_nomem(c->err, "df-static");
+	for (lid = 0; !rc && lid <= c->f->max_lid; lid++)
+		v.st[lid] = c->escape[lid] ? V1_PENDING : V1_RULE;
+	while (!rc) {
+		if (++rounds > DFP_ROUNDS || v.fails > DFP_FAILS) {
+			rc = flat(&v);
+			v.fails = 0;
+			rounds = 0;
+			if (rc)
+				break;
+		}
+		rc = round_vl1(&v);
+	}
+	for (lid = 0; rc == -2 && lid <= c->f->max_lid; lid++)
+		if (v.st[lid] == V1_TREE && updown(&v, lid))
+			rc = -1;
+	free(v.st);
+	free(v.dist);
+	free(v.nfrom);
+	free(v.nto);
+	free(v.seen);
+	free(v.stack);
+	if (rc == -1)
+		return -1;
+	/* stuck (-2): the damage and escape layers keep VLs of their own */
+	c->v1share = rc == 1;
+	return 0;
+}
