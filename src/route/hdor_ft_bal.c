@@ -251,9 +251,12 @@ static uint32_t bal_max(const struct line_bal *b, bool *multi)
 	return most;
 }
 
-/* Spreads the line's nrel destinations (the rotate rule as b says). */
+/*
+ * Spreads the line's nrel destinations (the rotate rule as b says);
+ * preset: the entries already in b->ent are kept (and followed).
+ */
 static void bal_line(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
-		     uint32_t turn)
+		     uint32_t turn, bool preset)
 {
 	uint32_t j;
 	unsigned int d = c->kns->lines[b->l].dim;
@@ -263,7 +266,8 @@ static void bal_line(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
 	       sizeof(*b->load));
 	memset(b->dests, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
 	       sizeof(*b->dests));
-	memset(b->ent, OT_NO_PORT, (size_t)nrel * b->nloc);
+	if (!preset)
+		memset(b->ent, OT_NO_PORT, (size_t)nrel * b->nloc);
 	for (j = 0; j < nrel; j++) {
 		const struct ft_dest *dst = &c->dest[b->rel[j]];
 
@@ -330,6 +334,45 @@ static void bal_again(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
 	memcpy(b->ent, keep, (size_t)nrel * b->nloc);
 }
 
+/*
+ * On intact lines: one level set by an equitable colouring
+ * (route/hdor_ft_col.c), the rest by the greedy; kept where its busiest
+ * cable carries no more flows than the entries in b->ent (then fewer
+ * cables that busy), which it replaces.
+ */
+static int bal_colour(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
+		      uint32_t turn, uint8_t *keep)
+{
+	uint64_t before;
+	uint32_t j;
+	bool set;
+
+	memcpy(keep, b->ent, (size_t)nrel * b->nloc);
+	memset(b->ent, OT_NO_PORT, (size_t)nrel * b->nloc);
+	if (ot_hdor_ft_colour(c, b->l, b->rel, nrel, b->ent, &set))
+		return -1;
+	if (!set) {
+		memcpy(b->ent, keep, (size_t)nrel * b->nloc);
+		return 0;
+	}
+	b->rotate = false;
+	bal_line(c, b, nrel, turn, true);
+	before = bal_score(b);
+	/* the entries before, walked */
+	memcpy(keep + (size_t)nrel * b->nloc, b->ent, (size_t)nrel * b->nloc);
+	memcpy(b->ent, keep, (size_t)nrel * b->nloc);
+	memset(b->load, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
+	       sizeof(*b->load));
+	memset(b->dests, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
+	       sizeof(*b->dests));
+	for (j = 0; j < nrel; j++)
+		bal_walk(c, b, j, 1);
+	if (before <= bal_score(b))
+		memcpy(b->ent, keep + (size_t)nrel * b->nloc,
+		       (size_t)nrel * b->nloc);
+	return 0;
+}
+
 int ot_hdor_ft_balance(struct ft_ctx *c, struct ot_routing *out)
 {
 	const struct ot_kns *kns = c->kns;
@@ -349,7 +392,7 @@ int ot_hdor_ft_balance(struct ft_ctx *c, struct ot_routing *out)
 	b.gx = malloc(((size_t)maxloc + 1) * sizeof(*b.gx));
 	b.rel = malloc(((size_t)c->norder + 1) * sizeof(*b.rel));
 	b.ent = malloc(((size_t)c->norder + 1) * maxloc);
-	keep = malloc(((size_t)c->norder + 1) * maxloc);
+	keep = malloc(2 * ((size_t)c->norder + 1) * maxloc);
 	if (!b.load || !b.dests || !b.next || !b.gx || !b.rel || !b.ent ||
 	    !keep) {
 		error = ot_error_nomem(c->err, "hdor");
@@ -396,17 +439,20 @@ int ot_hdor_ft_balance(struct ft_ctx *c, struct ot_routing *out)
 		 */
 		turn = b.turn;
 		b.rotate = false;
-		bal_line(c, &b, nrel, turn);
+		bal_line(c, &b, nrel, turn, false);
 		most = bal_max(&b, &multi);
 		if (multi && ln->stages >= 2) {
 			memcpy(keep, b.ent, (size_t)nrel * b.nloc);
 			b.rotate = true;
-			bal_line(c, &b, nrel, turn);
+			bal_line(c, &b, nrel, turn, false);
 			if (bal_max(&b, &multi) >= most)
 				memcpy(b.ent, keep, (size_t)nrel * b.nloc);
 		}
 		if (multi)
 			bal_again(c, &b, nrel, turn, keep);
+		error = bal_colour(c, &b, nrel, turn, keep);
+		if (error)
+			goto out;
 		b.turn = turn + nrel;
 		bal_store(&b, nrel, out->lft);
 	}
