@@ -343,33 +343,36 @@ static void bal_again(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
 static int bal_colour(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
 		      uint32_t turn, uint8_t *keep)
 {
-	uint64_t before;
+	size_t sz = (size_t)nrel * b->nloc;
+	uint64_t best, now;
 	uint32_t j;
+	unsigned int way;
 	bool set;
 
-	memcpy(keep, b->ent, (size_t)nrel * b->nloc);
-	memset(b->ent, OT_NO_PORT, (size_t)nrel * b->nloc);
-	if (ot_hdor_ft_colour(c, b->l, b->rel, nrel, b->ent, &set))
-		return -1;
-	if (!set) {
-		memcpy(b->ent, keep, (size_t)nrel * b->nloc);
-		return 0;
-	}
-	b->rotate = false;
-	bal_line(c, b, nrel, turn, true);
-	before = bal_score(b);
-	/* the entries before, walked */
-	memcpy(keep + (size_t)nrel * b->nloc, b->ent, (size_t)nrel * b->nloc);
-	memcpy(b->ent, keep, (size_t)nrel * b->nloc);
+	/* the entries so far, walked */
+	memcpy(keep, b->ent, sz);
 	memset(b->load, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
 	       sizeof(*b->load));
 	memset(b->dests, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
 	       sizeof(*b->dests));
 	for (j = 0; j < nrel; j++)
 		bal_walk(c, b, j, 1);
-	if (before <= bal_score(b))
-		memcpy(b->ent, keep + (size_t)nrel * b->nloc,
-		       (size_t)nrel * b->nloc);
+	best = bal_score(b);
+	for (way = 0; way < 2; way++) {
+		memset(b->ent, OT_NO_PORT, sz);
+		if (ot_hdor_ft_colour(c, b->l, b->rel, nrel, b->ent, way, &set))
+			return -1;
+		if (!set)
+			break;
+		b->rotate = false;
+		bal_line(c, b, nrel, turn, true);
+		now = bal_score(b);
+		if (now <= best) {
+			best = now;
+			memcpy(keep, b->ent, sz);
+		}
+	}
+	memcpy(b->ent, keep, sz);
 	return 0;
 }
 
@@ -392,7 +395,7 @@ int ot_hdor_ft_balance(struct ft_ctx *c, struct ot_routing *out)
 	b.gx = malloc(((size_t)maxloc + 1) * sizeof(*b.gx));
 	b.rel = malloc(((size_t)c->norder + 1) * sizeof(*b.rel));
 	b.ent = malloc(((size_t)c->norder + 1) * maxloc);
-	keep = malloc(2 * ((size_t)c->norder + 1) * maxloc);
+	keep = malloc(((size_t)c->norder + 1) * maxloc);
 	if (!b.load || !b.dests || !b.next || !b.gx || !b.rel || !b.ent ||
 	    !keep) {
 		error = ot_error_nomem(c->err, "hdor");

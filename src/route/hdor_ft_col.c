@@ -287,6 +287,10 @@ struct col_line {
 	int32_t *src;      /* sources in router-coordinate order */
 	uint32_t nsrc;
 	struct par *par;   /* per source */
+	/* (sibling group, destination) on the right even where uneven */
+	bool pairs;
+	uint32_t *wt;      /* nrel * nloc: flows of each destination at each */
+	uint32_t *cw;      /* per source, class, cable: weight dealt */
 };
 
 /* Classes: a top switch its own; below, the least of its parents'. */
@@ -415,24 +419,35 @@ static bool turns(const struct ft_ctx *c, const struct col_line *cl,
 	return c->line[cl->l].below[(size_t)p->e[0].node * cl->k + t];
 }
 
+/* Whether source i (level node x) has an item toward destination j. */
+static bool item(const struct ft_ctx *c, const struct col_line *cl,
+		 int32_t x, const uint32_t *tof, uint32_t j)
+{
+	return tof[j] != UINT32_MAX && sends_up(c, cl, x, tof[j]) &&
+	       cl->wt[(size_t)j * cl->nloc + x] > 0;
+}
+
 /*
- * Colours the sources of class k at level cl->lev; 0, -1 no memory, 1
- * not an XGFT.  Right side: the target's node of the level in the class
- * for flows that turn down at the parents; for those that go on up, with
- * *even (every sibling group, the sources sharing their parents, as
- * large as a multiple of the colours), the pair (sibling group,
- * destination), so that each destination's flows from one group split
- * exactly over the classes and the next level's flows all weigh alike;
- * *even false: the target's node as well.
+ * Colours the items of weight wv of the sources of class k at level
+ * cl->lev; 0, -1 no memory, 1 not an XGFT.  Right side: the target's
+ * node of the level in the class for flows that turn down at the
+ * parents; for those that go on up, with *even (one weight at the level,
+ * every sibling group, the sources sharing their parents, as large as a
+ * multiple of the colours), the pair (sibling group, destination), so
+ * that each destination's flows from one group split exactly over the
+ * classes and the next level's flows all weigh alike; *even false: the
+ * target's node as well.  Each source deals an item of colour h to the
+ * least loaded of its cables to that parent.
  */
 static int colour_class(struct ft_ctx *c, struct col_line *cl, uint32_t k,
-			const uint32_t *tof, uint32_t nrel, uint8_t *ent,
-			bool *even)
+			uint32_t wv, const uint32_t *tof, uint32_t nrel,
+			uint8_t *ent, bool *even)
 {
 	struct ecol g = { 0 };
 	uint32_t i, j, e, nl = 0, ng = 0, *vid = NULL, *rt = NULL;
-	uint32_t *turn = NULL, *grp = NULL, *gsize = NULL;
+	uint32_t *grp = NULL, *gsize = NULL;
 	struct par *p0 = NULL;
+	bool pairs;
 	int ret = 0;
 
 	vid = malloc(((size_t)cl->nsrc + 1) * sizeof(*vid));
@@ -462,6 +477,7 @@ static int colour_class(struct ft_ctx *c, struct col_line *cl, uint32_t k,
 	g.q = p0->np;
 	for (i = 0; i < ng; i++)
 		*even &= gsize[i] % g.q == 0;
+	pairs = *even || cl->pairs;
 	/* targets: the level's node above each router, in the class */
 	for (j = 0; j < cl->k; j++) {
 		int32_t x = above(c, cl, j, k);
@@ -480,8 +496,7 @@ static int colour_class(struct ft_ctx *c, struct col_line *cl, uint32_t k,
 	g.a = malloc(((size_t)nl * nrel + 1) * sizeof(*g.a));
 	g.b = malloc(((size_t)nl * nrel + 1) * sizeof(*g.b));
 	g.col = malloc((size_t)nl * nrel + 1);
-	turn = calloc((size_t)cl->nsrc * MAXPAR + 1, sizeof(*turn));
-	if (!g.a || !g.b || !g.col || !turn) {
+	if (!g.a || !g.b || !g.col) {
 		ret = -1;
 		goto out;
 	}
@@ -491,10 +506,11 @@ static int colour_class(struct ft_ctx *c, struct col_line *cl, uint32_t k,
 		if (cl->cls[x] != k)
 			continue;
 		for (j = 0; j < nrel; j++) {
-			if (tof[j] == UINT32_MAX || !sends_up(c, cl, x, tof[j]))
+			if (!item(c, cl, x, tof, j) ||
+			    cl->wt[(size_t)j * cl->nloc + x] != wv)
 				continue;
 			g.a[g.ne] = vid[i];
-			g.b[g.ne] = *even && !turns(c, cl, &cl->par[i], tof[j]) ?
+			g.b[g.ne] = pairs && !turns(c, cl, &cl->par[i], tof[j]) ?
 				    2 * nl + grp[i] * nrel + j : rt[tof[j]];
 			g.ne++;
 		}
@@ -503,7 +519,7 @@ static int colour_class(struct ft_ctx *c, struct col_line *cl, uint32_t k,
 		ret = -1;
 		goto out;
 	}
-	/* the entries: colour -> parent, its cables in turn */
+	/* the entries: colour -> parent, its least loaded cable */
 	for (i = 0, e = 0; i < cl->nsrc; i++) {
 		int32_t x = cl->src[i];
 		const struct par *p = &cl->par[i];
@@ -511,16 +527,21 @@ static int colour_class(struct ft_ctx *c, struct col_line *cl, uint32_t k,
 		if (cl->cls[x] != k)
 			continue;
 		for (j = 0; j < nrel; j++) {
-			unsigned int h;
-			uint32_t *tn;
+			unsigned int h, u, best = 0;
+			uint32_t *cw;
 			uint8_t q;
 
-			if (tof[j] == UINT32_MAX || !sends_up(c, cl, x, tof[j]))
+			if (!item(c, cl, x, tof, j) ||
+			    cl->wt[(size_t)j * cl->nloc + x] != wv)
 				continue;
 			h = g.q > 1 ? g.col[e] : 0;
 			e++;
-			tn = &turn[(size_t)i * MAXPAR + h];
-			q = p->e[h].port[(*tn)++ % p->e[h].nport];
+			cw = cl->cw + ((size_t)i * MAXPAR + h) * MAXPAR;
+			for (u = 1; u < p->e[h].nport; u++)
+				if (cw[u] < cw[best])
+					best = u;
+			cw[best] += wv;
+			q = p->e[h].port[best];
 			if (!is_cand(c, cl->l, x, cl->nsw + tof[j], q)) {
 				ret = 1;
 				goto out;
@@ -537,28 +558,60 @@ out:
 	free(rt);
 	free(grp);
 	free(gsize);
-	free(turn);
 	return ret;
 }
 
+/* The flows of each item of the level, added at the parent it took. */
+static void carry(const struct ft_ctx *c, struct col_line *cl,
+		  const uint32_t *tof, uint32_t nrel, const uint8_t *ent)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < cl->nsrc; i++) {
+		int32_t x = cl->src[i];
+		const struct ot_node *nd = &c->f->node[global(c, cl->l, x)];
+
+		for (j = 0; j < nrel; j++) {
+			uint8_t q = ent[(size_t)j * cl->nloc + x];
+			int32_t v;
+
+			if (!item(c, cl, x, tof, j) || q == OT_NO_PORT ||
+			    q > nd->nports || nd->port[q].peer < 0)
+				continue;
+			v = local(c, cl->l, nd->port[q].peer);
+			if (v >= 0)
+				cl->wt[(size_t)j * cl->nloc + v] +=
+					cl->wt[(size_t)j * cl->nloc + x];
+		}
+	}
+}
+
 /*
- * Level by level from the routers up while every flow of the level
- * weighs alike (see colour_class); 0, -1 no memory, 1 not an XGFT.
+ * Level by level from the routers up (see colour_class), the items of
+ * each weight on their own, heaviest first; 0, -1 no memory, 1 not an
+ * XGFT.
  */
 static int colour_levels(struct ft_ctx *c, struct col_line *cl,
 			 const uint32_t *tof, uint32_t nrel, uint8_t *ent,
 			 bool *set)
 {
 	unsigned int s = c->kns->lines[cl->l].stages;
-	uint32_t i, n;
+	uint32_t i, j, n, a;
 	bool even = true;
 	int ret = 0;
 
-	for (cl->lev = 0; cl->lev < s && even && !ret; cl->lev++) {
+	memset(cl->wt, 0, (size_t)nrel * cl->nloc * sizeof(*cl->wt));
+	for (j = 0; j < nrel; j++)
+		for (a = 0; a < cl->k && tof[j] != UINT32_MAX; a++)
+			cl->wt[(size_t)j * cl->nloc + cl->nsw + a] = a != tof[j];
+	for (cl->lev = 0; cl->lev < s && !ret; cl->lev++) {
 		if (!sources(c, cl))
 			return *set ? 0 : 1;
+		memset(cl->cw, 0, ((size_t)cl->nsrc * MAXPAR * MAXPAR + 1) *
+		       sizeof(*cl->cw));
 		for (i = 0; i < cl->nsrc && !ret; i++) {
-			uint32_t u;
+			uint32_t u, wv, next;
+			bool one;
 
 			/* each class once, at its first source */
 			for (u = 0; u < i && cl->cls[cl->src[u]] !=
@@ -566,22 +619,48 @@ static int colour_levels(struct ft_ctx *c, struct col_line *cl,
 				;
 			if (u < i)
 				continue;
-			ret = colour_class(c, cl, cl->cls[cl->src[i]], tof, nrel,
-					   ent, &even);
+			/* its items' weights, heaviest first */
+			for (wv = UINT32_MAX, one = true; !ret; wv = next) {
+				next = 0;
+				for (u = 0; u < cl->nsrc; u++)
+					for (j = 0; j < nrel; j++) {
+						uint32_t w = cl->wt[(size_t)j *
+							cl->nloc + cl->src[u]];
+
+						if (cl->cls[cl->src[u]] !=
+						    cl->cls[cl->src[i]] ||
+						    !item(c, cl, cl->src[u], tof,
+							  j) || w >= wv)
+							continue;
+						if (next && w != next)
+							one = false;
+						if (w > next)
+							next = w;
+					}
+				if (!next)
+					break;
+				if (wv != UINT32_MAX)
+					one = false;
+				even &= one;
+				ret = colour_class(c, cl, cl->cls[cl->src[i]],
+						   next, tof, nrel, ent, &even);
+			}
 		}
 		for (i = 0, n = 0; i < cl->nsrc; i++)
 			n += cl->par[i].np > 1 || cl->par[i].e[0].nport > 1;
 		*set |= !ret && n > 0;
+		if (!ret)
+			carry(c, cl, tof, nrel, ent);
 	}
 	return ret;
 }
 
 int ot_hdor_ft_colour(struct ft_ctx *c, uint32_t l, const uint16_t *rel,
-		      uint32_t nrel, uint8_t *ent, bool *set)
+		      uint32_t nrel, uint8_t *ent, bool pairs, bool *set)
 {
 	const struct ot_kns_line *ln = &c->kns->lines[l];
 	struct col_line cl = { .l = l, .nsw = ln->nsw, .k = c->k,
-			       .nloc = c->line[l].nloc };
+			       .nloc = c->line[l].nloc, .pairs = pairs };
 	uint32_t j, *tof = NULL;
 	unsigned int off;
 	bool more;
@@ -595,7 +674,11 @@ int ot_hdor_ft_colour(struct ft_ctx *c, uint32_t l, const uint16_t *rel,
 	cl.src = malloc(((size_t)cl.nloc + 1) * sizeof(*cl.src));
 	cl.par = malloc(((size_t)cl.nloc + 1) * sizeof(*cl.par));
 	tof = malloc(((size_t)nrel + 1) * sizeof(*tof));
-	if (!cl.cls || !cl.minr || !cl.src || !cl.par || !tof) {
+	cl.wt = malloc(((size_t)nrel * cl.nloc + 1) * sizeof(*cl.wt));
+	cl.cw = malloc(((size_t)cl.nloc * MAXPAR * MAXPAR + 1) *
+		       sizeof(*cl.cw));
+	if (!cl.cls || !cl.minr || !cl.src || !cl.par || !tof || !cl.wt ||
+	    !cl.cw) {
 		ret = -1;
 		goto out;
 	}
@@ -632,6 +715,8 @@ out:
 	free(cl.minr);
 	free(cl.src);
 	free(cl.par);
+	free(cl.wt);
+	free(cl.cw);
 	free(tof);
 	return ret < 0 ? ot_error_nomem(c->err, "hdor") : 0;
 }

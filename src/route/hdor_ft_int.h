@@ -139,6 +139,6 @@ int ot_hdor_ft_balance(struct ft_ctx *c, struct ot_routing *out);
  * (route/hdor_ft_col.c); *set: whether it did.  0, or -1 with c->err set.
  */
 int ot_hdor_ft_colour(struct ft_ctx *c, uint32_t l, const uint16_t *rel,
-		      uint32_t nrel, uint8_t *ent, bool *set);
+		      uint32_t nrel, uint8_t *ent, bool pairs, bool *set);
 
 #endif
