@@ -335,10 +335,12 @@ static void bal_again(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
 }
 
 /*
- * On intact lines: one level set by an equitable colouring
- * (route/hdor_ft_col.c), the rest by the greedy; kept where its busiest
- * cable carries no more flows than the entries in b->ent (then fewer
- * cables that busy), which it replaces.
+ * On intact lines: the up entries set by equitable colourings
+ * (route/hdor_ft_col.c), level by level, the rest (cables down) by the
+ * greedy; then again with (sibling group, destination) pairs where that
+ * colours differently.  The best of these and the entries in b->ent
+ * (the fewest flows on the busiest cable, then the fewest cables that
+ * busy; the colouring on a tie) is kept in b->ent.
  */
 static int bal_colour(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
 		      uint32_t turn, uint8_t *keep)
@@ -347,7 +349,7 @@ static int bal_colour(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
 	uint64_t best, now;
 	uint32_t j;
 	unsigned int way;
-	bool set;
+	bool set, uneven = true;
 
 	/* the entries so far, walked */
 	memcpy(keep, b->ent, sz);
@@ -358,9 +360,10 @@ static int bal_colour(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
 	for (j = 0; j < nrel; j++)
 		bal_walk(c, b, j, 1);
 	best = bal_score(b);
-	for (way = 0; way < 2; way++) {
+	for (way = 0; way < 2 && uneven; way++) {
 		memset(b->ent, OT_NO_PORT, sz);
-		if (ot_hdor_ft_colour(c, b->l, b->rel, nrel, b->ent, way, &set))
+		if (ot_hdor_ft_colour(c, b->l, b->rel, nrel, b->ent, way, &set,
+				      &uneven))
 			return -1;
 		if (!set)
 			break;

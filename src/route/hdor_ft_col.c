@@ -291,6 +291,8 @@ struct col_line {
 	bool pairs;
 	uint32_t *wt;      /* nrel * nloc: flows of each destination at each */
 	uint32_t *cw;      /* per source, class, cable: weight dealt */
+	/* some flows going on up were coloured without pairs (not even) */
+	bool uneven;
 };
 
 /* Classes: a top switch its own; below, the least of its parents'. */
@@ -512,6 +514,8 @@ static int colour_class(struct ft_ctx *c, struct col_line *cl, uint32_t k,
 			g.a[g.ne] = vid[i];
 			g.b[g.ne] = pairs && !turns(c, cl, &cl->par[i], tof[j]) ?
 				    2 * nl + grp[i] * nrel + j : rt[tof[j]];
+			cl->uneven |= !*even && !turns(c, cl, &cl->par[i],
+							tof[j]);
 			g.ne++;
 		}
 	}
@@ -656,7 +660,8 @@ static int colour_levels(struct ft_ctx *c, struct col_line *cl,
 }
 
 int ot_hdor_ft_colour(struct ft_ctx *c, uint32_t l, const uint16_t *rel,
-		      uint32_t nrel, uint8_t *ent, bool pairs, bool *set)
+		      uint32_t nrel, uint8_t *ent, bool pairs, bool *set,
+		      bool *uneven)
 {
 	const struct ot_kns_line *ln = &c->kns->lines[l];
 	struct col_line cl = { .l = l, .nsw = ln->nsw, .k = c->k,
@@ -667,6 +672,7 @@ int ot_hdor_ft_colour(struct ft_ctx *c, uint32_t l, const uint16_t *rel,
 	int ret = 0;
 
 	*set = false;
+	*uneven = false;
 	if (!c->line[l].proper || c->line[l].broken)
 		return 0;
 	cl.cls = malloc(((size_t)cl.nloc + 1) * sizeof(*cl.cls));
@@ -704,6 +710,7 @@ int ot_hdor_ft_colour(struct ft_ctx *c, uint32_t l, const uint16_t *rel,
 		}
 		ret = colour_levels(c, &cl, tof, nrel, ent, set);
 	}
+	*uneven = cl.uneven;
 	if (ret > 0) {
 		/* not the shape the colouring knows: nothing set */
 		memset(ent, OT_NO_PORT, (size_t)nrel * cl.nloc);
