@@ -402,14 +402,10 @@ static unsigned long differences(const struct ot_fabric *f,
 }
 
 /*
- * The share of the bound hdor is held to: 95%, and 90% where routers
- * have several stage-1 switches (w_1 >= 2) that do not divide the
- * routers under them (m_1), in lines of two stages or more: there the
- * flows of one destination from a group of m_1 routers cannot split
- * evenly over the w_1 switches, the next stage's items weigh b or b + 1
- * and some labellings of `kns 9 2 --cas 2 --links 2 --down 3,3 --up 2,1
- * --parallel 2` stay at 90.0% (doc/kns-fattree.md, "Spreading by
- * colouring").
+ * The share of the bound hdor is held to: 95%; 90% where w_1 >= 2 does
+ * not divide m_1 in lines of two stages or more (the next stage's items
+ * then weigh b or b + 1; `kns 9 2 --cas 2 --links 2 --down 3,3 --up 2,1
+ * --parallel 2` stays at 90.0%: doc/kns-fattree.md, "Colouring").
  */
 static double held_to(const struct ot_kns_params *p)
 {
@@ -419,7 +415,7 @@ static double held_to(const struct ot_kns_params *p)
 								    0.95;
 }
 
-/* Uniform throughput of hdor on f, and f's check OK, minimal, one VL. */
+/* hdor's uniform throughput on f (checked OK, minimal, one VL). */
 static double uniform_of(const struct ot_fabric *f, const char *desc)
 {
 	struct ot_check_report *rep = NULL;
@@ -467,7 +463,6 @@ static void property(struct ot_prng *rng, unsigned int lmc, bool several)
 		      cn->violations);
 	u = ot_balance_pattern(ot_check_balance(rep), 0);
 	bound = dor_bound(&p);
-	/* within 5% of the bound (10% in the class held_to() says) */
 	ck_assert_msg(u->base.throughput >= held_to(&p) * bound - 1e-9,
 		      "%s: uniform %.4f, bound %.4f", desc, u->base.throughput,
 		      bound);
