@@ -292,6 +292,21 @@ static uint64_t bal_score(const struct line_bal *b)
 	return (uint64_t)most << 32 | at;
 }
 
+/* The loads of the entries in b->ent, walked afresh; their score. */
+static uint64_t bal_rewalk(struct ft_ctx *c, struct line_bal *b,
+			   uint32_t nrel)
+{
+	uint32_t j;
+
+	memset(b->load, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
+	       sizeof(*b->load));
+	memset(b->dests, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
+	       sizeof(*b->dests));
+	for (j = 0; j < nrel; j++)
+		bal_walk(c, b, j, 1);
+	return bal_score(b);
+}
+
 /*
  * Rip-up and re-route: each destination in turn taken off and spread
  * again by the greedy, now against every other destination's load, for
@@ -308,13 +323,7 @@ static void bal_again(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
 	uint32_t j;
 
 	memcpy(keep, b->ent, (size_t)nrel * b->nloc);
-	memset(b->load, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
-	       sizeof(*b->load));
-	memset(b->dests, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
-	       sizeof(*b->dests));
-	for (j = 0; j < nrel; j++)
-		bal_walk(c, b, j, 1);
-	best = bal_score(b);
+	best = bal_rewalk(c, b, nrel);
 	b->rotate = false;
 	for (pass = 0; pass < BAL_PASSES && stale < BAL_STALE; pass++) {
 		for (j = 0; j < nrel; j++) {
@@ -347,19 +356,12 @@ static int bal_colour(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
 {
 	size_t sz = (size_t)nrel * b->nloc;
 	uint64_t best, now;
-	uint32_t j;
 	unsigned int way;
 	bool set, uneven = true;
 
 	/* the entries so far, walked */
 	memcpy(keep, b->ent, sz);
-	memset(b->load, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
-	       sizeof(*b->load));
-	memset(b->dests, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
-	       sizeof(*b->dests));
-	for (j = 0; j < nrel; j++)
-		bal_walk(c, b, j, 1);
-	best = bal_score(b);
+	best = bal_rewalk(c, b, nrel);
 	for (way = 0; way < 2 && uneven; way++) {
 		memset(b->ent, OT_NO_PORT, sz);
 		if (ot_hdor_ft_colour(c, b->l, b->rel, nrel, b->ent, way, &set,
