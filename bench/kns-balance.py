@@ -7,7 +7,7 @@
 # test's dor_bound() (see doc/kns-fattree.md).  Prints the worst SHOW
 # fabrics (ratio, uniform, bound, generator line; BAD if the check is not
 # OK, a path is not minimal, a credit loop or a VL other than 0), then the
-# minimum, median and count below 95% of uniform / bound, per --links.
+# minimum, mean, median and count below 95% of uniform / bound, per --links.
 # usage: OSMTOPO=build/plain/osmtopo bench/kns-balance.py [COUNT] [SEED]
 #        [MIN_STAGES]
 import math, random, subprocess, sys, os, statistics, tempfile
@@ -116,8 +116,9 @@ def main():
     for r in rows[:int(os.environ.get("SHOW", "12"))]:
         print("%.4f  u %.4f  bound %.4f  %s" % r)
     rs = [r[0] for r in rows]
-    print("fabrics %d  min %.4f  median %.4f  below95 %d" % (
-        len(rs), min(rs), statistics.median(rs), sum(r < 0.95 - 1e-9 for r in rs)))
+    print("fabrics %d  min %.4f  mean %.4f  median %.4f  below95 %d" % (
+        len(rs), min(rs), statistics.mean(rs), statistics.median(rs),
+        sum(r < 0.95 - 1e-9 for r in rs)))
     for L in (1, 2, 3):
         sub = [r[0] for r in rows if ("--links %d " % L) in r[3]]
         if sub:

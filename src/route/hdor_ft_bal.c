@@ -251,9 +251,12 @@ static uint32_t bal_max(const struct line_bal *b, bool *multi)
 	return most;
 }
 
-/* Spreads the line's nrel destinations (the rotate rule as b says). */
+/*
+ * Spreads the line's nrel destinations (the rotate rule as b says);
+ * preset: the entries already in b->ent are kept (and followed).
+ */
 static void bal_line(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
-		     uint32_t turn)
+		     uint32_t turn, bool preset)
 {
 	uint32_t j;
 	unsigned int d = c->kns->lines[b->l].dim;
@@ -263,7 +266,8 @@ static void bal_line(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
 	       sizeof(*b->load));
 	memset(b->dests, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
 	       sizeof(*b->dests));
-	memset(b->ent, OT_NO_PORT, (size_t)nrel * b->nloc);
+	if (!preset)
+		memset(b->ent, OT_NO_PORT, (size_t)nrel * b->nloc);
 	for (j = 0; j < nrel; j++) {
 		const struct ft_dest *dst = &c->dest[b->rel[j]];
 
@@ -288,6 +292,21 @@ static uint64_t bal_score(const struct line_bal *b)
 	return (uint64_t)most << 32 | at;
 }
 
+/* The loads of the entries in b->ent, walked afresh; their score. */
+static uint64_t bal_rewalk(struct ft_ctx *c, struct line_bal *b,
+			   uint32_t nrel)
+{
+	uint32_t j;
+
+	memset(b->load, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
+	       sizeof(*b->load));
+	memset(b->dests, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
+	       sizeof(*b->dests));
+	for (j = 0; j < nrel; j++)
+		bal_walk(c, b, j, 1);
+	return bal_score(b);
+}
+
 /*
  * Rip-up and re-route: each destination in turn taken off and spread
  * again by the greedy, now against every other destination's load, for
@@ -304,13 +323,7 @@ static void bal_again(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
 	uint32_t j;
 
 	memcpy(keep, b->ent, (size_t)nrel * b->nloc);
-	memset(b->load, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
-	       sizeof(*b->load));
-	memset(b->dests, 0, (size_t)b->nloc * (OT_MAX_PORTS + 1) *
-	       sizeof(*b->dests));
-	for (j = 0; j < nrel; j++)
-		bal_walk(c, b, j, 1);
-	best = bal_score(b);
+	best = bal_rewalk(c, b, nrel);
 	b->rotate = false;
 	for (pass = 0; pass < BAL_PASSES && stale < BAL_STALE; pass++) {
 		for (j = 0; j < nrel; j++) {
@@ -328,6 +341,44 @@ static void bal_again(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
 		}
 	}
 	memcpy(b->ent, keep, (size_t)nrel * b->nloc);
+}
+
+/*
+ * On intact lines: the up entries set by equitable colourings
+ * (route/hdor_ft_col.c), level by level, the rest (cables down) by the
+ * greedy; then again with (sibling group, destination) pairs where that
+ * colours differently.  The best of these and the entries in b->ent
+ * (the fewest flows on the busiest cable, then the fewest cables that
+ * busy; the colouring on a tie) is kept in b->ent.
+ */
+static int bal_colour(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
+		      uint32_t turn, uint8_t *keep)
+{
+	size_t sz = (size_t)nrel * b->nloc;
+	uint64_t best, now;
+	unsigned int way;
+	bool set, uneven = true;
+
+	/* the entries so far, walked */
+	memcpy(keep, b->ent, sz);
+	best = bal_rewalk(c, b, nrel);
+	for (way = 0; way < 2 && uneven; way++) {
+		memset(b->ent, OT_NO_PORT, sz);
+		if (ot_hdor_ft_colour(c, b->l, b->rel, nrel, b->ent, way, &set,
+				      &uneven))
+			return -1;
+		if (!set)
+			break;
+		b->rotate = false;
+		bal_line(c, b, nrel, turn, true);
+		now = bal_score(b);
+		if (now <= best) {
+			best = now;
+			memcpy(keep, b->ent, sz);
+		}
+	}
+	memcpy(b->ent, keep, sz);
+	return 0;
 }
 
 int ot_hdor_ft_balance(struct ft_ctx *c, struct ot_routing *out)
@@ -396,17 +447,20 @@ int ot_hdor_ft_balance(struct ft_ctx *c, struct ot_routing *out)
 		 */
 		turn = b.turn;
 		b.rotate = false;
-		bal_line(c, &b, nrel, turn);
+		bal_line(c, &b, nrel, turn, false);
 		most = bal_max(&b, &multi);
 		if (multi && ln->stages >= 2) {
 			memcpy(keep, b.ent, (size_t)nrel * b.nloc);
 			b.rotate = true;
-			bal_line(c, &b, nrel, turn);
+			bal_line(c, &b, nrel, turn, false);
 			if (bal_max(&b, &multi) >= most)
 				memcpy(b.ent, keep, (size_t)nrel * b.nloc);
 		}
 		if (multi)
 			bal_again(c, &b, nrel, turn, keep);
+		error = bal_colour(c, &b, nrel, turn, keep);
+		if (error)
+			goto out;
 		b.turn = turn + nrel;
 		bal_store(&b, nrel, out->lft);
 	}

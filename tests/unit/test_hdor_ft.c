@@ -54,6 +54,34 @@ static struct ot_fabric *gen(const struct ot_kns_params *p, unsigned int lmc)
 	return f;
 }
 
+/*
+ * gen() with another labelling: the GUIDs of all nodes permuted at
+ * random (the recognizer's tie-breaks, the stage positions and the
+ * coordinates along each line follow them), ports shuffled with seed;
+ * rng NULL: the generator's GUIDs, as `osmtopo gen` writes them.
+ */
+static struct ot_fabric *gen_labelled(const struct ot_kns_params *p,
+				      struct ot_prng *rng)
+{
+	struct ot_error err = { 0 };
+	struct ot_fabric *f = ot_gen_kns(p, &err);
+	uint32_t i;
+
+	ck_assert_msg(f, "gen: %s", err.msg);
+	/* no rng: the generator's own GUIDs (they follow the seed) */
+	for (i = 0; i < f->nnodes && rng; i++)
+		f->node[i].guid = name_guid(f->node[i].desc);
+	for (i = f->nnodes; i > 1 && rng; i--) {
+		uint32_t j = ot_prng_below(rng, i);
+		uint64_t g = f->node[i - 1].guid;
+
+		f->node[i - 1].guid = f->node[j].guid;
+		f->node[j].guid = g;
+	}
+	ck_assert_msg(!ot_fabric_set_ca_lmc(f, 0, &err), "LIDs: %s", err.msg);
+	return f;
+}
+
 static struct ot_routing *route(const struct ot_fabric *f)
 {
 	struct ot_error err = { 0 };
@@ -373,6 +401,39 @@ static unsigned long differences(const struct ot_fabric *f,
 	return diff;
 }
 
+/*
+ * The share of the bound hdor is held to: 95%; 90% where w_1 >= 2 does
+ * not divide m_1 in lines of two stages or more (the next stage's items
+ * then weigh b or b + 1; `kns 9 2 --cas 2 --links 2 --down 3,3 --up 2,1
+ * --parallel 2` stays at 90.0%: doc/kns-fattree.md, "Colouring").
+ */
+static double held_to(const struct ot_kns_params *p)
+{
+	unsigned int w1 = p->line_up[1] ? p->line_up[1] : 1;
+
+	return p->stages >= 2 && w1 >= 2 && p->line_down[1] % w1 ? 0.90 :
+								    0.95;
+}
+
+/* hdor's uniform throughput on f (checked OK, minimal, one VL). */
+static double uniform_of(const struct ot_fabric *f, const char *desc)
+{
+	struct ot_check_report *rep = NULL;
+	const struct ot_check_counts *cn;
+	struct ot_routing *r = route(f);
+	double u;
+
+	checked(f, r, &rep);
+	cn = ot_check_counts(rep);
+	ck_assert_msg(ot_check_ok(rep), "%s: check not OK", desc);
+	ck_assert_msg(cn->minimal == cn->reached && cn->reached == cn->pairs &&
+		      !cn->credit_loops && cn->vls_used == 1, "%s", desc);
+	u = ot_balance_pattern(ot_check_balance(rep), 0)->base.throughput;
+	ot_check_report_free(rep);
+	ot_routing_free(r);
+	return u;
+}
+
 /* The whole property on one drawn fabric. */
 static void property(struct ot_prng *rng, unsigned int lmc, bool several)
 {
@@ -402,16 +463,7 @@ static void property(struct ot_prng *rng, unsigned int lmc, bool several)
 		      cn->violations);
 	u = ot_balance_pattern(ot_check_balance(rep), 0);
 	bound = dor_bound(&p);
-	/*
-	 * Within 5% of the bound; routers with several cables into a line
-	 * of two stages or more (--links 2 or 3, or two leaves) 90%: a few
-	 * of those stay one flow above the bound's 9 or 10 on their
-	 * busiest cable (doc/kns-fattree.md, "Spreading").
-	 */
-	ck_assert_msg(u->base.throughput >= (p.stages >= 2 &&
-					     (p.links > 1 ||
-					      p.line_up[1] > 1) ? 0.90 :
-					     0.95) * bound - 1e-9,
+	ck_assert_msg(u->base.throughput >= held_to(&p) * bound - 1e-9,
 		      "%s: uniform %.4f, bound %.4f", desc, u->base.throughput,
 		      bound);
 	ck_assert_msg(!rank_violations(f, r), "%s: ranks", desc);
@@ -564,6 +616,89 @@ START_TEST(parallel_cables)
 	ot_check_report_free(rep);
 	ot_routing_free(r);
 	ot_fabric_free(f);
+}
+END_TEST
+
+/*
+ * Balance whatever the labelling: fabrics whose balance depended on the
+ * GUIDs before the colouring (route/hdor_ft_col.c), the first under the
+ * generator's 40 labellings of --shuffle-ports 0..39, the others under
+ * random GUID permutations and port shuffles, held to 95% of the bound.
+ * The spreading before it gave 85.7% on 5 of the 40 of the first, 90.0%
+ * on 9 of the 12 of the second and on all 16 of the third.
+ */
+START_TEST(labellings)
+{
+	static const struct ot_kns_params ps[] = {
+		{ .k = 8, .n = 2, .cas = 2, .links = 2, .stages = 2,
+		  .line_down = { 0, 2, 4 }, .line_up = { 0, 1, 2 } },
+		{ .k = 8, .n = 2, .cas = 3, .links = 2, .stages = 3,
+		  .line_down = { 0, 2, 2, 2 }, .line_up = { 0, 2, 2, 2 } },
+		{ .k = 9, .n = 2, .cas = 2, .links = 1, .stages = 2,
+		  .line_down = { 0, 3, 3 }, .line_up = { 0, 2, 2 } },
+	};
+	static const unsigned int times[] = { 40, 12, 16 };
+	struct ot_prng rng = { .state = 0x1abe1 + (uint64_t)_i };
+	struct ot_kns_params p = ps[_i];
+	double bound = dor_bound(&p);
+	unsigned int i, below = 0;
+	char desc[64];
+
+	for (i = 0; i < times[_i]; i++) {
+		struct ot_fabric *f;
+		double u;
+
+		/* the first: `osmtopo gen ... --shuffle-ports 0..39` */
+		p.shuffle = true;
+		p.seed = _i ? ot_prng_next(&rng) : i;
+		f = gen_labelled(&p, _i ? &rng : NULL);
+		snprintf(desc, sizeof(desc), "fabric %d, labelling %u", _i, i);
+		u = uniform_of(f, desc);
+		if (u < 0.95 * bound - 1e-9) {
+			fprintf(stderr, "labellings: %s: uniform %.4f, bound %.4f\n",
+				desc, u, bound);
+			below++;
+		}
+		ot_fabric_free(f);
+	}
+	ck_assert_msg(!below, "fabric %d: %u of %u labellings below 95%% of the bound %.4f",
+		      _i, below, times[_i], bound);
+}
+END_TEST
+
+/*
+ * Drawn fabrics (unequal stages, leaves, spines and cables per line, CA
+ * counts that do not divide, parallel cables), each under three random
+ * labellings (GUIDs permuted, ports shuffled): held to held_to() of the
+ * bound under every one.
+ */
+START_TEST(random_labellings)
+{
+	struct ot_prng rng = { .state = 0x9e1ab + (uint64_t)_i * 7919 };
+	unsigned int i, l;
+
+	for (i = 0; i < rounds(); i++) {
+		struct ot_kns_params p;
+		char desc[256], what[300];
+		double bound;
+
+		draw_some(&rng, &p, desc, sizeof(desc), _i % 2);
+		bound = dor_bound(&p);
+		for (l = 0; l < 3; l++) {
+			struct ot_fabric *f;
+			double u;
+
+			p.seed = ot_prng_next(&rng);
+			f = gen_labelled(&p, &rng);
+			snprintf(what, sizeof(what), "%s, labelling %u (ports %" PRIu64 ")",
+				 desc, l, p.seed);
+			u = uniform_of(f, what);
+			ck_assert_msg(u >= held_to(&p) * bound - 1e-9,
+				      "%s: uniform %.4f, bound %.4f", what, u,
+				      bound);
+			ot_fabric_free(f);
+		}
+	}
 }
 END_TEST
 
@@ -1348,6 +1483,8 @@ static Suite *hdor_ft_suite(void)
 	tcase_add_test(tc, issue_fabric);
 	tcase_add_test(tc, multi_homed_fabric);
 	tcase_add_loop_test(tc, parallel_cables, 0, 3);
+	tcase_add_loop_test(tc, labellings, 0, 3);
+	tcase_add_loop_test(tc, random_labellings, 0, 4);
 	tcase_add_test(tc, broken_table_is_caught);
 	tcase_add_test(tc, damaged_lines);
 	tcase_add_loop_test(tc, escape_layer, 0, 3);
