@@ -113,6 +113,7 @@ tests=(
 	"valgrind-faults-hdor|$here/test_valgrind_sweeps.sh $gen/kns-4x2-2cas-2links.net 2 hdor faults"
 	"valgrind-faults-ff-twisted-dor|$here/test_valgrind_sweeps.sh $gen/hypercube-3-w2-2cas.net 2 ff-twisted-dor faults"
 	"valgrind-qos-ff-twisted-dor|$here/test_valgrind_sweeps.sh $gen/hypercube-3-w2-2cas.net 6 ff-twisted-dor qos"
+	"valgrind-slsdump-hdor|$here/test_valgrind_sweeps.sh $topo/cellia-kns-6x2.net 4 hdor slsdump"
 	"compare|$here/test_compare.sh"
 	"compare-simulate|$here/test_compare.sh simulate $topo/cellia-kns-6x2.net"
 	"compare-svg|$here/test_compare.sh svg $topo/cellia-kns-6x2.net"
