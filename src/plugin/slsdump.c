@@ -216,17 +216,28 @@ static void write_header(FILE *out, const char *engine, int hint,
 	fprintf(out, "data %zu\n", ot_pathsl_row_bytes(n));
 }
 
-/* The rows; 0 or -1 (OOM). */
+/*
+ * The rows; 0, or -1 with why (out of memory, or OpenSM exiting: 268 M
+ * pairs take a minute, so the exit flag is looked at per row).
+ */
 static int write_rows(FILE *out, const struct osm_routing_engine *re,
-		      uint8_t hint, const struct sls_lid *lids, uint32_t n)
+		      uint8_t hint, const struct sls_lid *lids, uint32_t n,
+		      char *why, size_t len)
 {
 	size_t bytes = ot_pathsl_row_bytes(n);
 	uint8_t *row = malloc(bytes ? bytes : 1);
 	uint32_t i, j;
 
-	if (!row)
+	if (!row) {
+		snprintf(why, len, "out of memory");
 		return -1;
+	}
 	for (i = 0; i < n; i++) {
+		if (osm_exit_flag) {
+			snprintf(why, len, "OpenSM is exiting: no file written");
+			free(row);
+			return -1;
+		}
 		ib_net16_t slid = cl_hton16(lids[i].lid);
 
 		memset(row, 0, bytes);
@@ -274,11 +285,10 @@ static int write_dump(osm_opensm_t *osm, const char *path, const char *tmp,
 		return -1;
 	}
 	write_header(out, re && re->name ? re->name : "none", hint, lids, n);
-	bad = write_rows(out, re, (uint8_t)hint, lids, n);
+	bad = write_rows(out, re, (uint8_t)hint, lids, n, why, len);
 	fputs("end\n", out);
 	free(lids);
 	if (bad) {
-		snprintf(why, len, "out of memory");
 		fclose(out);
 		unlink(tmp);
 		return -1;
