@@ -15,7 +15,9 @@
  * The first is written always, the other two only with routing debug
  * logging (-D 0x43).  OpenSM writes neither the LMC nor the path SLs:
  * the LMC is what the LFT dump shows (every LID of a port is listed with
- * the port's GUID), path SLs stay SL 0.
+ * the port's GUID), path SLs stay SL 0 unless osmtopo's plugin wrote
+ * osmtopo-path-sl.dump beside them ("event_plugin_options
+ * osmtopo_path_sl_dump=on", io/pathslfile.h).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,6 +27,8 @@
 
 #include "io/lftfile.h"
 #include "io/osmdump.h"
+#include "io/pathslfile.h"
+#include "model/pathsl.h"
 #include "model/sort.h"
 
 #define DUMP_SUBNET "opensm-subnet.lst"
@@ -527,6 +531,33 @@ static FILE *dump_open(struct dump_reader *rd, const char *file)
 	return fopen(rd->path, "r");
 }
 
+/*
+ * The plugin's osmtopo-path-sl.dump when it is there: a file that does
+ * not match the fabric drops the fabric and routing read (-1).
+ */
+static int load_path_sls(struct dump_reader *rd, struct ot_fabric **fabric,
+			 struct ot_routing **routing, struct ot_error *err)
+{
+	FILE *in = dump_open(rd, OT_PATHSL_FILE);
+	int error;
+
+	if (!in) {
+		if (errno == ENOENT)
+			return 0;
+		error = ot_error_set(err, "%s: %s", rd->path, strerror(errno));
+	} else {
+		error = ot_pathsl_read(in, rd->path, *routing, err);
+		fclose(in);
+	}
+	if (error) {
+		ot_routing_free(*routing);
+		ot_fabric_free(*fabric);
+		*routing = NULL;
+		*fabric = NULL;
+	}
+	return error;
+}
+
 int ot_osmdump_load(const char *dir, struct ot_fabric **fabric,
 		    struct ot_routing **routing, struct ot_error *err)
 {
@@ -557,6 +588,8 @@ int ot_osmdump_load(const char *dir, struct ot_fabric **fabric,
 	}
 	error = ot_osmdump_read(subnet, lfts, sl2vl, dir, fabric, routing,
 				err);
+	if (!error)
+		error = load_path_sls(&rd, fabric, routing, err);
 out:
 	if (subnet)
 		fclose(subnet);

@@ -121,4 +121,11 @@ static inline bool ot_plugin_new_message(char *last, size_t size,
 	return true;
 }
 
+/*
+ * VALUE of "... NAME=VALUE ..." in event_plugin_options into val (NAME
+ * ends with '='); false when absent or longer than size - 1 (qos.c).
+ */
+bool ot_plugin_option(const osm_subn_t *subn, const char *name, char *val,
+		      size_t size);
+
 #endif

@@ -34,6 +34,7 @@
 #include "plugin/context.h"
 #include "plugin/mcast.h"
 #include "plugin/qos.h"
+#include "plugin/slsdump.h"
 #include "plugin/vls.h"
 
 #include <opensm/osm_event_plugin.h>
@@ -45,6 +46,7 @@
 
 struct ot_plugin {
 	osm_opensm_t *osm;
+	struct ot_sls_dump sls_dump; /* osmtopo_path_sl_dump (slsdump.c) */
 	unsigned int nengines;
 	struct ot_plugin_engine engine[];
 };
@@ -562,10 +564,24 @@ static void ot_plugin_delete(void *plugin_data)
 	free(p);
 }
 
+/*
+ * Events are of no use to routing (every sweep captures afresh); after
+ * a unicast routing, whichever engine made it, the path SLs may be
+ * dumped (slsdump.c).
+ */
+static void ot_plugin_report(void *plugin_data, osm_epi_event_id_t event_id,
+			     void *event_data)
+{
+	struct ot_plugin *p = plugin_data;
+
+	(void)event_data;
+	if (p && event_id == OSM_EVENT_ID_UCAST_ROUTING_DONE)
+		ot_plugin_path_sl_dump(p->osm, &p->sls_dump);
+}
+
 osm_event_plugin_t osm_event_plugin = {
 	.osm_version = OSM_VERSION,
 	.create = ot_plugin_create,
 	.delete = ot_plugin_delete,
-	/* Events are of no use to routing: every sweep captures afresh. */
-	.report = NULL,
+	.report = ot_plugin_report,
 };

@@ -28,9 +28,8 @@
 /* Beyond this many CA pairs, flows are not counted: generic tables. */
 #define FLOW_PAIRS_MAX 1000000ull
 
-/* VALUE of "... NAME=VALUE ..." into path; false when absent. */
-static bool plugin_option(const osm_subn_t *subn, const char *name,
-			  char *path, size_t size)
+bool ot_plugin_option(const osm_subn_t *subn, const char *name, char *path,
+		      size_t size)
 {
 	const char *opt = subn->opt.event_plugin_options, *p;
 	size_t len;
@@ -52,7 +51,7 @@ static bool plugin_option(const osm_subn_t *subn, const char *name,
 /* FILE of "... osmtopo_qos=FILE ..." into path; false when absent. */
 static bool class_file(const osm_subn_t *subn, char *path, size_t size)
 {
-	return plugin_option(subn, OPTION, path, size);
+	return ot_plugin_option(subn, OPTION, path, size);
 }
 
 static void log_table_error(struct ot_plugin_engine *ctx,
@@ -128,7 +127,7 @@ bool ot_plugin_spread_budget(struct ot_plugin_engine *ctx,
 	char val[64];
 
 	if (!subn->opt.qos ||
-	    !plugin_option(subn, SPREAD_OPTION, val, sizeof(val)) ||
+	    !ot_plugin_option(subn, SPREAD_OPTION, val, sizeof(val)) ||
 	    ot_spread_parse(val, &o, &ignored))
 		return false;
 	return ot_spread_budget(&o, ot_plugin_data_vls(subn), table_classes(subn),
@@ -145,7 +144,7 @@ int ot_plugin_spread_apply(struct ot_plugin_engine *ctx, struct ot_routing *r,
 	char val[64], note[256], msg[OT_ERROR_LEN];
 
 	*groups = 1;
-	if (!plugin_option(subn, SPREAD_OPTION, val, sizeof(val)))
+	if (!ot_plugin_option(subn, SPREAD_OPTION, val, sizeof(val)))
 		return 0;
 	if (ot_spread_parse(val, &o, &why)) {
 		log_spread(ctx, OSM_LOG_ERROR, why.msg);

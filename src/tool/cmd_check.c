@@ -24,6 +24,7 @@
 #include "io/lftfile.h"
 #include "io/netfile.h"
 #include "io/osmdump.h"
+#include "io/pathslfile.h"
 #include "live/live.h"
 #include "model/routing.h"
 #include "options.h"
@@ -416,6 +417,10 @@ static void note_assumptions(const struct check_args *a,
 	else if (a->osmdump && !r->path_sl)
 		fprintf(stderr,
 			"osmtopo check: note: OpenSM's dump files hold no path SLs; every path is checked on SL 0\n");
+	else if (a->osmdump && ot_pathsl_source(r))
+		fprintf(stderr,
+			"osmtopo check: path SLs from %s/osmtopo-path-sl.dump (%s)\n",
+			a->osmdump, ot_pathsl_source(r));
 	/* --live without path SLs: ot_live_read_routing() says why */
 }
 

@@ -955,9 +955,28 @@ static void print_table(FILE *out, const struct cmp_args *a,
 }
 
 /*
+ * --svg with no engine simulated: no picture (it would hold a title and
+ * nothing else); stderr says why, engine by engine.
+ */
+static void cmp_svg_none(const struct cmp_args *a, const struct cmp_row *rows)
+{
+	unsigned int e;
+
+	fprintf(stderr,
+		"osmtopo compare: %s not written: no engine was simulated, so there is no curve to draw:\n",
+		a->svg);
+	for (e = 0; e < (unsigned int)a->nengines; e++)
+		fprintf(stderr, "  %s: %s\n", rows[e].engine,
+			rows[e].note[0] ? rows[e].note :
+			!rows[e].simulated ? cmp_status_name[rows[e].status] :
+					     "no pattern simulated");
+}
+
+/*
  * --svg: a chart per pattern simulated (in the order of the first row
  * that has it), a curve per engine over the loads of --sim-loads; an
  * engine without that pattern's points is a legend line saying why.
+ * With no chart at all no file is written (cmp_svg_none()): -1.
  */
 static int cmp_write_svg(const struct cmp_args *a, const struct cmp_row *rows)
 {
@@ -977,6 +996,10 @@ static int cmp_write_svg(const struct cmp_args *a, const struct cmp_row *rows)
 			if (j == nch && nch < CMP_MAX_PATTERNS)
 				names[nch++] = rows[e].sim[k].name;
 		}
+	if (!nch) {
+		cmp_svg_none(a, rows);
+		return -1;
+	}
 	ser = calloc((size_t)(nch ? nch : 1) * n, sizeof(*ser));
 	if (!ser) {
 		fprintf(stderr, "osmtopo compare: out of memory\n");
@@ -1051,7 +1074,8 @@ static void cmp_usage(FILE *out, const struct tool_command *c)
 		"against offered load, a curve per engine (OpenSM's as well as\n"
 		"osmtopo's); a load at which an engine deadlocked is a cross on the\n"
 		"axis and a \"DEADLOCK at\" in its legend line, never a figure, and\n"
-		"an engine that was not simulated is a legend line saying why.\n\n"
+		"an engine that was not simulated is a legend line saying why; when\n"
+		"none was, no file is written and stderr says why (exit status 2).\n\n"
 		"--osm-option lines come after compare's own in OpenSM's config, so\n"
 		"they win; a VALUE naming an existing file is given to OpenSM as an\n"
 		"absolute path (OpenSM runs in a work directory).\n\n"

@@ -25,6 +25,7 @@
 #include "check/traffic.h"
 #include "commands.h"
 #include "io/osmdump.h"
+#include "io/pathslfile.h"
 #include "live/live.h"
 #include "model/routing.h"
 #include "options.h"
@@ -1314,6 +1315,10 @@ int cmd_simulate(int argc, char **argv)
 	else if (a.osmdump && !r->path_sl)
 		fprintf(stderr,
 			"osmtopo simulate: note: OpenSM's dump files hold no path SLs: every packet on SL 0\n");
+	else if (a.osmdump && ot_pathsl_source(r))
+		fprintf(stderr,
+			"osmtopo simulate: path SLs from %s/osmtopo-path-sl.dump (%s)\n",
+			a.osmdump, ot_pathsl_source(r));
 	status = OT_EXIT_USAGE;
 	if (make_patterns(&a, f, r, &pat, &npat, &err)) {
 		fprintf(stderr, "osmtopo simulate: %s\n", err.msg);

@@ -159,7 +159,8 @@ fi
 # cross and a "DEADLOCK at" in the legend, never a vertex.  minhop with
 # one packet of buffer per VL deadlocks under uniform traffic (as above);
 # hdor does not.  The SVG must be well-formed (xmllint when installed,
-# Python's XML parser always).
+# Python's XML parser always).  With no engine simulated (hdor on a fat
+# tree) no SVG is written, stderr says why, exit status 2.
 if [ "${1:-}" = svg ]; then
 	net=$2
 	svg=$WORK/curves.svg
@@ -225,6 +226,18 @@ assert dead > 0, "minhop did not deadlock under uniform traffic at any load"
 assert not any(p["deadlock"] for x in rows["hdor"]["simulate"]["patterns"]
                for p in x["points"]), "hdor deadlocked"
 EOF
+	# no engine simulated (hdor refuses a fat tree): no picture of a
+	# title alone, but why (seen failing before: a title-only SVG, exit 0)
+	st=0
+	compare --simulate --sim-loads 0.5:0.5:0.1 --svg "$WORK/none.svg" \
+		"$TOPOLOGIES/fattree-4leaf-2spine.net" hdor >"$WORK/none.json" \
+		2>"$WORK/none.err" || st=$?
+	[ $st -eq 2 ] || e2e_fail "--svg with no engine simulated: exit $st, not 2: $(tail -3 "$WORK/none.err")"
+	[ ! -e "$WORK/none.svg" ] || e2e_fail "--svg with no engine simulated wrote $(cat "$WORK/none.svg")"
+	grep -q "none.svg not written: no engine was simulated" "$WORK/none.err" &&
+		grep -q "^  hdor: .*not a" "$WORK/none.err" ||
+		e2e_fail "no reason given: $(cat "$WORK/none.err")"
+	[ "$(row "$WORK/none.json" hdor routed)" = false ] || e2e_fail "hdor routed the fat tree"
 	st=0
 	"$OSMTOPO" compare --simulate --svg "$WORK/x.svg" "$net" hdor >/dev/null 2>&1 || st=$?
 	[ $st -eq 2 ] || e2e_fail "--svg without --sim-loads: exit $st, not 2"

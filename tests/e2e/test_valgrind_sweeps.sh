@@ -11,12 +11,15 @@
 # "qos", QoS is on and the plugin reads the class table of
 # doc/examples/qos-classes.conf (event_plugin_options osmtopo_qos=FILE)
 # again at every sweep, layering the engine's SLs and VLs per class and
-# filling VL arbitration tables.  In every mode four CAs join the IPoIB
+# filling VL arbitration tables.  With "slsdump", QoS is on and the
+# plugin writes osmtopo-path-sl.dump after every routing
+# (event_plugin_options osmtopo_path_sl_dump=on), calling the engine's
+# path_sl for every CA pair, as OpenSM's SA threads go on answering.  In every mode four CAs join the IPoIB
 # broadcast group, so that every sweep builds its multicast tree
 # (mcast_build_stree) and with it the unicast channel dependency graph
 # the tree is checked against, freed when the next routing replaces it.
 #
-# usage: test_valgrind_sweeps.sh NETFILE [SWEEPS [ENGINE [faults|qos]]]
+# usage: test_valgrind_sweeps.sh NETFILE [SWEEPS [ENGINE [faults|qos|slsdump]]]
 . "$(dirname "$0")/lib.sh"
 
 net=$1
@@ -39,6 +42,10 @@ elif [ "$mode" = qos ]; then
 	classes=${OSMTOPO_SRCDIR:-$(dirname "$0")/../..}/doc/examples/qos-classes.conf
 	qos=(--option qos=TRUE --option max_op_vls=8
 		--option "event_plugin_options=osmtopo_qos=$(realpath "$classes")")
+elif [ "$mode" = slsdump ]; then
+	mkdir "$WORK/dump"
+	qos=(--option qos=TRUE --option max_op_vls=8 --option "dump_files_dir=$WORK/dump"
+		--option event_plugin_options=osmtopo_path_sl_dump=on)
 fi
 # OpenSM under valgrind (words split at blanks: $WORK has none).
 opensm_start --option sweep_interval=1 --option force_heavy_sweep=TRUE \
@@ -90,6 +97,11 @@ done
 if [ "$mode" = qos ] && ! grep -q "$engine: 3 QoS classes from" "$WORK/opensm.log"; then
 	e2e_fail "the class table was not applied: $(grep -E '5E0|QoS' "$WORK/opensm.log" | tail -2)"
 fi
+if [ "$mode" = slsdump ]; then
+	dumps=$(grep -c "path SL dump: .* pairs (engine $engine, hint SL 0) written" "$WORK/opensm.log" || true)
+	[ "$dumps" -ge 2 ] && [ -s "$WORK/dump/osmtopo-path-sl.dump" ] ||
+		e2e_fail "$dumps path SL dumps: $(grep 'path SL dump' "$WORK/opensm.log" | tail -2)"
+fi
 trees=$(grep -c "$engine: MLID 0xc000: multicast tree of" "$WORK/opensm.log" || true)
 [ "$trees" -ge 2 ] || e2e_fail "$trees multicast trees built by $engine, not one per sweep"
 # SIGTERM, and time for valgrind's leak check before any SIGKILL.
@@ -101,7 +113,7 @@ grep -q "ERROR SUMMARY" "$WORK/valgrind.log" || e2e_fail "valgrind did not finis
 # A record is the lines between two empty "==PID== " lines.
 if ! awk '/^==[0-9]+== *$/ {
 		if (rec ~ /Invalid|uninitialised|definitely lost|indirectly lost/ &&
-		    rec ~ /libosmtopo|\((plugin|capture|mcast|cdg|cdg_unicast|endpoints|fwdtree|qos|classes|dtable|layers|fabric|routing|hdor|kns)\.c:|by 0x[0-9A-F]+: ot_/) { printf "%s", rec; bad = 1 }
+		    rec ~ /libosmtopo|\((plugin|slsdump|capture|mcast|cdg|cdg_unicast|endpoints|fwdtree|qos|classes|dtable|layers|fabric|routing|hdor|kns)\.c:|by 0x[0-9A-F]+: ot_/) { printf "%s", rec; bad = 1 }
 		rec = ""; next
 	}
 	{ rec = rec $0 "\n" }

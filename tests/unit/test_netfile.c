@@ -14,6 +14,8 @@
 #include "gen/gen.h"
 #include "io/lftfile.h"
 #include "io/netfile.h"
+#include "io/pathslfile.h"
+#include "model/pathsl.h"
 #include "model/routing.h"
 #include "unit.h"
 
@@ -868,6 +870,207 @@ START_TEST(test_labels_write)
 }
 END_TEST
 
+/*
+ * osmtopo-path-sl.dump: two switches, c0 and c1 on s0, c2 (LMC 1) on s1;
+ * CA LIDs 3, 4, 5, 6.  The file is made here byte by byte.
+ */
+static struct ot_fabric *pathsl_fabric(void)
+{
+	struct ot_error err;
+	struct ot_fabric *f = ot_fabric_new();
+	unsigned int n;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(ot_fabric_add_node(f, OT_NODE_SWITCH, 4, 0x100, "s0",
+					    &err), 0);
+	ck_assert_int_eq(ot_fabric_add_node(f, OT_NODE_SWITCH, 4, 0x101, "s1",
+					    &err), 1);
+	ck_assert_int_eq(ot_fabric_add_node(f, OT_NODE_CA, 1, 0x200, "c0",
+					    &err), 2);
+	ck_assert_int_eq(ot_fabric_add_node(f, OT_NODE_CA, 1, 0x201, "c1",
+					    &err), 3);
+	ck_assert_int_eq(ot_fabric_add_node(f, OT_NODE_CA, 1, 0x202, "c2",
+					    &err), 4);
+	ck_assert_int_eq(ot_fabric_link(f, 0, 1, 1, 1, &err), 0);
+	ck_assert_int_eq(ot_fabric_link(f, 0, 2, 2, 1, &err), 0);
+	ck_assert_int_eq(ot_fabric_link(f, 0, 3, 3, 1, &err), 0);
+	ck_assert_int_eq(ot_fabric_link(f, 1, 2, 4, 1, &err), 0);
+	ck_assert_int_eq(ot_fabric_set_lid(f, 0, 0, 1, 0, &err), 0);
+	ck_assert_int_eq(ot_fabric_set_lid(f, 1, 0, 2, 0, &err), 0);
+	ck_assert_int_eq(ot_fabric_set_lid(f, 2, 1, 3, 0, &err), 0);
+	ck_assert_int_eq(ot_fabric_set_lid(f, 3, 1, 4, 0, &err), 0);
+	ck_assert_int_eq(ot_fabric_set_lid(f, 4, 1, 5, 1, &err), 0);
+	for (n = 2; n <= 4; n++)
+		f->node[n].port[1].guid = 0x300 + n;
+	ck_assert_int_eq(ot_fabric_index(f, &err), 0);
+	return f;
+}
+
+/*
+ * The SL the test files give (slid, dlid); when same, c1's row is c0's
+ * and LID 6's is LID 5's (the rows of a switch's sources agree).
+ */
+static uint8_t pathsl_sl(unsigned int s, unsigned int d, bool same)
+{
+	if (same && (s == 4 || s == 6))
+		s--;
+	return (uint8_t)((s * 7 + d * 3) % 16);
+}
+
+/*
+ * The file of pathsl_fabric(): lids (with port GUIDs guid) in the list,
+ * SLs by pathsl_sl(); cut bytes off its end, tail after it.  Its size.
+ */
+static size_t pathsl_file(char *buf, size_t size, const unsigned int *lids,
+			  const uint64_t *guid, unsigned int n, bool same,
+			  size_t cut, const char *tail)
+{
+	size_t len, stride = ot_pathsl_row_bytes(n);
+	unsigned int i, j;
+
+	len = (size_t)snprintf(buf, size,
+			       "osmtopo-path-sl 1\n# a comment\nengine lash\nhint 0\nlids %u\n",
+			       n);
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, size - len,
+					"%u 0x%016" PRIx64 "\n", lids[i],
+					guid[i]);
+	len += (size_t)snprintf(buf + len, size - len, "data %zu\n", stride);
+	for (i = 0; i < n; i++) {
+		uint8_t *row = (uint8_t *)buf + len;
+
+		memset(row, 0, stride);
+		for (j = 0; j < n; j++)
+			ot_pathsl_put(row, j, pathsl_sl(lids[i], lids[j], same));
+		len += stride;
+	}
+	len += (size_t)snprintf(buf + len, size - len, "end\n%s", tail);
+	ck_assert_uint_lt(len, size);
+	return len - cut;
+}
+
+/* Reads buf[0..len) into a fresh routing of f: 0 or -1, err set. */
+static int pathsl_try(const struct ot_fabric *f, const char *buf, size_t len,
+		      struct ot_routing **r, struct ot_error *err)
+{
+	FILE *in = fmemopen((void *)buf, len, "r");
+	int rc;
+
+	ck_assert_ptr_nonnull(in);
+	*r = ot_routing_new(f);
+	ck_assert_ptr_nonnull(*r);
+	(*r)->path_sl_unknown = true;
+	rc = ot_pathsl_read(in, "test.dump", *r, err);
+	fclose(in);
+	if (rc) {
+		/* r unchanged */
+		ck_assert_ptr_null((*r)->path_sl);
+		ck_assert((*r)->path_sl_unknown);
+	}
+	return rc;
+}
+
+START_TEST(test_pathsl_read)
+{
+	static const unsigned int lids[] = { 3, 4, 5, 6 };
+	static const uint64_t guid[] = { 0x302, 0x303, 0x304, 0x304 };
+	struct ot_fabric *f = pathsl_fabric();
+	struct ot_routing *r;
+	struct ot_error err;
+	unsigned int s, d;
+	char buf[2048];
+	size_t len;
+	int same;
+
+	for (same = 0; same <= 1; same++) {
+		len = pathsl_file(buf, sizeof(buf), lids, guid, 4, same, 0,
+				  "");
+		ck_assert_int_eq(pathsl_try(f, buf, len, &r, &err), 0);
+		ck_assert(!r->path_sl_unknown);
+		for (s = 3; s <= 6; s++)
+			for (d = 3; d <= 6; d++)
+				ck_assert_uint_eq(ot_routing_path_sl(r, s, d),
+						  pathsl_sl(s, d, same));
+		/* a switch LID is no pair of the file */
+		ck_assert_uint_eq(ot_routing_path_sl(r, 3, 1), 0);
+		/* c0 and c1 share s0: by switch when their rows agree */
+		ck_assert(r->path_sl_by_switch == (bool)same);
+		ck_assert_str_eq(ot_pathsl_source(r),
+				 "engine lash, hint SL 0, 4 LIDs");
+		ot_routing_free(r);
+	}
+	ot_fabric_free(f);
+}
+END_TEST
+
+/* Each bad file is an error naming what is wrong, never SL 0. */
+START_TEST(test_pathsl_errors)
+{
+	static const unsigned int lids[] = { 3, 4, 5, 6 };
+	static const unsigned int no6[] = { 3, 4, 5 };
+	static const unsigned int sw[] = { 1, 3, 4, 5, 6 };
+	static const unsigned int down[] = { 4, 3, 5, 6 };
+	static const uint64_t guid[] = { 0x302, 0x303, 0x304, 0x304, 0x304 };
+	static const uint64_t other[] = { 0x302, 0x999, 0x304, 0x304 };
+	static const uint64_t down_guid[] = { 0x303, 0x302, 0x304, 0x304 };
+	struct ot_fabric *f = pathsl_fabric();
+	struct ot_routing *r;
+	struct ot_error err;
+	char buf[2048];
+	size_t len;
+
+	/* truncated in the rows */
+	len = pathsl_file(buf, sizeof(buf), lids, guid, 4, false, 6, "");
+	ck_assert_int_eq(pathsl_try(f, buf, len, &r, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "truncated: 6 of the 8 bytes"));
+	ot_routing_free(r);
+	/* the end line cut */
+	len = pathsl_file(buf, sizeof(buf), lids, guid, 4, false, 2, "");
+	ck_assert_int_eq(pathsl_try(f, buf, len, &r, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "no \"end\" line"));
+	ot_routing_free(r);
+	/* truncated in the LID list */
+	len = pathsl_file(buf, sizeof(buf), lids, guid, 4, false, 0, "");
+	len = (size_t)(strstr(buf, "5 0x") - buf);
+	ck_assert_int_eq(pathsl_try(f, buf, len, &r, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "truncated in its LID list"));
+	ot_routing_free(r);
+	/* data after the end */
+	len = pathsl_file(buf, sizeof(buf), lids, guid, 4, false, 0, "x");
+	ck_assert_int_eq(pathsl_try(f, buf, len, &r, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "data after"));
+	ot_routing_free(r);
+	/* a CA LID missing */
+	len = pathsl_file(buf, sizeof(buf), no6, guid, 3, false, 0, "");
+	ck_assert_int_eq(pathsl_try(f, buf, len, &r, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "LID 6 (\"c2\" port 1) is not in the file"));
+	ot_routing_free(r);
+	/* a switch's LID */
+	len = pathsl_file(buf, sizeof(buf), sw, guid, 5, false, 0, "");
+	ck_assert_int_eq(pathsl_try(f, buf, len, &r, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "LID 1 is no cabled CA port's"));
+	ot_routing_free(r);
+	/* another port at LID 4 */
+	len = pathsl_file(buf, sizeof(buf), lids, other, 4, false, 0, "");
+	ck_assert_int_eq(pathsl_try(f, buf, len, &r, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "LID 4 is port 0x0000000000000999 in the file"));
+	ot_routing_free(r);
+	/* LIDs out of order */
+	len = pathsl_file(buf, sizeof(buf), down, down_guid, 4, false, 0, "");
+	ck_assert_int_eq(pathsl_try(f, buf, len, &r, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "ascending"));
+	ot_routing_free(r);
+	/* not the format */
+	ck_assert_int_eq(pathsl_try(f, "osmtopo-path-sl 2\n", 18, &r, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "version 2"));
+	ot_routing_free(r);
+	ck_assert_int_eq(pathsl_try(f, "PathSL 3 4: 1\n", 14, &r, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "not an osmtopo path SL dump"));
+	ot_routing_free(r);
+	ot_fabric_free(f);
+}
+END_TEST
+
 static Suite *netfile_suite(void)
 {
 	Suite *s = suite_create("netfile");
@@ -891,6 +1094,8 @@ static Suite *netfile_suite(void)
 	tcase_add_test(lft, test_lft_matches_dump_lfts);
 	tcase_add_test(lft, test_lft_read_opensm_dump);
 	tcase_add_test(lft, test_labels_write);
+	tcase_add_test(lft, test_pathsl_read);
+	tcase_add_test(lft, test_pathsl_errors);
 	suite_add_tcase(s, read);
 	suite_add_tcase(s, write);
 	suite_add_tcase(s, gen);
