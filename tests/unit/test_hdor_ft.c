@@ -932,16 +932,21 @@ START_TEST(escape_layer)
 			}
 			needed += need;
 			calids++;
+			/*
+			 * escaped whole (SL 1 from a source the engine does
+			 * not know, as from every one) only where needed;
+			 * else twists (route/hdor_ft_twist.c) may carry it
+			 */
 			escaped += ot_routing_path_sl(r, 0, lid) == 1;
-			ck_assert_msg(need == (ot_routing_path_sl(r, 0, lid) == 1),
-				      "%s, %u cut: LID %u needs the escape layer: %d",
-				      desc, cut, lid, need);
+			ck_assert_msg(need || ot_routing_path_sl(r, 0, lid) == 0,
+				      "%s, %u cut: LID %u on SL %u, no line keeps it from dimension order",
+				      desc, cut, lid, ot_routing_path_sl(r, 0, lid));
 		}
 		ck_assert_msg(r->nvls == (needed ? 2u : 1u), "%s: %u VLs, %u LIDs escaped",
 			      desc, r->nvls, needed);
-		/* VL 1 where some LID needs the layer, VL 0 where some not */
-		ck_assert_msg(cn->vls_used == ((needed ? 2 : 0) |
-					       (needed < calids ? 1 : 0)),
+		/* VL 1 where some LID needs it, VL 0 where some not */
+		ck_assert_msg((cn->vls_used & 2) == (needed ? 2 : 0) &&
+			      (needed == calids || (cn->vls_used & 1)),
 			      "%s: VLs 0x%x, %u of %u LIDs escaped", desc,
 			      cn->vls_used, needed, calids);
 		one += !needed;
@@ -1018,6 +1023,33 @@ static unsigned int heavy(const struct ot_fabric *f, const struct ot_kns *kns)
 	return cut;
 }
 
+/* at most this share of heavy_damage's CA pairs on the escape layer */
+#define ESC_PAIRS_PCT 45
+
+/* CA-to-CA pairs of r on the escape layer (path SL 1); *all: every one. */
+static uint64_t escaped_pairs(const struct ot_fabric *f,
+			      const struct ot_routing *r, uint64_t *all)
+{
+	uint64_t esc = 0;
+	uint32_t s, lid;
+
+	for (s = 0; s < f->nnodes; s++) {
+		uint16_t slid = f->node[s].port[1].lid;
+
+		if (f->node[s].type != OT_NODE_CA || f->node[s].port[1].peer < 0)
+			continue;
+		for (lid = 1; lid <= f->max_lid; lid++) {
+			int o = f->lid_owner[lid].node;
+
+			if (o < 0 || o == (int)s || f->node[o].type != OT_NODE_CA)
+				continue;
+			(*all)++;
+			esc += ot_routing_path_sl(r, slid, lid) == 1;
+		}
+	}
+	return esc;
+}
+
 /*
  * Heavy damage from the generator (cables and switches of the lines
  * dropped, 10-35 %, ports and node order shuffled) on random fat-tree
@@ -1031,6 +1063,7 @@ START_TEST(heavy_damage)
 {
 	struct ot_prng rng = { .state = 0xd3a9 + (uint64_t)_i * 7919 };
 	unsigned int round, accepted = 0, beyond = 0, cut_off = 0, untold = 0;
+	uint64_t esc = 0, all = 0;
 
 	for (round = 0; round < 6 + rounds(); round++) {
 		struct ot_kns_params p, q;
@@ -1082,6 +1115,7 @@ START_TEST(heavy_damage)
 		ck_assert_msg(!cn->looping && !cn->credit_loops && !cn->violations,
 			      "%s: loops, credit loops or violations", desc);
 		ck_assert_msg(!rank_violations(f, r), "%s: ranks", desc);
+		esc += escaped_pairs(f, r, &all);
 		ot_check_report_free(rep);
 		q = p;
 		q.seed = ot_prng_next(&rng);
@@ -1099,6 +1133,17 @@ START_TEST(heavy_damage)
 	fprintf(stderr, "heavy_damage: %u accepted (%u with a router cut off a line or a line apart), %u refused cut in two, %u connected but too damaged to tell\n",
 		accepted, beyond, cut_off, untold);
 	ck_assert_msg(beyond > 0, "no fabric was damaged past the lines as single switches");
+	/*
+	 * Quality: the escape layer (one up*-down* over the whole fabric)
+	 * carries few pairs; twists keep the rest in dimension order.
+	 * Without twists (every destination some router cannot reach in
+	 * dimension order on the layer, whole) it carried 47-81 % here.
+	 */
+	fprintf(stderr, "heavy_damage: %" PRIu64 " of %" PRIu64 " CA pairs on the escape layer\n",
+		esc, all);
+	ck_assert_msg(esc * 100 <= all * ESC_PAIRS_PCT,
+		      "%" PRIu64 " of %" PRIu64 " CA pairs on the escape layer, more than %u %%",
+		      esc, all, ESC_PAIRS_PCT);
 	/* too damaged to tell: seen on 1 to 3 of 12 (k = 3, 35 % cut) */
 	ck_assert_msg(untold * 4 <= accepted + untold,
 		      "%u of %u connected fabrics refused as too damaged to tell",
