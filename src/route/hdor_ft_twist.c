@@ -458,8 +458,8 @@ int ot_hdor_ft_twist(struct ft_ctx *c, uint8_t **lft)
 	s.ts = malloc(((size_t)s.nr + 1) * sizeof(*s.ts));
 	s.tl = malloc(((size_t)s.nr + 1) * sizeof(*s.tl));
 	s.tv = malloc(((size_t)s.nr + 1) * sizeof(*s.tv));
-	if (!s.okf || !s.rdim || !s.fs || !s.tlin || !s.lst || !s.has_ca || !s.ridx || !s.ts || !s.tl ||
-	    !s.tv) {
+	if (!s.okf || !s.rdim || !s.fs || !s.tlin || !s.lst || !s.has_ca ||
+	    !s.ridx || !s.ts || !s.tl || !s.tv) {
 		error = ot_error_nomem(c->err, "hdor");
 		goto out;
 	}
