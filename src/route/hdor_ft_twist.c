@@ -582,7 +582,8 @@ int ot_hdor_ft_twist_set(struct ft_ctx *c, uint8_t **lft, uint32_t lo,
 		for (i = j ? tw->kend[j - 1] : 0; tw->on[j] && i < tw->kend[j];
 		     i++)
 			c->twist[c->ntwist++] = tw->keys[i];
-	qsort(c->twist, c->ntwist, sizeof(*c->twist), cmp_u64);
+	if (c->ntwist)
+		qsort(c->twist, c->ntwist, sizeof(*c->twist), cmp_u64);
 	c->any_escape = false;
 	for (i = 1; i <= c->f->max_lid; i++)
 		c->any_escape |= c->escape[i] != 0;
