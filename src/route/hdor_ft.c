@@ -28,6 +28,17 @@
  * by the rule.  Only those: a fabric whose lines up*-down* can connect
  * keeps one VL, and SL 0 everywhere.
  *
+ * Twists (route/hdor_ft_twist.c).  Before any of those LIDs goes to the
+ * escape layer, it is looked at router by router: a router that cannot
+ * reach it in dimension order sends its own CAs' packets first across
+ * one of its other lines (to a router that can, or that twists on in a
+ * higher dimension), on a path SL of their own (2..15) that SL2VL puts
+ * on VL 1 for that crossing and on VL 0 after it; the LID leaves the
+ * escape layer when every router with CAs has a way, and the channel
+ * dependency graph of the tables stays acyclic (the deadlock argument is
+ * in that file).  A fabric where twists carry every such LID keeps VL 1
+ * for the twists alone.
+ *
  * Spreading (route/hdor_ft_bal.c).  Among the candidate cables (parallel
  * cables, several parents, several children above t) the destinations
  * are dealt in a fixed order (per dimension d, first the LIDs this line
@@ -798,7 +809,7 @@ static int escape_prepare(struct ft_ctx *c)
 static int escape_fill(struct ft_ctx *c, uint8_t **lft)
 {
 	uint32_t i, s;
-	int error = escape_prepare(c);
+	int error = c->esc_ready ? 0 : escape_prepare(c);
 
 	for (i = 0; i < c->norder && !error; i++) {
 		uint16_t lid = c->order[c->n][i];
@@ -816,30 +827,16 @@ static int escape_fill(struct ft_ctx *c, uint8_t **lft)
 	return error;
 }
 
-/* SL 1 on VL 1 at every node, SL 0 on VL 0: the escape layer's own VL. */
-static int escape_sl2vl(struct ft_ctx *c, struct ot_routing *out)
-{
-	uint32_t x;
-	unsigned int in, o, np;
-
-	for (x = 0; x < c->f->nnodes; x++) {
-		uint8_t *t = ot_routing_sl2vl_new(out, x);
-
-		if (!t)
-			return ot_error_nomem(c->err, "hdor");
-		np = c->f->node[x].nports;
-		for (in = 0; in <= np; in++)
-			for (o = 0; o <= np; o++)
-				t[ot_sl2vl_index(np, in, o, ESC_SL)] = ESC_SL;
-	}
-	return 0;
-}
-
 /* What path_sl and the promise's rule read: the escaped LIDs. */
 struct ft_esc {
 	uint8_t *escape; /* per LID, or NULL: none */
 	uint16_t max_lid;
 	struct ot_kns *kns; /* the promise's (NULL for path_sl) */
+	/* twisted pairs (route/hdor_ft_twist.c), and each LID's router */
+	uint64_t *twist;
+	uint32_t ntwist;
+	int32_t *router; /* per LID, -1: none (or NULL: no twist) */
+	uint8_t *cls;    /* per line: the SL of its twists */
 };
 
 static void ft_esc_free(void *ctx)
@@ -849,20 +846,34 @@ static void ft_esc_free(void *ctx)
 	if (!e)
 		return;
 	free(e->escape);
+	free(e->twist);
+	free(e->router);
+	free(e->cls);
 	ot_kns_free(e->kns);
 	free(e);
 }
 
-static uint8_t ft_esc_sl(const struct ft_esc *e, uint16_t dlid)
+static uint8_t ft_esc_sl(const struct ft_esc *e, uint16_t slid,
+			 uint16_t dlid)
 {
-	return e->escape && dlid <= e->max_lid && e->escape[dlid] ? ESC_SL : 0;
+	if (dlid > e->max_lid)
+		return 0;
+	if (e->escape && e->escape[dlid])
+		return ESC_SL;
+	if (e->ntwist && slid <= e->max_lid && e->router[slid] >= 0) {
+		int32_t l = ot_hdor_ft_twisted(e->twist, e->ntwist,
+					       e->router[slid], dlid);
+
+		if (l >= 0)
+			return e->cls[l];
+	}
+	return 0;
 }
 
 static uint8_t ft_path_sl(const struct ot_routing *r, uint16_t slid,
 			  uint16_t dlid)
 {
-	(void)slid;
-	return ft_esc_sl(r->priv, dlid);
+	return ft_esc_sl(r->priv, slid, dlid);
 }
 
 static struct ft_esc *ft_esc_new(const struct ft_ctx *c)
@@ -875,13 +886,30 @@ static struct ft_esc *ft_esc_new(const struct ft_ctx *c)
 	e->max_lid = c->f->max_lid;
 	if (c->any_escape) {
 		e->escape = malloc(n);
-		if (!e->escape) {
-			free(e);
-			return NULL;
-		}
+		if (!e->escape)
+			goto nomem;
 		memcpy(e->escape, c->escape, n);
 	}
+	if (c->ntwist) {
+		uint32_t lid;
+
+		e->twist = malloc(c->ntwist * sizeof(*e->twist));
+		e->router = malloc(n * sizeof(*e->router));
+		e->cls = malloc((size_t)c->kns->nlines + 1);
+		if (!e->twist || !e->router || !e->cls)
+			goto nomem;
+		memcpy(e->cls, c->cls, c->kns->nlines);
+		memcpy(e->twist, c->twist, c->ntwist * sizeof(*e->twist));
+		e->ntwist = c->ntwist;
+		for (lid = 0; lid < n; lid++)
+			e->router[lid] = c->dest[lid].kind == DEST_CA ||
+					 c->dest[lid].kind == DEST_ROUTER ?
+					 c->dest[lid].node : -1;
+	}
 	return e;
+nomem:
+	ft_esc_free(e);
+	return NULL;
 }
 
 /*
@@ -892,20 +920,108 @@ static int ft_rule(const void *ctx, const struct ot_path *p,
 		   struct ot_error *why)
 {
 	const struct ft_esc *e = ctx;
-	uint8_t sl = ft_esc_sl(e, p->dlid);
+	uint8_t sl = ft_esc_sl(e, p->slid, p->dlid), want;
 	unsigned int i;
 
 	if (p->sl != sl)
 		return ot_error_set(why, "path SL %u, the engine gives SL %u toward LID %u",
 				    p->sl, sl, p->dlid);
-	for (i = 0; i + 1 < p->len; i++)
-		if (p->vl[i] != sl)
+	for (i = 0; i + 1 < p->len; i++) {
+		/*
+		 * A twist: VL 0 from the CA, VL 1 from its router on (the
+		 * twist's line), then VL 0 for good.
+		 */
+		if (sl == ESC_SL || !sl)
+			want = sl;
+		else if (i < 2)
+			want = i;
+		else
+			want = p->vl[i - 1] && p->vl[i] == 1;
+		if (p->vl[i] != want)
 			return ot_error_set(why, "hop %u from \"%s\" on VL %u, the rule gives VL %u",
 					    i, e->kns->fabric->node[p->node[i]].desc,
-					    p->vl[i], sl);
+					    p->vl[i], want);
+	}
 	if (sl)
 		return 0;
 	return ot_hdor_ft_path(e->kns, p->node, p->len, why);
+}
+
+/*
+ * The deadlock check of route/hdor_ft_twist.c: VL 1 carries twisted
+ * paths and the escape layer's, which no ranking orders, so the channel
+ * dependency graph of the tables as they stand is searched for a cycle.
+ * 1 cycle, 0 none, -1 with c->err set.
+ */
+static int cyclic_now(struct ft_ctx *c, struct ot_routing *out)
+{
+	int cyc;
+
+	out->priv = ft_esc_new(c);
+	if (!out->priv)
+		return ot_error_nomem(c->err, "hdor");
+	out->free_priv = ft_esc_free;
+	out->path_sl = ft_path_sl;
+	out->path_sl_by_switch = true;
+	cyc = ot_hdor_ft_twist_cyclic(out);
+	ft_esc_free(out->priv);
+	out->priv = NULL;
+	out->free_priv = NULL;
+	out->path_sl = NULL;
+	c->checks++;
+	if (cyc < 0)
+		return ot_error_nomem(c->err, "hdor");
+	return cyc;
+}
+
+#define TW_MAX_CHECKS 32
+
+/*
+ * Twistable LIDs lo..hi-1, on the escape layer now: twisted together
+ * where the graph stays acyclic, else halved (and on the escape layer
+ * past TW_MAX_CHECKS searches).
+ */
+static int settle_range(struct ft_ctx *c, struct ot_routing *out,
+			uint32_t lo, uint32_t hi)
+{
+	int cyc;
+
+	if (lo >= hi || c->checks >= TW_MAX_CHECKS)
+		return 0;
+	if (ot_hdor_ft_twist_set(c, out->lft, lo, hi, true))
+		return -1;
+	cyc = cyclic_now(c, out);
+	if (cyc <= 0)
+		return cyc;
+	if (ot_hdor_ft_twist_set(c, out->lft, lo, hi, false))
+		return -1;
+	if (hi - lo == 1)
+		return 0;
+	if (settle_range(c, out, lo, lo + (hi - lo) / 2))
+		return -1;
+	return settle_range(c, out, lo + (hi - lo) / 2, hi);
+}
+
+/*
+ * Every twistable LID twisted when that leaves no cycle; else, from all
+ * on the escape layer (acyclic: escape.c's ranking on VL 1, dimension
+ * order on VL 0), the ones that leave none, in the base order.
+ */
+static int settle(struct ft_ctx *c, struct ot_routing *out)
+{
+	int cyc;
+
+	out->nvls = 2;
+	ot_hdor_ft_twist_keep_escape(c, out->lft);
+	if (ot_hdor_ft_twist_set(c, out->lft, 0, c->tw.n, true))
+		return -1;
+	cyc = cyclic_now(c, out);
+	if (cyc <= 0)
+		return cyc;
+	if (ot_hdor_ft_twist_set(c, out->lft, 0, c->tw.n, false))
+		return -1;
+	cyc = settle_range(c, out, 0, c->tw.n);
+	return cyc;
 }
 
 static void free_ctx(struct ft_ctx *c)
@@ -925,6 +1041,23 @@ static void free_ctx(struct ft_ctx *c)
 	free(c->epos);
 	free(c->enode);
 	free(c->hop);
+	free(c->twist);
+	free(c->tw.lid);
+	free(c->tw.twcol);
+	free(c->tw.escol);
+	free(c->tw.on);
+	free(c->tw.kend);
+	free(c->tw.keys);
+	free(c->tw.conf);
+	free(c->tw.first);
+	free(c->tw.par);
+	free(c->tw.par0);
+	free(c->tw.fl);
+	free(c->tw.gi);
+	free(c->tw.agg);
+	free(c->tw.undo);
+	free(c->tw.mark);
+	free(c->cls);
 	if (c->esc_ready)
 		ot_escape_free(&c->esc);
 	if (c->line)
@@ -950,6 +1083,7 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 	uint32_t *w = NULL;
 	double t = ot_now_ms();
 	uint32_t i;
+	bool vl1;
 	int error;
 
 	if (kns->n > 64) {
@@ -985,15 +1119,18 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 			fill_switch(&c, i, out->lft[i], w);
 	}
 	mark_unreached(&c, out->lft);
-	if (c.any_escape) {
+	error = ot_hdor_ft_twist(&c, out->lft);
+	if (!error && c.any_escape)
 		error = escape_fill(&c, out->lft);
-		if (!error)
-			error = escape_sl2vl(&c, out);
-		if (error)
-			goto out;
-	}
-	out->nvls = c.any_escape ? 2 : 1;
-	out->needs_qos = c.any_escape;
+	if (!error && c.any_escape)
+		error = ot_hdor_ft_twist_sl2vl(&c, out);
+	if (!error && c.tw.n)
+		error = settle(&c, out);
+	if (error)
+		goto out;
+	vl1 = c.any_escape || c.ntwist;
+	out->nvls = vl1 ? 2 : 1;
+	out->needs_qos = vl1;
 	ot_routing_phase(out, "fill", t);
 	if (!(pe = ft_esc_new(&c)) || !(out->priv = ft_esc_new(&c))) {
 		error = ot_error_nomem(err, "hdor");
@@ -1002,17 +1139,19 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 	out->free_priv = ft_esc_free;
 	out->path_sl = ft_path_sl;
 	out->path_sl_by_switch = true;
-	pr->text = c.any_escape ?
-		"Hybrid-DOR over fat-tree lines (damaged: the destinations a line cannot reach up*-down* on the escape layer, SL 1 and VL 1): every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0" :
+	pr->text = vl1 ?
+		"Hybrid-DOR over fat-tree lines (damaged: a router that dimension order cannot carry to a destination twists, its CAs' packets cross one of its other lines first, then go on in dimension order, on SL 1 and VL 1; the destinations where some router finds no twist on the escape layer, SL 1 and VL 1): every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0" :
 		"Hybrid-DOR over fat-tree lines: every CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
-	pr->minimal = !c.any_escape && all_minimal(&c) ? OT_MINIMAL_ALL :
-							  OT_MINIMAL_NONE;
-	pr->max_switch_hops = c.any_escape ? 0 : 2 * kns->stages * kns->n;
-	pr->sls = c.any_escape ? 1u | 1u << ESC_SL : 1;
+	pr->minimal = !vl1 && all_minimal(&c) ? OT_MINIMAL_ALL :
+						 OT_MINIMAL_NONE;
+	pr->max_switch_hops = vl1 ? 0 : 2 * kns->stages * kns->n;
+	pr->sls = 1u | (c.any_escape ? 1u << ESC_SL : 0);
+	for (i = 0; c.ntwist && i < kns->nlines; i++)
+		pr->sls |= c.cls[i] ? 1u << c.cls[i] : 0;
 	pr->rule = ft_rule;
 	pr->source_free = true;
-	pr->rule_text = c.any_escape ?
-		"SL 0, VL 0: dimensions in increasing order, each line crossed up then down to the destination's coordinate; escaped destinations: SL 1 on VL 1 on every hop" :
+	pr->rule_text = vl1 ?
+		"SL 0, VL 0: dimensions in increasing order, each line crossed up then down to the destination's coordinate; twisted pairs and escaped destinations: SL 1 on VL 1 on every hop" :
 		"dimensions in increasing order, each line crossed up then down to the destination's coordinate";
 	pe->kns = kns;
 	pr->ctx = pe;

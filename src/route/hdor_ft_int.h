@@ -56,6 +56,29 @@ struct ft_line {
 	uint8_t *cport;
 };
 
+/*
+ * The LIDs twists can take off the escape layer (route/hdor_ft_twist.c),
+ * in the base order: each one's entries twisted and on the escape layer
+ * (n * nnodes), its keys keys[kend[j - 1] .. kend[j]), twisted or not.
+ */
+struct ft_twists {
+	uint16_t *lid;
+	uint32_t n;
+	uint8_t *twcol, *escol, *on;
+	uint32_t *kend;
+	/* (router node << 16 | LID) << 16 | line of the twist */
+	uint64_t *keys;
+	uint32_t nkeys;
+	/* lines x lines: a twist on the first crosses the second after */
+	uint8_t *conf;
+	uint8_t *first; /* per line: some twist on it */
+	/* lines one twist leads on into: one group, one class */
+	uint32_t *par, *par0;
+	/* scratch: first lines, their group index, groups x groups */
+	uint32_t *fl, *gi, *undo, *mark;
+	uint8_t *agg;
+};
+
 struct ft_ctx {
 	const struct ot_fabric *f;
 	const struct ot_kns *kns;
@@ -79,6 +102,15 @@ struct ft_ctx {
 	int32_t *enode;    /* per position: its node */
 	uint32_t nepos;
 	uint8_t *hop;      /* per node: the escape layer's port */
+	/*
+	 * Twists (route/hdor_ft_twist.c): the sorted keys of the twisted
+	 * pairs, (router node << 16 | LID) << 16 | line.
+	 */
+	uint64_t *twist;
+	uint32_t ntwist;
+	struct ft_twists tw;
+	uint8_t *cls;      /* per line: its twists' SL, 0: none */
+	unsigned int checks; /* cycle searches settling the twists */
 };
 
 /* Coordinates of x in dimensions below d, as a number. */
@@ -144,5 +176,22 @@ int ot_hdor_ft_balance(struct ft_ctx *c, struct ot_routing *out);
 int ot_hdor_ft_colour(struct ft_ctx *c, uint32_t l, const uint16_t *rel,
 		      uint32_t nrel, uint8_t *ent, bool pairs, bool *set,
 		      bool *uneven);
+
+/*
+ * The escaped CA and router LIDs that dimension order and twists can
+ * carry, taken off the escape layer, their entries set in lft
+ * (route/hdor_ft_twist.c).  0, or -1 with c->err set.
+ */
+int ot_hdor_ft_twist(struct ft_ctx *c, uint8_t **lft);
+void ot_hdor_ft_twist_keep_escape(struct ft_ctx *c, uint8_t **lft);
+int ot_hdor_ft_twist_set(struct ft_ctx *c, uint8_t **lft, uint32_t lo,
+			 uint32_t hi, bool on);
+/* The line of the twist of pair (router, lid) among n sorted keys, or -1. */
+int32_t ot_hdor_ft_twisted(const uint64_t *keys, uint32_t n, int32_t router,
+			   uint16_t lid);
+/* SL2VL of every node, escape layer and twists.  0, or -1 (OOM). */
+int ot_hdor_ft_twist_sl2vl(struct ft_ctx *c, struct ot_routing *out);
+/* 1 when r's channel dependency graph has a cycle, 0 not, -1 OOM. */
+int ot_hdor_ft_twist_cyclic(const struct ot_routing *r);
 
 #endif

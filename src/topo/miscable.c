@@ -625,6 +625,51 @@ static bool line_cables(const struct ot_fabric *f)
 	return false;
 }
 
+/*
+ * Line switches whose cable count differs from the most common one of
+ * their dimension and stage in kns (a recognition of f).  Moving one
+ * cable end changes two switches' counts, and a regular KNS has one
+ * count per dimension and stage: with more than MOVED_MAX such switches
+ * no single move makes f regular, and the search of
+ * ot_kns_ft_miscabling() (thousands of recognitions of a damaged
+ * fabric, seconds inside OpenSM's sweep) would find nothing.
+ */
+#define MOVED_MAX 4
+
+static unsigned int off_count(const struct ot_fabric *f,
+			      const struct ot_kns *kns)
+{
+	unsigned int ng = kns->n * (kns->stages + 1), g, p, best, off = 0;
+	uint32_t *hist = calloc((size_t)ng * (OT_MAX_PORTS + 2), sizeof(*hist));
+	uint32_t x;
+
+	if (!hist)
+		return 0; /* the search decides */
+	for (x = 0; x < f->nnodes; x++) {
+		unsigned int deg = 0, st = kns->stage ? kns->stage[x] : 1;
+
+		if (kns->role[x] != OT_KNS_SWITCH || kns->dim[x] < 0 ||
+		    st > kns->stages)
+			continue;
+		for (p = 1; p <= f->node[x].nports; p++)
+			deg += f->node[x].port[p].peer >= 0;
+		g = (unsigned int)kns->dim[x] * (kns->stages + 1) + st;
+		hist[(size_t)g * (OT_MAX_PORTS + 2) + deg]++;
+	}
+	for (g = 0; g < ng; g++) {
+		best = 0;
+		for (p = 1; p <= OT_MAX_PORTS + 1; p++)
+			if (hist[(size_t)g * (OT_MAX_PORTS + 2) + p] >
+			    hist[(size_t)g * (OT_MAX_PORTS + 2) + best])
+				best = p;
+		for (p = 0; p <= OT_MAX_PORTS + 1; p++)
+			if (p != best)
+				off += hist[(size_t)g * (OT_MAX_PORTS + 2) + p];
+	}
+	free(hist);
+	return off;
+}
+
 /* One moved cable end inside fat-tree lines, as the report (n 0 or 1). */
 static int ft_moves(const struct ot_fabric *f, struct ot_miscabling *out,
 		    struct ot_error *err)
@@ -678,7 +723,9 @@ int ot_kns_miscabling(const struct ot_fabric *f, struct ot_miscabling *out,
 		bool ft_ok;
 
 		ft_ok = !ot_kns_ft_recognize(f, &kns, &looks_ft, &ftwhy);
-		if (ft_ok && ot_kns_ft_regular(f, kns)) {
+		if (ft_ok && (ot_kns_ft_regular(f, kns) ||
+			      off_count(f, kns) > MOVED_MAX)) {
+			/* regular, or damaged past what one move explains */
 			ot_kns_free(kns);
 			return 0;
 		}

@@ -1067,16 +1067,21 @@ START_TEST(escape_layer)
 			}
 			needed += need;
 			calids++;
+			/*
+			 * escaped whole (SL 1 from a source the engine does
+			 * not know, as from every one) only where needed;
+			 * else twists (route/hdor_ft_twist.c) may carry it
+			 */
 			escaped += ot_routing_path_sl(r, 0, lid) == 1;
-			ck_assert_msg(need == (ot_routing_path_sl(r, 0, lid) == 1),
-				      "%s, %u cut: LID %u needs the escape layer: %d",
-				      desc, cut, lid, need);
+			ck_assert_msg(need || ot_routing_path_sl(r, 0, lid) == 0,
+				      "%s, %u cut: LID %u on SL %u, no line keeps it from dimension order",
+				      desc, cut, lid, ot_routing_path_sl(r, 0, lid));
 		}
 		ck_assert_msg(r->nvls == (needed ? 2u : 1u), "%s: %u VLs, %u LIDs escaped",
 			      desc, r->nvls, needed);
-		/* VL 1 where some LID needs the layer, VL 0 where some not */
-		ck_assert_msg(cn->vls_used == ((needed ? 2 : 0) |
-					       (needed < calids ? 1 : 0)),
+		/* VL 1 where some LID needs it, VL 0 where some not */
+		ck_assert_msg((cn->vls_used & 2) == (needed ? 2 : 0) &&
+			      (needed == calids || (cn->vls_used & 1)),
 			      "%s: VLs 0x%x, %u of %u LIDs escaped", desc,
 			      cn->vls_used, needed, calids);
 		one += !needed;
@@ -1153,6 +1158,33 @@ static unsigned int heavy(const struct ot_fabric *f, const struct ot_kns *kns)
 	return cut;
 }
 
+/* at most this share of heavy_damage's CA pairs on the escape layer */
+#define ESC_PAIRS_PCT 45
+
+/* CA-to-CA pairs of r on the escape layer (path SL 1); *all: every one. */
+static uint64_t escaped_pairs(const struct ot_fabric *f,
+			      const struct ot_routing *r, uint64_t *all)
+{
+	uint64_t esc = 0;
+	uint32_t s, lid;
+
+	for (s = 0; s < f->nnodes; s++) {
+		uint16_t slid = f->node[s].port[1].lid;
+
+		if (f->node[s].type != OT_NODE_CA || f->node[s].port[1].peer < 0)
+			continue;
+		for (lid = 1; lid <= f->max_lid; lid++) {
+			int o = f->lid_owner[lid].node;
+
+			if (o < 0 || o == (int)s || f->node[o].type != OT_NODE_CA)
+				continue;
+			(*all)++;
+			esc += ot_routing_path_sl(r, slid, lid) == 1;
+		}
+	}
+	return esc;
+}
+
 /*
  * Heavy damage from the generator (cables and switches of the lines
  * dropped, 10-35 %, ports and node order shuffled) on random fat-tree
@@ -1166,6 +1198,7 @@ START_TEST(heavy_damage)
 {
 	struct ot_prng rng = { .state = 0xd3a9 + (uint64_t)_i * 7919 };
 	unsigned int round, accepted = 0, beyond = 0, cut_off = 0, untold = 0;
+	uint64_t esc = 0, all = 0;
 
 	for (round = 0; round < 6 + rounds(); round++) {
 		struct ot_kns_params p, q;
@@ -1217,6 +1250,7 @@ START_TEST(heavy_damage)
 		ck_assert_msg(!cn->looping && !cn->credit_loops && !cn->violations,
 			      "%s: loops, credit loops or violations", desc);
 		ck_assert_msg(!rank_violations(f, r), "%s: ranks", desc);
+		esc += escaped_pairs(f, r, &all);
 		ot_check_report_free(rep);
 		q = p;
 		q.seed = ot_prng_next(&rng);
@@ -1234,10 +1268,87 @@ START_TEST(heavy_damage)
 	fprintf(stderr, "heavy_damage: %u accepted (%u with a router cut off a line or a line apart), %u refused cut in two, %u connected but too damaged to tell\n",
 		accepted, beyond, cut_off, untold);
 	ck_assert_msg(beyond > 0, "no fabric was damaged past the lines as single switches");
+	/*
+	 * Quality: the escape layer (one up*-down* over the whole fabric)
+	 * carries few pairs; twists keep the rest in dimension order.
+	 * Without twists (every destination some router cannot reach in
+	 * dimension order on the layer, whole) it carried 47-81 % here.
+	 */
+	fprintf(stderr, "heavy_damage: %" PRIu64 " of %" PRIu64 " CA pairs on the escape layer\n",
+		esc, all);
+	ck_assert_msg(esc * 100 <= all * ESC_PAIRS_PCT,
+		      "%" PRIu64 " of %" PRIu64 " CA pairs on the escape layer, more than %u %%",
+		      esc, all, ESC_PAIRS_PCT);
 	/* too damaged to tell: seen on 1 to 3 of 12 (k = 3, 35 % cut) */
 	ck_assert_msg(untold * 4 <= accepted + untold,
 		      "%u of %u connected fabrics refused as too damaged to tell",
 		      untold, accepted + untold);
+}
+END_TEST
+
+/*
+ * Lines of several single-stage switches (each router cabled to each),
+ * 15-25 % of the cables dropped, ports shuffled: a router that lost its
+ * cables to some switches cannot reach some routers of its line up*-down*
+ * (through one switch), and twists (route/hdor_ft_twist.c) carry most of
+ * those destinations off the escape layer.  Checked as heavy_damage,
+ * and the share of CA pairs on the escape layer over the loop at most
+ * SEVERAL_ESC_PCT: with twists 20, 52, 38 % in the three loops; without
+ * (whole destinations on the layer) 79, 93, 77 %.
+ */
+#define SEVERAL_ESC_PCT 60
+
+START_TEST(heavy_damage_several)
+{
+	static const unsigned int ks[] = { 4, 6, 8 };
+	struct ot_prng rng = { .state = 0x5e7e + (uint64_t)_i * 6361 };
+	unsigned int round;
+	uint64_t esc = 0, all = 0;
+
+	for (round = 0; round < 6 + rounds(); round++) {
+		struct ot_kns_params p = { 0 };
+		struct ot_check_report *rep = NULL;
+		const struct ot_check_counts *cn;
+		struct ot_error err = { 0 };
+		struct ot_routing *r = NULL;
+		struct ot_fabric *f;
+
+		p.k = ks[ot_prng_below(&rng, 3)];
+		p.n = 2;
+		p.cas = 2;
+		p.links = 1;
+		p.stages = 1;
+		p.line_down[1] = p.k;
+		p.line_up[1] = 2 + ot_prng_below(&rng, 2);
+		p.line_links[1] = 1;
+		p.shuffle = true;
+		p.seed = ot_prng_next(&rng);
+		p.drop_links = 0.15 + 0.05 * ot_prng_below(&rng, 3);
+		p.drop_seed = ot_prng_next(&rng);
+		f = gen(&p, 0);
+		if (ot_engine_run(ot_engine_find("hdor"), f, &r, &err)) {
+			/* cut in two, or too damaged to tell: named */
+			ck_assert_msg(strstr(err.msg, "\""), "%s", err.msg);
+			ot_fabric_free(f);
+			continue;
+		}
+		checked(f, r, &rep);
+		cn = ot_check_counts(rep);
+		ck_assert_msg(!cn->looping && !cn->credit_loops &&
+			      !cn->violations, "kns %u 2 --up %u --drop-links %.2f: loops, credit loops or violations",
+			      p.k, p.line_up[1], p.drop_links);
+		ck_assert_msg(!rank_violations(f, r), "ranks");
+		esc += escaped_pairs(f, r, &all);
+		ot_check_report_free(rep);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+	fprintf(stderr, "heavy_damage_several: %" PRIu64 " of %" PRIu64 " CA pairs on the escape layer\n",
+		esc, all);
+	ck_assert_msg(all > 0, "nothing routed");
+	ck_assert_msg(esc * 100 <= all * SEVERAL_ESC_PCT,
+		      "%" PRIu64 " of %" PRIu64 " CA pairs on the escape layer, more than %u %%",
+		      esc, all, SEVERAL_ESC_PCT);
 }
 END_TEST
 
@@ -1489,6 +1600,7 @@ static Suite *hdor_ft_suite(void)
 	tcase_add_test(tc, damaged_lines);
 	tcase_add_loop_test(tc, escape_layer, 0, 3);
 	tcase_add_loop_test(tc, heavy_damage, 0, 3);
+	tcase_add_loop_test(tc, heavy_damage_several, 0, 3);
 	tcase_add_test(tc, refuses_same_stage_cable);
 	tcase_add_test(tc, refuses_fat_tree);
 	tcase_add_test(tc, miscabling_in_lines);
