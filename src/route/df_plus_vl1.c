@@ -40,9 +40,14 @@
  *    Seitz), on 2 VLs.
  *
  * It ends: past DFP_ROUNDS rounds, DFP_FAILS trees that did not grow or
- * DFP_WORK channels searched, every LID with a path on VL 1 goes to
- * up*-down* at once (flat()), and VL 1 is then up*-down* alone, acyclic
- * (this costs throughput: heavy damage; doc/dragonfly-plus.md).  Where
+ * DFP_WORK channels searched, the search gives up (restore()): every
+ * column and escape mark goes back to what the engine set, and the
+ * damage and escape layers take VLs of their own (3 or 4 VLs), each
+ * acyclic by its own order as in df_plus.c.  Putting every LID with a
+ * path on VL 1 on up*-down* at once would keep 2 VLs, but cost most of
+ * the throughput (uniform 0.04-0.12 against 0.11-0.26 with 10 % of the
+ * cables missing; doc/dragonfly-plus.md).  With 5 % missing no drawn
+ * fabric got that far.  Where
  * the graph has no loop nothing moves and the tables are the rule's.
  * Which LIDs move and the trees depend on the graph and the dealing
  * order (groups, leaves, ranks as the recognizer numbers them), not on
@@ -84,7 +89,54 @@ struct v1 {
 	uint32_t turn;     /* the tree's deal: the LID's number + try */
 	uint64_t work;     /* channels the cycle searches visited */
 	uint32_t fails;    /* trees that did not grow */
+	/*
+	 * The tables as the engine left them, to go back to where the
+	 * search gives up: per LID its switches' column before the first
+	 * change (NULL: unchanged), the escape marks and their count.
+	 */
+	uint8_t **saved;
+	uint8_t *escape0;
+	bool any_escape0;
+	uint32_t v1moved0;
 };
+
+/* lid's column, kept before its first change.  0, or -1 (OOM). */
+static int save_col(struct v1 *v, uint32_t lid)
+{
+	const struct dfp_ctx *c = v->c;
+	uint32_t i;
+
+	if (v->saved[lid])
+		return 0;
+	v->saved[lid] = malloc(c->nsw);
+	if (!v->saved[lid])
+		return ot_error_nomem(c->err, "df-static");
+	for (i = 0; i < c->nsw; i++)
+		v->saved[lid][i] = v->out->lft[c->posnode[i]][lid];
+	return 0;
+}
+
+/*
+ * The search gave up: every column and escape mark back as the engine
+ * left them, the damage and escape layers on VLs of their own (v1share
+ * false): each acyclic by its own order (df_plus.c), as before there was
+ * a search; 3 or 4 VLs instead of 2, the rule's throughput kept.
+ */
+static void restore(struct v1 *v)
+{
+	struct dfp_ctx *c = v->c;
+	uint32_t lid, i;
+
+	for (lid = 0; lid <= c->f->max_lid; lid++) {
+		if (!v->saved[lid])
+			continue;
+		for (i = 0; i < c->nsw; i++)
+			v->out->lft[c->posnode[i]][lid] = v->saved[lid][i];
+	}
+	memcpy(c->escape, v->escape0, (size_t)c->f->max_lid + 1);
+	c->any_escape = v->any_escape0;
+	c->v1moved = v->v1moved0;
+}
 
 /* The SL of lid's paths from switch position i that VL 1 sees, 0 none. */
 static unsigned int walk_sl(const struct v1 *v, uint32_t lid, uint32_t i)
@@ -256,8 +308,7 @@ static int64_t to_move(struct v1 *v, struct ot_cdg *g)
 
 /*
  * Bounds on the search: channels the cycle searches may visit in all,
- * rounds and trees that do not grow before every LID on VL 1 goes to
- * up*-down* at once (flat()).
+ * rounds and trees that do not grow before it gives up (restore()).
  */
 #define DFP_WORK (64ull << 20)
 #define DFP_ROUNDS 12
@@ -385,6 +436,8 @@ static int grow_tree(struct v1 *v, struct ot_cdg *g, uint32_t lid)
 				      c->hop[v->nto[i]], 1);
 		return 1;
 	}
+	if (save_col(v, lid))
+		return -1;
 	for (i = 0; i < c->nsw; i++)
 		v->out->lft[c->posnode[i]][lid] = c->hop[c->posnode[i]];
 	return 0;
@@ -396,7 +449,7 @@ static int updown(struct v1 *v, uint32_t lid)
 	struct dfp_ctx *c = v->c;
 	uint32_t i;
 
-	if (ot_dfp_escape_hops(c, lid, c->rank[lid]))
+	if (ot_dfp_escape_hops(c, lid, c->rank[lid]) || save_col(v, lid))
 		return -1;
 	for (i = 0; i < c->nsw; i++)
 		v->out->lft[c->posnode[i]][lid] = c->hop[c->posnode[i]];
@@ -465,35 +518,6 @@ static int round_vl1(struct v1 *v)
 	return rc;
 }
 
-/*
- * Every LID with a path on VL 1 (an SL other than 0 from some leaf, or
- * on the escape layer) to up*-down*: VL 1 then holds up*-down* alone,
- * acyclic; VL 0 only lost paths.  0, or -1 (err set).
- */
-static int flat(struct v1 *v)
-{
-	struct dfp_ctx *c = v->c;
-	uint32_t x, i;
-
-	for (x = 0; x < c->norder; x++) {
-		uint32_t lid = c->order[x];
-
-		for (i = 0; i < c->nleaves && v->st[lid] == V1_RULE; i++)
-			if (walk_sl(v, lid, i))
-				v->st[lid] = V1_PENDING;
-		if (v->st[lid] == V1_RULE || v->st[lid] == V1_UPDOWN)
-			continue;
-		if (!c->escape[lid])
-			c->v1moved++;
-		c->escape[lid] = 1;
-		c->any_escape = true;
-		v->st[lid] = V1_UPDOWN;
-		if (updown(v, lid))
-			return -1;
-	}
-	return 0;
-}
-
 int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
 {
 	struct v1 v = { .c = c, .out = out };
@@ -513,23 +537,30 @@ int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
 	v.dist = calloc((size_t)c->f->nnodes + 1, sizeof(*v.dist));
 	v.nfrom = malloc(((size_t)c->nsw + 1) * sizeof(*v.nfrom));
 	v.nto = malloc(((size_t)c->nsw + 1) * sizeof(*v.nto));
-	if (!v.st || !v.dist || !v.seen || !v.stack || !v.nfrom || !v.nto)
+	v.saved = calloc((size_t)c->f->max_lid + 1, sizeof(*v.saved));
+	v.escape0 = malloc((size_t)c->f->max_lid + 1);
+	if (!v.st || !v.dist || !v.seen || !v.stack || !v.nfrom || !v.nto ||
+	    !v.saved || !v.escape0)
 		rc = ot_error_nomem(c->err, "df-static");
+	if (!rc)
+		memcpy(v.escape0, c->escape, (size_t)c->f->max_lid + 1);
+	v.any_escape0 = c->any_escape;
+	v.v1moved0 = c->v1moved;
 	for (lid = 0; !rc && lid <= c->f->max_lid; lid++)
 		v.st[lid] = c->escape[lid] ? V1_PENDING : V1_RULE;
 	while (!rc) {
 		if (++rounds > DFP_ROUNDS || v.fails > DFP_FAILS) {
-			rc = flat(&v);
-			v.fails = 0;
-			rounds = 0;
-			if (rc)
-				break;
+			rc = -2; /* gives up */
+			break;
 		}
 		rc = round_vl1(&v);
 	}
-	for (lid = 0; rc == -2 && lid <= c->f->max_lid; lid++)
-		if (v.st[lid] == V1_TREE && updown(&v, lid))
-			rc = -1;
+	if (rc == -2)
+		restore(&v);
+	for (lid = 0; v.saved && lid <= c->f->max_lid; lid++)
+		free(v.saved[lid]);
+	free(v.saved);
+	free(v.escape0);
 	free(v.st);
 	free(v.dist);
 	free(v.nfrom);
@@ -538,7 +569,7 @@ int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
 	free(v.stack);
 	if (rc == -1)
 		return -1;
-	/* stuck (-2): the damage and escape layers keep VLs of their own */
+	/* gave up (-2): the engine's tables, the layers on VLs of their own */
 	c->v1share = rc == 1;
 	return 0;
 }

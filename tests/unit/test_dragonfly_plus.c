@@ -493,7 +493,10 @@ START_TEST(two_vls_damaged)
 				}
 				k = checked(f, r, &rep, what);
 				ck_assert_msg(!k->violations, "%s", what);
-				ck_assert_msg(r->nvls <= 2 &&
+				/* 10 %: where the search gives up, 3-4 */
+				ck_assert_msg(drops[j] > 0.06 ?
+						      r->nvls <= 4 :
+						      r->nvls <= 2 &&
 						      !(k->vls_used & ~3u),
 					      "%s: %u VLs (used %#x, SLs %#x)",
 					      what, r->nvls, k->vls_used,
@@ -529,6 +532,41 @@ START_TEST(two_vls_damaged)
 		ot_fabric_free(f);
 	}
 	ck_assert_msg(!low, "uniform below 0.25 on %u of 24", low);
+	/*
+	 * 10 %: where the search gives up, the engine's own tables on VLs
+	 * of their own, not every VL 1 LID on up*-down* (that kept 2 VLs at
+	 * uniform 0.048-0.081 on seeds 1, 6, 8, 9 and 12; now 0.11 or more,
+	 * main's figures).  Some draw must take that way.
+	 */
+	for (seed = 1, low = 0, j = 0; seed <= 12; seed++) {
+		struct shape sh = shapes[0];
+		struct ot_check_report *rep;
+		struct ot_fabric *f;
+		struct ot_routing *r;
+		double u;
+
+		sh.dl = 0.1;
+		sh.seed = seed;
+		f = dfplus(&sh, true, 2);
+		describe(&sh, what, sizeof(what));
+		r = route_or_cut(f, what, false);
+		if (!r) {
+			ot_fabric_free(f);
+			continue;
+		}
+		checked(f, r, &rep, what);
+		ot_check_report_free(rep);
+		u = uniform_of(f, r);
+		if (u < 0.11)
+			fprintf(stderr, "%s: uniform %.4f on %u VLs\n", what, u,
+				r->nvls);
+		low += u < 0.11;
+		j += r->nvls > 2;
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+	ck_assert_msg(!low, "10 %%: uniform below 0.11 on %u of 12", low);
+	ck_assert_msg(j > 0, "10 %%: the search never gave up");
 }
 END_TEST
 
