@@ -46,6 +46,7 @@
 #include "live/progress.h"
 #include "live/saport.h"
 #include "live/window.h"
+#include "model/pathsl.h"
 
 /* PathRecord component mask bits (IBA vol. 1, 15.2.5.16). */
 #define SA_PR_COMP_DLID (1ull << 4)
@@ -88,23 +89,17 @@ static void sa_sl_table_free(void *priv)
 	free(t);
 }
 
+/* Two SLs a byte, as the path-SL dump file packs them (model/pathsl.h). */
 static uint8_t sa_sl_get(const struct sa_sl_table *t, uint32_t row,
 			 uint16_t dlid)
 {
-	uint8_t b = t->sl[row * t->stride + dlid / 2];
-
-	return dlid % 2 ? b >> 4 : b & 0xf;
+	return ot_pathsl_get(t->sl + row * t->stride, dlid);
 }
 
 static void sa_sl_put(struct sa_sl_table *t, uint32_t row, uint16_t dlid,
 		      uint8_t sl)
 {
-	uint8_t *b = &t->sl[row * t->stride + dlid / 2];
-
-	if (dlid % 2)
-		*b = (uint8_t)((*b & 0x0f) | (sl & 0xf) << 4);
-	else
-		*b = (uint8_t)((*b & 0xf0) | (sl & 0xf));
+	ot_pathsl_put(t->sl + row * t->stride, dlid, sl);
 }
 
 static bool sa_was_asked(const struct sa_sl_table *t, uint32_t row,
