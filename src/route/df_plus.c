@@ -14,16 +14,23 @@
  *
  * Spreading, chosen by the destination: the LIDs of group H are numbered
  * k = 0, 1, ... in the order (CA before switch LIDs, LMC offset, leaf in
- * group, CA rank on the leaf); the global cables from G to H are listed in the order (spine in
- * G, spine in H, port) and LID k takes cable k mod C (C of them), from
- * every leaf of G alike: each global cable carries the same number of
- * H's destinations within one, and so each spine in proportion to its
- * cables.  A leaf takes the (k / C mod n)-th of its n parallel cables to
- * that spine; a spine's cables down to T, and a leaf's to the spines
- * cabled to T inside the group, are dealt by k mod their number (in the
- * order spine in group, port).  So whatever the GUIDs, port numbers and
- * discovery order, the same destinations take the same cables (up to
- * the order of parallel cables between one pair of switches).
+ * group, CA rank on the leaf); the global cables from G to H are listed
+ * with the spines of H they land on in turn (the first cable landing on
+ * each spine of H in spine order, then the second, ...; a spine's own
+ * in (spine in G, spine in H, port) order) and LID k takes cable k mod C
+ * (C of them), from every leaf of G alike: each global cable carries
+ * the same number of H's destinations within one, and so each spine in
+ * proportion to its cables, and the CAs of one leaf (consecutive k)
+ * land on different spines of H, which share the hops down to it.  A
+ * leaf takes the (k / C mod n)-th of its n parallel cables to that
+ * spine; a leaf's cables to the spines cabled to T inside the group are
+ * dealt by k mod their number (in the order spine in group, port).  A
+ * spine's parallel cables down to T are dealt last (balance_down()):
+ * T's LIDs weighed by the CAs whose paths reach them through that spine,
+ * heaviest first to the cable carrying least.  So whatever the GUIDs,
+ * port numbers and discovery order, the same destinations take the same
+ * cables (up to the order of parallel cables between one pair of
+ * switches).
  *
  * Deadlock freedom on 1 VL: every path is up (leaf -> spine), global
  * (spine -> spine), down (spine -> leaf), each at most once and in that
@@ -308,7 +315,7 @@ static int prepare_cables(struct dfp_ctx *c)
 					    d->group[x];
 
 				c->gcab[c->gstart[at]++] =
-					(struct dfp_cab){ n, x, p };
+					(struct dfp_cab){ .sp = n, .far = x, .port = p };
 			}
 	for (k = np; k > 0; k--)
 		c->gstart[k] = c->gstart[k - 1];
@@ -333,6 +340,8 @@ static int prepare_scratch(struct dfp_ctx *c)
 	c->gturn = calloc((size_t)c->ng + 1, 1);
 	c->flist = malloc((c->gstart[(size_t)c->ng * c->ng] + 1) *
 			  sizeof(*c->flist));
+	c->fdeal = malloc((c->gstart[(size_t)c->ng * c->ng] + 1) *
+			  sizeof(*c->fdeal));
 	c->rbeg = calloc(N, sizeof(*c->rbeg));
 	c->rcnt = calloc(N, sizeof(*c->rcnt));
 	c->pbeg = calloc(N, sizeof(*c->pbeg));
@@ -348,7 +357,7 @@ static int prepare_scratch(struct dfp_ctx *c)
 		c->posnode[n] = n < c->nleaves ? c->d->leaf[n] :
 			c->d->spine[n - c->nleaves];
 	if (!c->posnode || !c->cabled || !c->fstart || !c->fturn ||
-	    !c->gturn || !c->flist || !c->rbeg || !c->rcnt ||
+	    !c->gturn || !c->flist || !c->fdeal || !c->rbeg || !c->rcnt ||
 	    !c->pbeg || !c->pcnt || !c->fbeg || !c->fcnt || !c->frule ||
 	    !c->plist || !c->ldet || !c->hop)
 		return ot_error_nomem(c->err, "df-static");
@@ -857,19 +866,154 @@ static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 	return 0;
 }
 
+/* A leaf's CAs: its ports cabled to other than switches. */
+static uint32_t *leaf_cas(const struct dfp_ctx *c)
+{
+	uint32_t *n = calloc((size_t)c->nleaves + 1, sizeof(*n)), i;
+	unsigned int p;
+
+	for (i = 0; n && i < c->nleaves; i++) {
+		const struct ot_node *nd = &c->f->node[c->posnode[i]];
+
+		for (p = 1; p <= nd->nports; p++)
+			n[i] += nd->port[p].peer >= 0 &&
+				!ot_is_switch(c->f, nd->port[p].peer);
+	}
+	return n;
+}
+
+/* A LID's flows through one spine: CAs sending, rank, place in the batch. */
+struct dfp_flow {
+	uint32_t w, rank, x;
+};
+
+static int cmp_flow(const void *a, const void *b)
+{
+	const struct dfp_flow *x = a, *y = b;
+
+	if (x->w != y->w)
+		return x->w > y->w ? -1 : 1;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/*
+ * Parallel cables from a spine down to T (the last hop of every path to
+ * T's CAs through that spine): the rule deals T's LIDs over them by
+ * number, but the LIDs that arrive at one spine are those other groups
+ * deal to its global cables, numbers of one residue, so one of the
+ * cables may take them all.  Instead, per spine, every leaf's path to
+ * each CA LID of T is walked through the batch's entries and weighed by
+ * the leaf's CAs, and the LIDs are dealt heaviest first to the cable
+ * carrying least so far (ties: rank, then port).  Only the choice among
+ * cables between the same two switches changes: the paths' shapes, SLs
+ * and VLs, and the deadlock argument, are the rule's.
+ */
+static int balance_down(struct dfp_ctx *c, const uint16_t *by, uint32_t n,
+			uint8_t *buf, const uint32_t *lcas)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_dfp *d = c->d;
+	int32_t T = c->tleaf[by[0]], H = d->group[T];
+	uint32_t ns = d->sstart[H + 1] - d->sstart[H], i, j, x, m;
+	uint32_t *w = NULL, load[OT_MAX_PORTS + 1];
+	struct dfp_flow *fl = NULL;
+	uint8_t par[OT_MAX_PORTS + 1];
+	bool any = false;
+	unsigned int p;
+
+	for (i = 0; i < ns && !any; i++) {
+		int32_t s = d->spine[d->sstart[H] + i];
+
+		for (p = 1, m = 0; p <= f->node[s].nports; p++)
+			m += f->node[s].port[p].peer == T;
+		any = m > 1;
+	}
+	if (!any)
+		return 0;
+	w = calloc((size_t)n * ns + 1, sizeof(*w));
+	fl = malloc(((size_t)n + 1) * sizeof(*fl));
+	if (!w || !fl) {
+		free(w);
+		free(fl);
+		return ot_error_nomem(c->err, "df-static");
+	}
+	for (x = 0; x < n; x++) {
+		if (c->tsw[by[x]] != T)
+			continue;
+		for (i = 0; i < c->nleaves; i++) {
+			int32_t at = c->posnode[i], prev = -1, hops;
+
+			if (!lcas[i] || at == T)
+				continue;
+			for (hops = 0; at >= 0 && at != T && hops < 8; hops++) {
+				uint8_t q = buf[(size_t)x * c->nsw +
+						dfp_sw_pos(c, at)];
+
+				if (!q || q > f->node[at].nports)
+					break;
+				prev = at;
+				at = f->node[at].port[q].peer;
+				if (at >= 0 && !ot_is_switch(f, at))
+					at = -1;
+			}
+			if (at == T && prev >= 0 &&
+			    d->role[prev] == OT_DFP_SPINE && d->group[prev] == H)
+				w[(size_t)x * ns + (uint32_t)d->index[prev]] +=
+					lcas[i];
+		}
+	}
+	for (i = 0; i < ns; i++) {
+		int32_t s = d->spine[d->sstart[H] + i];
+		uint32_t pos = dfp_sw_pos(c, s), np = 0, nf = 0;
+
+		for (p = 1; p <= f->node[s].nports; p++)
+			if (f->node[s].port[p].peer == T)
+				par[np++] = (uint8_t)p;
+		if (np < 2)
+			continue;
+		for (x = 0; x < n; x++) {
+			uint8_t q = buf[(size_t)x * c->nsw + pos];
+
+			if (c->tsw[by[x]] != T || !q ||
+			    f->node[s].port[q].peer != T)
+				continue;
+			fl[nf++] = (struct dfp_flow){
+				.w = w[(size_t)x * ns + (uint32_t)d->index[s]],
+				.rank = c->rank[by[x]], .x = x };
+		}
+		qsort(fl, nf, sizeof(*fl), cmp_flow);
+		memset(load, 0, sizeof(load));
+		for (j = 0; j < nf; j++) {
+			uint32_t best = 0, q;
+
+			for (q = 1; q < np; q++)
+				if (load[q] < load[best])
+					best = q;
+			load[best] += fl[j].w;
+			buf[(size_t)fl[j].x * c->nsw + pos] = par[best];
+		}
+	}
+	free(w);
+	free(fl);
+	return 0;
+}
+
 /*
  * The LIDs by[0 .. n) routed toward leaf T: each LID's ports into buf,
  * then written switch by switch (a switch's entries for T's LIDs lie
  * close together).
  */
 static int route_batch(struct dfp_ctx *c, struct ot_routing *out,
-		       const uint16_t *by, uint32_t n, uint8_t *buf)
+		       const uint16_t *by, uint32_t n, uint8_t *buf,
+		       const uint32_t *lcas)
 {
 	uint32_t x, i;
 
 	for (x = 0; x < n; x++)
 		if (route_lid(c, by[x], c->rank[by[x]], buf + (size_t)x * c->nsw))
 			return -1;
+	if (balance_down(c, by, n, buf, lcas))
+		return -1;
 	for (i = 0; i < c->nsw; i++) {
 		uint8_t *row = out->lft[c->posnode[i]];
 
@@ -883,13 +1027,17 @@ static int route_batch(struct dfp_ctx *c, struct ot_routing *out,
 static int fill_lfts(struct dfp_ctx *c, struct ot_routing *out)
 {
 	uint16_t *by = malloc(((size_t)c->norder + 1) * sizeof(*by));
+	uint32_t *lcas = leaf_cas(c);
 	uint8_t *buf = NULL, *nb;
 	uint32_t i, j, cap = 0;
 	int32_t T = -1;
 	int error = 0;
 
-	if (!by)
+	if (!by || !lcas) {
+		free(by);
+		free(lcas);
 		return ot_error_nomem(c->err, "df-static");
+	}
 	memcpy(by, c->order, (size_t)c->norder * sizeof(*by));
 	qsort_r(by, c->norder, sizeof(*by), cmp_pos, c);
 	for (i = 0; i < c->norder && !error; i = j) {
@@ -911,10 +1059,11 @@ static int fill_lfts(struct dfp_ctx *c, struct ot_routing *out)
 			ot_dfp_candidates(c, T);
 			valiant_groups(c, T); /* reads no switch of T's group */
 		}
-		error = route_batch(c, out, by + i, j - i, buf);
+		error = route_batch(c, out, by + i, j - i, buf, lcas);
 	}
 	free(buf);
 	free(by);
+	free(lcas);
 	return error;
 }
 
@@ -1125,6 +1274,7 @@ static void ctx_free(struct dfp_ctx *c)
 	free(c->fturn);
 	free(c->gturn);
 	free(c->flist);
+	free(c->fdeal);
 	free(c->rbeg);
 	free(c->rcnt);
 	free(c->pbeg);

@@ -49,6 +49,36 @@ static bool turn_below(const struct dfp_ctx *c, int32_t w, int32_t T)
 }
 
 /*
+ * The usable cables of one group toward T's group, flist[from .. to), in
+ * the rule's dealing order into fdeal: the first cable landing on each
+ * spine of T's group (in spine order), then the second, ...  Consecutive
+ * numbers k (the CAs of one leaf) then land on different spines, which
+ * share the hops down to the leaf; flist itself stays in (spine, far
+ * spine, port) order, a spine's cables together (rbeg, rcnt).
+ */
+static void deal_order(struct dfp_ctx *c, uint32_t from, uint32_t to)
+{
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t i, j, round, n = to - from;
+
+	if (n > OT_MAX_PORTS) {
+		memcpy(c->fdeal + from, c->flist + from, n * sizeof(*c->flist));
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		int32_t far = c->gcab[c->flist[from + i]].far;
+
+		for (j = 0, round = 0; j < i; j++)
+			round += c->gcab[c->flist[from + j]].far == far;
+		key[i] = ((uint64_t)round << 40) |
+			 ((uint64_t)(uint32_t)c->d->index[far] << 16) | i;
+	}
+	qsort(key, n, sizeof(*key), ot_cmp_u64);
+	for (i = 0; i < n; i++)
+		c->fdeal[from + i] = c->flist[from + (key[i] & 0xffff)];
+}
+
+/*
  * Toward leaf T: which spines of H reach it, the usable cables per
  * group: those landing on a spine cabled to T, or where a group has
  * none, those landing on a spine that reaches T by a turn below it.
@@ -84,6 +114,7 @@ void ot_dfp_usable_cables(struct dfp_ctx *c, int32_t T)
 				c->rcnt[cb->sp]++;
 				c->flist[k++] = i;
 			}
+		deal_order(c, c->fstart[G], k);
 	}
 	c->fstart[c->ng] = k;
 }
@@ -359,7 +390,7 @@ unsigned int ot_dfp_port_at_k(const struct dfp_ctx *c, int32_t s,
 	}
 	C = c->fstart[G + 1] - c->fstart[G];
 	if (d->role[s] == OT_DFP_SPINE && c->rcnt[s]) {
-		const struct dfp_cab *cb = &c->gcab[c->flist[c->fstart[G] +
+		const struct dfp_cab *cb = &c->gcab[c->fdeal[c->fstart[G] +
 							     k % C]];
 
 		if (cb->sp == s)
@@ -371,7 +402,7 @@ unsigned int ot_dfp_port_at_k(const struct dfp_ctx *c, int32_t s,
 						    OT_NO_PORT;
 	if (d->role[s] == OT_DFP_LEAF && C &&
 	    (!c->ldet[s] || c->ldet[s] == DFP_LAND_SL)) {
-		int32_t sp = c->gcab[c->flist[c->fstart[G] + k % C]].sp;
+		int32_t sp = c->gcab[c->fdeal[c->fstart[G] + k % C]].sp;
 
 		n = ports_to(c, s, sp, &first);
 		if (n)

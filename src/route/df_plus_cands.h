@@ -47,6 +47,7 @@ struct dfp_ctx {
 	uint8_t *gturn;   /* per group, toward T: a leaf of it turns (SL 3) */
 	uint32_t *fstart; /* per group: its usable cables flist[...] */
 	uint32_t *flist;  /* indices into gcab */
+	uint32_t *fdeal;  /* flist per group in the rule's order (deal_order) */
 	uint32_t *rbeg, *rcnt; /* per spine: its own in flist */
 	uint32_t *pbeg, *pcnt; /* per switch: candidate ports in plist */
 	uint32_t *fbeg, *fcnt; /* per spine: its fallback in plist */
