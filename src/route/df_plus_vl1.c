@@ -98,7 +98,106 @@ struct v1 {
 	uint8_t *escape0;
 	bool any_escape0;
 	uint32_t v1moved0;
+	/*
+	 * Link loads that steer the trees (tree_hop): per link, the flows of
+	 * uniform traffic over it (each CA sending one to every CA's base
+	 * LID but the pending ones), the tree's own added as it grows.
+	 */
+	uint32_t *lbase;   /* per node: its first link */
+	int32_t *load;     /* per link */
+	uint32_t *wt;      /* per node: the CAs cabled to it */
+	int32_t *joined;   /* the tree's switches with CAs so far */
+	uint32_t njoined;
+	bool loaded;
 };
+
+/* Whether lid's flows count in the loads: a CA's base LID. */
+static bool counted(const struct v1 *v, uint32_t lid)
+{
+	const struct dfp_ctx *c = v->c;
+	int32_t o = c->f->lid_owner[lid].node;
+
+	return c->tsw[lid] >= 0 && !c->voff[lid] && o >= 0 &&
+	       !ot_is_switch(c->f, o);
+}
+
+/*
+ * Adds w to every link of the path toward lid from switch n: through
+ * the tables, or (grown) through the hops of the tree being grown.
+ */
+static void add_path(struct v1 *v, uint32_t lid, int32_t n, int32_t w,
+		     bool grown)
+{
+	const struct dfp_ctx *c = v->c;
+	uint32_t hops = 0;
+
+	while (n != c->tsw[lid] && hops++ <= c->nsw) {
+		unsigned int p = grown ? c->hop[n] : v->out->lft[n][lid];
+		const struct ot_port *pt;
+
+		if (!p || p > c->f->node[n].nports)
+			return;
+		pt = &c->f->node[n].port[p];
+		if (pt->peer < 0 || !ot_is_switch(c->f, pt->peer))
+			return;
+		v->load[v->lbase[n] + p - 1] += w;
+		n = pt->peer;
+	}
+}
+
+/* lid's flows (counted()) in or out of the loads: sign 1 or -1. */
+static void add_lid(struct v1 *v, uint32_t lid, int32_t sign)
+{
+	const struct dfp_ctx *c = v->c;
+	uint32_t i;
+
+	if (!v->loaded || !counted(v, lid))
+		return;
+	for (i = 0; i < c->nleaves; i++) {
+		int32_t s = c->posnode[i];
+
+		if (v->wt[s])
+			add_path(v, lid, s, sign * (int32_t)v->wt[s], false);
+	}
+}
+
+/* The loads of every LID not pending, through the tables. */
+static void load_all(struct v1 *v)
+{
+	const struct dfp_ctx *c = v->c;
+	uint32_t x;
+
+	if (v->loaded)
+		return;
+	v->loaded = true;
+	for (x = 0; x < c->norder; x++)
+		if (v->st[c->order[x]] != V1_PENDING)
+			add_lid(v, c->order[x], 1);
+}
+
+/* lid goes pending: its flows out of the loads (its column as it is). */
+static void pend(struct v1 *v, uint32_t lid)
+{
+	add_lid(v, lid, -1);
+	v->st[lid] = V1_PENDING;
+}
+
+/* The most loaded link on the tree's path from switch y toward lid. */
+static int32_t path_max(const struct v1 *v, uint32_t lid, int32_t y)
+{
+	const struct dfp_ctx *c = v->c;
+	uint32_t hops = 0;
+	int32_t m = 0;
+
+	while (y != c->tsw[lid] && hops++ <= c->nsw) {
+		unsigned int p = c->hop[y];
+
+		if (v->load[v->lbase[y] + p - 1] > m)
+			m = v->load[v->lbase[y] + p - 1];
+		y = c->f->node[y].port[p].peer;
+	}
+	return m;
+}
 
 /* lid's column, kept before its first change.  0, or -1 (OOM). */
 static int save_col(struct v1 *v, uint32_t lid)
@@ -251,7 +350,7 @@ static int64_t walk_all(struct v1 *v, struct ot_cdg *g, struct v1loops *lp,
 			if (c->escape[lid])
 				*stuck = true;
 			else
-				marked++, v->st[lid] = V1_PENDING;
+				marked++, pend(v, lid);
 			break;
 		}
 		for (i = 0; lp && i < lp->ntouch; i++) {
@@ -267,7 +366,7 @@ static int64_t walk_all(struct v1 *v, struct ot_cdg *g, struct v1loops *lp,
 	}
 	for (a = 0; lp && a < lp->sc->ncomp; a++)
 		if (lp->best[a] && v->st[lp->blid[a]] != V1_PENDING)
-			marked++, v->st[lp->blid[a]] = V1_PENDING;
+			marked++, pend(v, lp->blid[a]);
 	return marked;
 }
 
@@ -340,17 +439,18 @@ static bool reaches(struct v1 *v, const struct ot_cdg *g, uint32_t from,
 
 /*
  * Switch x of the tree toward lid: a port to a switch y of the tree
- * (nearest to the LID first, dealt by the LID's number among those, in
- * position and port order) whose dependency (x -> y) -> (y's hop) closes
- * no cycle in g; added to g.  0, or 1 where there is none, -1 out of
- * memory.
+ * (nearest to the LID first; among those the least loaded, by the most
+ * loaded link of x -> y and y's path on, then dealt by the LID's number,
+ * in position and port order) whose dependency (x -> y) -> (y's hop)
+ * closes no cycle in g; added to g.  0, or 1 where there is none, -1 out
+ * of memory.
  */
 static int tree_hop(struct v1 *v, struct ot_cdg *g, uint32_t lid, int32_t x,
 		    uint32_t layer)
 {
 	const struct dfp_ctx *c = v->c;
 	const struct ot_node *nd = &c->f->node[x];
-	uint64_t key[OT_MAX_PORTS + 1];
+	uint64_t key[OT_MAX_PORTS + 1], ord[OT_MAX_PORTS + 1];
 	uint32_t m = 0, near = 0, j;
 	unsigned int p;
 
@@ -365,8 +465,18 @@ static int tree_hop(struct v1 *v, struct ot_cdg *g, uint32_t lid, int32_t x,
 	qsort(key, m, sizeof(*key), ot_cmp_u64);
 	while (near < m && key[near] >> 40 == key[0] >> 40)
 		near++;
+	for (j = 0; j < near; j++) { /* the nearest: least loaded, then dealt */
+		uint32_t at = (v->turn + j) % near;
+		int32_t y = nd->port[key[at] & 0xff].peer;
+		int32_t l = v->load[v->lbase[x] + (key[at] & 0xff) - 1];
+		int32_t b = path_max(v, lid, y);
+
+		l = l > b ? l : b;
+		ord[j] = ((uint64_t)(l > 0 ? l : 0) << 16) | at;
+	}
+	qsort(ord, near, sizeof(*ord), ot_cmp_u64);
 	for (j = 0; j < m; j++) {
-		uint32_t at = j < near ? (v->turn + j) % near : j;
+		uint32_t at = j < near ? (uint32_t)(ord[j] & 0xffff) : j;
 		int32_t y;
 		uint32_t a, b;
 		int added;
@@ -409,6 +519,7 @@ static int grow_tree(struct v1 *v, struct ot_cdg *g, uint32_t lid)
 	int rc;
 
 	v->nnew = 0;
+	v->njoined = 0;
 	for (i = 0; i < c->nsw; i++)
 		v->dist[c->posnode[i]] = 0;
 	v->dist[c->tsw[lid]] = 1;
@@ -428,12 +539,19 @@ static int grow_tree(struct v1 *v, struct ot_cdg *g, uint32_t lid)
 			v->dist[x] = layer;
 			left--;
 			grew = true;
+			if (v->wt[x] && counted(v, lid)) {
+				add_path(v, lid, x, (int32_t)v->wt[x], true);
+				v->joined[v->njoined++] = x;
+			}
 		}
 	}
-	if (left) { /* not taken: its dependencies out again */
+	if (left) { /* not taken: its dependencies and loads out again */
 		for (i = 0; i < v->nnew; i++)
 			ot_cdg_remove(g, v->nfrom[i], v->nto[i],
 				      c->hop[v->nto[i]], 1);
+		for (i = 0; i < v->njoined; i++)
+			add_path(v, lid, v->joined[i],
+				 -(int32_t)v->wt[v->joined[i]], true);
 		return 1;
 	}
 	if (save_col(v, lid))
@@ -453,6 +571,7 @@ static int updown(struct v1 *v, uint32_t lid)
 		return -1;
 	for (i = 0; i < c->nsw; i++)
 		v->out->lft[c->posnode[i]][lid] = c->hop[c->posnode[i]];
+	add_lid(v, lid, 1);
 	return 0;
 }
 
@@ -469,6 +588,7 @@ static int place_pending(struct v1 *v, struct ot_cdg *g)
 	uint32_t x, t;
 	int rc;
 
+	load_all(v);
 	for (x = 0; x < c->norder; x++) {
 		uint32_t lid = c->order[x];
 
@@ -539,9 +659,28 @@ int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
 	v.nto = malloc(((size_t)c->nsw + 1) * sizeof(*v.nto));
 	v.saved = calloc((size_t)c->f->max_lid + 1, sizeof(*v.saved));
 	v.escape0 = malloc((size_t)c->f->max_lid + 1);
+	v.lbase = malloc(((size_t)c->f->nnodes + 1) * sizeof(*v.lbase));
+	v.wt = calloc((size_t)c->f->nnodes + 1, sizeof(*v.wt));
+	v.joined = malloc(((size_t)c->nsw + 1) * sizeof(*v.joined));
 	if (!v.st || !v.dist || !v.seen || !v.stack || !v.nfrom || !v.nto ||
-	    !v.saved || !v.escape0)
+	    !v.saved || !v.escape0 || !v.lbase || !v.wt || !v.joined)
 		rc = ot_error_nomem(c->err, "df-static");
+	for (lid = 0; !rc && lid < c->f->nnodes; lid++) { /* per node */
+		const struct ot_node *nd = &c->f->node[lid];
+		unsigned int p;
+
+		v.lbase[0] = 0;
+		v.lbase[lid + 1] = v.lbase[lid] + nd->nports;
+		for (p = 1; p <= nd->nports; p++)
+			v.wt[lid] += nd->port[p].peer >= 0 &&
+				     !ot_is_switch(c->f, nd->port[p].peer);
+	}
+	if (!rc) {
+		v.load = calloc((size_t)v.lbase[c->f->nnodes] + 1,
+				sizeof(*v.load));
+		if (!v.load)
+			rc = ot_error_nomem(c->err, "df-static");
+	}
 	if (!rc)
 		memcpy(v.escape0, c->escape, (size_t)c->f->max_lid + 1);
 	v.any_escape0 = c->any_escape;
@@ -567,6 +706,10 @@ int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
 	free(v.nto);
 	free(v.seen);
 	free(v.stack);
+	free(v.load);
+	free(v.lbase);
+	free(v.wt);
+	free(v.joined);
 	if (rc == -1)
 		return -1;
 	/* gave up (-2): the engine's tables, the layers on VLs of their own */
