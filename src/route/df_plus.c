@@ -924,9 +924,10 @@ static int fill_lfts(struct dfp_ctx *c, struct ot_routing *out)
  * damage layer's; then the Valiant layers'. */
 static struct dfp_vlrule ctx_vlrule(const struct dfp_ctx *c)
 {
-	bool share = c->v1share;
+	bool share = c->v1share, dshare = !share && c->dmg_share;
 	bool two = c->any_detour || c->any_turn || c->any_land ||
-		   (share && (c->any_damage || c->any_escape));
+		   (share && (c->any_damage || c->any_escape)) ||
+		   (dshare && c->any_damage);
 	struct dfp_vlrule v = { c->any_detour, c->any_turn, c->any_land,
 				c->any_escape, share || !two ? 1 : 2, { 0 },
 				0 };
@@ -934,7 +935,7 @@ static struct dfp_vlrule ctx_vlrule(const struct dfp_ctx *c)
 	unsigned int l;
 
 	if (c->any_damage)
-		v.dmg_vl = share ? 1 : next++;
+		v.dmg_vl = share || dshare ? 1 : next++;
 	for (l = 1; l <= OT_VALIANT_LAYERS; l++)
 		if (c->layers >> l & 1)
 			v.lay_vl[l] = next++;

@@ -87,6 +87,8 @@ struct v1 {
 	int32_t *nto;      /* ... to this node's hop */
 	uint32_t nnew;
 	uint32_t turn;     /* the tree's deal: the LID's number + try */
+	bool by_load;      /* this try: the least loaded first (tree_hop) */
+	bool mode_load;    /* this search: a first try by load per tree */
 	uint64_t work;     /* channels the cycle searches visited */
 	uint32_t fails;    /* trees that did not grow */
 	/*
@@ -109,6 +111,9 @@ struct v1 {
 	int32_t *joined;   /* the tree's switches with CAs so far */
 	uint32_t njoined;
 	bool loaded;
+	/* the first round's graph (the engine's tables, the escape layer's
+	 * LIDs out): 1 acyclic, 0 not, -1 not seen */
+	int first;
 };
 
 /* Whether lid's flows count in the loads: a CA's base LID. */
@@ -472,11 +477,12 @@ static int tree_hop(struct v1 *v, struct ot_cdg *g, uint32_t lid, int32_t x,
 		int32_t b = path_max(v, lid, y);
 
 		l = l > b ? l : b;
-		ord[j] = ((uint64_t)(l > 0 ? l : 0) << 16) | at;
+		ord[j] = ((uint64_t)(l > 0 && v->by_load ? l : 0) << 16) | j;
 	}
 	qsort(ord, near, sizeof(*ord), ot_cmp_u64);
 	for (j = 0; j < m; j++) {
-		uint32_t at = j < near ? (uint32_t)(ord[j] & 0xffff) : j;
+		uint32_t at = j < near ? (v->turn + (ord[j] & 0xffff)) % near :
+					 j;
 		int32_t y;
 		uint32_t a, b;
 		int added;
@@ -575,7 +581,7 @@ static int updown(struct v1 *v, uint32_t lid)
 	return 0;
 }
 
-#define DFP_TRIES 4 /* deals of a tree tried */
+#define DFP_TRIES 4 /* deals of a tree tried after the one by load */
 
 /*
  * The pending LIDs, g holding every other path on VL 1 (acyclic): each
@@ -598,8 +604,9 @@ static int place_pending(struct v1 *v, struct ot_cdg *g)
 			c->v1moved++;
 		c->escape[lid] = 1;
 		c->any_escape = true;
-		for (t = 0, rc = 1; rc > 0 && t < DFP_TRIES; t++) {
-			v->turn = c->rank[lid] + t;
+		for (t = !v->mode_load, rc = 1; rc > 0 && t <= DFP_TRIES; t++) {
+			v->by_load = !t;
+			v->turn = c->rank[lid] + (t ? t - 1 : 0);
 			rc = grow_tree(v, g, lid);
 		}
 		if (rc < 0)
@@ -623,6 +630,8 @@ static int round_vl1(struct v1 *v)
 	if (ot_cdg_init(&g, v->c->f))
 		return ot_error_nomem(v->c->err, "df-static");
 	m = to_move(v, &g);
+	if (v->first < 0 && m >= 0)
+		v->first = !m;
 	if (m == -1)
 		rc = ot_error_nomem(v->c->err, "df-static");
 	else if (m < 0)
@@ -638,14 +647,147 @@ static int round_vl1(struct v1 *v)
 	return rc;
 }
 
-int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
+/*
+ * One search from the engine's tables (restored), trees by load first
+ * (by_load) or by the deal alone: 1 VL 1 acyclic with nothing pending,
+ * -2 gave up, -1 out of memory (err set).
+ */
+static int search(struct v1 *v, bool by_load)
 {
-	struct v1 v = { .c = c, .out = out };
-	struct ot_cdg g;
+	const struct dfp_ctx *c = v->c;
 	uint32_t lid, rounds = 0;
 	int rc = 0;
 
+	v->mode_load = by_load;
+	v->fails = 0;
+	v->work = 0;
+	v->loaded = false;
+	memset(v->load, 0, (size_t)v->lbase[c->f->nnodes] * sizeof(*v->load));
+	for (lid = 0; lid <= c->f->max_lid; lid++)
+		v->st[lid] = c->escape[lid] ? V1_PENDING : V1_RULE;
+	while (!rc) {
+		if (++rounds > DFP_ROUNDS || v->fails > DFP_FAILS)
+			return -2;
+		rc = round_vl1(v);
+	}
+	return rc;
+}
+
+/* The most flows on one switch-to-switch link, through the tables. */
+static int32_t busiest(struct v1 *v)
+{
+	const struct dfp_ctx *c = v->c;
+	uint32_t i, n = v->lbase[c->f->nnodes];
+	int32_t m = 0;
+
+	v->loaded = false;
+	memset(v->load, 0, (size_t)n * sizeof(*v->load));
+	for (i = 0; i <= c->f->max_lid; i++)
+		v->st[i] = V1_RULE;
+	load_all(v);
+	for (i = 0; i < n; i++)
+		m = v->load[i] > m ? v->load[i] : m;
+	return m;
+}
+
+/*
+ * The first search's result (trees by load) kept aside while the
+ * second runs: the changed columns, the escape marks.  0 or -1 (OOM).
+ */
+static int keep(struct v1 *v, uint8_t **cols, uint8_t *esc, bool *any,
+		uint32_t *moved)
+{
+	const struct dfp_ctx *c = v->c;
+	uint32_t lid, i;
+
+	for (lid = 0; lid <= c->f->max_lid; lid++) {
+		if (!v->saved[lid])
+			continue;
+		cols[lid] = malloc(c->nsw);
+		if (!cols[lid])
+			return ot_error_nomem(c->err, "df-static");
+		for (i = 0; i < c->nsw; i++)
+			cols[lid][i] = v->out->lft[c->posnode[i]][lid];
+	}
+	memcpy(esc, c->escape, (size_t)c->f->max_lid + 1);
+	*any = c->any_escape;
+	*moved = c->v1moved;
+	return 0;
+}
+
+/* The kept result back in the tables (after restore()). */
+static void put_back(struct v1 *v, uint8_t **cols, const uint8_t *esc,
+		     bool any, uint32_t moved)
+{
+	struct dfp_ctx *c = v->c;
+	uint32_t lid, i;
+
+	for (lid = 0; lid <= c->f->max_lid; lid++)
+		for (i = 0; cols[lid] && i < c->nsw; i++)
+			v->out->lft[c->posnode[i]][lid] = cols[lid][i];
+	memcpy(c->escape, esc, (size_t)c->f->max_lid + 1);
+	c->any_escape = any;
+	c->v1moved = moved;
+}
+
+/*
+ * The search twice: trees by load, then by the deal alone (the trees as
+ * they were before there were loads).  Kept: the one that ended with VL
+ * 1 acyclic, where both did the one whose busiest link carries fewer
+ * flows (the deal's on a tie).  1, -2 both gave up (the engine's tables
+ * restored), -1 out of memory.
+ */
+static int search_both(struct v1 *v)
+{
+	struct dfp_ctx *c = v->c;
+	size_t n = (size_t)c->f->max_lid + 1;
+	uint8_t **cols = calloc(n, sizeof(*cols)), *esc = malloc(n);
+	int32_t ma = 0, mb;
+	bool any = false;
+	uint32_t moved = 0, lid;
+	int a, b;
+
+	if (!cols || !esc) {
+		free(cols);
+		free(esc);
+		return ot_error_nomem(c->err, "df-static");
+	}
+	a = search(v, true);
+	if (a == 1) {
+		ma = busiest(v);
+		if (keep(v, cols, esc, &any, &moved))
+			a = -1;
+	}
+	if (a != -1) {
+		restore(v);
+		b = search(v, false);
+		if (b == 1 && a == 1 && busiest(v) >= ma)
+			b = -2; /* the first is better */
+		if (b == -2) {
+			restore(v);
+			if (a == 1)
+				put_back(v, cols, esc, any, moved);
+		}
+		mb = b == -2 ? a : b;
+	} else {
+		mb = -1;
+	}
+	for (lid = 0; lid < n; lid++)
+		free(cols[lid]);
+	free(cols);
+	free(esc);
+	return mb;
+}
+
+int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
+{
+	struct v1 v = { .c = c, .out = out, .first = -1 };
+	struct ot_cdg g;
+	uint32_t lid;
+	int rc = 0;
+
 	c->v1share = false;
+	c->dmg_share = false;
 	if (!c->any_damage && !c->any_escape)
 		return 0;
 	if (ot_cdg_init(&g, c->f))
@@ -681,21 +823,12 @@ int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
 		if (!v.load)
 			rc = ot_error_nomem(c->err, "df-static");
 	}
-	if (!rc)
+	if (!rc) {
 		memcpy(v.escape0, c->escape, (size_t)c->f->max_lid + 1);
-	v.any_escape0 = c->any_escape;
-	v.v1moved0 = c->v1moved;
-	for (lid = 0; !rc && lid <= c->f->max_lid; lid++)
-		v.st[lid] = c->escape[lid] ? V1_PENDING : V1_RULE;
-	while (!rc) {
-		if (++rounds > DFP_ROUNDS || v.fails > DFP_FAILS) {
-			rc = -2; /* gives up */
-			break;
-		}
-		rc = round_vl1(&v);
+		v.any_escape0 = c->any_escape;
+		v.v1moved0 = c->v1moved;
+		rc = search_both(&v);
 	}
-	if (rc == -2)
-		restore(&v);
 	for (lid = 0; v.saved && lid <= c->f->max_lid; lid++)
 		free(v.saved[lid]);
 	free(v.saved);
@@ -712,7 +845,13 @@ int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
 	free(v.joined);
 	if (rc == -1)
 		return -1;
-	/* gave up (-2): the engine's tables, the layers on VLs of their own */
+	/*
+	 * Gave up (-2): the engine's tables, the escape layer on a VL of its
+	 * own, the damage layer on VL 1 with the detours where the first
+	 * round found those tables' graph acyclic without the escape layer
+	 * (the same tables, restored), else on one of its own too.
+	 */
 	c->v1share = rc == 1;
+	c->dmg_share = rc == -2 && v.first == 1;
 	return 0;
 }
