@@ -30,28 +30,46 @@
  *    in the dealing order on a tie); else (acyclic) each pending LID is
  *    grown a tree on VL 1 around the graph (grow_tree: from its leaf,
  *    layer by layer, each switch taking a hop to the nearest switches of
- *    the tree, dealt by the LID's number, whose dependency closes no
- *    cycle; its dependencies join the graph), on SL 2 from every
- *    source; where no tree grows (4 deals tried), up*-down*
- *    (route/escape.h), which the next round looks at again.
+ *    the tree whose dependency closes no cycle; its dependencies join the
+ *    graph), on SL 2 from every source; where no tree grows (the tries
+ *    below), up*-down* (route/escape.h), which the next round looks at
+ *    again.
  * 3. Rounds until the graph is acyclic with nothing pending: then VL 0
  *    is acyclic by the argument, VL 1 by the search, and no dependency
  *    goes from VL 1 to VL 0: the whole graph is acyclic (Dally and
  *    Seitz), on 2 VLs.
  *
+ * Which nearest switch a tree's hop goes to decides the balance: every
+ * CA's traffic to such a LID follows the tree.  The search runs twice.
+ * The first time a tree's first try takes, among the nearest switches,
+ * the hop whose link, or the busiest link of the tree's path on from
+ * there, carries the fewest flows of uniform traffic (each CA one to
+ * every CA's base LID, through the tables, the pending LIDs' left out;
+ * the tree's own added as it grows, taken out again where it does not
+ * grow), the dealing order on a tie; its further tries and every try of
+ * the second search deal the nearest switches by the LID's number alone
+ * (4 deals).  Kept: the search that ended with VL 1 acyclic; where both
+ * did, the one whose busiest switch-to-switch link carries fewer flows
+ * (the second's on a tie).  Dealt alone, the 4 LIDs of a leaf that lost
+ * two of its four spine cables put 320 of the 560 flows into it on one
+ * of its two cables (issue 23's shape, 5 % missing, seed 13).
+ *
  * It ends: past DFP_ROUNDS rounds, DFP_FAILS trees that did not grow or
- * DFP_WORK channels searched, the search gives up (restore()): every
- * column and escape mark goes back to what the engine set, and the
- * damage and escape layers take VLs of their own (3 or 4 VLs), each
- * acyclic by its own order as in df_plus.c.  Putting every LID with a
- * path on VL 1 on up*-down* at once would keep 2 VLs, but cost most of
- * the throughput (uniform 0.04-0.12 against 0.11-0.26 with 10 % of the
- * cables missing; doc/dragonfly-plus.md).  With 5 % missing no drawn
- * fabric got that far.  Where
- * the graph has no loop nothing moves and the tables are the rule's.
- * Which LIDs move and the trees depend on the graph and the dealing
- * order (groups, leaves, ranks as the recognizer numbers them), not on
- * node order or port numbers.
+ * DFP_WORK channels searched, a search gives up (restore()): every
+ * column and escape mark goes back to what the engine set.  Where both
+ * give up, the escape layer takes a VL of its own (up*-down*, acyclic
+ * alone), and the damage layer shares VL 1 with the detours where the
+ * first round found the graph of those tables without the escape
+ * layer's LIDs acyclic (the same tables, restored: 3 VLs), else takes a
+ * VL of its own too (4), each acyclic by its own order as in df_plus.c.
+ * Putting every LID with a path on VL 1 on up*-down* at once would keep
+ * 2 VLs, but cost most of the throughput (uniform 0.04-0.12 against
+ * 0.11-0.26 with 10 % of the cables missing; doc/dragonfly-plus.md).
+ * With 5 % missing no drawn fabric got that far.  Where the graph has no
+ * loop nothing moves and the tables are the rule's.  Which LIDs move,
+ * the trees and the loads depend on the graph and the dealing order
+ * (groups, leaves, ranks as the recognizer numbers them), not on node
+ * order or port numbers.
  */
 #include <stdlib.h>
 #include <string.h>
