@@ -81,6 +81,9 @@ struct dfp_ctx {
 	 * to keep it acyclic */
 	bool v1share;
 	uint32_t v1moved;
+	/* where the search gave up: the damage layer on VL 1 with the
+	 * detours all the same (their graph acyclic), the escape layer not */
+	bool dmg_share;
 	/* the escape layer */
 	struct ot_escape esc;
 	uint8_t *present;

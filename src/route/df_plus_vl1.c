@@ -30,28 +30,46 @@
  *    in the dealing order on a tie); else (acyclic) each pending LID is
  *    grown a tree on VL 1 around the graph (grow_tree: from its leaf,
  *    layer by layer, each switch taking a hop to the nearest switches of
- *    the tree, dealt by the LID's number, whose dependency closes no
- *    cycle; its dependencies join the graph), on SL 2 from every
- *    source; where no tree grows (4 deals tried), up*-down*
- *    (route/escape.h), which the next round looks at again.
+ *    the tree whose dependency closes no cycle; its dependencies join the
+ *    graph), on SL 2 from every source; where no tree grows (the tries
+ *    below), up*-down* (route/escape.h), which the next round looks at
+ *    again.
  * 3. Rounds until the graph is acyclic with nothing pending: then VL 0
  *    is acyclic by the argument, VL 1 by the search, and no dependency
  *    goes from VL 1 to VL 0: the whole graph is acyclic (Dally and
  *    Seitz), on 2 VLs.
  *
+ * Which nearest switch a tree's hop goes to decides the balance: every
+ * CA's traffic to such a LID follows the tree.  The search runs twice.
+ * The first time a tree's first try takes, among the nearest switches,
+ * the hop whose link, or the busiest link of the tree's path on from
+ * there, carries the fewest flows of uniform traffic (each CA one to
+ * every CA's base LID, through the tables, the pending LIDs' left out;
+ * the tree's own added as it grows, taken out again where it does not
+ * grow), the dealing order on a tie; its further tries and every try of
+ * the second search deal the nearest switches by the LID's number alone
+ * (4 deals).  Kept: the search that ended with VL 1 acyclic; where both
+ * did, the one whose busiest switch-to-switch link carries fewer flows
+ * (the second's on a tie).  Dealt alone, the 4 LIDs of a leaf that lost
+ * two of its four spine cables put 320 of the 560 flows into it on one
+ * of its two cables (issue 23's shape, 5 % missing, seed 13).
+ *
  * It ends: past DFP_ROUNDS rounds, DFP_FAILS trees that did not grow or
- * DFP_WORK channels searched, the search gives up (restore()): every
- * column and escape mark goes back to what the engine set, and the
- * damage and escape layers take VLs of their own (3 or 4 VLs), each
- * acyclic by its own order as in df_plus.c.  Putting every LID with a
- * path on VL 1 on up*-down* at once would keep 2 VLs, but cost most of
- * the throughput (uniform 0.04-0.12 against 0.11-0.26 with 10 % of the
- * cables missing; doc/dragonfly-plus.md).  With 5 % missing no drawn
- * fabric got that far.  Where
- * the graph has no loop nothing moves and the tables are the rule's.
- * Which LIDs move and the trees depend on the graph and the dealing
- * order (groups, leaves, ranks as the recognizer numbers them), not on
- * node order or port numbers.
+ * DFP_WORK channels searched, a search gives up (restore()): every
+ * column and escape mark goes back to what the engine set.  Where both
+ * give up, the escape layer takes a VL of its own (up*-down*, acyclic
+ * alone), and the damage layer shares VL 1 with the detours where the
+ * first round found the graph of those tables without the escape
+ * layer's LIDs acyclic (the same tables, restored: 3 VLs), else takes a
+ * VL of its own too (4), each acyclic by its own order as in df_plus.c.
+ * Putting every LID with a path on VL 1 on up*-down* at once would keep
+ * 2 VLs, but cost most of the throughput (uniform 0.04-0.12 against
+ * 0.11-0.26 with 10 % of the cables missing; doc/dragonfly-plus.md).
+ * With 5 % missing no drawn fabric got that far.  Where the graph has no
+ * loop nothing moves and the tables are the rule's.  Which LIDs move,
+ * the trees and the loads depend on the graph and the dealing order
+ * (groups, leaves, ranks as the recognizer numbers them), not on node
+ * order or port numbers.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +105,8 @@ struct v1 {
 	int32_t *nto;      /* ... to this node's hop */
 	uint32_t nnew;
 	uint32_t turn;     /* the tree's deal: the LID's number + try */
+	bool by_load;      /* this try: the least loaded first (tree_hop) */
+	bool mode_load;    /* this search: a first try by load per tree */
 	uint64_t work;     /* channels the cycle searches visited */
 	uint32_t fails;    /* trees that did not grow */
 	/*
@@ -98,7 +118,109 @@ struct v1 {
 	uint8_t *escape0;
 	bool any_escape0;
 	uint32_t v1moved0;
+	/*
+	 * Link loads that steer the trees (tree_hop): per link, the flows of
+	 * uniform traffic over it (each CA sending one to every CA's base
+	 * LID but the pending ones), the tree's own added as it grows.
+	 */
+	uint32_t *lbase;   /* per node: its first link */
+	int32_t *load;     /* per link */
+	uint32_t *wt;      /* per node: the CAs cabled to it */
+	int32_t *joined;   /* the tree's switches with CAs so far */
+	uint32_t njoined;
+	bool loaded;
+	/* the first round's graph (the engine's tables, the escape layer's
+	 * LIDs out): 1 acyclic, 0 not, -1 not seen */
+	int first;
 };
+
+/* Whether lid's flows count in the loads: a CA's base LID. */
+static bool counted(const struct v1 *v, uint32_t lid)
+{
+	const struct dfp_ctx *c = v->c;
+	int32_t o = c->f->lid_owner[lid].node;
+
+	return c->tsw[lid] >= 0 && !c->voff[lid] && o >= 0 &&
+	       !ot_is_switch(c->f, o);
+}
+
+/*
+ * Adds w to every link of the path toward lid from switch n: through
+ * the tables, or (grown) through the hops of the tree being grown.
+ */
+static void add_path(struct v1 *v, uint32_t lid, int32_t n, int32_t w,
+		     bool grown)
+{
+	const struct dfp_ctx *c = v->c;
+	uint32_t hops = 0;
+
+	while (n != c->tsw[lid] && hops++ <= c->nsw) {
+		unsigned int p = grown ? c->hop[n] : v->out->lft[n][lid];
+		const struct ot_port *pt;
+
+		if (!p || p > c->f->node[n].nports)
+			return;
+		pt = &c->f->node[n].port[p];
+		if (pt->peer < 0 || !ot_is_switch(c->f, pt->peer))
+			return;
+		v->load[v->lbase[n] + p - 1] += w;
+		n = pt->peer;
+	}
+}
+
+/* lid's flows (counted()) in or out of the loads: sign 1 or -1. */
+static void add_lid(struct v1 *v, uint32_t lid, int32_t sign)
+{
+	const struct dfp_ctx *c = v->c;
+	uint32_t i;
+
+	if (!v->loaded || !counted(v, lid))
+		return;
+	for (i = 0; i < c->nleaves; i++) {
+		int32_t s = c->posnode[i];
+
+		if (v->wt[s])
+			add_path(v, lid, s, sign * (int32_t)v->wt[s], false);
+	}
+}
+
+/* The loads of every LID not pending, through the tables. */
+static void load_all(struct v1 *v)
+{
+	const struct dfp_ctx *c = v->c;
+	uint32_t x;
+
+	if (v->loaded)
+		return;
+	v->loaded = true;
+	for (x = 0; x < c->norder; x++)
+		if (v->st[c->order[x]] != V1_PENDING)
+			add_lid(v, c->order[x], 1);
+}
+
+/* lid goes pending: its flows out of the loads (its column as it is). */
+static void pend(struct v1 *v, uint32_t lid)
+{
+	add_lid(v, lid, -1);
+	v->st[lid] = V1_PENDING;
+}
+
+/* The most loaded link on the tree's path from switch y toward lid. */
+static int32_t path_max(const struct v1 *v, uint32_t lid, int32_t y)
+{
+	const struct dfp_ctx *c = v->c;
+	uint32_t hops = 0;
+	int32_t m = 0;
+
+	while (y != c->tsw[lid] && hops++ <= c->nsw) {
+		unsigned int p = c->hop[y];
+
+		if (v->load[v->lbase[y] + p - 1] > m)
+			m = v->load[v->lbase[y] + p - 1];
+		y = c->f->node[y].port[p].peer;
+	}
+	return m;
+}
 
 /* lid's column, kept before its first change.  0, or -1 (OOM). */
 static int save_col(struct v1 *v, uint32_t lid)
@@ -251,7 +373,7 @@ static int64_t walk_all(struct v1 *v, struct ot_cdg *g, struct v1loops *lp,
 			if (c->escape[lid])
 				*stuck = true;
 			else
-				marked++, v->st[lid] = V1_PENDING;
+				marked++, pend(v, lid);
 			break;
 		}
 		for (i = 0; lp && i < lp->ntouch; i++) {
@@ -267,7 +389,7 @@ static int64_t walk_all(struct v1 *v, struct ot_cdg *g, struct v1loops *lp,
 	}
 	for (a = 0; lp && a < lp->sc->ncomp; a++)
 		if (lp->best[a] && v->st[lp->blid[a]] != V1_PENDING)
-			marked++, v->st[lp->blid[a]] = V1_PENDING;
+			marked++, pend(v, lp->blid[a]);
 	return marked;
 }
 
@@ -340,17 +462,18 @@ static bool reaches(struct v1 *v, const struct ot_cdg *g, uint32_t from,
 
 /*
  * Switch x of the tree toward lid: a port to a switch y of the tree
- * (nearest to the LID first, dealt by the LID's number among those, in
- * position and port order) whose dependency (x -> y) -> (y's hop) closes
- * no cycle in g; added to g.  0, or 1 where there is none, -1 out of
- * memory.
+ * (nearest to the LID first; among those the least loaded, by the most
+ * loaded link of x -> y and y's path on, then dealt by the LID's number,
+ * in position and port order) whose dependency (x -> y) -> (y's hop)
+ * closes no cycle in g; added to g.  0, or 1 where there is none, -1 out
+ * of memory.
  */
 static int tree_hop(struct v1 *v, struct ot_cdg *g, uint32_t lid, int32_t x,
 		    uint32_t layer)
 {
 	const struct dfp_ctx *c = v->c;
 	const struct ot_node *nd = &c->f->node[x];
-	uint64_t key[OT_MAX_PORTS + 1];
+	uint64_t key[OT_MAX_PORTS + 1], ord[OT_MAX_PORTS + 1];
 	uint32_t m = 0, near = 0, j;
 	unsigned int p;
 
@@ -365,8 +488,19 @@ static int tree_hop(struct v1 *v, struct ot_cdg *g, uint32_t lid, int32_t x,
 	qsort(key, m, sizeof(*key), ot_cmp_u64);
 	while (near < m && key[near] >> 40 == key[0] >> 40)
 		near++;
+	for (j = 0; j < near; j++) { /* the nearest: least loaded, then dealt */
+		uint32_t at = (v->turn + j) % near;
+		int32_t y = nd->port[key[at] & 0xff].peer;
+		int32_t l = v->load[v->lbase[x] + (key[at] & 0xff) - 1];
+		int32_t b = path_max(v, lid, y);
+
+		l = l > b ? l : b;
+		ord[j] = ((uint64_t)(l > 0 && v->by_load ? l : 0) << 16) | j;
+	}
+	qsort(ord, near, sizeof(*ord), ot_cmp_u64);
 	for (j = 0; j < m; j++) {
-		uint32_t at = j < near ? (v->turn + j) % near : j;
+		uint32_t at = j < near ? (v->turn + (ord[j] & 0xffff)) % near :
+					 j;
 		int32_t y;
 		uint32_t a, b;
 		int added;
@@ -409,6 +543,7 @@ static int grow_tree(struct v1 *v, struct ot_cdg *g, uint32_t lid)
 	int rc;
 
 	v->nnew = 0;
+	v->njoined = 0;
 	for (i = 0; i < c->nsw; i++)
 		v->dist[c->posnode[i]] = 0;
 	v->dist[c->tsw[lid]] = 1;
@@ -428,12 +563,19 @@ static int grow_tree(struct v1 *v, struct ot_cdg *g, uint32_t lid)
 			v->dist[x] = layer;
 			left--;
 			grew = true;
+			if (v->wt[x] && counted(v, lid)) {
+				add_path(v, lid, x, (int32_t)v->wt[x], true);
+				v->joined[v->njoined++] = x;
+			}
 		}
 	}
-	if (left) { /* not taken: its dependencies out again */
+	if (left) { /* not taken: its dependencies and loads out again */
 		for (i = 0; i < v->nnew; i++)
 			ot_cdg_remove(g, v->nfrom[i], v->nto[i],
 				      c->hop[v->nto[i]], 1);
+		for (i = 0; i < v->njoined; i++)
+			add_path(v, lid, v->joined[i],
+				 -(int32_t)v->wt[v->joined[i]], true);
 		return 1;
 	}
 	if (save_col(v, lid))
@@ -453,10 +595,11 @@ static int updown(struct v1 *v, uint32_t lid)
 		return -1;
 	for (i = 0; i < c->nsw; i++)
 		v->out->lft[c->posnode[i]][lid] = c->hop[c->posnode[i]];
+	add_lid(v, lid, 1);
 	return 0;
 }
 
-#define DFP_TRIES 4 /* deals of a tree tried */
+#define DFP_TRIES 4 /* deals of a tree tried after the one by load */
 
 /*
  * The pending LIDs, g holding every other path on VL 1 (acyclic): each
@@ -469,6 +612,7 @@ static int place_pending(struct v1 *v, struct ot_cdg *g)
 	uint32_t x, t;
 	int rc;
 
+	load_all(v);
 	for (x = 0; x < c->norder; x++) {
 		uint32_t lid = c->order[x];
 
@@ -478,8 +622,9 @@ static int place_pending(struct v1 *v, struct ot_cdg *g)
 			c->v1moved++;
 		c->escape[lid] = 1;
 		c->any_escape = true;
-		for (t = 0, rc = 1; rc > 0 && t < DFP_TRIES; t++) {
-			v->turn = c->rank[lid] + t;
+		for (t = !v->mode_load, rc = 1; rc > 0 && t <= DFP_TRIES; t++) {
+			v->by_load = !t;
+			v->turn = c->rank[lid] + (t ? t - 1 : 0);
 			rc = grow_tree(v, g, lid);
 		}
 		if (rc < 0)
@@ -503,6 +648,8 @@ static int round_vl1(struct v1 *v)
 	if (ot_cdg_init(&g, v->c->f))
 		return ot_error_nomem(v->c->err, "df-static");
 	m = to_move(v, &g);
+	if (v->first < 0 && m >= 0)
+		v->first = !m;
 	if (m == -1)
 		rc = ot_error_nomem(v->c->err, "df-static");
 	else if (m < 0)
@@ -518,14 +665,147 @@ static int round_vl1(struct v1 *v)
 	return rc;
 }
 
-int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
+/*
+ * One search from the engine's tables (restored), trees by load first
+ * (by_load) or by the deal alone: 1 VL 1 acyclic with nothing pending,
+ * -2 gave up, -1 out of memory (err set).
+ */
+static int search(struct v1 *v, bool by_load)
 {
-	struct v1 v = { .c = c, .out = out };
-	struct ot_cdg g;
+	const struct dfp_ctx *c = v->c;
 	uint32_t lid, rounds = 0;
 	int rc = 0;
 
+	v->mode_load = by_load;
+	v->fails = 0;
+	v->work = 0;
+	v->loaded = false;
+	memset(v->load, 0, (size_t)v->lbase[c->f->nnodes] * sizeof(*v->load));
+	for (lid = 0; lid <= c->f->max_lid; lid++)
+		v->st[lid] = c->escape[lid] ? V1_PENDING : V1_RULE;
+	while (!rc) {
+		if (++rounds > DFP_ROUNDS || v->fails > DFP_FAILS)
+			return -2;
+		rc = round_vl1(v);
+	}
+	return rc;
+}
+
+/* The most flows on one switch-to-switch link, through the tables. */
+static int32_t busiest(struct v1 *v)
+{
+	const struct dfp_ctx *c = v->c;
+	uint32_t i, n = v->lbase[c->f->nnodes];
+	int32_t m = 0;
+
+	v->loaded = false;
+	memset(v->load, 0, (size_t)n * sizeof(*v->load));
+	for (i = 0; i <= c->f->max_lid; i++)
+		v->st[i] = V1_RULE;
+	load_all(v);
+	for (i = 0; i < n; i++)
+		m = v->load[i] > m ? v->load[i] : m;
+	return m;
+}
+
+/*
+ * The first search's result (trees by load) kept aside while the
+ * second runs: the changed columns, the escape marks.  0 or -1 (OOM).
+ */
+static int keep(struct v1 *v, uint8_t **cols, uint8_t *esc, bool *any,
+		uint32_t *moved)
+{
+	const struct dfp_ctx *c = v->c;
+	uint32_t lid, i;
+
+	for (lid = 0; lid <= c->f->max_lid; lid++) {
+		if (!v->saved[lid])
+			continue;
+		cols[lid] = malloc(c->nsw);
+		if (!cols[lid])
+			return ot_error_nomem(c->err, "df-static");
+		for (i = 0; i < c->nsw; i++)
+			cols[lid][i] = v->out->lft[c->posnode[i]][lid];
+	}
+	memcpy(esc, c->escape, (size_t)c->f->max_lid + 1);
+	*any = c->any_escape;
+	*moved = c->v1moved;
+	return 0;
+}
+
+/* The kept result back in the tables (after restore()). */
+static void put_back(struct v1 *v, uint8_t **cols, const uint8_t *esc,
+		     bool any, uint32_t moved)
+{
+	struct dfp_ctx *c = v->c;
+	uint32_t lid, i;
+
+	for (lid = 0; lid <= c->f->max_lid; lid++)
+		for (i = 0; cols[lid] && i < c->nsw; i++)
+			v->out->lft[c->posnode[i]][lid] = cols[lid][i];
+	memcpy(c->escape, esc, (size_t)c->f->max_lid + 1);
+	c->any_escape = any;
+	c->v1moved = moved;
+}
+
+/*
+ * The search twice: trees by load, then by the deal alone (the trees as
+ * they were before there were loads).  Kept: the one that ended with VL
+ * 1 acyclic, where both did the one whose busiest link carries fewer
+ * flows (the deal's on a tie).  1, -2 both gave up (the engine's tables
+ * restored), -1 out of memory.
+ */
+static int search_both(struct v1 *v)
+{
+	struct dfp_ctx *c = v->c;
+	size_t n = (size_t)c->f->max_lid + 1;
+	uint8_t **cols = calloc(n, sizeof(*cols)), *esc = malloc(n);
+	int32_t ma = 0, mb;
+	bool any = false;
+	uint32_t moved = 0, lid;
+	int a, b;
+
+	if (!cols || !esc) {
+		free(cols);
+		free(esc);
+		return ot_error_nomem(c->err, "df-static");
+	}
+	a = search(v, true);
+	if (a == 1) {
+		ma = busiest(v);
+		if (keep(v, cols, esc, &any, &moved))
+			a = -1;
+	}
+	if (a != -1) {
+		restore(v);
+		b = search(v, false);
+		if (b == 1 && a == 1 && busiest(v) >= ma)
+			b = -2; /* the first is better */
+		if (b == -2) {
+			restore(v);
+			if (a == 1)
+				put_back(v, cols, esc, any, moved);
+		}
+		mb = b == -2 ? a : b;
+	} else {
+		mb = -1;
+	}
+	for (lid = 0; lid < n; lid++)
+		free(cols[lid]);
+	free(cols);
+	free(esc);
+	return mb;
+}
+
+int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
+{
+	struct v1 v = { .c = c, .out = out, .first = -1 };
+	struct ot_cdg g;
+	uint32_t lid;
+	int rc = 0;
+
 	c->v1share = false;
+	c->dmg_share = false;
 	if (!c->any_damage && !c->any_escape)
 		return 0;
 	if (ot_cdg_init(&g, c->f))
@@ -539,24 +819,34 @@ int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
 	v.nto = malloc(((size_t)c->nsw + 1) * sizeof(*v.nto));
 	v.saved = calloc((size_t)c->f->max_lid + 1, sizeof(*v.saved));
 	v.escape0 = malloc((size_t)c->f->max_lid + 1);
+	v.lbase = malloc(((size_t)c->f->nnodes + 1) * sizeof(*v.lbase));
+	v.wt = calloc((size_t)c->f->nnodes + 1, sizeof(*v.wt));
+	v.joined = malloc(((size_t)c->nsw + 1) * sizeof(*v.joined));
 	if (!v.st || !v.dist || !v.seen || !v.stack || !v.nfrom || !v.nto ||
-	    !v.saved || !v.escape0)
+	    !v.saved || !v.escape0 || !v.lbase || !v.wt || !v.joined)
 		rc = ot_error_nomem(c->err, "df-static");
-	if (!rc)
-		memcpy(v.escape0, c->escape, (size_t)c->f->max_lid + 1);
-	v.any_escape0 = c->any_escape;
-	v.v1moved0 = c->v1moved;
-	for (lid = 0; !rc && lid <= c->f->max_lid; lid++)
-		v.st[lid] = c->escape[lid] ? V1_PENDING : V1_RULE;
-	while (!rc) {
-		if (++rounds > DFP_ROUNDS || v.fails > DFP_FAILS) {
-			rc = -2; /* gives up */
-			break;
-		}
-		rc = round_vl1(&v);
+	for (lid = 0; !rc && lid < c->f->nnodes; lid++) { /* per node */
+		const struct ot_node *nd = &c->f->node[lid];
+		unsigned int p;
+
+		v.lbase[0] = 0;
+		v.lbase[lid + 1] = v.lbase[lid] + nd->nports;
+		for (p = 1; p <= nd->nports; p++)
+			v.wt[lid] += nd->port[p].peer >= 0 &&
+				     !ot_is_switch(c->f, nd->port[p].peer);
 	}
-	if (rc == -2)
-		restore(&v);
+	if (!rc) {
+		v.load = calloc((size_t)v.lbase[c->f->nnodes] + 1,
+				sizeof(*v.load));
+		if (!v.load)
+			rc = ot_error_nomem(c->err, "df-static");
+	}
+	if (!rc) {
+		memcpy(v.escape0, c->escape, (size_t)c->f->max_lid + 1);
+		v.any_escape0 = c->any_escape;
+		v.v1moved0 = c->v1moved;
+		rc = search_both(&v);
+	}
 	for (lid = 0; v.saved && lid <= c->f->max_lid; lid++)
 		free(v.saved[lid]);
 	free(v.saved);
@@ -567,9 +857,19 @@ int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
 	free(v.nto);
 	free(v.seen);
 	free(v.stack);
+	free(v.load);
+	free(v.lbase);
+	free(v.wt);
+	free(v.joined);
 	if (rc == -1)
 		return -1;
-	/* gave up (-2): the engine's tables, the layers on VLs of their own */
+	/*
+	 * Gave up (-2): the engine's tables, the escape layer on a VL of its
+	 * own, the damage layer on VL 1 with the detours where the first
+	 * round found those tables' graph acyclic without the escape layer
+	 * (the same tables, restored), else on one of its own too.
+	 */
 	c->v1share = rc == 1;
+	c->dmg_share = rc == -2 && v.first == 1;
 	return 0;
 }

@@ -234,6 +234,13 @@ static struct ot_fabric *dfp_damaged(void)
 	return dfplus(0.05);
 }
 
+/* 10 %: the VL 1 search grows trees by the links' loads and keeps the
+ * better of two searches (route/df_plus_vl1.c) */
+static struct ot_fabric *dfp_heavy(void)
+{
+	return dfplus(0.1);
+}
+
 /* The ff-* engines without and with ADOR (the latter need LMC > 0). */
 #define FF_DOR "ff-* ", "ff-*ador "
 #define FF_ADOR "ff-*ador ", ""
@@ -262,6 +269,7 @@ static const struct family families[] = {
 	{ "df-static ", "", dfp_palm, 0, false },
 	{ "df-static ", "", dfp_palm, 1, false },
 	{ "df-static ", "", dfp_damaged, 0, true },
+	{ "df-static ", "", dfp_heavy, 0, true },
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))

@@ -511,7 +511,11 @@ static double uniform_of(const struct ot_fabric *f, const struct ot_routing *r)
  * somewhere.  On the issue's shape with 5 % missing, seeds 1..24,
  * uniform traffic at 0.25 or more on every draw (up*-down* for the LIDs
  * a switch has no port toward gave 0.13 to 0.24 on 4 of them, on a
- * third VL).
+ * third VL), and on seed 13 at least dfsssp's 0.447 (`osmtopo compare`
+ * on the same fabric; 0.441 while the trees were dealt without regard
+ * to the links' loads).  With 10 % missing, at most 3 VLs: where the
+ * search gives up, the damage layer shares VL 1 with the detours when
+ * the engine's tables let it (4 VLs on 5 of the 12 draws before).
  */
 START_TEST(two_vls_damaged)
 {
@@ -554,9 +558,9 @@ START_TEST(two_vls_damaged)
 				}
 				k = checked(f, r, &rep, what);
 				ck_assert_msg(!k->violations, "%s", what);
-				/* 10 %: where the search gives up, 3-4 */
+				/* 10 %: where the search gives up, 3 */
 				ck_assert_msg(drops[j] > 0.06 ?
-						      r->nvls <= 4 :
+						      r->nvls <= 3 :
 						      r->nvls <= 2 &&
 						      !(k->vls_used & ~3u),
 					      "%s: %u VLs (used %#x, SLs %#x)",
@@ -589,6 +593,8 @@ START_TEST(two_vls_damaged)
 		if (u < 0.25)
 			fprintf(stderr, "%s: uniform %.4f\n", what, u);
 		low += u < 0.25;
+		ck_assert_msg(seed != 13 || u >= 0.447,
+			      "%s: uniform %.4f, dfsssp's 0.447", what, u);
 		ot_routing_free(r);
 		ot_fabric_free(f);
 	}
@@ -623,6 +629,7 @@ START_TEST(two_vls_damaged)
 				r->nvls);
 		low += u < 0.11;
 		j += r->nvls > 2;
+		ck_assert_msg(r->nvls <= 3, "%s: %u VLs", what, r->nvls);
 		ot_routing_free(r);
 		ot_fabric_free(f);
 	}
