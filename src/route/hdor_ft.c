@@ -1236,6 +1236,97 @@ static int settle(struct ft_ctx *c, struct ot_routing *out)
 	return cyc;
 }
 
+/*
+ * Under damage, switches no CA-to-CA path to a LID passes may be left
+ * without an entry for it (twisted LIDs keep only the entries their
+ * paths use); the SM's own packets from such a switch (the answer to a
+ * query, LID-routed back) would then be dropped.  Each such entry is set
+ * toward a neighbour that already reaches the LID, nearest ones first
+ * (the least position: coordinates, never ports), so the new entries
+ * form trees into the reaching set: no forwarding loop, and no CA-to-CA
+ * path changes (none passes there).
+ */
+static int fill_holes(struct ft_ctx *c, uint8_t **lft)
+{
+	const struct ot_fabric *f = c->f;
+	uint8_t *st = NULL; /* per position: 0 unknown, 1 reaches, 2 not */
+	uint32_t *path = NULL, lid, s, n, x;
+	bool changed;
+	int error = c->epos ? 0 : escape_positions(c);
+
+	if (!error && (!(st = malloc((size_t)c->nepos + 1)) ||
+		       !(path = malloc(((size_t)c->nepos + 1) *
+				       sizeof(*path)))))
+		error = ot_error_nomem(c->err, "hdor");
+	for (lid = 1; lid <= f->max_lid && !error; lid++) {
+		int32_t o = f->lid_owner[lid].node;
+
+		if (o < 0 || c->dest[lid].kind == DEST_NONE)
+			continue;
+		memset(st, 0, c->nepos);
+		for (s = 0; s < c->nepos; s++) {
+			int32_t y = c->enode[s];
+			uint8_t v = 0;
+
+			/* walk until known; mark the walk with the answer */
+			for (n = 0; !v && n <= c->nepos; n++) {
+				unsigned int p = lft[y][lid];
+
+				if (y == o || (p != OT_NO_PORT &&
+					       p <= f->node[y].nports &&
+					       f->node[y].port[p].peer == o)) {
+					v = 1;
+					break;
+				}
+				if (p == 0 || p == OT_NO_PORT ||
+				    p > f->node[y].nports ||
+				    f->node[y].port[p].peer < 0 ||
+				    c->epos[f->node[y].port[p].peer] < 0) {
+					v = 2;
+					break;
+				}
+				path[n] = (uint32_t)c->epos[y];
+				y = f->node[y].port[p].peer;
+				v = st[c->epos[y]];
+			}
+			v = v ? v : 2;
+			st[s] = st[s] ? st[s] : v;
+			for (x = 0; x < n; x++)
+				st[path[x]] = v;
+		}
+		do {
+			changed = false;
+			for (s = 0; s < c->nepos; s++) {
+				const struct ot_node *nd = &f->node[c->enode[s]];
+				unsigned int p, bp = 0;
+				int32_t best = -1;
+
+				if (st[s] == 1 ||
+				    lft[c->enode[s]][lid] != OT_NO_PORT)
+					continue;
+				for (p = 1; p <= nd->nports; p++) {
+					int32_t y = nd->port[p].peer;
+
+					if (y >= 0 && c->epos[y] >= 0 &&
+					    st[c->epos[y]] == 1 &&
+					    (best < 0 || c->epos[y] < best)) {
+						best = c->epos[y];
+						bp = p;
+					}
+				}
+				if (best < 0)
+					continue;
+				lft[c->enode[s]][lid] = (uint8_t)bp;
+				st[s] = 1;
+				changed = true;
+			}
+		} while (changed);
+	}
+	free(st);
+	free(path);
+	return error;
+}
+
 static void free_ctx(struct ft_ctx *c)
 {
 	uint32_t l;
@@ -1338,6 +1429,8 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 		error = ot_hdor_ft_twist_sl2vl(&c, out);
 	if (!error && c.tw.n)
 		error = settle(&c, out);
+	if (!error && (c.any_escape || c.ntwist))
+		error = fill_holes(&c, out->lft);
 	if (error)
 		goto out;
 	vl1 = c.any_escape || c.ntwist;

@@ -433,6 +433,41 @@ static unsigned int heavy(const struct ot_fabric *f, const struct ot_kns *kns)
 	return cut;
 }
 
+#define MAX_HOLE_PATH 256
+
+/*
+ * (switch, CA LID) pairs whose entries do not lead to the LID: the SM's
+ * answers from such a switch to that CA (LID-routed) would be dropped,
+ * whether or not a CA-to-CA path passes there.
+ */
+static unsigned long holes(const struct ot_fabric *f,
+			   const struct ot_routing *r)
+{
+	unsigned long bad = 0;
+	uint32_t x, lid;
+
+	for (x = 0; x < f->nnodes; x++) {
+		if (f->node[x].type != OT_NODE_SWITCH)
+			continue;
+		for (lid = 1; lid <= f->max_lid; lid++) {
+			int o = f->lid_owner[lid].node, cur = x, h = 0;
+
+			if (o < 0 || f->node[o].type != OT_NODE_CA)
+				continue;
+			while (cur >= 0 && cur != o && h++ < MAX_HOLE_PATH) {
+				unsigned int p = r->lft[cur][lid];
+
+				if (p == 0 || p == OT_NO_PORT ||
+				    p > f->node[cur].nports)
+					break;
+				cur = f->node[cur].port[p].peer;
+			}
+			bad += cur != o;
+		}
+	}
+	return bad;
+}
+
 /* at most this share of heavy_damage's CA pairs on the escape layer */
 #define ESC_PAIRS_PCT 45
 
@@ -466,8 +501,10 @@ static uint64_t escaped_pairs(const struct ot_fabric *f,
  * line KNSs: routers lose every cable into a line, lines fall apart.
  * When the fabric is connected hdor must route it: every pair, no
  * loop, no credit loop, no rule violation, ranks rising off the escape
- * layer, and the same next hops (as GUIDs) under another shuffle of the
- * same damage.  A fabric cut in two may be refused, by name.
+ * layer, every switch's entry for every CA LID leading there (the SM's
+ * answers; twisted LIDs left holes before route/hdor_ft.c's fill_holes),
+ * and the same next hops (as GUIDs) under another shuffle of the same
+ * damage.  A fabric cut in two may be refused, by name.
  */
 START_TEST(heavy_damage)
 {
@@ -525,6 +562,9 @@ START_TEST(heavy_damage)
 		ck_assert_msg(!cn->looping && !cn->credit_loops && !cn->violations,
 			      "%s: loops, credit loops or violations", desc);
 		ck_assert_msg(!rank_violations(f, r), "%s: ranks", desc);
+		ck_assert_msg(!connected(f) || !holes(f, r),
+			      "%s: %lu switch entries do not reach their CA LID",
+			      desc, holes(f, r));
 		esc += escaped_pairs(f, r, &all);
 		ot_check_report_free(rep);
 		q = p;
