@@ -969,8 +969,8 @@ static int escape_root(struct ft_ctx *c, const double *inject,
 	work = nesc * ((uint64_t)c->esc.start[c->nepos] + c->nepos) + 1;
 	ot_escape_free(&c->esc);
 	trials = ESC_ROOT_WORK / work;
-	if (trials < 1)
-		trials = 1;
+	if (trials <= 1) /* too large to try: the first position */
+		return 0;
 	step = (c->nepos + trials - 1) / trials;
 	if (step < 1)
 		step = 1;
@@ -1262,6 +1262,11 @@ static int fill_holes(struct ft_ctx *c, uint8_t **lft)
 		int32_t o = f->lid_owner[lid].node;
 
 		if (o < 0 || c->dest[lid].kind == DEST_NONE)
+			continue;
+		for (s = 0; s < c->nepos &&
+			    lft[c->enode[s]][lid] != OT_NO_PORT; s++)
+			;
+		if (s == c->nepos) /* no hole: nothing to do */
 			continue;
 		memset(st, 0, c->nepos);
 		for (s = 0; s < c->nepos; s++) {
