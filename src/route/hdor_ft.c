@@ -931,9 +931,9 @@ static double *escape_dor_load(const struct ft_ctx *c, uint8_t **lft,
 
 /*
  * The trials' work (escaped CA LIDs x channels and positions per root),
- * bounded over all of them: 0.2-0.4 s on the damaged fabrics of
- * doc/kns-fattree.md (all roots there on about half of them); a third
- * of it lost a tenth of the gain.
+ * bounded over all of them: 0.3-0.4 s more route time on the damaged
+ * fabrics of doc/kns-fattree.md (load 9); a third of it gave up about a
+ * tenth of the gain on classes A-C there.
  */
 #define ESC_ROOT_WORK 30000000ull
 
