@@ -310,3 +310,90 @@ int ot_escape_ports(struct ot_escape *e, const struct ot_fabric *f,
 	}
 	return 0;
 }
+
+/* Port of node_of[s] toward node_of[adj[j]] (the first). */
+static uint8_t port_to(const struct ot_escape *e, const struct ot_fabric *f,
+		       const int32_t *node_of, uint32_t s, uint32_t j)
+{
+	int32_t sw = node_of[s], x = node_of[e->adj[j]];
+	unsigned int p;
+
+	for (p = 1; p <= f->node[sw].nports; p++)
+		if (f->node[sw].port[p].peer == x)
+			break;
+	return (uint8_t)p;
+}
+
+int ot_escape_ports_balanced(struct ot_escape *e, const struct ot_fabric *f,
+			     const int32_t *node_of, uint32_t t, uint32_t seq,
+			     const double *inject, double *load, uint8_t tport,
+			     uint8_t *hop, const char *who,
+			     struct ot_error *err)
+{
+	const uint16_t *row = escape_tree(e, t);
+	uint32_t *order = malloc(((size_t)e->npresent + 1) * sizeof(*order));
+	uint32_t *at = calloc((size_t)e->npresent + 2, sizeof(*at));
+	double *rate = malloc(((size_t)e->n + 1) * sizeof(*rate));
+	uint32_t k, s, j, best, i, deg, top = 0;
+	unsigned int val;
+	bool down;
+	int error = 0;
+
+	if (!row || !order || !at || !rate) {
+		error = ot_error_nomem(err, who);
+		goto out;
+	}
+	/* farthest first, in phi order within a distance: a fixed order */
+	for (k = 0; k < e->npresent; k++) {
+		s = e->by_phi[k];
+		val = row[s] & ~ESC_DOWN;
+		if (val == ESC_FAR) {
+			error = ot_refuse(err, OT_ERR_DAMAGE,
+					  "%s: no path at all from switch \"%s\" to switch \"%s\": missing cables and switches cut the fabric in two",
+					  who, f->node[node_of[s]].desc,
+					  f->node[node_of[t]].desc);
+			goto out;
+		}
+		rate[s] = inject[s];
+		/* a legal path visits each position once: val < npresent */
+		at[val]++;
+		if (val > top)
+			top = val;
+	}
+	for (i = 0, val = top + 1; val-- > 0;) {
+		k = at[val];
+		at[val] = i;
+		i += k;
+	}
+	for (k = 0; k < e->npresent; k++) {
+		s = e->by_phi[k];
+		order[at[row[s] & ~ESC_DOWN]++] = s;
+	}
+	for (i = 0; i < e->npresent; i++) {
+		s = order[i];
+		if (s == t) {
+			hop[node_of[s]] = tport;
+			continue;
+		}
+		val = row[s] & ~ESC_DOWN;
+		down = row[s] & ESC_DOWN;
+		deg = e->start[s + 1] - e->start[s];
+		best = UINT32_MAX;
+		j = e->start[s] + seq % deg;
+		for (k = 0; k < deg; k++, j++) {
+			if (j == e->start[s + 1])
+				j = e->start[s];
+			if ((best == UINT32_MAX || load[j] < load[best] - 1e-12) &&
+			    legal_next(e, row, s, e->adj[j], val, down))
+				best = j;
+		}
+		load[best] += rate[s];
+		rate[e->adj[best]] += rate[s];
+		hop[node_of[s]] = port_to(e, f, node_of, s, best);
+	}
+out:
+	free(order);
+	free(at);
+	free(rate);
+	return error;
+}

@@ -92,6 +92,22 @@ int ot_escape_ports(struct ot_escape *e, const struct ot_fabric *f,
 		    uint8_t tport, uint8_t *hop, const char *who,
 		    struct ot_error *err);
 
+/*
+ * ot_escape_ports() with the next hop at each position chosen by load
+ * instead of by seq: inject[s] is the rate position s's own sources send
+ * toward t, load[j] the rate already on the channel adj[j] (updated
+ * here).  Positions are taken farthest from t first, so each one's rate
+ * (its own and what the ones before it send through it) is known when it
+ * picks, among the neighbours that keep the path legal and shortest, the
+ * least loaded channel (ties: seq rotates the neighbours).  The same
+ * up*-down* paths as ot_escape_ports() may take, so the same ranking.
+ */
+int ot_escape_ports_balanced(struct ot_escape *e, const struct ot_fabric *f,
+			     const int32_t *node_of, uint32_t t, uint32_t seq,
+			     const double *inject, double *load, uint8_t tport,
+			     uint8_t *hop, const char *who,
+			     struct ot_error *err);
+
 void ot_escape_free(struct ot_escape *e);
 
 #endif
