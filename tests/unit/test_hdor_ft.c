@@ -716,7 +716,8 @@ END_TEST
  * counts that do not divide, parallel cables), every other one of the
  * hard class (draw_hard()), each under three random labellings (GUIDs
  * permuted, ports shuffled): held to HELD_TO of the bound under every
- * one.  The code before the phantom edges fails it (`kns 9 2 --cas 2
+ * one; the hard ones also route alike (by GUID) under another port and
+ * node shuffle.  The code before the phantom edges fails it (`kns 9 2 --cas 2
  * --down 3,3 --up 2,1` with parallel cables at 90.0%); so does the
  * greedy alone (no colouring).
  */
@@ -747,6 +748,23 @@ START_TEST(random_labellings)
 			ck_assert_msg(u >= HELD_TO * bound - 1e-9,
 				      "%s: uniform %.4f, bound %.4f", what, u,
 				      bound);
+			ot_fabric_free(f);
+		}
+		if (i % 2) {
+			/* the hard class: same GUIDs, other ports, same tables */
+			struct ot_kns_params q = p;
+			struct ot_fabric *f = gen(&p, 0), *g;
+			struct ot_routing *r = route(f), *rg;
+
+			q.seed = p.seed + 1;
+			g = gen(&q, 0);
+			rg = route(g);
+			ck_assert_msg(!differences(f, r, g, rg),
+				      "%s: shuffle seed %" PRIu64
+				      " routes differently", desc, q.seed);
+			ot_routing_free(rg);
+			ot_fabric_free(g);
+			ot_routing_free(r);
 			ot_fabric_free(f);
 		}
 	}
