@@ -9,13 +9,29 @@
 # OK, a path is not minimal, a credit loop or a VL other than 0), then the
 # minimum, mean, median and count below 95% of uniform / bound, per --links.
 # usage: OSMTOPO=build/plain/osmtopo bench/kns-balance.py [COUNT] [SEED]
-#        [MIN_STAGES]
+#        [MIN_STAGES]; HARD=1 in the environment keeps only draws of the
+#        class hard() names (rejection sampling from the same draws).
 import math, random, subprocess, sys, os, statistics, tempfile
 
 O = os.environ.get("OSMTOPO", "osmtopo")
 KS = [2, 3, 4, 4, 6, 6, 8, 8, 9, 12]
 
+def hard(p):
+    # the class whose balance depended most on the labelling: 2+ stages,
+    # routers on w_1 >= 2 leaves that do not divide the m_1 routers under
+    # them, and the lines loaded above the CAs' own rate (2 or 3 CAs)
+    return (len(p["down"]) >= 2 and p["up"][0] >= 2 and
+            p["down"][0] % p["up"][0] != 0 and p["cas"] >= 2)
+
 def draw(rng, links_choices=(1, 2, 3), par_choices=(1, 2), min_stages=1):
+    if os.environ.get("HARD"):
+        while True:
+            p = draw1(rng, links_choices, par_choices, min_stages)
+            if hard(p):
+                return p
+    return draw1(rng, links_choices, par_choices, min_stages)
+
+def draw1(rng, links_choices=(1, 2, 3), par_choices=(1, 2), min_stages=1):
     while True:
         k = rng.choice(KS); n = 2 + rng.randrange(2)
         routers = k ** n

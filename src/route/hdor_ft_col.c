@@ -289,6 +289,8 @@ struct col_line {
 	struct par *par;   /* per source */
 	/* (sibling group, destination) on the right even where uneven */
 	bool pairs;
+	/* and phantom edges at those pairs (see phantoms()) */
+	bool phantoms;
 	uint32_t *wt;      /* nrel * nloc: flows of each destination at each */
 	uint32_t *cw;      /* per source, class, cable: weight dealt */
 	/* some flows going on up were coloured without pairs (not even) */
@@ -430,6 +432,44 @@ static bool item(const struct ft_ctx *c, const struct col_line *cl,
 }
 
 /*
+ * Where a sibling group's flows to a destination j do not split evenly
+ * over the q classes (its size not a multiple of q), some classes take
+ * one flow more: which ones decides how heavy j's items are above, and a
+ * parent class that takes the extra flow of j from every group carries
+ * j's flows in lumps that cannot be split evenly over parallel cables
+ * down (two groups of 3 over 2 classes: j weighs 4 on one class and 2
+ * on the other; six such destinations on two cables cannot make 9 and
+ * 9).  So each pair node (group, j) gets phantom edges up to a multiple
+ * of q, all from one vertex of j's own: the colouring, equitable at the
+ * pair node, gives the phantoms the classes without the extra flow, and,
+ * equitable at j's vertex, spreads those over the groups, so every class
+ * takes j's extra flow from as many groups as the others.  Phantom edges
+ * are numbered after the real ones and set no entry.
+ */
+static void phantoms(struct ecol *g, uint32_t nl, uint32_t ng, uint32_t nrel)
+{
+	uint32_t e, gr, j, n = g->ne, *cnt;
+
+	cnt = calloc((size_t)ng * nrel + 1, sizeof(*cnt));
+	if (!cnt)
+		return; /* no phantoms: the colouring stays equitable */
+	for (e = 0; e < n; e++)
+		if (g->b[e] >= 2 * nl && g->b[e] < 2 * nl + ng * nrel)
+			cnt[g->b[e] - 2 * nl]++;
+	for (gr = 0; gr < ng; gr++)
+		for (j = 0; j < nrel; j++) {
+			uint32_t x = cnt[(size_t)gr * nrel + j] % g->q;
+
+			for (; x && x < g->q; x++) {
+				g->a[g->ne] = 2 * nl + ng * nrel + j;
+				g->b[g->ne] = 2 * nl + gr * nrel + j;
+				g->ne++;
+			}
+		}
+	free(cnt);
+}
+
+/*
  * Colours the items of weight wv of the sources of class k at level
  * cl->lev; 0, -1 no memory, 1 not an XGFT.  Right side: the target's
  * node of the level in the class for flows that turn down at the
@@ -494,10 +534,10 @@ static int colour_class(struct ft_ctx *c, struct col_line *cl, uint32_t k,
 			goto out;
 		}
 	}
-	g.nv = 2 * nl + ng * nrel;
-	g.a = malloc(((size_t)nl * nrel + 1) * sizeof(*g.a));
-	g.b = malloc(((size_t)nl * nrel + 1) * sizeof(*g.b));
-	g.col = malloc((size_t)nl * nrel + 1);
+	g.nv = 2 * nl + ng * nrel + nrel;
+	g.a = malloc(((size_t)(nl + ng * g.q) * nrel + 1) * sizeof(*g.a));
+	g.b = malloc(((size_t)(nl + ng * g.q) * nrel + 1) * sizeof(*g.b));
+	g.col = malloc((size_t)(nl + ng * g.q) * nrel + 1);
 	if (!g.a || !g.b || !g.col) {
 		ret = -1;
 		goto out;
@@ -519,6 +559,8 @@ static int colour_class(struct ft_ctx *c, struct col_line *cl, uint32_t k,
 			g.ne++;
 		}
 	}
+	if (cl->phantoms && !*even)
+		phantoms(&g, nl, ng, nrel);
 	if (g.q > 1 && ecol_run(&g)) {
 		ret = -1;
 		goto out;
@@ -660,12 +702,13 @@ static int colour_levels(struct ft_ctx *c, struct col_line *cl,
 }
 
 int ot_hdor_ft_colour(struct ft_ctx *c, uint32_t l, const uint16_t *rel,
-		      uint32_t nrel, uint8_t *ent, bool pairs, bool *set,
+		      uint32_t nrel, uint8_t *ent, unsigned int way, bool *set,
 		      bool *uneven)
 {
 	const struct ot_kns_line *ln = &c->kns->lines[l];
 	struct col_line cl = { .l = l, .nsw = ln->nsw, .k = c->k,
-			       .nloc = c->line[l].nloc, .pairs = pairs };
+			       .nloc = c->line[l].nloc, .pairs = way >= 1,
+			       .phantoms = way >= 2 };
 	uint32_t j, *tof = NULL;
 	unsigned int off;
 	bool more;

@@ -168,13 +168,14 @@ int ot_hdor_ft_balance(struct ft_ctx *c, struct ot_routing *out);
 /*
  * On an intact line l, sets the up entries (ent, dest-major as rel, nloc
  * per destination) by equitable colourings, level by level
- * (route/hdor_ft_col.c); pairs: the (sibling group, destination) right
- * side also where groups do not divide evenly.  *set: whether it set
- * any; *uneven: whether pairs would colour differently.  0, or -1 with
+ * (route/hdor_ft_col.c); way 1: the (sibling group, destination) right
+ * side also where groups do not divide evenly, way 2: with phantom edges
+ * there as well (0: neither).  *set: whether it set any; *uneven: whether
+ * ways 1 and 2 would colour differently.  0, or -1 with
  * c->err set.
  */
 int ot_hdor_ft_colour(struct ft_ctx *c, uint32_t l, const uint16_t *rel,
-		      uint32_t nrel, uint8_t *ent, bool pairs, bool *set,
+		      uint32_t nrel, uint8_t *ent, unsigned int way, bool *set,
 		      bool *uneven);
 
 /*

@@ -61,7 +61,7 @@ void draw_some(struct ot_prng *rng, struct ot_kns_params *p, char *desc,
 	       size_t len, bool several)
 {
 	static const unsigned int ks[] = { 2, 3, 4, 4, 6, 6, 8, 8, 9, 12 };
-	unsigned int i, rest, routers, used;
+	unsigned int i, rest, routers;
 
 	memset(p, 0, sizeof(*p));
 	do {
@@ -109,6 +109,14 @@ void draw_some(struct ot_prng *rng, struct ot_kns_params *p, char *desc,
 		p->links = 2 + ot_prng_below(rng, 2);
 	p->shuffle = true;
 	p->seed = ot_prng_next(rng);
+	describe(p, desc, len);
+}
+
+/* p as the `osmtopo gen` arguments that build it. */
+void describe(const struct ot_kns_params *p, char *desc, size_t len)
+{
+	unsigned int i, used;
+
 	used = snprintf(desc, len, "kns %u %u --cas %u --links %u --down",
 			p->k, p->n, p->cas, p->links);
 	for (i = 1; i <= p->stages; i++)

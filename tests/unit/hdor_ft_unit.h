@@ -32,6 +32,8 @@ struct ot_routing *route(const struct ot_fabric *f);
 void draw_some(struct ot_prng *rng, struct ot_kns_params *p, char *desc,
 	       size_t len, bool several);
 void draw(struct ot_prng *rng, struct ot_kns_params *p, char *desc, size_t len);
+/* p as the `osmtopo gen` arguments that build it, into desc. */
+void describe(const struct ot_kns_params *p, char *desc, size_t len);
 /* The checker on (f, r), r as the promiser, uniform balance. */
 const struct ot_check_report *checked(const struct ot_fabric *f,
 				      const struct ot_routing *r,
