@@ -183,6 +183,16 @@ int ot_hdor_ft_colour(struct ft_ctx *c, uint32_t l, const uint16_t *rel,
  * carry, taken off the escape layer, their entries set in lft
  * (route/hdor_ft_twist.c).  0, or -1 with c->err set.
  */
+/*
+ * The escape layer (route/hdor_ft_esc.c): every LID some switch or
+ * router has no entry for by the rule marked escaped; the escaped LIDs'
+ * up*-down* entries into lft; entries still missing for a CA LID toward
+ * a neighbour that reaches it.  0, or -1 with c's error set.
+ */
+void ot_hdor_ft_mark_unreached(struct ft_ctx *c, uint8_t **lft);
+int ot_hdor_ft_escape_fill(struct ft_ctx *c, uint8_t **lft);
+int ot_hdor_ft_fill_holes(struct ft_ctx *c, uint8_t **lft);
+
 int ot_hdor_ft_twist(struct ft_ctx *c, uint8_t **lft);
 void ot_hdor_ft_twist_keep_escape(struct ft_ctx *c, uint8_t **lft);
 int ot_hdor_ft_twist_set(struct ft_ctx *c, uint8_t **lft, uint32_t lo,

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * hdor on fat-tree lines (route/hdor_ft.c, whose top comment states the
+ * rule and the deadlock argument): the escape layer.  The LIDs no rule
+ * or twist carries get up*-down* paths over every switch and router
+ * (route/escape.h), its root the trial root whose busiest channel carries
+ * least with the loads dimension order and twists already put on the
+ * cables, each switch's next hop the least loaded legal one; and the
+ * entries a switch still lacks for a CA LID point to a neighbour that
+ * reaches it (fill_holes).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/routing.h"
+#include "route/escape.h"
+#include "route/hdor_ft_int.h"
+
+/* Any LID a switch or router has no entry for by the rule: escaped. */
+void ot_hdor_ft_mark_unreached(struct ft_ctx *c, uint8_t **lft)
+{
+	uint32_t x, lid;
+
+	for (x = 0; x < c->f->nnodes; x++) {
+		if (c->kns->role[x] != OT_KNS_ROUTER &&
+		    c->kns->role[x] != OT_KNS_SWITCH)
+			continue;
+		for (lid = 1; lid <= c->f->max_lid; lid++)
+			if (lft[x][lid] == OT_NO_PORT &&
+			    c->dest[lid].kind != DEST_NONE && !c->escape[lid]) {
+				c->escape[lid] = 1;
+				c->any_escape = true;
+			}
+	}
+}
+
+/*
+ * The escape layer's positions: the routers by their coordinates (as a
+ * number), then each line's switches in line order, by stage and
+ * position: nothing in it depends on node order or port numbers.
+ */
+static int escape_positions(struct ft_ctx *c)
+{
+	const struct ot_kns *kns = c->kns;
+	const struct ot_fabric *f = c->f;
+	uint32_t i, l, nr = 1, m = 0;
+	unsigned int d;
+
+	for (d = 0; d < c->n; d++)
+		nr *= c->k;
+	c->epos = malloc(((size_t)f->nnodes + 1) * sizeof(*c->epos));
+	c->enode = malloc(((size_t)f->nnodes + 1) * sizeof(*c->enode));
+	c->hop = malloc((size_t)f->nnodes + 1);
+	if (!c->epos || !c->enode || !c->hop)
+		return ot_error_nomem(c->err, "hdor");
+	for (i = 0; i < f->nnodes; i++)
+		c->epos[i] = -1;
+	for (i = 0; i < nr; i++) {
+		int32_t r = kns->router_at[i];
+
+		if (r >= 0 && c->epos[r] < 0) {
+			c->epos[r] = m;
+			c->enode[m++] = r;
+		}
+	}
+	for (l = 0; l < kns->nlines; l++)
+		for (i = 0; i < kns->lines[l].nsw; i++) {
+			int32_t x = kns->lines[l].sw[i];
+
+			c->epos[x] = m;
+			c->enode[m++] = x;
+		}
+	c->nepos = m;
+	return 0;
+}
+
+/* Positions r and 0 swapped: r becomes the layer's root (see escape.c). */
+static void swap_root(struct ft_ctx *c, uint32_t r)
+{
+	int32_t a = c->enode[0], b = c->enode[r];
+
+	c->enode[0] = b;
+	c->enode[r] = a;
+	c->epos[a] = (int32_t)r;
+	c->epos[b] = 0;
+}
+
+/*
+ * The channel loads of the layer c->esc before any escaped LID: from
+ * base, per node and port (NULL: none), each channel the sum over the
+ * cables between its two ends.
+ */
+static void escape_base(const struct ft_ctx *c, const double *base,
+			double *load)
+{
+	uint32_t s, j;
+	unsigned int p;
+
+	for (s = 0; s < c->nepos && base; s++) {
+		int32_t x = c->enode[s];
+		const struct ot_node *nd = &c->f->node[x];
+
+		for (j = c->esc.start[s]; j < c->esc.start[s + 1]; j++)
+			for (p = 1; p <= nd->nports; p++)
+				if (nd->port[p].peer == c->enode[c->esc.adj[j]])
+					load[j] += base[(size_t)x *
+							(OT_MAX_PORTS + 1) + p];
+	}
+}
+
+/*
+ * The escaped LIDs' entries on the layer c->esc, in c->order with seq
+ * i for the i-th LID, each switch's next hop the least loaded of its
+ * legal shortest ones under uniform traffic (inject: each position's
+ * CAs; load: per channel, from base's); into lft, or with lft NULL only
+ * *worst, the largest channel load with the CA LIDs (the others carry
+ * no CA-to-CA traffic) that no twist may take (twj[lid] < 0).
+ */
+static int escape_layer_fill(struct ft_ctx *c, const double *inject,
+			     const double *base, const int32_t *twj,
+			     uint8_t **lft, double *worst)
+{
+	uint32_t i, s, nch = c->esc.start[c->nepos];
+	double *load = calloc((size_t)nch + 1, sizeof(*load));
+	int error = load ? 0 : ot_error_nomem(c->err, "hdor");
+
+	if (!error)
+		escape_base(c, base, load);
+	for (i = 0; i < c->norder && !error; i++) {
+		uint16_t lid = c->order[c->n][i];
+		const struct ft_dest *dst = &c->dest[lid];
+
+		if (!c->escape[lid] ||
+		    (!lft && (dst->kind != DEST_CA || twj[lid] >= 0)))
+			continue;
+		error = ot_escape_ports_balanced(&c->esc, c->f, c->enode,
+						 (uint32_t)c->epos[dst->node],
+						 i, inject, load,
+						 dst->kind == DEST_CA ?
+						 dst->ca_port : 0,
+						 c->hop, "hdor", c->err);
+		for (s = 0; s < c->nepos && !error && lft; s++)
+			lft[c->enode[s]][lid] = c->hop[c->enode[s]];
+	}
+	for (*worst = 0, i = 0; i < nch && load; i++)
+		if (load[i] > *worst)
+			*worst = load[i];
+	free(load);
+	return error;
+}
+
+/* Bound on (routers with CAs) x LIDs for escape_dor_load(). */
+#define ESC_BASE_WORK 20000000ull
+
+/*
+ * The uniform load, per node and port, of the CA LIDs off the escape
+ * layer as the tables stand (dimension order and twists, whose first
+ * entry is the source router's own), and of the twistable ones as their
+ * twists would take them (twj[lid]: the column in c->tw.twcol): every
+ * router with CAs sends inject to each, walked hop by hop.  NULL (no
+ * base) on fabrics too large for it, or out of memory.
+ */
+static double *escape_dor_load(const struct ft_ctx *c, uint8_t **lft,
+			       const double *inject, const int32_t *twj)
+{
+	const struct ot_fabric *f = c->f;
+	size_t nn = f->nnodes;
+	double *base;
+	uint32_t s, i, hops;
+
+	if ((uint64_t)c->nepos * c->norder > ESC_BASE_WORK)
+		return NULL;
+	base = calloc(nn * (OT_MAX_PORTS + 1), sizeof(*base));
+	for (s = 0; s < c->nepos && base; s++) {
+		if (!inject[s])
+			continue;
+		for (i = 0; i < c->norder; i++) {
+			uint16_t lid = c->order[c->n][i];
+			const uint8_t *col = twj[lid] >= 0 ?
+				c->tw.twcol + (size_t)twj[lid] * nn : NULL;
+			int32_t x = c->enode[s];
+
+			if ((c->escape[lid] && !col) ||
+			    c->dest[lid].kind != DEST_CA)
+				continue;
+			for (hops = 0; x >= 0 && c->kns->role[x] != OT_KNS_CA &&
+				       hops < f->nnodes; hops++) {
+				unsigned int p = col ? col[x] : lft[x][lid];
+
+				if (p == 0 || p == OT_NO_PORT ||
+				    p > f->node[x].nports)
+					break;
+				base[(size_t)x * (OT_MAX_PORTS + 1) + p] +=
+					inject[s];
+				x = f->node[x].port[p].peer;
+			}
+		}
+	}
+	return base;
+}
+
+/*
+ * The trials' work (escaped CA LIDs x channels and positions per root),
+ * bounded over all of them: 0.3-0.4 s more route time on the damaged
+ * fabrics of doc/kns-fattree.md (load 9); a third of it gave up about a
+ * tenth of the gain on classes A-C there.
+ */
+#define ESC_ROOT_WORK 30000000ull
+
+/*
+ * The root of the layer.  Up*-down* sends what crosses the fabric
+ * through the region its order puts on top, and which switch is the
+ * root decides where that is: on the damaged e2e fabric (`gen kns 8 2
+ * --cas 2 --down 4,2 --up 2,4 --drop-links 0.15 --drop-switches 0.1
+ * --seed 2`) uniform ranges from 0.03 to 0.18 over the 250 roots, and
+ * the most central switches are among the worst.  So the layer is built
+ * from each candidate root (every position, or evenly spaced ones where
+ * that would take too long) and the one whose busiest channel carries
+ * the least escaped traffic kept (ties: the first, in position order).
+ * Positions follow the coordinates, so the choice does too.
+ */
+static int escape_root(struct ft_ctx *c, const double *inject,
+		       const double *base, const int32_t *twj)
+{
+	uint64_t work = 0, nesc = 0, trials, step;
+	uint32_t r, best = 0, i;
+	double worst, least = 0;
+	int error = 0;
+
+	for (i = 0; i < c->norder; i++)
+		nesc += c->escape[c->order[c->n][i]] &&
+			c->dest[c->order[c->n][i]].kind == DEST_CA &&
+			twj[c->order[c->n][i]] < 0;
+	if (!nesc) /* twists may take them all: the first position */
+		return 0;
+	if (ot_escape_init_nodes(&c->esc, c->f, c->nepos, c->enode, c->epos,
+				 c->err))
+		return -1;
+	work = nesc * ((uint64_t)c->esc.start[c->nepos] + c->nepos) + 1;
+	ot_escape_free(&c->esc);
+	trials = ESC_ROOT_WORK / work;
+	if (trials <= 1) /* too large to try: the first position */
+		return 0;
+	step = (c->nepos + trials - 1) / trials;
+	if (step < 1)
+		step = 1;
+	for (r = 0; r < c->nepos && !error; r += step) {
+		swap_root(c, r);
+		error = ot_escape_init_nodes(&c->esc, c->f, c->nepos, c->enode,
+					     c->epos, c->err);
+		if (!error)
+			error = escape_layer_fill(c, inject, base, twj, NULL,
+						  &worst);
+		ot_escape_free(&c->esc);
+		swap_root(c, r);
+		if (!error && (!r || worst < least - 1e-9)) {
+			least = worst;
+			best = r;
+		}
+	}
+	if (!error)
+		swap_root(c, best);
+	return error;
+}
+
+/*
+ * The escaped LIDs' entries (escape_layer_fill), on the layer from the
+ * root escape_root() picks.
+ */
+int ot_hdor_ft_escape_fill(struct ft_ctx *c, uint8_t **lft)
+{
+	double *inject = NULL, *base = NULL, worst;
+	int32_t *twj = NULL;
+	uint32_t s;
+	int error = escape_positions(c);
+
+	if (!error && (!(inject = calloc((size_t)c->nepos + 1,
+					 sizeof(*inject))) ||
+		       !(twj = malloc(((size_t)c->f->max_lid + 1) *
+				      sizeof(*twj)))))
+		error = ot_error_nomem(c->err, "hdor");
+	for (s = 0; s <= c->f->max_lid && !error; s++)
+		twj[s] = -1;
+	for (s = 0; s < c->tw.n && !error; s++)
+		twj[c->tw.lid[s]] = (int32_t)s;
+	for (s = 0; s < c->nepos && !error; s++) {
+		const struct ot_node *nd = &c->f->node[c->enode[s]];
+		unsigned int p;
+
+		for (p = 1; p <= nd->nports; p++)
+			inject[s] += nd->port[p].peer >= 0 &&
+				     c->f->node[nd->port[p].peer].type ==
+					     OT_NODE_CA;
+	}
+	if (!error)
+		base = escape_dor_load(c, lft, inject, twj);
+	if (!error)
+		error = escape_root(c, inject, base, twj);
+	if (!error)
+		error = ot_escape_init_nodes(&c->esc, c->f, c->nepos, c->enode,
+					     c->epos, c->err);
+	if (!error) {
+		c->esc_ready = true;
+		error = escape_layer_fill(c, inject, base, twj, lft, &worst);
+	}
+	free(twj);
+	free(inject);
+	free(base);
+	return error;
+}
+
+/*
+ * Under damage, switches no CA-to-CA path to a LID passes may be left
+ * without an entry for it (twisted LIDs keep only the entries their
+ * paths use); the SM's own packets from such a switch (the answer to a
+ * query, LID-routed back) would then be dropped.  Each such entry is set
+ * toward a neighbour that already reaches the LID, nearest ones first
+ * (the least position: coordinates, never ports), so the new entries
+ * form trees into the reaching set: no forwarding loop, and no CA-to-CA
+ * path changes (none passes there).
+ */
+int ot_hdor_ft_fill_holes(struct ft_ctx *c, uint8_t **lft)
+{
+	const struct ot_fabric *f = c->f;
+	uint8_t *st = NULL; /* per position: 0 unknown, 1 reaches, 2 not */
+	uint32_t *path = NULL, lid, s, n, x;
+	bool changed;
+	int error = c->epos ? 0 : escape_positions(c);
+
+	if (!error && (!(st = malloc((size_t)c->nepos + 1)) ||
+		       !(path = malloc(((size_t)c->nepos + 1) *
+				       sizeof(*path)))))
+		error = ot_error_nomem(c->err, "hdor");
+	for (lid = 1; lid <= f->max_lid && !error; lid++) {
+		int32_t o = f->lid_owner[lid].node;
+
+		if (o < 0 || c->dest[lid].kind == DEST_NONE)
+			continue;
+		for (s = 0; s < c->nepos &&
+			    lft[c->enode[s]][lid] != OT_NO_PORT; s++)
+			;
+		if (s == c->nepos) /* no hole: nothing to do */
+			continue;
+		memset(st, 0, c->nepos);
+		for (s = 0; s < c->nepos; s++) {
+			int32_t y = c->enode[s];
+			uint8_t v = 0;
+
+			/* walk until known; mark the walk with the answer */
+			for (n = 0; !v && n <= c->nepos; n++) {
+				unsigned int p = lft[y][lid];
+
+				if (y == o || (p != OT_NO_PORT &&
+					       p <= f->node[y].nports &&
+					       f->node[y].port[p].peer == o)) {
+					v = 1;
+					break;
+				}
+				if (p == 0 || p == OT_NO_PORT ||
+				    p > f->node[y].nports ||
+				    f->node[y].port[p].peer < 0 ||
+				    c->epos[f->node[y].port[p].peer] < 0) {
+					v = 2;
+					break;
+				}
+				path[n] = (uint32_t)c->epos[y];
+				y = f->node[y].port[p].peer;
+				v = st[c->epos[y]];
+			}
+			v = v ? v : 2;
+			st[s] = st[s] ? st[s] : v;
+			for (x = 0; x < n; x++)
+				st[path[x]] = v;
+		}
+		do {
+			changed = false;
+			for (s = 0; s < c->nepos; s++) {
+				const struct ot_node *nd = &f->node[c->enode[s]];
+				unsigned int p, bp = 0;
+				int32_t best = -1;
+
+				if (st[s] == 1 ||
+				    lft[c->enode[s]][lid] != OT_NO_PORT)
+					continue;
+				for (p = 1; p <= nd->nports; p++) {
+					int32_t y = nd->port[p].peer;
+
+					if (y >= 0 && c->epos[y] >= 0 &&
+					    st[c->epos[y]] == 1 &&
+					    (best < 0 || c->epos[y] < best)) {
+						best = c->epos[y];
+						bp = p;
+					}
+				}
+				if (best < 0)
+					continue;
+				lft[c->enode[s]][lid] = (uint8_t)bp;
+				st[s] = 1;
+				changed = true;
+			}
+		} while (changed);
+	}
+	free(st);
+	free(path);
+	return error;
+}
