@@ -275,42 +275,6 @@ void ot_escape_free(struct ot_escape *e)
 	*e = (struct ot_escape){ 0 };
 }
 
-int ot_escape_ports(struct ot_escape *e, const struct ot_fabric *f,
-		    const int32_t *node_of, uint32_t t, uint32_t seq,
-		    uint8_t tport, uint8_t *hop, const char *who,
-		    struct ot_error *err)
-{
-	uint32_t s, next;
-	unsigned int p;
-	int32_t sw, x;
-
-	for (s = 0; s < e->n; s++) {
-		if (!e->present[s])
-			continue;
-		sw = node_of[s];
-		switch (ot_escape_hop(e, s, t, seq, &next)) {
-		case OT_ESCAPE_DELIVER:
-			hop[sw] = tport;
-			break;
-		case OT_ESCAPE_FORWARD:
-			x = node_of[e->adj[next]];
-			for (p = 1; p <= f->node[sw].nports; p++)
-				if (f->node[sw].port[p].peer == x)
-					break;
-			hop[sw] = p;
-			break;
-		case OT_ESCAPE_CUT:
-			return ot_refuse(err, OT_ERR_DAMAGE,
-					 "%s: no path at all from switch \"%s\" to switch \"%s\": missing cables and switches cut the fabric in two",
-					 who, f->node[sw].desc,
-					 f->node[node_of[t]].desc);
-		case OT_ESCAPE_NOMEM:
-			return ot_error_nomem(err, who);
-		}
-	}
-	return 0;
-}
-
 /* Port of node_of[s] toward node_of[adj[j]] (the first). */
 static uint8_t port_to(const struct ot_escape *e, const struct ot_fabric *f,
 		       const int32_t *node_of, uint32_t s, uint32_t j)
@@ -322,6 +286,45 @@ static uint8_t port_to(const struct ot_escape *e, const struct ot_fabric *f,
 		if (f->node[sw].port[p].peer == x)
 			break;
 	return (uint8_t)p;
+}
+
+/* The refusal where t cannot be reached from s at all. */
+static int escape_cut(const struct ot_fabric *f, const int32_t *node_of,
+		      uint32_t s, uint32_t t, const char *who,
+		      struct ot_error *err)
+{
+	return ot_refuse(err, OT_ERR_DAMAGE,
+			 "%s: no path at all from switch \"%s\" to switch \"%s\": missing cables and switches cut the fabric in two",
+			 who, f->node[node_of[s]].desc,
+			 f->node[node_of[t]].desc);
+}
+
+int ot_escape_ports(struct ot_escape *e, const struct ot_fabric *f,
+		    const int32_t *node_of, uint32_t t, uint32_t seq,
+		    uint8_t tport, uint8_t *hop, const char *who,
+		    struct ot_error *err)
+{
+	uint32_t s, next;
+	int32_t sw;
+
+	for (s = 0; s < e->n; s++) {
+		if (!e->present[s])
+			continue;
+		sw = node_of[s];
+		switch (ot_escape_hop(e, s, t, seq, &next)) {
+		case OT_ESCAPE_DELIVER:
+			hop[sw] = tport;
+			break;
+		case OT_ESCAPE_FORWARD:
+			hop[sw] = port_to(e, f, node_of, s, next);
+			break;
+		case OT_ESCAPE_CUT:
+			return escape_cut(f, node_of, s, t, who, err);
+		case OT_ESCAPE_NOMEM:
+			return ot_error_nomem(err, who);
+		}
+	}
+	return 0;
 }
 
 int ot_escape_ports_balanced(struct ot_escape *e, const struct ot_fabric *f,
@@ -348,10 +351,7 @@ int ot_escape_ports_balanced(struct ot_escape *e, const struct ot_fabric *f,
 		s = e->by_phi[k];
 		val = row[s] & ~ESC_DOWN;
 		if (val == ESC_FAR) {
-			error = ot_refuse(err, OT_ERR_DAMAGE,
-					  "%s: no path at all from switch \"%s\" to switch \"%s\": missing cables and switches cut the fabric in two",
-					  who, f->node[node_of[s]].desc,
-					  f->node[node_of[t]].desc);
+			error = escape_cut(f, node_of, s, t, who, err);
 			goto out;
 		}
 		rate[s] = inject[s];
