@@ -766,6 +766,13 @@ static int run_pattern(struct balancer *b, enum ot_pattern_kind kind,
 	summarize(b, scratch, &pl->spread, &unused);
 	pattern_loads(b, kind, CHOICE_BEST, scratch, NULL);
 	summarize(b, scratch, &pl->best, &unused);
+	/*
+	 * The greedy is no optimum: where every flow on its base LID does
+	 * better, that is the best choice found.  Not with unrouted flows,
+	 * whose base figure leaves out traffic the greedy may carry.
+	 */
+	if (!pl->unrouted && pl->base.max_load < pl->best.max_load - TIE)
+		pl->best = pl->base;
 	return 0;
 }
 

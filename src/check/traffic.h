@@ -26,7 +26,8 @@
  * on the LID whose switch-to-switch links, with the flow added, have the
  * smallest maximum load (ties: the smaller summed load along the path,
  * then the lower LID).  The CA cables are the same for every LID and do
- * not enter the choice.
+ * not enter the choice.  Where every flow is routed and the base LIDs
+ * alone do better than the greedy, "best" is the base figure.
  */
 #ifndef OSMTOPO_TRAFFIC_H
 #define OSMTOPO_TRAFFIC_H
@@ -75,7 +76,7 @@ struct ot_pattern_load {
 	struct ot_load_figure base;   /* to the base LID */
 	bool multipath;               /* some CA has more than one LID */
 	struct ot_load_figure spread; /* multipath: split over the LIDs */
-	struct ot_load_figure best;   /* multipath: greedy best LID */
+	struct ot_load_figure best;   /* multipath: greedy best LID, or base */
 	/*
 	 * The first most loaded switch-to-switch link (base), its ends
 	 * named by description; NULL when no such link carries traffic.  CA
