@@ -18,6 +18,7 @@
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 
+#include "live/drroute.h"
 #include "live/live.h"
 #include "live/progress.h"
 #include "live/window.h"
@@ -27,8 +28,6 @@
 #define LIVE_CAP_SL_MAP (1u << 6)
 /* LFT entries per LinearForwardingTable block. */
 #define LIVE_LFT_BLOCK IB_SMP_DATA_SIZE
-/* A directed route has at most 63 hops (the hop count field is 6 bits). */
-#define LIVE_MAX_HOPS (IB_SUBNET_PATH_HOPS_MAX - 1)
 /*
  * SMPs in flight at once.  Under ibsim one at a time spends most of each
  * round trip waiting on the other process; 64 keep it busy and stay well
@@ -203,14 +202,6 @@ out:
 /* Reading tables                                                     */
 /* ------------------------------------------------------------------ */
 
-/* How the local port reaches a node by directed route. */
-struct dr_hop {
-	int32_t parent;  /* previous node on the path, -1 for the local node */
-	uint8_t out;     /* port of parent the path leaves by */
-	uint8_t hops;
-	bool reached;
-};
-
 struct live_reader {
 	struct ibmad_port *mad;
 	struct ot_win *win;
@@ -218,10 +209,7 @@ struct live_reader {
 	struct ot_routing *r;
 	struct ot_error *err;
 	bool skip_sl2vl;
-	int local;         /* node index of the local port's node */
-	uint8_t local_port;
-	struct dr_hop *dr; /* per node */
-	int32_t *queue;    /* BFS queue, nnodes entries */
+	struct ot_drroutes drr; /* from the local port to every node */
 	uint32_t *top;     /* per switch: LinearFDBTop */
 	uint8_t *flags;    /* per node: LIVE_F_* */
 	uint32_t *port0;   /* per node: index of its port 0 in portcap */
@@ -250,116 +238,6 @@ enum live_req {
 static uint64_t live_cookie(enum live_req kind, uint32_t node, uint32_t mod)
 {
 	return (uint64_t)kind << 56 | (uint64_t)(node & 0xffffff) << 32 | mod;
-}
-
-/*
- * Breadth-first search from the local node over the cabling.  Only
- * switches forward directed-route SMPs, so CAs and routers are leaves;
- * a local CA sends only through the port the MAD port was opened on.
- */
-static void dr_plan(struct live_reader *lr)
-{
-	const struct ot_fabric *f = lr->f;
-	uint32_t head = 0, tail = 0;
-
-	lr->dr[lr->local].parent = -1;
-	lr->dr[lr->local].reached = true;
-	lr->queue[tail++] = lr->local;
-	while (head < tail) {
-		int32_t u = lr->queue[head++];
-		const struct ot_node *nu = &f->node[u];
-		unsigned int p;
-
-		if (u != lr->local && nu->type != OT_NODE_SWITCH)
-			continue;
-		if (lr->dr[u].hops >= LIVE_MAX_HOPS)
-			continue;
-		for (p = 1; p <= nu->nports; p++) {
-			int32_t w = nu->port[p].peer;
-
-			if (w < 0 || lr->dr[w].reached)
-				continue;
-			if (u == lr->local && nu->type != OT_NODE_SWITCH &&
-			    p != lr->local_port)
-				continue;
-			lr->dr[w].reached = true;
-			lr->dr[w].parent = u;
-			lr->dr[w].out = p;
-			lr->dr[w].hops = lr->dr[u].hops + 1;
-			lr->queue[tail++] = w;
-		}
-	}
-}
-
-/* The directed route to node n (to the port the BFS entered it by). */
-static void dr_portid(const struct live_reader *lr, int n, ib_portid_t *id)
-{
-	int32_t u = n;
-
-	memset(id, 0, sizeof(*id));
-	id->drpath.cnt = lr->dr[n].hops;
-	while (lr->dr[u].parent >= 0) {
-		id->drpath.p[lr->dr[u].hops] = lr->dr[u].out;
-		u = lr->dr[u].parent;
-	}
-}
-
-/*
- * The directed route to port p of a CA or router n: the SMP must enter n
- * by p, since a CA answers SL2VL and PortInfo for the port it arrived on.
- * False when no switch (or the local port) leads to p.
- */
-static bool dr_portid_to_port(const struct live_reader *lr, int n,
-			      unsigned int p, ib_portid_t *id)
-{
-	const struct ot_port *pt = &lr->f->node[n].port[p];
-	int32_t peer = pt->peer;
-
-	if (n == lr->local && p == lr->local_port) {
-		dr_portid(lr, n, id);
-		return true;
-	}
-	if (peer < 0 || !lr->dr[peer].reached)
-		return false;
-	if (lr->f->node[peer].type == OT_NODE_SWITCH) {
-		if (lr->dr[peer].hops >= LIVE_MAX_HOPS)
-			return false;
-	} else if (peer != lr->local || pt->peer_port != lr->local_port) {
-		return false;
-	}
-	dr_portid(lr, peer, id);
-	id->drpath.cnt++;
-	id->drpath.p[id->drpath.cnt] = pt->peer_port;
-	return true;
-}
-
-/* Which node and port the MAD port sits on: NodeInfo over a 0-hop route. */
-static int find_local(struct live_reader *lr, struct ot_error *err)
-{
-	uint8_t buf[IB_SMP_DATA_SIZE];
-	ib_portid_t self;
-	uint64_t guid;
-	int status = 0;
-	uint32_t i;
-
-	memset(&self, 0, sizeof(self));
-	memset(buf, 0, sizeof(buf));
-	if (!smp_query_status_via(buf, &self, IB_ATTR_NODE_INFO, 0, 0, &status,
-				  lr->mad))
-		return ot_error_set(err,
-				    "SubnGet(NodeInfo) of the local port failed: MAD status 0x%x",
-				    status);
-	guid = mad_get_field64(buf, 0, IB_NODE_GUID_F);
-	lr->local_port = mad_get_field(buf, 0, IB_NODE_LOCAL_PORT_F);
-	for (i = 0; i < lr->f->nnodes; i++)
-		if (lr->f->node[i].guid == guid)
-			break;
-	if (i == lr->f->nnodes)
-		return ot_error_set(err,
-				    "the local node 0x%016" PRIx64 " is not in the fabric",
-				    guid);
-	lr->local = i;
-	return 0;
 }
 
 static const char *const live_req_name[] = {
@@ -558,7 +436,7 @@ static int submit_switch_ports(struct live_reader *lr, uint32_t n)
 	for (p = 1; lr->vlarb && p <= lr->f->node[n].nports; p++) {
 		if (lr->f->node[n].port[p].peer < 0)
 			continue;
-		dr_portid(lr, n, &id);
+		ot_drroutes_portid(&lr->drr, n, &id);
 		if (ot_win_smp_get(lr->win, &id, IB_ATTR_PORT_INFO, p,
 				   live_cookie(LIVE_REQ_PORTINFO, n, p)))
 			return -1;
@@ -599,14 +477,14 @@ static int submit_vlarb(struct live_reader *lr)
 	uint32_t n;
 
 	for (n = 0; lr->vlarb && n < f->nnodes; n++) {
-		if (!lr->dr[n].reached && f->node[n].type == OT_NODE_SWITCH)
+		if (!ot_drroutes_reached(&lr->drr, n) && f->node[n].type == OT_NODE_SWITCH)
 			continue;
 		for (p = 1; p <= f->node[n].nports; p++) {
 			if (f->node[n].port[p].peer < 0)
 				continue;
 			if (f->node[n].type == OT_NODE_SWITCH)
-				dr_portid(lr, (int)n, &id);
-			else if (!dr_portid_to_port(lr, (int)n, p, &id))
+				ot_drroutes_portid(&lr->drr, (int)n, &id);
+			else if (!ot_drroutes_portid_to_port(&lr->drr, (int)n, p, &id))
 				continue;
 			if (submit_port_vlarb(lr, n, p, &id))
 				return -1;
@@ -624,13 +502,13 @@ static int submit_switch_info(struct live_reader *lr)
 	for (n = 0; n < lr->f->nnodes; n++) {
 		if (lr->f->node[n].type != OT_NODE_SWITCH)
 			continue;
-		dr_portid(lr, n, &id);
+		ot_drroutes_portid(&lr->drr, n, &id);
 		if (ot_win_smp_get(lr->win, &id, IB_ATTR_SWITCH_INFO, 0,
 				   live_cookie(LIVE_REQ_SWINFO, n, 0)))
 			return -1;
 		if (lr->skip_sl2vl)
 			continue;
-		dr_portid(lr, n, &id);
+		ot_drroutes_portid(&lr->drr, n, &id);
 		if (ot_win_smp_get(lr->win, &id, IB_ATTR_PORT_INFO, 0,
 				   live_cookie(LIVE_REQ_PORTINFO, n, 0)) ||
 		    submit_switch_ports(lr, n))
@@ -672,7 +550,7 @@ static int submit_switch_tables(struct live_reader *lr, uint32_t n)
 				blocks -= sl2vl_pair(nd, enh0, in, out);
 	}
 	for (block = 0; block < blocks; block++) {
-		dr_portid(lr, n, &id);
+		ot_drroutes_portid(&lr->drr, n, &id);
 		if (ot_win_smp_get(lr->win, &id, IB_ATTR_LINEARFORWTBL, block,
 				   live_cookie(LIVE_REQ_LFT, n, block)))
 			return -1;
@@ -683,7 +561,7 @@ static int submit_switch_tables(struct live_reader *lr, uint32_t n)
 		for (out = 0; out <= nd->nports; out++) {
 			if (!sl2vl_pair(nd, enh0, in, out))
 				continue;
-			dr_portid(lr, n, &id);
+			ot_drroutes_portid(&lr->drr, n, &id);
 			if (ot_win_smp_get(lr->win, &id, IB_ATTR_SLVL_TABLE,
 					   in << 8 | out,
 					   live_cookie(LIVE_REQ_SL2VL, n,
@@ -707,11 +585,11 @@ static int submit_endports(struct live_reader *lr, bool tables)
 	unsigned int p;
 
 	for (n = 0; n < f->nnodes; n++) {
-		if (f->node[n].type == OT_NODE_SWITCH || !lr->dr[n].reached)
+		if (f->node[n].type == OT_NODE_SWITCH || !ot_drroutes_reached(&lr->drr, n))
 			continue;
 		for (p = 1; p <= f->node[n].nports; p++) {
 			if (f->node[n].port[p].peer < 0 ||
-			    !dr_portid_to_port(lr, n, p, &id))
+			    !ot_drroutes_portid_to_port(&lr->drr, n, p, &id))
 				continue;
 			if (!tables) {
 				if (ot_win_smp_get(lr->win, &id,
@@ -740,7 +618,7 @@ static int check_reached(struct live_reader *lr)
 	for (i = 0; i < lr->f->nnodes; i++) {
 		const struct ot_node *nd = &lr->f->node[i];
 
-		if (nd->type == OT_NODE_SWITCH && !lr->dr[i].reached)
+		if (nd->type == OT_NODE_SWITCH && !ot_drroutes_reached(&lr->drr, i))
 			return ot_error_set(lr->err,
 					    "switch \"%s\" (GUID 0x%016" PRIx64 ") is not reachable by directed route",
 					    nd->desc, nd->guid);
@@ -762,13 +640,11 @@ static int alloc_reader(struct live_reader *lr)
 		nports += f->node[i].nports + 1u;
 	}
 	lr->r = ot_routing_new(f);
-	lr->dr = calloc(nn, sizeof(*lr->dr));
-	lr->queue = calloc(nn, sizeof(*lr->queue));
 	lr->top = calloc(nn, sizeof(*lr->top));
 	lr->flags = calloc(nn, sizeof(*lr->flags));
 	lr->pending = calloc(nn, sizeof(*lr->pending));
 	lr->portcap = calloc(nports ? nports : 1, sizeof(*lr->portcap));
-	if (!lr->r || !lr->dr || !lr->queue || !lr->top || !lr->flags ||
+	if (!lr->r || !lr->top || !lr->flags ||
 	    !lr->pending || !lr->portcap)
 		return -1;
 	return 0;
@@ -781,8 +657,7 @@ static void free_reader(struct live_reader *lr)
 		mad_rpc_close_port(lr->mad);
 	if (lr->r)
 		ot_routing_free(lr->r);
-	free(lr->dr);
-	free(lr->queue);
+	ot_drroutes_free(&lr->drr);
 	free(lr->top);
 	free(lr->flags);
 	free(lr->pending);
@@ -891,9 +766,8 @@ int ot_live_read_routing(const struct ot_live_opts *o,
 		ot_error_nomem(err, "live");
 		goto out;
 	}
-	if (find_local(&lr, err))
+	if (ot_drroutes_plan(&lr.drr, f, lr.mad, err))
 		goto out;
-	dr_plan(&lr);
 	if (read_tables(&lr)) {
 		ot_progress_end(&lr.progress);
 		if (err && !err->msg[0])

@@ -16,7 +16,9 @@
  *
  * MFTs: MulticastForwardingTable blocks (32 MLIDs x 16 ports a block)
  * up to the highest MLID of a group, every port position of every
- * switch, as LID-routed SMPs (a switch answers at the LID of its port 0).
+ * switch, by directed route as live.c reads the LFTs (drroute.h): a
+ * LID-routed SMP depends on the LFTs toward the switch and back, and
+ * ibsim drops one after 16 switches, which long escape paths exceed.
  * The MADs go through the window of window.c, MCAST_WINDOW at a time.
  */
 #include <inttypes.h>
@@ -27,6 +29,7 @@
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 
+#include "live/drroute.h"
 #include "live/live.h"
 #include "live/progress.h"
 #include "live/saport.h"
@@ -60,6 +63,7 @@ struct mc_reader {
 	struct ot_mcast *mc;
 	struct ot_win *win;
 	ib_portid_t sa;
+	struct ot_drroutes drr; /* to every switch, for the MFTs */
 	struct ot_error *err;
 	/* groups found by MLID (index: MLID - OT_MLID_BASE), a round's worth */
 	uint8_t (*mgid)[16];
@@ -317,13 +321,13 @@ static int read_mfts(struct mc_reader *m)
 
 		if (nd->type != OT_NODE_SWITCH)
 			continue;
-		if (!nd->port[0].lid)
-			return ot_error_set(m->err, "switch \"%s\" has no LID",
+		if (!ot_drroutes_reached(&m->drr, (int32_t)n))
+			return ot_error_set(m->err,
+					    "switch \"%s\" is not reachable by directed route",
 					    nd->desc);
 		for (b = 0; b < blocks; b++)
 			for (pos = 0; pos < ot_mcast_words(nd->nports); pos++) {
-				memset(&id, 0, sizeof(id));
-				id.lid = nd->port[0].lid;
+				ot_drroutes_portid(&m->drr, (int32_t)n, &id);
 				if (ot_win_smp_get(m->win, &id,
 						   IB_ATTR_MULTICASTFORWTBL,
 						   pos << 28 | b,
@@ -338,6 +342,7 @@ static int read_mfts(struct mc_reader *m)
 static void mc_reader_free(struct mc_reader *m)
 {
 	ot_win_free(m->win);
+	ot_drroutes_free(&m->drr);
 	free(m->mgid);
 	free(m->sl);
 	free(m->found);
@@ -364,7 +369,8 @@ int ot_live_read_mcast(const struct ot_live_opts *o, const struct ot_fabric *f,
 		ot_error_nomem(err, "multicast read");
 		goto out;
 	}
-	if (find_groups(&m) || find_members(&m) || read_mfts(&m)) {
+	if (find_groups(&m) || find_members(&m) ||
+	    ot_drroutes_plan(&m.drr, f, mad, err) || read_mfts(&m)) {
 		if (err && !err->msg[0])
 			ot_error_set(err, "sending a multicast query failed");
 		/* the SA going silent from the start is "no SA" */
