@@ -141,4 +141,5 @@ def main():
             print("  links %d: %d fabrics, min %.4f median %.4f below95 %d" % (
                 L, len(sub), min(sub), statistics.median(sub), sum(r < 0.95 - 1e-9 for r in sub)))
 
-main()
+if __name__ == "__main__":
+    main()
