@@ -920,6 +920,24 @@ static void print_dropped(FILE *out, const struct cmp_row *r)
 	print_note(out, r->engine, text);
 }
 
+/*
+ * A row whose tables leave pairs unreachable or looping: its throughput
+ * figures load the links with the reached pairs' traffic alone, which a
+ * holed table must not pass for a balanced one.
+ */
+static void print_unreached(FILE *out, const struct cmp_row *r)
+{
+	char text[OSM_REASON_LEN];
+
+	if (!r->checked || !(r->unreachable + r->looping))
+		return;
+	snprintf(text, sizeof(text),
+		 "%llu of %llu CA pairs unreachable or looping: the throughput figures count the reached pairs' traffic only",
+		 (unsigned long long)(r->unreachable + r->looping),
+		 (unsigned long long)r->pairs);
+	print_note(out, r->engine, text);
+}
+
 static void print_table(FILE *out, const struct cmp_args *a,
 			const struct cmp_row *rows)
 {
@@ -943,6 +961,8 @@ static void print_table(FILE *out, const struct cmp_args *a,
 	for (i = 0; i < a->nengines; i++)
 		if (rows[i].note[0])
 			print_note(out, rows[i].engine, rows[i].note);
+	for (i = 0; i < a->nengines; i++)
+		print_unreached(out, &rows[i]);
 	for (i = 0; i < a->nengines; i++)
 		print_dropped(out, &rows[i]);
 	if (ncols)
