@@ -10,10 +10,14 @@
 # minimum, mean, median and count below 95% of uniform / bound, per --links.
 # usage: OSMTOPO=build/plain/osmtopo bench/kns-balance.py [COUNT] [SEED]
 #        [MIN_STAGES]; HARD=1 in the environment keeps only draws of the
-#        class hard() names (rejection sampling from the same draws).
+#        class hard() names (rejection sampling from the same draws);
+#        MAX_ROUTERS, MAX_CAS (default 144, 200, as the unit test's
+#        draws) raise the size limits (400, 600 reach `kns 9 2 --cas 3`).
 import math, random, subprocess, sys, os, statistics, tempfile
 
 O = os.environ.get("OSMTOPO", "osmtopo")
+MAX_ROUTERS = int(os.environ.get("MAX_ROUTERS", "144"))
+MAX_CAS = int(os.environ.get("MAX_CAS", "200"))
 KS = [2, 3, 4, 4, 6, 6, 8, 8, 9, 12]
 
 def hard(p):
@@ -35,10 +39,10 @@ def draw1(rng, links_choices=(1, 2, 3), par_choices=(1, 2), min_stages=1):
     while True:
         k = rng.choice(KS); n = 2 + rng.randrange(2)
         routers = k ** n
-        if 4 <= routers <= 144:
+        if 4 <= routers <= MAX_ROUTERS:
             break
     cas = 1 + rng.randrange(3)
-    while cas > 1 and routers * cas > 200:
+    while cas > 1 and routers * cas > MAX_CAS:
         cas -= 1
     stages = min_stages + rng.randrange(3 - min_stages + 1)
     rest = k; down = []; up = []; par = []

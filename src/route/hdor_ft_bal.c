@@ -347,8 +347,10 @@ static void bal_again(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
  * On intact lines: the up entries set by equitable colourings
  * (route/hdor_ft_col.c), level by level, the rest (cables down) by the
  * greedy; then again with (sibling group, destination) pairs where that
- * colours differently, and with phantom edges at the pairs (the extra
- * flows of a destination spread over the classes).  The best of these
+ * colours differently, with phantom edges at the pairs (the extra flows
+ * of a destination spread over the classes), and with those then made to
+ * agree on a few destinations and the top's parallel cables down dealt
+ * heaviest destination first (way 3).  The best of these
  * and the entries in b->ent
  * (the fewest flows on the busiest cable, then the fewest cables that
  * busy; the colouring on a tie) is kept in b->ent.
@@ -364,7 +366,7 @@ static int bal_colour(struct ft_ctx *c, struct line_bal *b, uint32_t nrel,
 	/* the entries so far, walked */
 	memcpy(keep, b->ent, sz);
 	best = bal_rewalk(c, b, nrel);
-	for (way = 0; way < 3 && uneven; way++) {
+	for (way = 0; way < 4 && uneven; way++) {
 		memset(b->ent, OT_NO_PORT, sz);
 		if (ot_hdor_ft_colour(c, b->l, b->rel, nrel, b->ent, way, &set,
 				      &uneven))

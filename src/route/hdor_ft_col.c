@@ -291,6 +291,8 @@ struct col_line {
 	bool pairs;
 	/* and phantom edges at those pairs (see phantoms()) */
 	bool phantoms;
+	/* and then a few extra flows swapped so that groups agree (agree()) */
+	bool agree;
 	uint32_t *wt;      /* nrel * nloc: flows of each destination at each */
 	uint32_t *cw;      /* per source, class, cable: weight dealt */
 	/* some flows going on up were coloured without pairs (not even) */
@@ -470,6 +472,124 @@ static void phantoms(struct ecol *g, uint32_t nl, uint32_t ng, uint32_t nrel)
 }
 
 /*
+ * With phantom edges every source group gives a destination's extra flow
+ * to another class (the phantoms' hub is equitable), so above a target
+ * group every destination weighs alike in every class: with q = 2 and
+ * groups of 3, nine destinations of weight 3 under one parent, which
+ * two parallel cables down cannot split 14 + 13 (one entry per
+ * destination: 15 + 12).  So, per target group T, a source node i of a
+ * group G whose items toward two destinations j1, j2 of T carry colours
+ * h and o, where (G, j1) has an extra flow in h and not in o and (G, j2)
+ * the other way round, swaps them: i keeps its counts, each pair node
+ * keeps floor or ceil of its edges per colour, and the extra flows of
+ * j1 and j2 change class, so that j1 and j2 now weigh one less and one
+ * more in h and o than the others (2, 4 and 3s: 14 + 13).  Once per
+ * colour at most, destinations on one target node first (so the
+ * target's own cables down keep their loads).  rc: the real edges'
+ * counts per pair node and colour, then their sum (q + 1 a pair node);
+ * pr: the pair node of each edge (or UINT32_MAX); tg, tn: the target
+ * group and target node of each destination.
+ */
+static void agree(struct ecol *g, uint32_t nreal, const uint32_t *pr,
+		  uint32_t *rc, const uint32_t *tg, const uint32_t *tn,
+		  uint32_t nl, uint32_t ng, uint32_t nrel)
+{
+	uint32_t t, v, x, y, pass;
+	unsigned int q = g->q, left;
+	uint8_t *hit = calloc((size_t)q + 1, 1);
+
+	if (!hit)
+		return; /* no swap: the colouring stays equitable */
+#define EXTRA(pn, h) (rc[(size_t)(pn) * (q + 1) + (h)] * q > \
+		      rc[(size_t)(pn) * (q + 1) + q])
+	for (t = 0; t < ng; t++) {
+		memset(hit, 0, q);
+		left = q;
+		for (pass = 0; pass < 2 && left >= 2; pass++)
+		for (v = 0; v < nl && left >= 2; v++)
+		for (x = g->start[v]; x < g->start[v + 1] && left >= 2; x++) {
+			uint32_t e1 = g->adj[x], p1, p2, e2;
+			uint8_t h = g->col[e1], o;
+
+			p1 = e1 < nreal ? pr[e1] : UINT32_MAX;
+			if (p1 == UINT32_MAX || tg[p1 % nrel] != t || hit[h] ||
+			    !EXTRA(p1, h))
+				continue;
+			for (y = g->start[v]; y < g->start[v + 1]; y++) {
+				e2 = g->adj[y];
+				p2 = e2 < nreal ? pr[e2] : UINT32_MAX;
+				o = g->col[e2];
+				if (p2 == UINT32_MAX || p2 == p1 || o == h ||
+				    hit[o] || tg[p2 % nrel] != t ||
+				    (!pass && tn[p1 % nrel] != tn[p2 % nrel]) ||
+				    EXTRA(p1, o) || !EXTRA(p2, o) ||
+				    EXTRA(p2, h))
+					continue;
+				g->col[e1] = o;
+				g->col[e2] = h;
+				rc[(size_t)p1 * (q + 1) + h]--;
+				rc[(size_t)p1 * (q + 1) + o]++;
+				rc[(size_t)p2 * (q + 1) + o]--;
+				rc[(size_t)p2 * (q + 1) + h]++;
+				hit[h] = hit[o] = 1;
+				left -= 2;
+				break;
+			}
+		}
+	}
+#undef EXTRA
+	free(hit);
+}
+
+/*
+ * agree() on a colouring with pairs and phantoms: its tables built from
+ * the graph (pair nodes at 2 nl .., rt: the target node of each router,
+ * vid, grp: the vertex and group of each source); 0, -1 no memory.
+ */
+static int agree_run(struct ecol *g, uint32_t nreal, uint32_t nl,
+		     uint32_t ng, uint32_t nrel, const uint32_t *rt,
+		     const uint32_t *vid, const uint32_t *grp, uint32_t nsrc,
+		     const uint32_t *tof)
+{
+	uint32_t e, i, j, *pr, *rc, *tg, *tn, *vg;
+	int ret = -1;
+
+	pr = malloc(((size_t)nreal + 1) * sizeof(*pr));
+	rc = calloc((size_t)ng * nrel * (g->q + 1) + 1, sizeof(*rc));
+	tg = malloc(((size_t)nrel + 1) * sizeof(*tg));
+	tn = malloc(((size_t)nrel + 1) * sizeof(*tn));
+	vg = malloc(((size_t)nl + 1) * sizeof(*vg));
+	if (!pr || !rc || !tg || !tn || !vg)
+		goto out;
+	for (i = 0; i < nl; i++)
+		vg[i] = UINT32_MAX;
+	for (i = 0; i < nsrc; i++)
+		if (vid[i] < nl)
+			vg[vid[i]] = grp[i];
+	for (j = 0; j < nrel; j++) {
+		tn[j] = tof[j] == UINT32_MAX ? UINT32_MAX : rt[tof[j]];
+		tg[j] = tn[j] == UINT32_MAX ? UINT32_MAX : vg[tn[j] - nl];
+	}
+	for (e = 0; e < nreal; e++) {
+		pr[e] = g->b[e] >= 2 * nl && g->b[e] < 2 * nl + ng * nrel ?
+			g->b[e] - 2 * nl : UINT32_MAX;
+		if (pr[e] == UINT32_MAX)
+			continue;
+		rc[(size_t)pr[e] * (g->q + 1) + g->col[e]]++;
+		rc[(size_t)pr[e] * (g->q + 1) + g->q]++;
+	}
+	agree(g, nreal, pr, rc, tg, tn, nl, ng, nrel);
+	ret = 0;
+out:
+	free(pr);
+	free(rc);
+	free(tg);
+	free(tn);
+	free(vg);
+	return ret;
+}
+
+/*
  * Colours the items of weight wv of the sources of class k at level
  * cl->lev; 0, -1 no memory, 1 not an XGFT.  Right side: the target's
  * node of the level in the class for flows that turn down at the
@@ -487,7 +607,7 @@ static int colour_class(struct ft_ctx *c, struct col_line *cl, uint32_t k,
 {
 	struct ecol g = { 0 };
 	uint32_t i, j, e, nl = 0, ng = 0, *vid = NULL, *rt = NULL;
-	uint32_t *grp = NULL, *gsize = NULL;
+	uint32_t *grp = NULL, *gsize = NULL, nreal;
 	struct par *p0 = NULL;
 	bool pairs;
 	int ret = 0;
@@ -503,6 +623,7 @@ static int colour_class(struct ft_ctx *c, struct col_line *cl, uint32_t k,
 	for (i = 0; i < cl->nsrc; i++) {
 		uint32_t s;
 
+		vid[i] = UINT32_MAX;
 		if (cl->cls[cl->src[i]] != k)
 			continue;
 		if (!p0)
@@ -559,9 +680,15 @@ static int colour_class(struct ft_ctx *c, struct col_line *cl, uint32_t k,
 			g.ne++;
 		}
 	}
+	nreal = g.ne;
 	if (cl->phantoms && !*even)
 		phantoms(&g, nl, ng, nrel);
 	if (g.q > 1 && ecol_run(&g)) {
+		ret = -1;
+		goto out;
+	}
+	if (g.q > 1 && cl->agree && cl->phantoms && !*even &&
+	    agree_run(&g, nreal, nl, ng, nrel, rt, vid, grp, cl->nsrc, tof)) {
 		ret = -1;
 		goto out;
 	}
@@ -632,6 +759,108 @@ static void carry(const struct ft_ctx *c, struct col_line *cl,
 	}
 }
 
+struct witem {
+	uint32_t w, j;
+};
+
+static int witem_cmp(const void *x, const void *y)
+{
+	const struct witem *a = x, *b = y;
+
+	if (a->w != b->w)
+		return a->w > b->w ? -1 : 1;
+	return a->j < b->j ? -1 : a->j > b->j;
+}
+
+/*
+ * The top switches' cables down, where a child has parallel cables from
+ * one: all flows of a destination there take one cable (one entry), so
+ * the destinations going down to that child, by their flows (wt, all
+ * carried up by now), heaviest first, each to the least loaded cable
+ * (the first on a tie): at most one destination above the even share.
+ * Entries already set are kept.  0, -1 no memory, 1 not a candidate.
+ */
+static int down_top(const struct ft_ctx *c, const struct col_line *cl,
+		    const uint32_t *tof, uint32_t nrel, uint8_t *ent)
+{
+	unsigned int s = c->kns->lines[cl->l].stages;
+	struct witem *it = malloc(((size_t)nrel + 1) * sizeof(*it));
+	uint32_t x, j, n, u, load[MAXPAR];
+	struct par ch;
+	int ret = 0;
+
+	if (!it)
+		return -1;
+	for (x = 0; x < cl->nsw && !ret; x++) {
+		const struct ot_node *nd = &c->f->node[global(c, cl->l, x)];
+		unsigned int q, b;
+
+		if (stage_of(c, cl->l, x) != s)
+			continue;
+		/* x's children and its cables to each */
+		ch.np = 0;
+		for (q = 1; q <= nd->nports; q++) {
+			int32_t y = nd->port[q].peer, v;
+
+			if (y < 0 || c->kns->role[y] == OT_KNS_CA)
+				continue;
+			v = local(c, cl->l, y);
+			if (v < 0 || stage_of(c, cl->l, v) + 1u != s)
+				continue;
+			for (b = 0; b < ch.np && ch.e[b].node != v; b++)
+				;
+			if (b == ch.np) {
+				if (ch.np == MAXPAR)
+					break;
+				ch.e[b].node = v;
+				ch.e[b].nport = 0;
+				ch.np++;
+			}
+			if (ch.e[b].nport < MAXPAR)
+				ch.e[b].port[ch.e[b].nport++] = (uint8_t)q;
+		}
+		for (b = 0; b < ch.np && !ret; b++) {
+			int32_t v = ch.e[b].node;
+
+			if (ch.e[b].nport < 2)
+				continue;
+			for (j = 0, n = 0; j < nrel; j++) {
+				uint32_t t = tof[j], w;
+
+				if (t == UINT32_MAX ||
+				    ent[(size_t)j * cl->nloc + x] != OT_NO_PORT)
+					continue;
+				if (v >= (int32_t)cl->nsw ?
+				    (uint32_t)v - cl->nsw != t :
+				    !c->line[cl->l].below[(size_t)v * cl->k + t])
+					continue;
+				w = cl->wt[(size_t)j * cl->nloc + x];
+				if (w) {
+					it[n].w = w;
+					it[n++].j = j;
+				}
+			}
+			qsort(it, n, sizeof(*it), witem_cmp);
+			memset(load, 0, sizeof(load));
+			for (j = 0; j < n && !ret; j++) {
+				unsigned int best = 0;
+
+				for (u = 1; u < ch.e[b].nport; u++)
+					if (load[u] < load[best])
+						best = u;
+				load[best] += it[j].w;
+				q = ch.e[b].port[best];
+				if (!is_cand(c, cl->l, x, cl->nsw + tof[it[j].j],
+					     (uint8_t)q))
+					ret = 1;
+				ent[(size_t)it[j].j * cl->nloc + x] = (uint8_t)q;
+			}
+		}
+	}
+	free(it);
+	return ret;
+}
+
 /*
  * Level by level from the routers up (see colour_class), the items of
  * each weight on their own, heaviest first; 0, -1 no memory, 1 not an
@@ -698,6 +927,8 @@ static int colour_levels(struct ft_ctx *c, struct col_line *cl,
 		if (!ret)
 			carry(c, cl, tof, nrel, ent);
 	}
+	if (!ret && cl->agree)
+		ret = down_top(c, cl, tof, nrel, ent);
 	return ret;
 }
 
@@ -708,7 +939,7 @@ int ot_hdor_ft_colour(struct ft_ctx *c, uint32_t l, const uint16_t *rel,
 	const struct ot_kns_line *ln = &c->kns->lines[l];
 	struct col_line cl = { .l = l, .nsw = ln->nsw, .k = c->k,
 			       .nloc = c->line[l].nloc, .pairs = way >= 1,
-			       .phantoms = way >= 2 };
+			       .phantoms = way >= 2, .agree = way >= 3 };
 	uint32_t j, *tof = NULL;
 	unsigned int off;
 	bool more;

@@ -170,9 +170,11 @@ int ot_hdor_ft_balance(struct ft_ctx *c, struct ot_routing *out);
  * per destination) by equitable colourings, level by level
  * (route/hdor_ft_col.c); way 1: the (sibling group, destination) right
  * side also where groups do not divide evenly, way 2: with phantom edges
- * there as well (0: neither).  *set: whether it set any; *uneven: whether
- * ways 1 and 2 would colour differently.  0, or -1 with
- * c->err set.
+ * there as well, way 3: then a few extra flows swapped so that groups
+ * agree on some destinations, and the top switches' parallel cables down
+ * set too (0: none of these).  *set: whether it set any; *uneven:
+ * whether ways 1 to 3 would colour differently.  0, or -1 with c->err
+ * set.
  */
 int ot_hdor_ft_colour(struct ft_ctx *c, uint32_t l, const uint16_t *rel,
 		      uint32_t nrel, uint8_t *ent, unsigned int way, bool *set,

@@ -71,6 +71,7 @@ tests=(
 	"hdor-kns-s2-2links-18|$here/test_hdor_kns.sh kns-s2-2links-18 gen:kns+8+2+--cas+2+--links+2+--down+2,4+--up+1,2+--shuffle-ports+18 0.66"
 	"hdor-kns-s3-2leaves|$here/test_hdor_kns.sh kns-s3-2leaves gen:kns+8+2+--cas+3+--links+2+--down+2,2,2+--up+2,2,2+--shuffle-ports+1 0.88"
 	"hdor-kns-s2-parallel|$here/test_hdor_kns.sh kns-s2-parallel gen:kns+9+2+--cas+2+--links+2+--down+3,3+--up+2,1+--parallel+2+--shuffle-ports+1 0.99"
+	"hdor-kns-s2-parallel-3cas|$here/test_hdor_kns.sh kns-s2-parallel-3cas gen:kns+9+2+--cas+3+--links+1+--down+3,3+--up+2,1+--parallel+2+--shuffle-ports+3 0.63"
 	"hdor-kns-s2-damaged|$here/test_hdor_kns.sh kns-s2-damaged gen:kns+8+2+--cas+2+--down+4,2+--up+1,4+--drop-switches+0.1+--drop-links+0.05+--seed+3+--shuffle-ports+25"
 	"hdor-kns-escape|$here/test_hdor_kns.sh kns-escape gen:kns+4+2+--cas+2+--down+2,2+--up+2,2+--drop-links+0.15+--seed+2+--shuffle-ports+2 0 escape"
 	"hdor-kns-heavy-damage|$here/test_hdor_kns.sh kns-heavy-damage gen:kns+6+2+--cas+2+--down+6+--up+3+--drop-links+0.2+--seed+3+--shuffle-ports+3 0.4 escape"
