@@ -1331,7 +1331,8 @@ static int route_tables(struct dfp_ctx *c, struct ot_routing *out)
 }
 
 /*
- * Where some group has no usable cable toward a leaf (at LMC 0), the
+ * Where some group has no usable cable toward a leaf or some leaf takes
+ * a detour through a third group (at LMC 0, the first routing done), the
  * other routings too (route/df_plus_alt.c, alt 1 and 2): each kept in *c
  * and out where it takes no more VLs and its busiest link carries fewer
  * flows than the one kept so far.

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * df-static on a Dragonfly+ (route/df_plus.c): the second routing of a
+ * df-static on a Dragonfly+ (route/df_plus.c): the other routings of a
  * fabric where some group has no usable cable left toward a leaf (the
- * damage layer's fabrics), and the figure that picks one of the two.
+ * damage layer's fabrics) or some leaf takes a detour through a third
+ * group (SL 1), and the figure that picks one of them.
  *
- * The first routing is the engine's as it always was.  The second
- * (c->alt) differs in two places:
+ * The first routing is the engine's as it always was.  The others
+ * (c->alt 1 and 2) differ in:
  *
  * - a group G with no usable cable at all toward T's group H takes no
  *   detour through a third group (SL 1, df_plus_cands.c spine_cands()):
@@ -16,29 +17,38 @@
  *   switches are then left without a port, and the damage layer (SL 8,
  *   damage_lid() in df_plus.c) takes the LID through any K above H in
  *   its order, with a turn (down, up) inside K;
- * - in the damage layer, a spine of G takes, among its cables to such a
- *   K (ot_dfp_damage_via()), the one whose path on toward the LID (the
- *   cable, then through the columns K's switches got) has the least
- *   busy link, counting the flows the damage layer put there so far
- *   (each CA of the leaves that go up to the spine: one flow per LID of
- *   a CA), the LID's deal on a tie.  Dealt by the LID's number alone,
- *   a leaf's spine and that spine's cable are both k mod something, so
- *   the two choices are tied: on issue 23's shape with 5 % missing
- *   (seed 18) group 6 sent all its flows toward group 0 through 2 of its
- *   5 intermediates.
+ * - the damage layer by load (ot_dfp_alt_spines()): each leaf of G in
+ *   turn takes the (spine, cable) pair, among the spines the deal would
+ *   have offered it and their cables to groups ot_dfp_damage_via()
+ *   takes, whose path on toward the LID (through the columns K's
+ *   switches got) has the least busy link, counting the flows that the
+ *   damage layer and the detours put on each link so far (a leaf's CAs,
+ *   one flow each per LID of a CA); a spine an earlier leaf chose keeps
+ *   its cable (one column per LID); the deal's choice on a tie.  Dealt
+ *   by the LID's number alone, a leaf's spine and that spine's cable are
+ *   both k modulo something, so the two are tied: on issue 23's shape
+ *   with 5 % missing (seed 18) group 6 sent all its flows toward group 0
+ *   through 2 of its 5 intermediates;
+ * - the detours' cables by the same loads (ot_dfp_alt_detours()), among
+ *   each spine's candidates, the landing spine keeping the rule;
+ * - alt 2 only: an intermediate of the damage layer may be a group some
+ *   of whose leaves detour (valiant_groups() in df_plus.c): the landing
+ *   spine goes down to a leaf of the rule all the same (rule_down()).
  *
- * Neither changes an argument: the damage layer's paths keep their
- * shape (up, global, (down, up,) global down in the damage order,
- * down), the candidates are the same, and VL 1 is searched afterwards
- * as for the first routing (df_plus_vl1.c).  Each is better on some
- * fabrics and worse on others (a cable toward H that hangs below a
- * single leaf of K draws more traffic), so the engine routes both and
- * keeps the second only where it takes no more VLs and its busiest
- * switch-to-switch link carries fewer flows of uniform traffic
- * (ot_dfp_busiest(): each CA one flow to every CA's base LID, through
- * the tables), which is what the uniform figure of `osmtopo check`
- * (1 / the most loaded link) reads.  A fabric without such a group
- * routes once, as before.
+ * None changes an argument: the paths keep their shapes and SLs (up,
+ * global, (down, up,) global down in the damage order, down; up,
+ * global, global, down), the candidates are those of the first
+ * routing, and VL 1 is searched afterwards as for it (df_plus_vl1.c).
+ * Each is better on some fabrics and worse on others (a cable toward H
+ * that hangs below a single leaf of K draws more traffic), so the
+ * engine keeps a routing only where it takes no more VLs and its
+ * busiest switch-to-switch link carries fewer flows of uniform traffic
+ * than the one kept so far (ot_dfp_busiest(): each CA one flow to every
+ * CA's base LID, through the final tables), which is what the uniform
+ * figure of `osmtopo check` (1 / the most loaded link) reads.  Loads,
+ * candidates and ties follow the dealing order (groups, indices, LID
+ * numbers), not node order or port numbers (up to the order of
+ * parallel cables between one pair of switches, as the deal).
  */
 #include <stdlib.h>
 #include <string.h>
