@@ -481,7 +481,7 @@ static void valiant_groups(struct dfp_ctx *c, int32_t T)
 		bool ok = I != H && c->fstart[I + 1] > c->fstart[I] &&
 			  !c->fturn[I];
 
-		for (i = d->lstart[I]; ok && i < d->lstart[I + 1]; i++)
+		for (i = d->lstart[I]; ok && c->alt < 2 && i < d->lstart[I + 1]; i++)
 			ok = c->pcnt[d->leaf[i]] &&
 			     c->ldet[d->leaf[i]] != DFP_DETOUR_SL;
 		for (i = d->sstart[I]; ok && i < d->sstart[I + 1]; i++) {
@@ -659,13 +659,6 @@ static int damage_order(struct dfp_ctx *c)
 	return 0;
 }
 
-/* Whether K may be the damage layer's intermediate toward H. */
-static bool damage_via(const struct dfp_ctx *c, uint32_t K, uint32_t H)
-{
-	return K != H && c->vint[K] && !c->vsrc[K] &&
-	       c->drank[K] > c->drank[H];
-}
-
 /*
  * Whether spine x (of a group that sends the LID through an
  * intermediate) is where a detour through a third group lands (SL 1: a
@@ -700,7 +693,7 @@ static bool detour_lands(const struct dfp_ctx *c, int32_t x, uint32_t H)
  * toward the LID, buf OT_NO_PORT there): toward a switch of its group
  * that has one (up: not to a spine where a detour lands,
  * detour_lands()).  Global (a spine of a group that sends the LID through
- * an intermediate): toward a group damage_via() takes toward H.
+ * an intermediate): toward a group ot_dfp_damage_via() takes toward H.
  */
 static unsigned int deal_port(const struct dfp_ctx *c, int32_t s,
 			      enum ot_dfp_port cls, const uint8_t *buf,
@@ -717,7 +710,7 @@ static unsigned int deal_port(const struct dfp_ctx *c, int32_t s,
 		if (ot_dfp_port_class(c->d, s, p) != cls)
 			continue;
 		if (cls == OT_DFP_PORT_GLOBAL ?
-			    damage_via(c, (uint32_t)c->d->group[x], H) :
+			    ot_dfp_damage_via(c, (uint32_t)c->d->group[x], H) :
 			    buf[dfp_sw_pos(c, x)] != OT_NO_PORT &&
 			    (cls != OT_DFP_PORT_UP || !detour_lands(c, x, H)))
 			key[m++] = ((uint64_t)c->d->group[x] << 40) |
@@ -777,7 +770,7 @@ static bool damage_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 					deal_port(c, d->spine[i], OT_DFP_PORT_DOWN,
 						  buf, H, k);
 	for (G = 0; G < c->ng; G++) /* the intermediates route it */
-		for (i = d->sstart[G]; damage_via(c, G, H) &&
+		for (i = d->sstart[G]; ot_dfp_damage_via(c, G, H) &&
 				       i < d->sstart[G + 1]; i++)
 			if (!c->rcnt[d->spine[i]])
 				buf[dfp_sw_pos(c, d->spine[i])] =
@@ -785,6 +778,8 @@ static bool damage_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 	for (i = 0; i < c->nsw; i++)
 		if (buf[i] == OT_NO_PORT)
 			return false;
+	if (c->alt) /* the spines' cables by load (route/df_plus_alt.c) */
+		ot_dfp_alt_spines(c, lid, H, k, buf);
 	return true;
 }
 
@@ -866,6 +861,8 @@ static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 			c->any_detour = true;
 		}
 	}
+	if (c->alt) /* the detours' cables by load (route/df_plus_alt.c) */
+		ot_dfp_alt_detours(c, lid, buf);
 	return 0;
 }
 
@@ -1030,7 +1027,7 @@ static int route_batch(struct dfp_ctx *c, struct ot_routing *out,
 static int fill_lfts(struct dfp_ctx *c, struct ot_routing *out)
 {
 	uint16_t *by = malloc(((size_t)c->norder + 1) * sizeof(*by));
-	uint32_t *lcas = leaf_cas(c);
+	uint32_t *lcas = c->lcas = leaf_cas(c);
 	uint8_t *buf = NULL, *nb;
 	uint32_t i, j, cap = 0;
 	int32_t T = -1;
@@ -1038,7 +1035,6 @@ static int fill_lfts(struct dfp_ctx *c, struct ot_routing *out)
 
 	if (!by || !lcas) {
 		free(by);
-		free(lcas);
 		return ot_error_nomem(c->err, "df-static");
 	}
 	memcpy(by, c->order, (size_t)c->norder * sizeof(*by));
@@ -1066,7 +1062,6 @@ static int fill_lfts(struct dfp_ctx *c, struct ot_routing *out)
 	}
 	free(buf);
 	free(by);
-	free(lcas);
 	return error;
 }
 
@@ -1304,6 +1299,75 @@ static void ctx_free(struct dfp_ctx *c)
 	free(c->estart);
 	free(c->eadj);
 	free(c->posnode);
+	free(c->lcas);
+	free(c->dlbase);
+	free(c->dload);
+}
+
+/* The tables into out (c: f, d, err and alt set). */
+static int route_tables(struct dfp_ctx *c, struct ot_routing *out)
+{
+	int error;
+
+	c->ng = c->d->ngroups;
+	c->nleaves = c->d->lstart[c->d->ngroups];
+	c->nsw = c->nleaves + c->d->sstart[c->d->ngroups];
+	error = prepare_dests(c);
+	if (!error)
+		error = prepare_cables(c);
+	if (!error)
+		error = prepare_scratch(c);
+	if (!error)
+		error = damage_order(c);
+	if (!error)
+		error = prepare_valiant(c);
+	if (!error && c->alt)
+		error = ot_dfp_alt_prepare(c);
+	if (!error)
+		error = fill_lfts(c, out);
+	if (!error)
+		error = ot_dfp_settle_vl1(c, out);
+	return error;
+}
+
+/*
+ * Where some group has no usable cable toward a leaf or some leaf takes
+ * a detour through a third group (at LMC 0, the first routing done), the
+ * other routings too (route/df_plus_alt.c, alt 1 and 2): each kept in *c
+ * and out where it takes no more VLs and its busiest link carries fewer
+ * flows than the one kept so far.
+ */
+static int route_alt(struct dfp_ctx *c, struct ot_routing *out)
+{
+	int64_t m0 = ot_dfp_busiest(c, out), m1;
+	uint8_t alt;
+
+	for (alt = 1; m0 >= 0 && alt <= 2; alt++) {
+		struct dfp_ctx a = { .f = c->f, .d = c->d, .err = c->err,
+				     .alt = alt };
+		struct ot_routing *o = ot_routing_new(c->f);
+		struct dfp_vlrule v0 = ctx_vlrule(c), v1;
+
+		m1 = !o ? ot_error_nomem(c->err, "df-static") :
+		     route_tables(&a, o) ? -1 : ot_dfp_busiest(&a, o);
+		v1 = ctx_vlrule(&a);
+		if (m1 < 0) {
+			m0 = -1;
+		} else if (m1 < m0 &&
+			   ot_dfp_vlrule_vls(&v1) <= ot_dfp_vlrule_vls(&v0)) {
+			struct dfp_ctx t = *c;
+			uint8_t **lft = out->lft;
+
+			*c = a;
+			a = t;
+			out->lft = o->lft;
+			o->lft = lft;
+			m0 = m1;
+		}
+		ctx_free(&a);
+		ot_routing_free(o);
+	}
+	return m0 < 0 ? -1 : 0;
 }
 
 int ot_dfp_route(const struct ot_fabric *f, struct ot_dfp *d,
@@ -1313,22 +1377,9 @@ int ot_dfp_route(const struct ot_fabric *f, struct ot_dfp *d,
 	double t = ot_now_ms();
 	int error;
 
-	c.ng = d->ngroups;
-	c.nleaves = d->lstart[d->ngroups];
-	c.nsw = c.nleaves + d->sstart[d->ngroups];
-	error = prepare_dests(&c);
-	if (!error)
-		error = prepare_cables(&c);
-	if (!error)
-		error = prepare_scratch(&c);
-	if (!error)
-		error = damage_order(&c);
-	if (!error)
-		error = prepare_valiant(&c);
-	if (!error)
-		error = fill_lfts(&c, out);
-	if (!error)
-		error = ot_dfp_settle_vl1(&c, out);
+	error = route_tables(&c, out);
+	if (!error && (c.damage || c.any_detour) && !c.valiant)
+		error = route_alt(&c, out);
 	if (!error)
 		ot_routing_phase(out, "route", t);
 	if (!error)

@@ -139,6 +139,8 @@ static uint32_t spine_cands(struct dfp_ctx *c, int32_t s, int32_t T,
 		return 0; /* down to a leaf that reaches T: spine_fallback */
 	if (c->rcnt[s])
 		return 0; /* its own usable cables, in flist */
+	if (c->alt && c->fstart[d->group[s]] == c->fstart[d->group[s] + 1])
+		return 0; /* none in its group: the damage layer (df_plus_alt.c) */
 	for (p = 1; p <= nd->nports; p++) {
 		int32_t x = nd->port[p].peer;
 

@@ -84,6 +84,14 @@ struct dfp_ctx {
 	/* where the search gave up: the damage layer on VL 1 with the
 	 * detours all the same (their graph acyclic), the escape layer not */
 	bool dmg_share;
+	/* the other routings (route/df_plus_alt.c), alt 1 and 2: no
+	 * third-group detour for a group without usable cables, the damage
+	 * layer's leaves and spines by load (dload per link, dlbase per
+	 * node); 2: intermediates whose leaves detour too; lcas per leaf
+	 * pos: its CAs */
+	uint8_t alt;
+	uint32_t *dlbase, *lcas;
+	int32_t *dload;
 	/* the escape layer */
 	struct ot_escape esc;
 	uint8_t *present;
@@ -135,5 +143,19 @@ int ot_dfp_escape_hops(struct dfp_ctx *c, uint32_t lid, uint32_t seq);
  */
 struct ot_routing;
 int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out);
+
+/* Whether K may be the damage layer's intermediate toward H. */
+bool ot_dfp_damage_via(const struct dfp_ctx *c, uint32_t K, uint32_t H);
+
+/* route/df_plus_alt.c: the load of the damage layer per link (0, or -1
+ * with err set); in the second routing, the damage layer's spines in
+ * the groups sending lid (number k, toward group H) through an
+ * intermediate take their cables by that load; the most flows of
+ * uniform traffic on one switch-to-switch link of out (-1: OOM). */
+int ot_dfp_alt_prepare(struct dfp_ctx *c);
+void ot_dfp_alt_spines(struct dfp_ctx *c, uint32_t lid, uint32_t H,
+		       uint32_t k, uint8_t *buf);
+void ot_dfp_alt_detours(struct dfp_ctx *c, uint32_t lid, uint8_t *buf);
+int64_t ot_dfp_busiest(struct dfp_ctx *c, const struct ot_routing *out);
 
 #endif

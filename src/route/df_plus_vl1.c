@@ -633,6 +633,8 @@ static int place_pending(struct v1 *v, struct ot_cdg *g)
 		v->fails += rc > 0;
 		if (rc && updown(v, lid))
 			return -1;
+		if (v->fails > DFP_FAILS)
+			return 0; /* search() gives up before another round */
 	}
 	return 0;
 }
