@@ -437,9 +437,9 @@ static void set_promise(struct ot_routing *out, struct ot_kns *kns)
  * by loads that leave the twists' settling out (route/hdor_ft_esc.c),
  * and on a fabric where escaped traffic is light beside dimension
  * order's that guess can lose.  So the one-layer routing is made too
- * and kept in out when its busiest channel under uniform traffic
- * carries less; the layers otherwise (and where the fabric is too large
- * to walk every pair, or the second routing fails).
+ * and kept in out unless the layers' busiest channel under uniform
+ * traffic carries less (VLs only where they gain); the layers where the
+ * fabric is too large to walk every pair, or the second routing fails.
  */
 static void hdor_ft_fewer_layers(const struct ot_fabric *f,
 				 const struct ot_engine_budget *b,
@@ -460,7 +460,7 @@ static void hdor_ft_fewer_layers(const struct ot_fabric *f,
 	if (!ot_kns_ft_recognize(f, &kns, &looks_ft, &why) &&
 	    !ot_hdor_ft_route(f, kns, &two, one, &why) &&
 	    (one_max = ot_hdor_ft_uniform_max(one)) >= 0 &&
-	    one_max < many - 1e-9) {
+	    one_max < many + 1e-9) {
 		tmp = *out;
 		*out = *one;
 		*one = tmp;
@@ -546,7 +546,7 @@ static int hdor_route(const struct ot_engine *self, const struct ot_fabric *f,
 
 const struct ot_engine ot_engine_hdor = {
 	.name = "hdor",
-	.needs = "KNS (k-ary n-direct s-indirect): routers with CAs, each dimension line one switch, several, or a fat tree of s stages",
+	.needs = "KNS (k-ary n-direct s-indirect): routers with CAs, each dimension line one switch, several, or a fat tree of s stages; 1 VL, 2 with damage up*-down* cannot route in a line (QoS on), up to 4 where further escape layers carry more",
 	.route = hdor_route,
 	.route_budget = hdor_route_budget,
 	.miscabling = ot_kns_miscabling,

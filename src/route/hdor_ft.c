@@ -28,7 +28,12 @@
  * next hop the least loaded legal one: route/hdor_ft_esc.c), on path SL 1
  * and VL 1 on every hop; so does any LID some switch has no entry for
  * by the rule.  Only those: a fabric whose lines up*-down* can connect
- * keeps one VL, and SL 0 everywhere.
+ * keeps one VL, and SL 0 everywhere.  Where the escape layer carries
+ * much, further layers (same up*-down*, other roots, each on an SL of
+ * its own and VL 2, 3, ...: two by default, 4 data VLs, or as a QoS
+ * budget allows) take escaped CA LIDs dealt by load
+ * (route/hdor_ft_esc.c); route/hdor.c keeps them only when the busiest
+ * channel under uniform traffic carries less.
  *
  * Twists (route/hdor_ft_twist.c).  Before any of those LIDs goes to the
  * escape layer, it is looked at router by router: a router that cannot
@@ -73,7 +78,11 @@
  * hop, and their tables are the escape layer's up*-down* (ranked in
  * escape.c: ranks rise on every path).  No packet changes VL, so the
  * channel dependency graph is two graphs with no edge between them,
- * each without a cycle.
+ * each without a cycle.  A further escape layer i is the same argument
+ * on VL 1 + i: its LIDs' packets carry its SL from the source, SL2VL
+ * maps that SL to VL 1 + i on every hop, its paths are up*-down* from
+ * its own root (escape.c's ranking of that order), and no other traffic
+ * is on that VL.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -1082,7 +1091,9 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 		pr->sls |= c.cls[i] ? 1u << c.cls[i] : 0;
 	pr->rule = ft_rule;
 	pr->source_free = true;
-	pr->rule_text = vl1 ?
+	pr->rule_text = c.nlay > 1 ?
+		"SL 0, VL 0: dimensions in increasing order, each line crossed up then down to the destination's coordinate; twisted pairs and escaped destinations: SL 1 on VL 1 on every hop, or a further escape layer's SL on its VL (2 and up) on every hop" :
+		vl1 ?
 		"SL 0, VL 0: dimensions in increasing order, each line crossed up then down to the destination's coordinate; twisted pairs and escaped destinations: SL 1 on VL 1 on every hop" :
 		"dimensions in increasing order, each line crossed up then down to the destination's coordinate";
 	pe->kns = kns;
