@@ -80,6 +80,29 @@ static unsigned int highest_vl_out(const struct ot_routing *r, int n,
 }
 
 /*
+ * An engine that can degrade, run without a budget (no QoS classes, no
+ * spreading), that uses more VLs than every link offers (hdor's further
+ * escape layers, route/hdor_ft_esc.c): run again within the links' data
+ * VLs rather than be refused by check_vls(); *r unchanged when that
+ * fails too (check_vls() then names the link).
+ */
+static void fit_link_vls(struct ot_plugin_engine *ctx,
+			 const struct ot_fabric *f, struct ot_routing **r)
+{
+	unsigned int vls = ot_plugin_data_vls(&ctx->osm->subn);
+	struct ot_engine_budget b = { .max_vls = vls, .max_sls = OT_NUM_SLS,
+				      .why = "the links' data VLs" };
+	struct ot_error ignored = { 0 };
+	struct ot_routing *fit = NULL;
+
+	if (!ctx->engine->route_budget || (*r)->nvls <= vls || !vls ||
+	    ot_engine_run_budget(ctx->engine, f, &b, &fit, &ignored))
+		return;
+	ot_routing_free(*r);
+	*r = fit;
+}
+
+/*
  * An engine that separates traffic onto VLs needs QoS on (otherwise
  * OpenSM never programs SL2VL) and, on every port, the VLs it sends out of
  * it: OpenSM silently masks a VL beyond a port's OperVLs, which would
@@ -358,16 +381,19 @@ static int ot_build_fwd_tables(void *context)
 	}
 	capture_ms = ot_now_ms() - start;
 	/* room for the spread groups asked for first, if the engine can */
-	if ((!ot_plugin_spread_budget(ctx, &spread_budget, spread_why,
-				      sizeof(spread_why)) ||
-	     !ctx->engine->route_budget ||
-	     ot_engine_run_budget(ctx->engine, f, &spread_budget, &r,
-				  &spread_err)) &&
-	    ot_engine_run_budget(ctx->engine, f,
-				 ot_plugin_qos_budget(ctx, &budget, why,
-						      sizeof(why)),
-				 &r, &err))
-		goto refused;
+	if (!ot_plugin_spread_budget(ctx, &spread_budget, spread_why,
+				     sizeof(spread_why)) ||
+	    !ctx->engine->route_budget ||
+	    ot_engine_run_budget(ctx->engine, f, &spread_budget, &r,
+				 &spread_err)) {
+		const struct ot_engine_budget *qb =
+			ot_plugin_qos_budget(ctx, &budget, why, sizeof(why));
+
+		if (ot_engine_run_budget(ctx->engine, f, qb, &r, &err))
+			goto refused;
+		if (!qb)
+			fit_link_vls(ctx, f, &r);
+	}
 	if (ot_plugin_spread_apply(ctx, r, &groups, &err) ||
 	    ot_plugin_qos_apply(ctx, r, groups, &layers, &qos_on, &err) ||
 	    check_vls(ctx, r, &err) || switch_tables(ctx, r, false, &err))

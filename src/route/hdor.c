@@ -431,8 +431,49 @@ static void set_promise(struct ot_routing *out, struct ot_kns *kns)
 	p->free_ctx = hdor_free_kns;
 }
 
-static int hdor_route(const struct ot_engine *self, const struct ot_fabric *f,
-		      struct ot_routing *out, struct ot_error *err)
+/*
+ * A routing of fat-tree lines on several escape layers (more than 2
+ * VLs) against the same fabric's on one (2 VLs): the layers are dealt
+ * by loads that leave the twists' settling out (route/hdor_ft_esc.c),
+ * and on a fabric where escaped traffic is light beside dimension
+ * order's that guess can lose.  So the one-layer routing is made too
+ * and kept in out unless the layers' busiest channel under uniform
+ * traffic carries less (VLs only where they gain); the layers where the
+ * fabric is too large to walk every pair, or the second routing fails.
+ */
+static void hdor_ft_fewer_layers(const struct ot_fabric *f,
+				 const struct ot_engine_budget *b,
+				 struct ot_routing *out)
+{
+	struct ot_engine_budget two = { .max_vls = 2,
+					.max_sls = b ? b->max_sls : OT_NUM_SLS,
+					.why = "one escape layer" };
+	double many = ot_hdor_ft_uniform_max(out), one_max;
+	struct ot_routing *one, tmp;
+	struct ot_kns *kns = NULL;
+	struct ot_error why = { 0 };
+	bool looks_ft = false;
+	double t = ot_now_ms();
+
+	if (many < 0 || !(one = ot_routing_new(f)))
+		return;
+	if (!ot_kns_ft_recognize(f, &kns, &looks_ft, &why) &&
+	    !ot_hdor_ft_route(f, kns, &two, one, &why) &&
+	    (one_max = ot_hdor_ft_uniform_max(one)) >= 0 &&
+	    one_max < many + 1e-9) {
+		tmp = *out;
+		*out = *one;
+		*one = tmp;
+	}
+	ot_routing_free(one);
+	ot_routing_phase(out, "layers", t);
+}
+
+/* hdor within budget b (NULL: none; see ot_hdor_ft_route()). */
+static int hdor_route_budget(const struct ot_engine *self,
+			     const struct ot_fabric *f,
+			     const struct ot_engine_budget *b,
+			     struct ot_routing *out, struct ot_error *err)
 {
 	struct hdor_ctx c = { .f = f, .err = err };
 	struct ot_kns *kns = NULL;
@@ -451,7 +492,9 @@ static int hdor_route(const struct ot_engine *self, const struct ot_fabric *f,
 		/* lines built as fat trees: route/hdor_ft.c */
 		if (!ot_kns_ft_recognize(f, &kns, &looks_ft, &ftwhy)) {
 			ot_routing_phase(out, "recognize", t);
-			error = ot_hdor_ft_route(f, kns, out, &why);
+			error = ot_hdor_ft_route(f, kns, b, out, &why);
+			if (!error && out->nvls > 2)
+				hdor_ft_fewer_layers(f, b, out);
 			if (error)
 				ot_error_wrap(err, &why, OT_ERR_TOPOLOGY,
 					      "hdor");
@@ -495,9 +538,16 @@ out:
 	return error;
 }
 
+static int hdor_route(const struct ot_engine *self, const struct ot_fabric *f,
+		      struct ot_routing *out, struct ot_error *err)
+{
+	return hdor_route_budget(self, f, NULL, out, err);
+}
+
 const struct ot_engine ot_engine_hdor = {
 	.name = "hdor",
-	.needs = "KNS (k-ary n-direct s-indirect): routers with CAs, each dimension line one switch, several, or a fat tree of s stages",
+	.needs = "KNS (k-ary n-direct s-indirect): routers with CAs, each dimension line one switch, several, or a fat tree of s stages; 1 VL, 2 with damage up*-down* cannot route in a line (QoS on), up to 4 where further escape layers carry more",
 	.route = hdor_route,
+	.route_budget = hdor_route_budget,
 	.miscabling = ot_kns_miscabling,
 };

@@ -28,7 +28,12 @@
  * next hop the least loaded legal one: route/hdor_ft_esc.c), on path SL 1
  * and VL 1 on every hop; so does any LID some switch has no entry for
  * by the rule.  Only those: a fabric whose lines up*-down* can connect
- * keeps one VL, and SL 0 everywhere.
+ * keeps one VL, and SL 0 everywhere.  Where the escape layer carries
+ * much, further layers (same up*-down*, other roots, each on an SL of
+ * its own and VL 2, 3, ...: two by default, 4 data VLs, or as a QoS
+ * budget allows) take escaped CA LIDs dealt by load
+ * (route/hdor_ft_esc.c); route/hdor.c keeps them only when the busiest
+ * channel under uniform traffic carries less.
  *
  * Twists (route/hdor_ft_twist.c).  Before any of those LIDs goes to the
  * escape layer, it is looked at router by router: a router that cannot
@@ -73,7 +78,11 @@
  * hop, and their tables are the escape layer's up*-down* (ranked in
  * escape.c: ranks rise on every path).  No packet changes VL, so the
  * channel dependency graph is two graphs with no edge between them,
- * each without a cycle.
+ * each without a cycle.  A further escape layer i is the same argument
+ * on VL 1 + i: its LIDs' packets carry its SL from the source, SL2VL
+ * maps that SL to VL 1 + i on every hop, its paths are up*-down* from
+ * its own root (escape.c's ranking of that order), and no other traffic
+ * is on that VL.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -745,7 +754,8 @@ static int mark_escapes(struct ft_ctx *c)
 
 /* What path_sl and the promise's rule read: the escaped LIDs. */
 struct ft_esc {
-	uint8_t *escape; /* per LID, or NULL: none */
+	uint8_t *escape; /* per LID: its escape layer's SL, or NULL: none */
+	uint8_t evl[OT_NUM_SLS]; /* an escape layer's SL: its VL */
 	uint16_t max_lid;
 	struct ot_kns *kns; /* the promise's (NULL for path_sl) */
 	/* twisted pairs (route/hdor_ft_twist.c), and each LID's router */
@@ -775,7 +785,7 @@ static uint8_t ft_esc_sl(const struct ft_esc *e, uint16_t slid,
 	if (dlid > e->max_lid)
 		return 0;
 	if (e->escape && e->escape[dlid])
-		return ESC_SL;
+		return e->escape[dlid];
 	if (e->ntwist && slid <= e->max_lid && e->router[slid] >= 0) {
 		int32_t l = ot_hdor_ft_twisted(e->twist, e->ntwist,
 					       e->router[slid], dlid);
@@ -796,19 +806,24 @@ static struct ft_esc *ft_esc_new(const struct ft_ctx *c)
 {
 	struct ft_esc *e = calloc(1, sizeof(*e));
 	size_t n = (size_t)c->f->max_lid + 1;
+	uint32_t lid;
 
 	if (!e)
 		return NULL;
 	e->max_lid = c->f->max_lid;
+	e->evl[ESC_SL] = 1;
+	for (lid = 1; lid < c->nlay; lid++)
+		e->evl[c->lsl[lid]] = (uint8_t)(1 + lid);
 	if (c->any_escape) {
 		e->escape = malloc(n);
 		if (!e->escape)
 			goto nomem;
-		memcpy(e->escape, c->escape, n);
+		for (lid = 0; lid < n; lid++)
+			e->escape[lid] = !c->escape[lid] ? 0 :
+					 c->elay ? c->lsl[c->elay[lid]] :
+					 ESC_SL;
 	}
 	if (c->ntwist) {
-		uint32_t lid;
-
 		e->twist = malloc(c->ntwist * sizeof(*e->twist));
 		e->router = malloc(n * sizeof(*e->router));
 		e->cls = malloc((size_t)c->kns->nlines + 1);
@@ -829,8 +844,9 @@ nomem:
 }
 
 /*
- * SL 0 and VL 0 on every hop by the rule; SL 1 and VL 1 on every hop of
- * an escaped LID, whose path is the escape layer's (not checked here).
+ * SL 0 and VL 0 on every hop by the rule; an escaped LID's layer's SL
+ * and VL (SL 1 and VL 1 for the first) on every hop, whose path is the
+ * escape layer's (not checked here).
  */
 static int ft_rule(const void *ctx, const struct ot_path *p,
 		   struct ot_error *why)
@@ -847,8 +863,8 @@ static int ft_rule(const void *ctx, const struct ot_path *p,
 		 * A twist: VL 0 from the CA, VL 1 from its router on (the
 		 * twist's line), then VL 0 for good.
 		 */
-		if (sl == ESC_SL || !sl)
-			want = sl;
+		if (e->evl[sl] || !sl)
+			want = e->evl[sl];
 		else if (i < 2)
 			want = i;
 		else
@@ -927,7 +943,7 @@ static int settle(struct ft_ctx *c, struct ot_routing *out)
 {
 	int cyc;
 
-	out->nvls = 2;
+	out->nvls = 1 + (c->nlay > 1 ? c->nlay : 1);
 	ot_hdor_ft_twist_keep_escape(c, out->lft);
 	if (ot_hdor_ft_twist_set(c, out->lft, 0, c->tw.n, true))
 		return -1;
@@ -954,6 +970,7 @@ static void free_ctx(struct ft_ctx *c)
 	free(c->loc);
 	free(c->rline);
 	free(c->escape);
+	free(c->elay);
 	free(c->epos);
 	free(c->enode);
 	free(c->hop);
@@ -990,10 +1007,14 @@ static void free_ctx(struct ft_ctx *c)
 }
 
 int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
-		     struct ot_routing *out, struct ot_error *err)
+		     const struct ot_engine_budget *b, struct ot_routing *out,
+		     struct ot_error *err)
 {
 	struct ft_ctx c = { .f = f, .kns = kns, .err = err,
-			    .k = kns->k, .n = kns->n };
+			    .k = kns->k, .n = kns->n, .nlay = 1,
+			    .lsl = { ESC_SL },
+			    .max_vls = b ? b->max_vls : ESC_DEFAULT_VLS,
+			    .max_sls = b ? b->max_sls : OT_NUM_SLS };
 	struct ot_promise *pr = &out->promise;
 	struct ft_esc *pe = NULL;
 	uint32_t *w = NULL;
@@ -1047,7 +1068,7 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 	if (error)
 		goto out;
 	vl1 = c.any_escape || c.ntwist;
-	out->nvls = vl1 ? 2 : 1;
+	out->nvls = vl1 ? 1 + c.nlay : 1;
 	out->needs_qos = vl1;
 	ot_routing_phase(out, "fill", t);
 	if (!(pe = ft_esc_new(&c)) || !(out->priv = ft_esc_new(&c))) {
@@ -1064,11 +1085,15 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 						 OT_MINIMAL_NONE;
 	pr->max_switch_hops = vl1 ? 0 : 2 * kns->stages * kns->n;
 	pr->sls = 1u | (c.any_escape ? 1u << ESC_SL : 0);
+	for (i = 1; c.any_escape && i < c.nlay; i++)
+		pr->sls |= 1u << c.lsl[i];
 	for (i = 0; c.ntwist && i < kns->nlines; i++)
 		pr->sls |= c.cls[i] ? 1u << c.cls[i] : 0;
 	pr->rule = ft_rule;
 	pr->source_free = true;
-	pr->rule_text = vl1 ?
+	pr->rule_text = c.nlay > 1 ?
+		"SL 0, VL 0: dimensions in increasing order, each line crossed up then down to the destination's coordinate; twisted pairs and escaped destinations: SL 1 on VL 1 on every hop, or a further escape layer's SL on its VL (2 and up) on every hop" :
+		vl1 ?
 		"SL 0, VL 0: dimensions in increasing order, each line crossed up then down to the destination's coordinate; twisted pairs and escaped destinations: SL 1 on VL 1 on every hop" :
 		"dimensions in increasing order, each line crossed up then down to the destination's coordinate";
 	pe->kns = kns;

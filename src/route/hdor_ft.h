@@ -10,14 +10,25 @@
 #include "model/error.h"
 #include "model/fabric.h"
 #include "model/routing.h"
+#include "route/engine.h"
 #include "topo/kns.h"
 
 /*
  * Fills out for f as recognized in kns, which the routing's promise then
- * owns (freed on failure too).  0, or -1 with err set.
+ * owns (freed on failure too), escape layers beyond the first only as
+ * budget b allows (NULL: 4 data VLs, every SL).  0, or -1 with err set.
  */
 int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
-		     struct ot_routing *out, struct ot_error *err);
+		     const struct ot_engine_budget *b, struct ot_routing *out,
+		     struct ot_error *err);
+
+/*
+ * The busiest channel's load when every CA sends to every CA LID along
+ * r's tables, or -1 past a bound on the pairs (or out of memory): how
+ * hdor compares its routing on several escape layers with the one on
+ * one (route/hdor.c).
+ */
+double ot_hdor_ft_uniform_max(const struct ot_routing *r);
 
 /*
  * 0 if the CA-to-CA path nodes[0..len) follows the rule of hdor on

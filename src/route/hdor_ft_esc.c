@@ -14,6 +14,7 @@
 
 #include "model/routing.h"
 #include "route/escape.h"
+#include "route/hdor_ft.h"
 #include "route/hdor_ft_int.h"
 
 /* Any LID a switch or router has no entry for by the rule: escaped. */
@@ -90,22 +91,28 @@ static void swap_root(struct ft_ctx *c, uint32_t r)
  * base, per node and port (NULL: none), each channel the sum over the
  * cables between its two ends.
  */
-static void escape_base(const struct ft_ctx *c, const double *base,
-			double *load)
+static void layer_base(const struct ft_ctx *c, const struct ot_escape *esc,
+		       const int32_t *enode, const double *base, double *load)
 {
 	uint32_t s, j;
 	unsigned int p;
 
 	for (s = 0; s < c->nepos && base; s++) {
-		int32_t x = c->enode[s];
+		int32_t x = enode[s];
 		const struct ot_node *nd = &c->f->node[x];
 
-		for (j = c->esc.start[s]; j < c->esc.start[s + 1]; j++)
+		for (j = esc->start[s]; j < esc->start[s + 1]; j++)
 			for (p = 1; p <= nd->nports; p++)
-				if (nd->port[p].peer == c->enode[c->esc.adj[j]])
+				if (nd->port[p].peer == enode[esc->adj[j]])
 					load[j] += base[(size_t)x *
 							(OT_MAX_PORTS + 1) + p];
 	}
+}
+
+static void escape_base(const struct ft_ctx *c, const double *base,
+			double *load)
+{
+	layer_base(c, &c->esc, c->enode, base, load);
 }
 
 /*
@@ -220,12 +227,14 @@ static double *escape_dor_load(const struct ft_ctx *c, uint8_t **lft,
  * Positions follow the coordinates, so the choice does too.
  */
 static int escape_root(struct ft_ctx *c, const double *inject,
-		       const double *base, const int32_t *twj)
+		       const double *base, const int32_t *twj, double *found)
 {
 	uint64_t work = 0, nesc = 0, trials, step;
 	uint32_t r, best = 0, i;
 	double worst, least = 0;
 	int error = 0;
+
+	*found = -1;
 
 	for (i = 0; i < c->norder; i++)
 		nesc += c->escape[c->order[c->n][i]] &&
@@ -258,18 +267,311 @@ static int escape_root(struct ft_ctx *c, const double *inject,
 			best = r;
 		}
 	}
-	if (!error)
+	if (!error) {
 		swap_root(c, best);
+		*found = least;
+	}
+	return error;
+}
+
+/*
+ * Several escape layers (up to c->max_vls - 1, with SLs to spare): the
+ * same up*-down* over the same cables, each from its own root, each on a
+ * VL of its own.  A packet never changes layer (its destination LID
+ * decides it), and each layer is acyclic on its VL (escape.c's ranking),
+ * so together they are still free of deadlock.  An escaped CA LID no
+ * twist may take goes, in the base order, to the layer whose channels
+ * along its new paths end up least loaded (its busiest one; ties: the
+ * lower layer); the others stay on the first layer.
+ */
+struct esc_lay {
+	int32_t *enode, *epos; /* the first layer's, this one's root first */
+	struct ot_escape esc;
+	bool ready;
+	uint32_t *bun;  /* per channel: the first layer's of the same cables */
+	double *inject; /* per position: its CAs */
+	double *load;   /* per channel: scratch */
+};
+
+static void lay_free(struct esc_lay *y)
+{
+	if (y->ready)
+		ot_escape_free(&y->esc);
+	free(y->enode);
+	free(y->epos);
+	free(y->bun);
+	free(y->inject);
+	free(y->load);
+	memset(y, 0, sizeof(*y));
+}
+
+/*
+ * Layer y from root r (a position of the first layer); y0: the first
+ * layer (NULL: y is it).
+ */
+static int lay_init(struct ft_ctx *c, struct esc_lay *y,
+		    const struct esc_lay *y0, uint32_t r,
+		    const double *inject)
+{
+	size_t nn = c->f->nnodes;
+	uint32_t s, j, j0, nch;
+	int32_t a, b;
+
+	y->enode = malloc(((size_t)c->nepos + 1) * sizeof(*y->enode));
+	y->epos = malloc((nn + 1) * sizeof(*y->epos));
+	y->inject = malloc(((size_t)c->nepos + 1) * sizeof(*y->inject));
+	if (!y->enode || !y->epos || !y->inject)
+		return ot_error_nomem(c->err, "hdor");
+	memcpy(y->enode, c->enode, (size_t)c->nepos * sizeof(*y->enode));
+	memcpy(y->epos, c->epos, nn * sizeof(*y->epos));
+	a = y->enode[0];
+	b = y->enode[r];
+	y->enode[0] = b;
+	y->enode[r] = a;
+	y->epos[a] = (int32_t)r;
+	y->epos[b] = 0;
+	if (ot_escape_init_nodes(&y->esc, c->f, c->nepos, y->enode, y->epos,
+				 c->err))
+		return -1;
+	y->ready = true;
+	nch = y->esc.start[c->nepos];
+	y->bun = malloc(((size_t)nch + 1) * sizeof(*y->bun));
+	y->load = malloc(((size_t)nch + 1) * sizeof(*y->load));
+	if (!y->bun || !y->load)
+		return ot_error_nomem(c->err, "hdor");
+	for (s = 0; s < c->nepos; s++) {
+		uint32_t s0 = (uint32_t)c->epos[y->enode[s]];
+
+		y->inject[s] = inject[s0];
+		for (j = y->esc.start[s]; j < y->esc.start[s + 1]; j++) {
+			int32_t t0 = c->epos[y->enode[y->esc.adj[j]]];
+
+			y->bun[j] = j;
+			if (!y0)
+				continue;
+			for (j0 = y0->esc.start[s0];
+			     j0 < y0->esc.start[s0 + 1] &&
+			     y0->esc.adj[j0] != (uint32_t)t0;
+			     j0++)
+				;
+			y->bun[j] = j0;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Layer li's entries toward the LID of seq i (its node dst, CA port
+ * tport) into c->hop, y->load its channels' loads after (from G, per
+ * channel of the first layer).
+ */
+static int lay_try(struct ft_ctx *c, struct esc_lay *y, const double *G,
+		   const struct ft_dest *dst, uint32_t i)
+{
+	uint32_t j, nch = y->esc.start[c->nepos];
+
+	for (j = 0; j < nch; j++)
+		y->load[j] = G[y->bun[j]];
+	return ot_escape_ports_balanced(&y->esc, c->f, y->enode,
+					(uint32_t)y->epos[dst->node], i,
+					y->inject, y->load,
+					dst->kind == DEST_CA ? dst->ca_port : 0,
+					c->hop, "hdor", c->err);
+}
+
+/*
+ * The escaped LIDs dealt to nl layers (see above), G the first layer's
+ * channel loads (from the base loads on entry); into lft and c->elay,
+ * or with lft NULL only the CA LIDs no twist may take; score[0]: the
+ * busiest channel's load after, score[1]: the sum of their squares.
+ */
+static int lay_deal(struct ft_ctx *c, struct esc_lay *lay, unsigned int nl,
+		    double *G, const int32_t *twj, uint8_t **lft,
+		    double *score)
+{
+	uint32_t i, j, s, nch = lay[0].esc.start[c->nepos];
+	int error = 0;
+
+	for (i = 0; i < c->norder && !error; i++) {
+		uint16_t lid = c->order[c->n][i];
+		const struct ft_dest *dst = &c->dest[lid];
+		bool free_lid = dst->kind == DEST_CA && twj[lid] < 0;
+		unsigned int li, best = 0, m = free_lid ? nl : 1;
+		double cost, least = 0;
+		struct esc_lay *y;
+
+		if (!c->escape[lid] || (!lft && !free_lid))
+			continue;
+		for (li = 0; li < m && !error; li++) {
+			y = &lay[li];
+			error = lay_try(c, y, G, dst, i);
+			for (cost = 0, j = 0; m > 1 && j < nch; j++)
+				cost += y->load[j] * y->load[j] -
+					G[y->bun[j]] * G[y->bun[j]];
+			if (!li || cost < least - 1e-9) {
+				least = cost;
+				best = li;
+			}
+		}
+		y = &lay[best];
+		if (!error && best != m - 1)
+			error = lay_try(c, y, G, dst, i);
+		for (j = 0; j < nch && !error; j++)
+			G[y->bun[j]] = y->load[j];
+		for (s = 0; s < c->nepos && !error && lft; s++)
+			lft[y->enode[s]][lid] = c->hop[y->enode[s]];
+		if (lft)
+			c->elay[lid] = (uint8_t)best;
+	}
+	for (score[0] = score[1] = 0, j = 0; j < nch; j++) {
+		score[0] = G[j] > score[0] ? G[j] : score[0];
+		score[1] += G[j] * G[j];
+	}
+	return error;
+}
+
+/*
+ * A layer more is kept when it lowers the busiest channel's load by
+ * this much, or leaves that as it is and lowers the sum of the squared
+ * loads by this much (the busiest channel alone often cannot move: a
+ * router's only cable into a line carries what it must).  A guess: the
+ * twists are settled after, so route/hdor.c compares the result with
+ * the one-layer routing and keeps the better.
+ */
+#define ESC_LAY_GAIN 0.02
+/* Bound on the trials' work per layer added (see ESC_ROOT_WORK). */
+#define ESC_LAY_WORK 30000000ull
+
+/* The SLs left for layers beyond the first: not SL 0, 1, nor a twist's. */
+static unsigned int lay_sls(struct ft_ctx *c)
+{
+	bool used[OT_NUM_SLS] = { true, true };
+	unsigned int sl, m = 1;
+	uint32_t l;
+
+	for (l = 0; c->cls && l < c->kns->nlines; l++)
+		used[c->cls[l]] = true;
+	for (sl = 2; sl < OT_NUM_SLS && sl < c->max_sls &&
+		     m < ESC_MAX_LAYERS; sl++)
+		if (!used[sl])
+			c->lsl[m++] = (uint8_t)sl;
+	return m;
+}
+
+/*
+ * Scores a (busiest channel, sum of squares) better than b by the share
+ * gain: the busiest lower, or as busy and the sum lower.
+ */
+static bool better(const double *a, const double *b, double gain)
+{
+	if (a[0] < b[0] * (1 - gain) - 1e-9)
+		return true;
+	return a[0] < b[0] + 1e-9 && a[1] < b[1] * (1 - gain) - 1e-9;
+}
+
+/* The deal over nl layers from the base loads (see lay_deal). */
+static int lay_score(struct ft_ctx *c, struct esc_lay *lay, unsigned int nl,
+		     double *G, const double *base, const int32_t *twj,
+		     uint8_t **lft, double *score)
+{
+	memset(G, 0, (size_t)lay[0].esc.start[c->nepos] * sizeof(*G));
+	layer_base(c, &lay[0].esc, lay[0].enode, base, G);
+	return lay_deal(c, lay, nl, G, twj, lft, score);
+}
+
+/*
+ * Layers beyond the first (its root c->enode[0]; none where its root
+ * was not tried, found < 0): each one added from the trial root whose
+ * deal leaves the least sum of squared channel loads, kept while that
+ * sum falls by ESC_LAY_GAIN; then, with more than one, every escaped
+ * LID's entries (c->nlay: the layers used).
+ */
+static int escape_layers(struct ft_ctx *c, const double *inject,
+			 const double *base, const int32_t *twj,
+			 double found, uint8_t **lft)
+{
+	struct esc_lay lay[ESC_MAX_LAYERS] = { 0 };
+	unsigned int maxl = lay_sls(c), nl = 1, li;
+	uint64_t nesc = 0, work, trials, step;
+	uint32_t i, r, rbest, nch;
+	double *G = NULL, score[2], cur[2], bw[2];
+	int error = 0;
+
+	c->nlay = 1;
+	if (c->max_vls < maxl + 1)
+		maxl = c->max_vls > 1 ? c->max_vls - 1 : 1;
+	if (maxl <= 1 || found < 0)
+		return 0;
+	error = lay_init(c, &lay[0], NULL, 0, inject);
+	nch = error ? 0 : lay[0].esc.start[c->nepos];
+	if (!error && !(G = malloc(((size_t)nch + 1) * sizeof(*G))))
+		error = ot_error_nomem(c->err, "hdor");
+	if (!error)
+		error = lay_score(c, lay, 1, G, base, twj, NULL, cur);
+	for (i = 0; i < c->norder; i++)
+		nesc += c->escape[c->order[c->n][i]] &&
+			c->dest[c->order[c->n][i]].kind == DEST_CA &&
+			twj[c->order[c->n][i]] < 0;
+	while (!error && nl < maxl) {
+		work = nesc * (nl + 1) * 2 * ((uint64_t)nch + c->nepos) + 1;
+		trials = ESC_LAY_WORK / work;
+		if (trials < 1)
+			break;
+		step = (c->nepos + trials - 1) / trials;
+		step = step < 1 ? 1 : step;
+		bw[0] = cur[0];
+		bw[1] = cur[1];
+		rbest = 0;
+		for (r = 1; r < c->nepos && !error; r += step) {
+			for (li = 1; li < nl && lay[li].enode[0] !=
+						     c->enode[r]; li++)
+				;
+			if (li < nl)
+				continue; /* a root already taken */
+			error = lay_init(c, &lay[nl], &lay[0], r, inject);
+			if (!error)
+				error = lay_score(c, lay, nl + 1, G, base, twj,
+						  NULL, score);
+			lay_free(&lay[nl]);
+			if (!error && better(score, bw, 0)) {
+				bw[0] = score[0];
+				bw[1] = score[1];
+				rbest = r;
+			}
+		}
+		if (error || !rbest || !better(bw, cur, ESC_LAY_GAIN))
+			break;
+		error = lay_init(c, &lay[nl++], &lay[0], rbest, inject);
+		cur[0] = bw[0];
+		cur[1] = bw[1];
+	}
+	if (!error && nl > 1) {
+		c->elay = calloc((size_t)c->f->max_lid + 1, 1);
+		if (!c->elay)
+			error = ot_error_nomem(c->err, "hdor");
+		if (!error)
+			error = lay_score(c, lay, nl, G, base, twj, lft,
+					  score);
+		for (i = 0; i < c->norder && !error; i++) {
+			uint16_t lid = c->order[c->n][i];
+
+			if (c->escape[lid] && c->elay[lid] + 1u > c->nlay)
+				c->nlay = c->elay[lid] + 1u;
+		}
+	}
+	for (li = 0; li < ESC_MAX_LAYERS; li++)
+		lay_free(&lay[li]);
+	free(G);
 	return error;
 }
 
 /*
  * The escaped LIDs' entries (escape_layer_fill), on the layer from the
- * root escape_root() picks.
+ * root escape_root() picks, or dealt to several (escape_layers).
  */
 int ot_hdor_ft_escape_fill(struct ft_ctx *c, uint8_t **lft)
 {
-	double *inject = NULL, *base = NULL, worst;
+	double *inject = NULL, *base = NULL, worst, least;
 	int32_t *twj = NULL;
 	uint32_t s;
 	int error = escape_positions(c);
@@ -295,11 +597,13 @@ int ot_hdor_ft_escape_fill(struct ft_ctx *c, uint8_t **lft)
 	if (!error)
 		base = escape_dor_load(c, lft, inject, twj);
 	if (!error)
-		error = escape_root(c, inject, base, twj);
+		error = escape_root(c, inject, base, twj, &least);
 	if (!error)
+		error = escape_layers(c, inject, base, twj, least, lft);
+	if (!error && c->nlay <= 1)
 		error = ot_escape_init_nodes(&c->esc, c->f, c->nepos, c->enode,
 					     c->epos, c->err);
-	if (!error) {
+	if (!error && c->nlay <= 1) {
 		c->esc_ready = true;
 		error = escape_layer_fill(c, inject, base, twj, lft, &worst);
 	}
@@ -403,4 +707,49 @@ int ot_hdor_ft_fill_holes(struct ft_ctx *c, uint8_t **lft)
 	free(st);
 	free(path);
 	return error;
+}
+
+/* Bound on the CA pairs ot_hdor_ft_uniform_max() walks. */
+#define ESC_UNIFORM_PAIRS 4000000ull
+
+double ot_hdor_ft_uniform_max(const struct ot_routing *r)
+{
+	const struct ot_fabric *f = r->fabric;
+	uint64_t ncas = 0;
+	double *load, worst = 0;
+	uint32_t s, lid, hops;
+	size_t j, nch = (size_t)f->nnodes * (OT_MAX_PORTS + 1);
+
+	for (s = 0; s < f->nnodes; s++)
+		ncas += f->node[s].type == OT_NODE_CA;
+	if (ncas * ncas > ESC_UNIFORM_PAIRS ||
+	    !(load = calloc(nch, sizeof(*load))))
+		return -1;
+	for (s = 0; s < f->nnodes; s++) {
+		int32_t sw = f->node[s].nports ? f->node[s].port[1].peer : -1;
+
+		if (f->node[s].type != OT_NODE_CA || sw < 0)
+			continue;
+		for (lid = 1; lid <= f->max_lid; lid++) {
+			int32_t o = f->lid_owner[lid].node, x = sw;
+
+			if (o < 0 || o == (int32_t)s ||
+			    f->node[o].type != OT_NODE_CA)
+				continue;
+			for (hops = 0; x >= 0 && x != o && r->lft[x] &&
+				       hops < f->nnodes; hops++) {
+				unsigned int p = r->lft[x][lid];
+
+				if (p == 0 || p == OT_NO_PORT ||
+				    p > f->node[x].nports)
+					break;
+				load[(size_t)x * (OT_MAX_PORTS + 1) + p] += 1;
+				x = f->node[x].port[p].peer;
+			}
+		}
+	}
+	for (j = 0; j < nch; j++)
+		worst = load[j] > worst ? load[j] : worst;
+	free(load);
+	return worst;
 }

@@ -20,6 +20,13 @@
 #define INF 255
 #define FT_DEPTH 16 /* stages, at most (topo/kns_ft.c: 15) */
 #define ESC_SL 1 /* the escape layer's path SL, and its VL on every hop */
+/*
+ * Escape layers at most (route/hdor_ft_esc.c): the first on SL 1 and VL
+ * 1 (with the twists), layer i > 0 on an SL of its own and VL 1 + i.
+ */
+#define ESC_MAX_LAYERS 7
+/* Data VLs hdor may use without a budget (VL 0, then the layers). */
+#define ESC_DEFAULT_VLS 4
 
 enum dest_kind {
 	DEST_NONE,
@@ -95,6 +102,14 @@ struct ft_ctx {
 	/* per LID: 1 on the escape layer (SL 1, VL 1) */
 	uint8_t *escape;
 	bool any_escape;
+	/*
+	 * Escape layers: elay[lid] the layer of an escaped LID (0: the
+	 * first; NULL: all on it), lsl[i] layer i's SL; nlay the layers
+	 * used, max_vls and max_sls the budget (data VLs, path SLs).
+	 */
+	uint8_t *elay;
+	uint8_t lsl[ESC_MAX_LAYERS];
+	unsigned int nlay, max_vls, max_sls;
 	/* the escape layer: routers by coordinates, then line switches */
 	struct ot_escape esc;
 	bool esc_ready;

@@ -611,8 +611,9 @@ int32_t ot_hdor_ft_twisted(const uint64_t *keys, uint32_t n, int32_t router,
 
 /*
  * SL2VL of every node (see the top): SL 1 (the escape layer) on VL 1
- * everywhere; a twist SL on VL 1 inside the lines of its class and from
- * a CA port into one of them; everything else on VL 0.
+ * everywhere, the SL of escape layer i > 0 (route/hdor_ft_esc.c) on VL
+ * 1 + i; a twist SL on VL 1 inside the lines of its class and from a CA
+ * port into one of them; everything else on VL 0.
  */
 int ot_hdor_ft_twist_sl2vl(struct ft_ctx *c, struct ot_routing *out)
 {
@@ -649,6 +650,10 @@ int ot_hdor_ft_twist_sl2vl(struct ft_ctx *c, struct ot_routing *out)
 						sl == ESC_SL ||
 						(c->cls && l >= 0 &&
 						 c->cls[l] == sl);
+				for (sl = 1; sl < c->nlay; sl++)
+					t[ot_sl2vl_index(np, in, o,
+							 c->lsl[sl])] =
+						(uint8_t)(1 + sl);
 			}
 	}
 	return 0;
