@@ -686,6 +686,14 @@ static bool detour_lands(const struct dfp_ctx *c, int32_t x, uint32_t H)
 	return false;
 }
 
+/* deal_port()'s switches toward the LID, up not where a detour lands. */
+static bool deal_ok(const struct dfp_ctx *c, int32_t x, enum ot_dfp_port cls,
+		    uint32_t H, const uint8_t *buf)
+{
+	return buf[dfp_sw_pos(c, x)] != OT_NO_PORT &&
+	       (cls != OT_DFP_PORT_UP || !detour_lands(c, x, H));
+}
+
 /*
  * The port of class cls over which switch s sends LID number k, dealt by
  * k among the candidates in (far end's group, index, port) order;
@@ -699,27 +707,10 @@ static unsigned int deal_port(const struct dfp_ctx *c, int32_t s,
 			      enum ot_dfp_port cls, const uint8_t *buf,
 			      uint32_t H, uint32_t k)
 {
-	const struct ot_node *nd = &c->f->node[s];
 	uint64_t key[OT_MAX_PORTS + 1];
-	uint32_t m = 0;
-	unsigned int p;
+	uint32_t m = ot_dfp_via_keys(c, s, cls, H, buf, deal_ok, key);
 
-	for (p = 1; p <= nd->nports; p++) {
-		int32_t x = nd->port[p].peer;
-
-		if (ot_dfp_port_class(c->d, s, p) != cls)
-			continue;
-		if (cls == OT_DFP_PORT_GLOBAL ?
-			    ot_dfp_damage_via(c, (uint32_t)c->d->group[x], H) :
-			    buf[dfp_sw_pos(c, x)] != OT_NO_PORT &&
-			    (cls != OT_DFP_PORT_UP || !detour_lands(c, x, H)))
-			key[m++] = ((uint64_t)c->d->group[x] << 40) |
-				   ((uint64_t)c->d->index[x] << 8) | p;
-	}
-	if (!m)
-		return OT_NO_PORT;
-	qsort(key, m, sizeof(*key), ot_cmp_u64);
-	return key[k % m] & 0xff;
+	return m ? key[k % m] & 0xff : OT_NO_PORT;
 }
 
 /*

@@ -142,25 +142,21 @@ static int32_t up_flows(const struct dfp_ctx *c, int32_t sp, uint32_t G,
 }
 
 /* Whether spine sp's column is a damage layer's cable (not to H). */
-static bool takes_via(const struct dfp_ctx *c, int32_t sp, uint32_t H,
-		      const uint8_t *buf)
+static bool takes_via(const struct dfp_ctx *c, int32_t sp,
+		      enum ot_dfp_port cls, uint32_t H, const uint8_t *buf)
 {
 	const struct ot_node *nd = &c->f->node[sp];
 	unsigned int p = buf[dfp_sw_pos(c, sp)];
 
+	(void)cls;
 	return p && p <= nd->nports &&
 	       ot_dfp_port_class(c->d, sp, p) == OT_DFP_PORT_GLOBAL &&
 	       (uint32_t)c->d->group[nd->port[p].peer] != H;
 }
 
-/*
- * Ports of switch s of class cls toward spines that take a damage
- * layer's cable (up) or toward groups ot_dfp_damage_via() takes (global),
- * in deal_port()'s order: (group, index, port).
- */
-static uint32_t via_keys(const struct dfp_ctx *c, int32_t s,
+uint32_t ot_dfp_via_keys(const struct dfp_ctx *c, int32_t s,
 			 enum ot_dfp_port cls, uint32_t H, const uint8_t *buf,
-			 uint64_t *key)
+			 ot_dfp_via_ok ok, uint64_t *key)
 {
 	const struct ot_node *nd = &c->f->node[s];
 	uint32_t m = 0;
@@ -173,7 +169,7 @@ static uint32_t via_keys(const struct dfp_ctx *c, int32_t s,
 			continue;
 		if (cls == OT_DFP_PORT_GLOBAL ?
 			    ot_dfp_damage_via(c, (uint32_t)c->d->group[x], H) :
-			    takes_via(c, x, H, buf))
+			    ok(c, x, cls, H, buf))
 			key[m++] = ((uint64_t)c->d->group[x] << 40) |
 				   ((uint64_t)c->d->index[x] << 8) | p;
 	}
@@ -201,7 +197,8 @@ static int64_t up_cost(struct dfp_ctx *c, uint32_t lid, int32_t s,
 		return best > up ? best : up;
 	}
 	*q = buf[dfp_sw_pos(c, sp)];
-	m = via_keys(c, sp, OT_DFP_PORT_GLOBAL, H, buf, key);
+	m = ot_dfp_via_keys(c, sp, OT_DFP_PORT_GLOBAL, H, buf, takes_via,
+			    key);
 	for (j = 0; j < m; j++) {
 		unsigned int x = key[(k + j) % m] & 0xff;
 		int64_t l = walk_buf(c, lid, sp, x, buf, w, false);
@@ -234,7 +231,8 @@ void ot_dfp_alt_spines(struct dfp_ctx *c, uint32_t lid, uint32_t H,
 			int32_t w, sp;
 
 			w = counted(c, lid) ? (int32_t)c->lcas[pos] : 0;
-			m = via_keys(c, d->leaf[i], OT_DFP_PORT_UP, H, buf, key);
+			m = ot_dfp_via_keys(c, d->leaf[i], OT_DFP_PORT_UP, H, buf,
+					    takes_via, key);
 			for (j = 0; j < m; j++) {
 				p = key[(k + j) % m] & 0xff;
 				sp = nd->port[p].peer;

@@ -146,6 +146,18 @@ int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out);
 
 /* Whether K may be the damage layer's intermediate toward H. */
 bool ot_dfp_damage_via(const struct dfp_ctx *c, uint32_t K, uint32_t H);
+/*
+ * Ports of switch s of class cls, sorted by (far end's group, index,
+ * port), the order LIDs are dealt in: global ones toward groups
+ * ot_dfp_damage_via() takes toward H, the others toward switches x where
+ * ok(c, x, cls, H, buf); their count (route/df_plus_alt.c).
+ */
+typedef bool (*ot_dfp_via_ok)(const struct dfp_ctx *c, int32_t x,
+			      enum ot_dfp_port cls, uint32_t H,
+			      const uint8_t *buf);
+uint32_t ot_dfp_via_keys(const struct dfp_ctx *c, int32_t s,
+			 enum ot_dfp_port cls, uint32_t H, const uint8_t *buf,
+			 ot_dfp_via_ok ok, uint64_t *key);
 
 /* route/df_plus_alt.c: the load of the damage layer per link (0, or -1
  * with err set); in the second routing, the damage layer's spines in
