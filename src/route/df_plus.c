@@ -1324,18 +1324,23 @@ static int route_tables(struct dfp_ctx *c, struct ot_routing *out)
 /*
  * Where some group has no usable cable toward a leaf or some leaf takes
  * a detour through a third group (at LMC 0, the first routing done), the
- * other routings too (route/df_plus_alt.c, alt 1 and 2): each kept in *c
- * and out where it takes no more VLs and its busiest link carries fewer
- * flows than the one kept so far.
+ * other routings too (route/df_plus_alt.c, alt 1 and 2; and where shared
+ * detours were taken, the first routing without them: with few groups a
+ * detour's spine sends it over its one cable to the one third group,
+ * which then carries two shares): each kept in *c and out where it
+ * takes no more VLs and its busiest link carries fewer flows than the
+ * one kept so far.
  */
 static int route_alt(struct dfp_ctx *c, struct ot_routing *out)
 {
 	int64_t m0 = ot_dfp_busiest(c, out), m1;
+	bool shared = !c->damage && c->any_detour;
 	uint8_t alt;
 
-	for (alt = 1; m0 >= 0 && alt <= 2; alt++) {
+	for (alt = 1; m0 >= 0 && alt <= 2 + shared; alt++) {
 		struct dfp_ctx a = { .f = c->f, .d = c->d, .err = c->err,
-				     .alt = alt };
+				     .alt = alt <= 2 ? alt : 0,
+				     .noshare = alt > 2 };
 		struct ot_routing *o = ot_routing_new(c->f);
 		struct dfp_vlrule v0 = ctx_vlrule(c), v1;
 

@@ -438,7 +438,8 @@ static unsigned int share_detour(const struct dfp_ctx *c, int32_t s,
 	uint32_t m = 0;
 	unsigned int p;
 
-	if (c->damage || c->voff[lid] || d->role[s] != OT_DFP_LEAF ||
+	if (c->noshare || c->damage || c->voff[lid] ||
+	    d->role[s] != OT_DFP_LEAF ||
 	    c->ldet[s] || c->gturn[G] || c->tsw[lid] != T ||
 	    G == d->group[T] || !C ||
 	    C >= c->want || k % c->want < C)
@@ -470,7 +471,7 @@ bool ot_dfp_shares(const struct dfp_ctx *c, int32_t s, uint32_t lid,
 {
 	int32_t x = c->f->node[s].port[port].peer;
 
-	return !c->damage && !c->voff[lid] && !c->ldet[s] &&
+	return !c->noshare && !c->damage && !c->voff[lid] && !c->ldet[s] &&
 	       c->tsw[lid] == c->tleaf[lid] &&
 	       c->d->group[s] != c->d->group[c->tleaf[lid]] && x >= 0 &&
 	       c->d->role[x] == OT_DFP_SPINE && !c->rcnt[x] && c->pcnt[x];

@@ -90,6 +90,12 @@ struct dfp_ctx {
 	 * node); 2: intermediates whose leaves detour too; lcas per leaf
 	 * pos: its CAs */
 	uint8_t alt;
+	/*
+	 * another routing (route_alt()): no shared detour (share_detour()),
+	 * a group that lost some of its cables toward another keeps its
+	 * LIDs on the ones left
+	 */
+	bool noshare;
 	uint32_t *dlbase, *lcas;
 	int32_t *dload;
 	/* the escape layer */
