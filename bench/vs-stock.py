@@ -12,8 +12,9 @@
 # arguments.  Flags: BELOW when the engine's uniform is under a stock
 # engine's that has no credit loop (dfsssp, nue; or minhop without one),
 # UNDER-LOOPING when it is only under minhop's with a credit loop,
-# REFUSED, FAILED (no figures, e.g. the live check failed).  A summary
-# at the end.
+# REFUSED (the engine said no: compare's note says why; a fabric the
+# damage cut in two is one OpenSM sees in part), FAILED (routed, but no
+# figures, e.g. the live check failed).  A summary at the end.
 # usage: bench/vs-stock.py kns|dragonfly COUNT SEED [DROP]
 #   (from a build directory: ./osmtopo and .libs, or OSMTOPO and
 #   OSMTOPO_PLUGIN_DIR in the environment; DROP for dragonfly only,
@@ -74,6 +75,8 @@ def figures(out):
         f = line.split()
         if not f or f[0] not in engines:
             continue
+        if f[1] != "yes":
+            continue  # "no": the engine refused (or its fallback routed)
         try:
             rows[f[0]] = (float(f[9]), f[4], int(f[5]))
         except (IndexError, ValueError):
