@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """Why is a routing's busiest channel busy on a KNS with fat-tree lines?
 
-usage: kns-diag.py NET LFT [N]
+usage: kns-diag.py [--bounce] NET LFT [N]
 
 NET is an `osmtopo gen kns ...` net file (switch names S[dim,line,stage,pos],
 routers R[...]), LFT the tables (`osmtopo route --lfts-only ENGINE NET`).
@@ -36,6 +36,19 @@ may exceed 1, where `osmtopo check` caps it at 1).  Prints:
    paths: estimates, not bounds (another routing of some LIDs moves the
    spreading of the others, and flows put back on dimension order load
    channels again).
+
+With --bounce, also a prototype of an in-line bounce (not built in
+hdor): the flows of the estimate above (dimension order meets two
+planes alone, and every flow to the destinations a bounce would put
+back on dimension order) re-routed in dimension order, each line crossed
+up*-down*, a two-plane pair through a third router of the line (down to
+it and up again), greedily: each flow, destination by destination,
+takes the path whose busiest link is least loaded, keeping one next hop
+per (node, destination CA) as tables do (hdor's entries of the flows
+kept; a crossing with no path left that keeps it is counted and
+routed anyway).  The other flows keep hdor's paths.  VLs are not
+modelled: it says what loads a bounce could reach, not that a
+deadlock-free one exists.
 
 Run from anywhere; python3 only, no modules beyond the standard library.
 """
@@ -80,8 +93,10 @@ def swkey(n):
 
 
 def main():
-    net, lft = sys.argv[1], sys.argv[2]
-    ntop = int(sys.argv[3]) if len(sys.argv) > 3 else 8
+    args = [a for a in sys.argv[1:] if a != "--bounce"]
+    bounce = len(args) < len(sys.argv) - 1
+    net, lft = args[0], args[1]
+    ntop = int(args[2]) if len(args) > 2 else 8
     peer, kind = parse_net(net)
     tab, owner = parse_lft(lft)
     cas = sorted(n for n, k in kind.items() if k != "Switch")
@@ -337,6 +352,10 @@ def main():
             print("  estimate, %s: busiest %s port %d -> %s %.4f (throughput %.4f)" %
                   (name, e[0], e[2], e[1], rest[e], 1 / rest[e]))
 
+
+    if bounce:
+        bounce_estimate(locals())
+
     nm = sum(1 for s, d in flows[busy]
              if not minimal(peer[(s, 1)][0], peer[(d, 1)][0]))
     print("  non-minimal flows on it: %d of %d" % (nm, len(flows[busy])))
@@ -358,6 +377,117 @@ def main():
         e = busiest(rest)
         print("  estimate, %s: busiest %s port %d -> %s %.4f (throughput %.4f)" %
               (name, e[0], e[2], e[1], rest[e], 1 / rest[e]))
+
+
+def bounce_estimate(v):
+    """The --bounce prototype (see the top); v: main()'s variables."""
+    peer, cas, flows, busy, w = v["peer"], v["cas"], v["flows"], v["busy"], v["w"]
+    meets, bdest, path, lines = v["meets"], v["bdest"], v["path"], v["lines"]
+    nb, bpairs, order, pos = v["nb"], v["bpairs"], v["order"], v["pos"]
+    lineof, coords, busiest, kind = v["lineof"], v["coords"], v["busiest"], v["kind"]
+
+    def moved(s, d):
+        x, y = peer[(s, 1)][0], peer[(d, 1)][0]
+        return y in bdest or meets(x, y) == {"two planes"}
+
+    load = collections.Counter()
+    for e, fl in flows.items():
+        load[e] += w * sum(1 for s, d in fl if not moved(s, d))
+    entry = {}
+    pairs = []
+    for d in cas:
+        for s in cas:
+            if s == d:
+                continue
+            if moved(s, d):
+                pairs.append((s, d))
+                continue
+            p = path[(peer[(s, 1)][0], peer[(d, 1)][0])]
+            for u, x in zip(p, p[1:]):
+                entry[(u, d)] = x
+    ports = collections.defaultdict(list)
+    for (a, pa), (b, _) in peer.items():
+        ports[(a, b)].append(pa)
+    stg = {x: swkey(x)[2] for x in kind if swkey(x)}
+    memo = {}
+
+    def inline(x, key):
+        return x in stg and swkey(x)[:2] == key
+
+    def below(x, t):
+        if (x, t) not in memo:
+            memo[(x, t)] = any((y == t and stg[x] == 1) or
+                               (inline(y, swkey(x)[:2]) and stg[y] == stg[x] - 1 and
+                                below(y, t)) for y in nb[x])
+        return memo[(x, t)]
+
+    def updown(a, t, key):
+        """The shortest up*-down* node paths a -> t inside line key."""
+        level = [[a, y] for y in sorted(set(nb[a])) if inline(y, key)]
+        while level:
+            hit = [p for p in level if below(p[-1], t)]
+            if hit:
+                out = []
+                while hit:
+                    more = []
+                    for p in hit:
+                        if stg[p[-1]] == 1:
+                            out.append(p + [t])
+                            continue
+                        more += [p + [y] for y in sorted(set(nb[p[-1]]))
+                                 if inline(y, key) and stg[y] == stg[p[-1]] - 1 and below(y, t)]
+                    hit = more
+                return out
+            level = [p + [y] for p in level for y in sorted(set(nb[p[-1]]))
+                     if inline(y, key) and stg[y] == stg[p[-1]] + 1][:2000]
+        return []
+
+    def crossings(a, t, key):
+        if (key, a, t) not in bpairs:
+            return updown(a, t, key)
+        rs = sorted({y for x in lines[key] for y in nb[x] if swkey(y) is None})
+        return [p1 + p2[1:] for b in rs if b not in (a, t)
+                for p1 in updown(a, b, key)[:50] for p2 in updown(b, t, key)[:50]]
+
+    def cost(nodes):
+        hops, worst, total = [], 0.0, 0.0
+        for u, x in zip(nodes, nodes[1:]):
+            pp = min(ports[(u, x)], key=lambda q: (load[(u, x, q)], q))
+            hops.append((u, x, pp))
+            worst = max(worst, load[(u, x, pp)] + w)
+            total += load[(u, x, pp)]
+        return (worst, total), hops
+
+    broke = 0
+    for s, d in pairs:
+        cur, cy = list(coords(peer[(s, 1)][0])), coords(peer[(d, 1)][0])
+        for dim in order:
+            p = pos[dim]
+            if cur[p] == cy[p]:
+                continue
+            c = list(cur)
+            c[p] = -1
+            nxt = list(cur)
+            nxt[p] = cy[p]
+            a = "R[%s]" % ",".join(map(str, cur))
+            t = "R[%s]" % ",".join(map(str, nxt))
+            cands = crossings(a, t, lineof[(dim, tuple(c))])
+            ok = [q for q in cands
+                  if all(entry.get((u, d), x) == x for u, x in zip(q, q[1:]))]
+            if not ok:
+                broke += 1
+                ok = cands
+            _, hops = min((cost(q) for q in ok), key=lambda ch: ch[0])
+            for h in hops:
+                load[h] += w
+                entry.setdefault((h[0], d), h[1])
+            cur = nxt
+    on = sum(1 for s, d in flows[busy] if moved(s, d))
+    e = busiest(load)
+    print("  bounce prototype: %d flows re-routed (%d of the busiest link's); "
+          "%d crossings found no path keeping one next hop per destination; "
+          "busiest %s port %d -> %s %.4f (throughput %.4f)" %
+          (len(pairs), on, broke, e[0], e[2], e[1], load[e], 1 / load[e]))
 
 
 if __name__ == "__main__":
