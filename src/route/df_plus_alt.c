@@ -49,6 +49,21 @@
  * candidates and ties follow the dealing order (groups, indices, LID
  * numbers), not node order or port numbers (up to the order of
  * parallel cables between one pair of switches, as the deal).
+ *
+ * The routing by load (c->cabload, where a switch or a leaf's cable up
+ * is missing: ot_dfp_uneven()): toward each CA LID every group takes
+ * the usable cable whose flows' busiest link is least loaded
+ * (ot_dfp_alt_cables(); the deal ignores the damage around the cables:
+ * the LIDs of a leaf of H that lost a spine crowd onto the cables that
+ * land elsewhere, a leaf of G that lost a spine sends its CAs' flows to
+ * another spine's cable), and, in its second variant, a spine of the
+ * LID's group where other groups land may turn below itself where that
+ * is less loaded than its cable down (SL 4, the landing turn's shape;
+ * a leaf that lost one of its cables to that spine takes every landing
+ * group's flows down the ones left), and that group's leaves go up by
+ * load (ot_dfp_alt_land()).  Loads: every leaf's CAs, one flow each,
+ * over the LIDs routed so far.  Kept by the same figure, on at most 2
+ * VLs (route_alt() in df_plus.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -312,6 +327,17 @@ void ot_dfp_alt_detours(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 	}
 }
 
+/* The switch over port p of switch s, -1 where there is none. */
+static int32_t hop_to(const struct ot_fabric *f, int32_t s, unsigned int p)
+{
+	int32_t x;
+
+	if (!p || p > f->node[s].nports)
+		return -1;
+	x = f->node[s].port[p].peer;
+	return x >= 0 && ot_is_switch(f, x) ? x : -1;
+}
+
 /* The most flows on one switch-to-switch link through out's tables. */
 int64_t ot_dfp_busiest(struct dfp_ctx *c, const struct ot_routing *out)
 {
@@ -337,15 +363,12 @@ int64_t ot_dfp_busiest(struct dfp_ctx *c, const struct ot_routing *out)
 			while (c->lcas[i] && s != c->tsw[lid] &&
 			       hops++ <= c->nsw) {
 				unsigned int p = out->lft[s][lid];
-				const struct ot_port *pt;
+				int32_t to = hop_to(f, s, p);
 
-				if (!p || p > f->node[s].nports)
-					break;
-				pt = &f->node[s].port[p];
-				if (pt->peer < 0 || !ot_is_switch(f, pt->peer))
+				if (to < 0)
 					break;
 				load[c->dlbase[s] + p - 1] += c->lcas[i];
-				s = pt->peer;
+				s = to;
 			}
 		}
 	}
@@ -372,16 +395,13 @@ static uint32_t group_walk(struct dfp_ctx *c, uint32_t G, uint32_t lid,
 
 		while (w && s != c->tsw[lid] && hops++ < DFP_TOUCH) {
 			unsigned int p = buf[dfp_sw_pos(c, s)];
-			const struct ot_port *pt;
+			int32_t x = hop_to(f, s, p);
 
-			if (!p || p > f->node[s].nports)
-				break;
-			pt = &f->node[s].port[p];
-			if (pt->peer < 0 || !ot_is_switch(f, pt->peer))
+			if (x < 0)
 				break;
 			c->ctouch[n++] = c->dlbase[s] + p - 1;
 			c->dload[c->dlbase[s] + p - 1] += sign * w;
-			s = pt->peer;
+			s = x;
 		}
 	}
 	return n;
@@ -540,16 +560,9 @@ static int64_t landing_flows(const struct dfp_ctx *c, uint32_t lid, int32_t w,
 		if (!c->lcas[i])
 			continue;
 		path[0] = s;
-		while (at != T && hops < DFP_TOUCH) {
-			unsigned int p = buf[dfp_sw_pos(c, at)];
-
-			if (!p || p > f->node[at].nports)
-				break;
-			at = f->node[at].port[p].peer;
-			if (at < 0 || !ot_is_switch(f, at))
-				break;
+		while (at != T && hops < DFP_TOUCH &&
+		       (at = hop_to(f, at, buf[dfp_sw_pos(c, at)])) >= 0)
 			path[++hops] = at;
-		}
 		for (j = 1; j <= hops && path[j] != w; j++)
 			;
 		if (j > hops)
@@ -583,16 +596,11 @@ static void home_up(struct dfp_ctx *c, uint32_t lid, int32_t bw,
 		int32_t at = c->posnode[i];
 		uint32_t hops = 0;
 
-		while (c->lcas[i] && at != T && hops++ < DFP_TOUCH) {
-			unsigned int p = buf[dfp_sw_pos(c, at)];
-
+		while (c->lcas[i] && at >= 0 && at != T &&
+		       hops++ < DFP_TOUCH) {
 			if (d->role[at] == OT_DFP_LEAF && d->group[at] == H)
 				c->lthru[d->index[at]] += c->lcas[i];
-			if (!p || p > f->node[at].nports)
-				break;
-			at = f->node[at].port[p].peer;
-			if (at < 0 || !ot_is_switch(f, at))
-				break;
+			at = hop_to(f, at, buf[dfp_sw_pos(c, at)]);
 		}
 	}
 	for (i = d->lstart[H]; i < d->lstart[H + 1]; i++) {

@@ -369,8 +369,8 @@ static unsigned int spine_fallback(const struct dfp_ctx *c, int32_t s,
 
 /*
  * The port of switch s toward LID lid dealt as number k (the top: cable
- * k mod C, parallel cables k / C mod n, else dealt by k); OT_NO_PORT
- * where there is none.
+ * k mod C, or the one gpick[] names in the routing by load, parallel
+ * cables k / C mod n, else dealt by k); OT_NO_PORT where there is none.
  */
 unsigned int ot_dfp_port_at_k(const struct dfp_ctx *c, int32_t s,
 			      uint32_t lid, uint32_t k)
