@@ -499,7 +499,9 @@ static bool direct(const struct dfp_ctx *c, int32_t s, int32_t T,
 /*
  * Leaf y of T's group (not T) up to a spine other than w that goes
  * straight down to T: the port whose two links are the least loaded
- * (plus w flows), its cost into *cost; 0 where there is none.
+ * (plus wt flows; on a tie the spine first by index, so port numbers
+ * count only among parallel cables), its cost into *cost; 0 where
+ * there is none.
  */
 static unsigned int up_direct(const struct dfp_ctx *c, int32_t y, int32_t w,
 			      int32_t T, const uint8_t *buf, int64_t wt,
@@ -518,8 +520,10 @@ static unsigned int up_direct(const struct dfp_ctx *c, int32_t y, int32_t w,
 		l = link_load(c, y, p) + wt;
 		l2 = link_load(c, x, buf[dfp_sw_pos(c, x)]) + wt;
 		l = l2 > l ? l2 : l;
-		if (!best || l < *cost) {
-			best = p;
+		if (!best || l < *cost ||
+		    (l == *cost &&
+		     c->d->index[x] < c->d->index[nd->port[best].peer])) {
+			best = p; /* ties: the spine's index, not the port */
 			*cost = l;
 		}
 	}
@@ -674,7 +678,9 @@ int ot_dfp_alt_land(struct dfp_ctx *c, uint32_t lid, uint8_t *buf,
 			if (!q)
 				continue;
 			l = cost > l ? cost : l;
-			if (dir - l > gain) {
+			if (dir - l > gain ||
+			    (dir - l == gain && bw == w &&
+			     d->index[y] < d->index[f->node[w].port[bq].peer])) {
 				gain = dir - l;
 				bw = w;
 				bq = p;
