@@ -368,19 +368,6 @@ static int prepare_scratch(struct dfp_ctx *c)
 }
 
 
-/* The path SL from leaf s's CAs toward lid. */
-static int set_dsl(struct dfp_ctx *c, uint32_t lid, int32_t s, uint8_t sl)
-{
-	if (!c->dsl) {
-		c->dsl = calloc(((size_t)c->f->max_lid + 1) * c->nleaves + 1,
-				1);
-		if (!c->dsl)
-			return ot_error_nomem(c->err, "df-static");
-	}
-	c->dsl[(size_t)lid * c->nleaves + dfp_sw_pos(c, s)] = sl;
-	return 0;
-}
-
 /*
  * Valiant (LMC offsets above 0; route/valiant.h): per pair of groups
  * (G, I), whether every leaf of G has a spine of G with a global cable
@@ -606,7 +593,7 @@ static int valiant_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 			int32_t s = d->leaf[i];
 
 			buf[dfp_sw_pos(c, s)] = (uint8_t)valiant_up(c, s, G, I, q / m);
-			if (set_dsl(c, lid, s, DFP_VALIANT_SL0 + l))
+			if (ot_dfp_set_dsl(c, lid, s, DFP_VALIANT_SL0 + l))
 				return -1;
 		}
 		for (i = d->sstart[G]; i < d->sstart[G + 1]; i++) {
@@ -777,7 +764,7 @@ static bool damage_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 /* Marks leaf s's detour toward lid (path SL 1 from its CAs). */
 static int mark_detour(struct dfp_ctx *c, uint32_t lid, int32_t s)
 {
-	if (set_dsl(c, lid, s, c->ldet[s]))
+	if (ot_dfp_set_dsl(c, lid, s, c->ldet[s]))
 		return -1;
 	c->any_detour |= c->ldet[s] == DFP_DETOUR_SL;
 	c->any_turn |= c->ldet[s] == DFP_TURN_SL;
@@ -803,6 +790,8 @@ static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 	uint32_t i;
 	bool none = false;
 
+	if (c->gpick) /* the deal's cables, until ot_dfp_alt_cables() */
+		memset(c->gpick, 0xff, (size_t)c->ng * sizeof(*c->gpick));
 	for (i = 0; i < c->nsw; i++) {
 		buf[i] = (uint8_t)ot_dfp_port_at(c, c->posnode[i], lid);
 		none |= buf[i] == OT_NO_PORT;
@@ -813,7 +802,7 @@ static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 			int32_t s = c->posnode[i];
 
 			if (c->vsrc[c->d->group[s]] &&
-			    set_dsl(c, lid, s, DFP_DAMAGE_SL))
+			    ot_dfp_set_dsl(c, lid, s, DFP_DAMAGE_SL))
 				return -1;
 		}
 		none = false;
@@ -836,6 +825,8 @@ static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 			buf[i] = c->hop[c->posnode[i]];
 		return 0;
 	}
+	if (c->cabload) /* cables by load (route/df_plus_alt.c) */
+		ot_dfp_alt_cables(c, lid, buf);
 	if (c->valiant && c->voff[lid] && valiant_lid(c, lid, buf))
 		return -1;
 	for (i = 0; i < c->nleaves; i++) {
@@ -847,13 +838,15 @@ static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 		    mark_detour(c, lid, s))
 			return -1;
 		if (ot_dfp_shares(c, s, lid, buf[i])) {
-			if (set_dsl(c, lid, s, DFP_DETOUR_SL))
+			if (ot_dfp_set_dsl(c, lid, s, DFP_DETOUR_SL))
 				return -1;
 			c->any_detour = true;
 		}
 	}
 	if (c->alt) /* the detours' cables by load (route/df_plus_alt.c) */
 		ot_dfp_alt_detours(c, lid, buf);
+	if (c->cabload) /* a turn below a landing spine by load */
+		return ot_dfp_alt_land(c, lid, buf, c->cabload > 1);
 	return 0;
 }
 
@@ -1293,6 +1286,9 @@ static void ctx_free(struct dfp_ctx *c)
 	free(c->lcas);
 	free(c->dlbase);
 	free(c->dload);
+	free(c->gpick);
+	free(c->ctouch);
+	free(c->lthru);
 }
 
 /* The tables into out (c: f, d, err and alt set). */
@@ -1312,7 +1308,7 @@ static int route_tables(struct dfp_ctx *c, struct ot_routing *out)
 		error = damage_order(c);
 	if (!error)
 		error = prepare_valiant(c);
-	if (!error && c->alt)
+	if (!error && (c->alt || c->cabload))
 		error = ot_dfp_alt_prepare(c);
 	if (!error)
 		error = fill_lfts(c, out);
@@ -1327,30 +1323,54 @@ static int route_tables(struct dfp_ctx *c, struct ot_routing *out)
  * other routings too (route/df_plus_alt.c, alt 1 and 2; and where shared
  * detours were taken, the first routing without them: with few groups a
  * detour's spine sends it over its one cable to the one third group,
- * which then carries two shares): each kept in *c and out where it
- * takes no more VLs and its busiest link carries fewer flows than the
- * one kept so far.
+ * which then carries two shares); where a cable or switch is missing at
+ * all (ot_dfp_uneven()), the first routing and alt 1 with each group's
+ * usable cables by load (ot_dfp_alt_cables()): each kept in *c and out
+ * where it takes no more VLs and its busiest link carries fewer flows
+ * than the one kept so far.
  */
+struct dfp_variant {
+	uint8_t alt, cabload;
+	bool noshare;
+};
+
 static int route_alt(struct dfp_ctx *c, struct ot_routing *out)
 {
 	int64_t m0 = ot_dfp_busiest(c, out), m1;
+	bool other = c->damage || c->any_detour, uneven = ot_dfp_uneven(c);
 	bool shared = !c->damage && c->any_detour;
-	uint8_t alt;
+	const struct dfp_variant all[] = {
+		{ 1, 0, false }, { 2, 0, false }, { 0, 0, true },
+		{ 0, 1, false }, { 0, 2, false }, { 1, 2, false },
+		{ 0, 1, true }, { 0, 2, true },
+	};
+	const bool use[] = {
+		other, other, shared, uneven, uneven, other && uneven,
+		shared && uneven, shared && uneven,
+	};
+	uint32_t x;
 
-	for (alt = 1; m0 >= 0 && alt <= 2 + shared; alt++) {
+	for (x = 0; m0 >= 0 && x < sizeof(all) / sizeof(*all); x++) {
 		struct dfp_ctx a = { .f = c->f, .d = c->d, .err = c->err,
-				     .alt = alt <= 2 ? alt : 0,
-				     .noshare = alt > 2 };
-		struct ot_routing *o = ot_routing_new(c->f);
+				     .alt = all[x].alt,
+				     .noshare = all[x].noshare,
+				     .cabload = all[x].cabload };
+		struct ot_routing *o;
 		struct dfp_vlrule v0 = ctx_vlrule(c), v1;
+		unsigned int vls0, vls1;
 
+		if (!use[x])
+			continue;
+		o = ot_routing_new(c->f);
 		m1 = !o ? ot_error_nomem(c->err, "df-static") :
 		     route_tables(&a, o) ? -1 : ot_dfp_busiest(&a, o);
 		v1 = ctx_vlrule(&a);
+		vls0 = ot_dfp_vlrule_vls(&v0);
+		vls1 = ot_dfp_vlrule_vls(&v1);
 		if (m1 < 0) {
 			m0 = -1;
-		} else if (m1 < m0 &&
-			   ot_dfp_vlrule_vls(&v1) <= ot_dfp_vlrule_vls(&v0)) {
+		} else if ((m1 < m0 && (vls1 <= vls0 || vls1 <= 2)) ||
+			   (m1 == m0 && vls1 < vls0)) {
 			struct dfp_ctx t = *c;
 			uint8_t **lft = out->lft;
 
@@ -1374,7 +1394,8 @@ int ot_dfp_route(const struct ot_fabric *f, struct ot_dfp *d,
 	int error;
 
 	error = route_tables(&c, out);
-	if (!error && (c.damage || c.any_detour) && !c.valiant)
+	if (!error && !c.valiant &&
+	    (c.damage || c.any_detour || ot_dfp_uneven(&c)))
 		error = route_alt(&c, out);
 	if (!error)
 		ot_routing_phase(out, "route", t);

@@ -49,6 +49,21 @@
  * candidates and ties follow the dealing order (groups, indices, LID
  * numbers), not node order or port numbers (up to the order of
  * parallel cables between one pair of switches, as the deal).
+ *
+ * The routing by load (c->cabload, where a switch or a leaf's cable up
+ * is missing: ot_dfp_uneven()): toward each CA LID every group takes
+ * the usable cable whose flows' busiest link is least loaded
+ * (ot_dfp_alt_cables(); the deal ignores the damage around the cables:
+ * the LIDs of a leaf of H that lost a spine crowd onto the cables that
+ * land elsewhere, a leaf of G that lost a spine sends its CAs' flows to
+ * another spine's cable), and, in its second variant, a spine of the
+ * LID's group where other groups land may turn below itself where that
+ * is less loaded than its cable down (SL 4, the landing turn's shape;
+ * a leaf that lost one of its cables to that spine takes every landing
+ * group's flows down the ones left), and that group's leaves go up by
+ * load (ot_dfp_alt_land()).  Loads: every leaf's CAs, one flow each,
+ * over the LIDs routed so far.  Kept by the same figure, on at most 2
+ * VLs (route_alt() in df_plus.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +71,11 @@
 #include "model/routing.h"
 #include "model/sort.h"
 #include "route/df_plus_cands.h"
+#include "route/df_plus_rule.h"
+
+/* The hops of a leaf's path counted toward a LID (the rule's take 3,
+ * a damage layer's 6). */
+#define DFP_TOUCH 8
 
 bool ot_dfp_damage_via(const struct dfp_ctx *c, uint32_t K, uint32_t H)
 {
@@ -78,6 +98,15 @@ int ot_dfp_alt_prepare(struct dfp_ctx *c)
 	c->dload = calloc((size_t)c->dlbase[f->nnodes] + 1, sizeof(*c->dload));
 	if (!c->dload)
 		return ot_error_nomem(c->err, "df-static");
+	if (!c->cabload)
+		return 0;
+	c->gpick = malloc(((size_t)c->ng + 1) * sizeof(*c->gpick));
+	c->ctouch = malloc((DFP_TOUCH * (size_t)c->nleaves + 1) *
+			   sizeof(*c->ctouch));
+	c->lthru = malloc(((size_t)c->d->max_leaves + 1) * sizeof(*c->lthru));
+	if (!c->gpick || !c->ctouch || !c->lthru)
+		return ot_error_nomem(c->err, "df-static");
+	memset(c->gpick, 0xff, ((size_t)c->ng + 1) * sizeof(*c->gpick));
 	return 0;
 }
 
@@ -298,6 +327,17 @@ void ot_dfp_alt_detours(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 	}
 }
 
+/* The switch over port p of switch s, -1 where there is none. */
+static int32_t hop_to(const struct ot_fabric *f, int32_t s, unsigned int p)
+{
+	int32_t x;
+
+	if (!p || p > f->node[s].nports)
+		return -1;
+	x = f->node[s].port[p].peer;
+	return x >= 0 && ot_is_switch(f, x) ? x : -1;
+}
+
 /* The most flows on one switch-to-switch link through out's tables. */
 int64_t ot_dfp_busiest(struct dfp_ctx *c, const struct ot_routing *out)
 {
@@ -323,15 +363,12 @@ int64_t ot_dfp_busiest(struct dfp_ctx *c, const struct ot_routing *out)
 			while (c->lcas[i] && s != c->tsw[lid] &&
 			       hops++ <= c->nsw) {
 				unsigned int p = out->lft[s][lid];
-				const struct ot_port *pt;
+				int32_t to = hop_to(f, s, p);
 
-				if (!p || p > f->node[s].nports)
-					break;
-				pt = &f->node[s].port[p];
-				if (pt->peer < 0 || !ot_is_switch(f, pt->peer))
+				if (to < 0)
 					break;
 				load[c->dlbase[s] + p - 1] += c->lcas[i];
-				s = pt->peer;
+				s = to;
 			}
 		}
 	}
@@ -339,4 +376,382 @@ int64_t ot_dfp_busiest(struct dfp_ctx *c, const struct ot_routing *out)
 		m = load[i] > m ? load[i] : m;
 	free(load);
 	return m;
+}
+
+/*
+ * The flows of group G's leaves (each its CAs) toward lid through buf,
+ * times sign, into dload; the links walked into ctouch, their count.
+ */
+static uint32_t group_walk(struct dfp_ctx *c, uint32_t G, uint32_t lid,
+			   const uint8_t *buf, int32_t sign)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_dfp *d = c->d;
+	uint32_t i, n = 0;
+
+	for (i = d->lstart[G]; i < d->lstart[G + 1]; i++) {
+		int32_t s = d->leaf[i], w = (int32_t)c->lcas[dfp_sw_pos(c, s)];
+		uint32_t hops = 0;
+
+		while (w && s != c->tsw[lid] && hops++ < DFP_TOUCH) {
+			unsigned int p = buf[dfp_sw_pos(c, s)];
+			int32_t x = hop_to(f, s, p);
+
+			if (x < 0)
+				break;
+			c->ctouch[n++] = c->dlbase[s] + p - 1;
+			c->dload[c->dlbase[s] + p - 1] += sign * w;
+			s = x;
+		}
+	}
+	return n;
+}
+
+/* The busiest link G's flows toward lid would take (loads unchanged). */
+static int64_t group_cost(struct dfp_ctx *c, uint32_t G, uint32_t lid,
+			  const uint8_t *buf)
+{
+	uint32_t n = group_walk(c, G, lid, buf, 1), x;
+	int64_t m = 0;
+
+	for (x = 0; x < n; x++)
+		m = c->dload[c->ctouch[x]] > m ? c->dload[c->ctouch[x]] : m;
+	group_walk(c, G, lid, buf, -1);
+	return m;
+}
+
+/* Group G's switches' ports toward lid again (after gpick[G] changed). */
+static void group_ports(struct dfp_ctx *c, uint32_t G, uint32_t lid,
+			uint8_t *buf)
+{
+	const struct ot_dfp *d = c->d;
+	uint32_t i;
+
+	for (i = d->sstart[G]; i < d->sstart[G + 1]; i++)
+		buf[dfp_sw_pos(c, d->spine[i])] =
+			(uint8_t)ot_dfp_port_at(c, d->spine[i], lid);
+	for (i = d->lstart[G]; i < d->lstart[G + 1]; i++)
+		buf[dfp_sw_pos(c, d->leaf[i])] =
+			(uint8_t)ot_dfp_port_at(c, d->leaf[i], lid);
+}
+
+/*
+ * A CA's LID of the rule (rank k, toward group H), in the routing by
+ * load: the rule deals it to usable cable k mod C of every group G (C
+ * of them) alike, whatever the damage around those cables does with it
+ * (a leaf of G without a cable to that cable's spine takes another
+ * spine's; the cables landing on a spine of H that lost its cable to
+ * T are not usable, so T's LIDs crowd onto the others, and the deal
+ * does not make that up with the LIDs of H's other leaves).  Here each
+ * G with more than one takes, of its usable cables, the one whose
+ * flows' busiest link (up, global and down, each leaf of G its CAs,
+ * over the loads of the LIDs done so far) is least loaded, from k mod
+ * C on (the deal's on a tie), its switches' ports by the rule as ever
+ * (ot_dfp_port_at(), gpick[G]: the cable's place in the deal); then its
+ * flows count.  Only which usable cable changes: the paths' shapes and
+ * SLs are the rule's, and so is the deadlock argument.
+ */
+void ot_dfp_alt_cables(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
+{
+	const struct ot_dfp *d = c->d;
+	uint32_t H = (uint32_t)d->group[c->tleaf[lid]], k = c->rank[lid];
+	uint32_t G, C, t, best;
+
+	if (!counted(c, lid))
+		return;
+	for (G = 0; G < c->ng; G++) {
+		int64_t bl = -1, l;
+
+		C = c->fstart[G + 1] - c->fstart[G];
+		if (G == H || C < 2)
+			continue;
+		for (t = 0, best = k % C; t < C; t++) {
+			c->gpick[G] = (k + t) % C;
+			group_ports(c, G, lid, buf);
+			l = group_cost(c, G, lid, buf);
+			if (bl < 0 || l < bl) {
+				bl = l;
+				best = c->gpick[G];
+			}
+		}
+		c->gpick[G] = best;
+		group_ports(c, G, lid, buf);
+	}
+}
+
+/* The load of switch s's link over port p (0: none). */
+static int64_t link_load(const struct dfp_ctx *c, int32_t s, unsigned int p)
+{
+	return p && p <= c->f->node[s].nports ? c->dload[c->dlbase[s] + p - 1] :
+						0;
+}
+
+/* Whether spine s of T's group goes straight down to T toward the LID. */
+static bool direct(const struct dfp_ctx *c, int32_t s, int32_t T,
+		   const uint8_t *buf)
+{
+	unsigned int p = buf[dfp_sw_pos(c, s)];
+
+	return p && p <= c->f->node[s].nports &&
+	       c->f->node[s].port[p].peer == T;
+}
+
+/*
+ * Leaf y of T's group (not T) up to a spine other than w that goes
+ * straight down to T: the port whose two links are the least loaded
+ * (plus wt flows; on a tie the spine first by index, so port numbers
+ * count only among parallel cables), its cost into *cost; 0 where
+ * there is none.
+ */
+static unsigned int up_direct(const struct dfp_ctx *c, int32_t y, int32_t w,
+			      int32_t T, const uint8_t *buf, int64_t wt,
+			      int64_t *cost)
+{
+	const struct ot_node *nd = &c->f->node[y];
+	unsigned int p, best = 0;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t x = nd->port[p].peer;
+		int64_t l, l2;
+
+		if (ot_dfp_port_class(c->d, y, p) != OT_DFP_PORT_UP || x == w ||
+		    !direct(c, x, T, buf))
+			continue;
+		l = link_load(c, y, p) + wt;
+		l2 = link_load(c, x, buf[dfp_sw_pos(c, x)]) + wt;
+		l = l2 > l ? l2 : l;
+		if (!best || l < *cost ||
+		    (l == *cost &&
+		     c->d->index[x] < c->d->index[nd->port[best].peer])) {
+			best = p; /* ties: the spine's index, not the port */
+			*cost = l;
+		}
+	}
+	return best;
+}
+
+/*
+ * The flows of the leaves whose path toward lid arrives at spine w of
+ * T's group H over a global cable, straight from a spine of their own
+ * group on SL 0 (up, global): their CAs; -1 where some other path
+ * arrives there (a detour's, the damage layer's, a turn's), or a leaf
+ * of H goes up to w and has no other spine straight down to T.
+ */
+static int64_t landing_flows(const struct dfp_ctx *c, uint32_t lid, int32_t w,
+			     const uint8_t *buf)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_dfp *d = c->d;
+	int32_t T = c->tleaf[lid], H = d->group[T];
+	int64_t W = 0, dummy;
+	uint32_t i;
+
+	for (i = 0; i < c->nleaves; i++) {
+		int32_t s = c->posnode[i], at = s, path[DFP_TOUCH + 1];
+		uint32_t hops = 0, j;
+
+		if (s == T)
+			continue;
+		if (d->group[s] == H) {
+			unsigned int p = buf[i];
+
+			if (p && p <= f->node[s].nports &&
+			    f->node[s].port[p].peer == w &&
+			    !up_direct(c, s, w, T, buf, 0, &dummy))
+				return -1;
+			continue;
+		}
+		if (!c->lcas[i])
+			continue;
+		path[0] = s;
+		while (at != T && hops < DFP_TOUCH &&
+		       (at = hop_to(f, at, buf[dfp_sw_pos(c, at)])) >= 0)
+			path[++hops] = at;
+		for (j = 1; j <= hops && path[j] != w; j++)
+			;
+		if (j > hops)
+			continue;
+		if (j != 2 || d->group[path[1]] != d->group[s] ||
+		    (c->dsl && c->dsl[(size_t)lid * c->nleaves + i]))
+			return -1;
+		W += c->lcas[i];
+	}
+	return W;
+}
+
+/*
+ * The leaves of T's group H (but T) toward lid, each with the flows
+ * that pass it (its own CAs', and those a spine of H sends down to it
+ * to turn: SL 4), in turn: up to the spine straight down to T (not bw)
+ * whose two links are the least loaded; the one it had on a tie.  Their
+ * paths keep their shapes (up, down to T).
+ */
+static void home_up(struct dfp_ctx *c, uint32_t lid, int32_t bw,
+		    uint8_t *buf)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_dfp *d = c->d;
+	int32_t T = c->tleaf[lid], H = d->group[T];
+	uint32_t i;
+
+	for (i = d->lstart[H]; i < d->lstart[H + 1]; i++)
+		c->lthru[i - d->lstart[H]] = 0;
+	for (i = 0; i < c->nleaves; i++) {
+		int32_t at = c->posnode[i];
+		uint32_t hops = 0;
+
+		while (c->lcas[i] && at >= 0 && at != T &&
+		       hops++ < DFP_TOUCH) {
+			if (d->role[at] == OT_DFP_LEAF && d->group[at] == H)
+				c->lthru[d->index[at]] += c->lcas[i];
+			at = hop_to(f, at, buf[dfp_sw_pos(c, at)]);
+		}
+	}
+	for (i = d->lstart[H]; i < d->lstart[H + 1]; i++) {
+		int32_t y = d->leaf[i], x;
+		uint32_t pos = dfp_sw_pos(c, y);
+		int64_t wt = c->lthru[i - d->lstart[H]], now, cost = 0;
+		unsigned int p = buf[pos], q;
+
+		if (y == T || !wt || !p || p > f->node[y].nports)
+			continue;
+		x = f->node[y].port[p].peer;
+		if (x == bw || !direct(c, x, T, buf))
+			continue;
+		now = link_load(c, y, p) + wt;
+		cost = link_load(c, x, buf[dfp_sw_pos(c, x)]) + wt;
+		now = cost > now ? cost : now;
+		q = up_direct(c, y, bw, T, buf, wt, &cost);
+		if (q && cost < now)
+			buf[pos] = (uint8_t)q;
+	}
+}
+
+/*
+ * A CA's LID of the rule toward leaf T of group H, in the routing by
+ * load: a spine w of H that goes straight down to T and where flows of
+ * other groups land takes, where that is less loaded, a turn below it
+ * instead: down to another leaf y of H, up to a spine that goes
+ * straight down to T, down to T (up, global, down, up, down: SL 4 from
+ * those groups' leaves, as a landing turn).  A leaf that lost some of
+ * its cables to w (or w's cables were its only way) otherwise takes
+ * every group's flows that land on w down the cables it has left.  Only
+ * where every path that arrives at w is up, global on SL 0 (so each
+ * becomes SL 4's shape), and H's leaves that went up to w go up to
+ * another spine straight down to T (their paths stay up, down); at most
+ * one such w per LID, the one that gains most by the loads so far.
+ * Then every leaf's flows toward lid count in the loads.
+ */
+int ot_dfp_alt_land(struct dfp_ctx *c, uint32_t lid, uint8_t *buf,
+		    bool turns)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_dfp *d = c->d;
+	int32_t T = c->tleaf[lid], bw = -1;
+	uint32_t H = (uint32_t)d->group[T], i, G;
+	unsigned int bq = 0, by = 0, p, q;
+	int64_t gain = 0, W = 0;
+
+	if (!counted(c, lid))
+		return 0;
+	for (i = d->sstart[H]; turns && i < d->sstart[H + 1]; i++) {
+		int32_t w = d->spine[i];
+		int64_t wt, dir = -1, cost;
+
+		if (!direct(c, w, T, buf))
+			continue;
+		wt = landing_flows(c, lid, w, buf);
+		if (wt <= 0)
+			continue;
+		for (p = 1; p <= f->node[w].nports; p++)
+			if (f->node[w].port[p].peer == T &&
+			    (dir < 0 || link_load(c, w, p) + wt < dir))
+				dir = link_load(c, w, p) + wt;
+		for (p = 1; p <= f->node[w].nports; p++) {
+			int32_t y = f->node[w].port[p].peer;
+			int64_t l = link_load(c, w, p) + wt;
+
+			if (ot_dfp_port_class(d, w, p) != OT_DFP_PORT_DOWN ||
+			    y == T)
+				continue;
+			q = up_direct(c, y, w, T, buf, wt, &cost);
+			if (!q)
+				continue;
+			l = cost > l ? cost : l;
+			if (dir - l > gain ||
+			    (dir - l == gain && bw == w &&
+			     d->index[y] < d->index[f->node[w].port[bq].peer])) {
+				gain = dir - l;
+				bw = w;
+				bq = p;
+				by = q;
+				W = wt;
+			}
+		}
+	}
+	if (bw >= 0) {
+		int32_t y = f->node[bw].port[bq].peer;
+
+		for (i = d->lstart[H]; i < d->lstart[H + 1]; i++) {
+			int32_t s = d->leaf[i];
+			uint32_t pos = dfp_sw_pos(c, s);
+			int64_t cost;
+
+			p = buf[pos];
+			if (s != T && p && p <= f->node[s].nports &&
+			    f->node[s].port[p].peer == bw)
+				buf[pos] = (uint8_t)up_direct(c, s, bw, T, buf,
+							      0, &cost);
+		}
+		for (i = 0; i < c->nleaves; i++) {
+			int32_t s = c->posnode[i], x;
+
+			if (d->group[s] == (int32_t)H || !c->lcas[i])
+				continue;
+			p = buf[i];
+			if (!p || p > f->node[s].nports)
+				continue;
+			x = f->node[s].port[p].peer;
+			if (x < 0 || d->role[x] != OT_DFP_SPINE)
+				continue;
+			q = buf[dfp_sw_pos(c, x)];
+			if (q && q <= f->node[x].nports &&
+			    f->node[x].port[q].peer == bw) {
+				if (ot_dfp_set_dsl(c, lid, s, DFP_LAND_SL))
+					return -1;
+				c->any_land = true;
+			}
+		}
+		buf[dfp_sw_pos(c, bw)] = (uint8_t)bq;
+		buf[dfp_sw_pos(c, y)] = (uint8_t)by;
+		(void)W;
+	}
+	if (turns)
+		home_up(c, lid, bw, buf);
+	for (G = 0; G < c->ng; G++)
+		group_walk(c, G, lid, buf, 1);
+	return 0;
+}
+
+bool ot_dfp_uneven(const struct dfp_ctx *c)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_dfp *d = c->d;
+	uint32_t G, i, up = 0, n;
+	unsigned int p;
+
+	for (G = 0; G < c->ng; G++)
+		if (d->lstart[G + 1] - d->lstart[G] != d->max_leaves ||
+		    d->sstart[G + 1] - d->sstart[G] != d->max_spines)
+			return true;
+	for (i = 0; i < c->nleaves; i++) {
+		int32_t s = c->posnode[i];
+
+		for (p = 1, n = 0; p <= f->node[s].nports; p++)
+			n += ot_dfp_port_class(d, s, p) == OT_DFP_PORT_UP;
+		if (i && n != up)
+			return true;
+		up = n;
+	}
+	return false;
 }

@@ -369,8 +369,8 @@ static unsigned int spine_fallback(const struct dfp_ctx *c, int32_t s,
 
 /*
  * The port of switch s toward LID lid dealt as number k (the top: cable
- * k mod C, parallel cables k / C mod n, else dealt by k); OT_NO_PORT
- * where there is none.
+ * k mod C, or the one gpick[] names in the routing by load, parallel
+ * cables k / C mod n, else dealt by k); OT_NO_PORT where there is none.
  */
 unsigned int ot_dfp_port_at_k(const struct dfp_ctx *c, int32_t s,
 			      uint32_t lid, uint32_t k)
@@ -378,7 +378,7 @@ unsigned int ot_dfp_port_at_k(const struct dfp_ctx *c, int32_t s,
 	const struct ot_dfp *d = c->d;
 	const struct ot_node *nd = &c->f->node[s];
 	int32_t t = c->tsw[lid], T = c->tleaf[lid], G = d->group[s];
-	uint32_t C, first = 0, n;
+	uint32_t C, first = 0, n, j;
 	unsigned int p;
 
 	if (s == t)
@@ -391,9 +391,9 @@ unsigned int ot_dfp_port_at_k(const struct dfp_ctx *c, int32_t s,
 				return p;
 	}
 	C = c->fstart[G + 1] - c->fstart[G];
+	j = c->gpick && c->gpick[G] < C ? c->gpick[G] : C ? k % C : 0;
 	if (d->role[s] == OT_DFP_SPINE && c->rcnt[s]) {
-		const struct dfp_cab *cb = &c->gcab[c->fdeal[c->fstart[G] +
-							     k % C]];
+		const struct dfp_cab *cb = &c->gcab[c->fdeal[c->fstart[G] + j]];
 
 		if (cb->sp == s)
 			return cb->port;
@@ -404,7 +404,7 @@ unsigned int ot_dfp_port_at_k(const struct dfp_ctx *c, int32_t s,
 						    OT_NO_PORT;
 	if (d->role[s] == OT_DFP_LEAF && C &&
 	    (!c->ldet[s] || c->ldet[s] == DFP_LAND_SL)) {
-		int32_t sp = c->gcab[c->fdeal[c->fstart[G] + k % C]].sp;
+		int32_t sp = c->gcab[c->fdeal[c->fstart[G] + j]].sp;
 
 		n = ports_to(c, s, sp, &first);
 		if (n)
@@ -475,6 +475,19 @@ bool ot_dfp_shares(const struct dfp_ctx *c, int32_t s, uint32_t lid,
 	       c->tsw[lid] == c->tleaf[lid] &&
 	       c->d->group[s] != c->d->group[c->tleaf[lid]] && x >= 0 &&
 	       c->d->role[x] == OT_DFP_SPINE && !c->rcnt[x] && c->pcnt[x];
+}
+
+/* The path SL from leaf s's CAs toward lid (dsl made on first use). */
+int ot_dfp_set_dsl(struct dfp_ctx *c, uint32_t lid, int32_t s, uint8_t sl)
+{
+	if (!c->dsl) {
+		c->dsl = calloc(((size_t)c->f->max_lid + 1) * c->nleaves + 1,
+				1);
+		if (!c->dsl)
+			return ot_error_nomem(c->err, "df-static");
+	}
+	c->dsl[(size_t)lid * c->nleaves + dfp_sw_pos(c, s)] = sl;
+	return 0;
 }
 
 /* The escape layer: positions in sw_pos order, neighbours sorted. */

@@ -96,6 +96,15 @@ struct dfp_ctx {
 	 * LIDs on the ones left
 	 */
 	bool noshare;
+	/*
+	 * another routing (route/df_plus_alt.c ot_dfp_alt_cables()): each
+	 * group's usable cable toward a CA LID by load (gpick per group:
+	 * the cable's place in its deal, UINT32_MAX: k mod C; ctouch: the
+	 * links a try loads)
+	 */
+	uint8_t cabload; /* 2: and turns below landing spines */
+	uint32_t *gpick, *ctouch;
+	int64_t *lthru; /* per leaf of T's group: flows through it */
 	uint32_t *dlbase, *lcas;
 	int32_t *dload;
 	/* the escape layer */
@@ -174,6 +183,24 @@ int ot_dfp_alt_prepare(struct dfp_ctx *c);
 void ot_dfp_alt_spines(struct dfp_ctx *c, uint32_t lid, uint32_t H,
 		       uint32_t k, uint8_t *buf);
 void ot_dfp_alt_detours(struct dfp_ctx *c, uint32_t lid, uint8_t *buf);
+/* Each group's usable cable toward lid by load (c->cabload), buf
+ * redone for its switches; every leaf's flows counted in dload. */
+void ot_dfp_alt_cables(struct dfp_ctx *c, uint32_t lid, uint8_t *buf);
+/* Where a spine of T's group takes a turn below it instead of going
+ * down to T (SL 4), in the routing by load; then every leaf's flows
+ * toward lid counted in dload.  0, or -1 with err set. */
+int ot_dfp_alt_land(struct dfp_ctx *c, uint32_t lid, uint8_t *buf,
+		    bool turns);
+/* The path SL from leaf s's CAs toward lid.  0, or -1 with err set. */
+int ot_dfp_set_dsl(struct dfp_ctx *c, uint32_t lid, int32_t s, uint8_t sl);
+/*
+ * Whether a switch or a leaf's cable up is missing (a group with fewer
+ * leaves or spines than the largest, leaves with unequal cables up):
+ * the fabrics on which the routing by load is tried.  Not a spine's
+ * global cables: with fewer groups than the full count an intact
+ * fabric may leave one spine port uncabled.
+ */
+bool ot_dfp_uneven(const struct dfp_ctx *c);
 int64_t ot_dfp_busiest(struct dfp_ctx *c, const struct ot_routing *out);
 
 #endif

@@ -656,6 +656,31 @@ START_TEST(two_vls_damaged)
 			    .arr = OT_DF_PALMTREE, .seed = 839 }, 0.346 },
 			{ { .a = 5, .s = 3, .h = 3, .p = 1, .w = 1, .g = 5,
 			    .arr = OT_DF_CONSECUTIVE, .seed = 481 }, 1.0 },
+			/*
+			 * Each group's usable cable by load
+			 * (ot_dfp_alt_cables()): the deal sent a damaged
+			 * leaf's LIDs, or a damaged leaf's CAs, onto one
+			 * cable of the pair and did not make it up with the
+			 * other LIDs (0.253 on 1 VL, 0.319, 0.417 before;
+			 * `bench/vs-stock.py dragonfly 40 7` and `30 5`).
+			 */
+			{ { .a = 6, .s = 3, .h = 2, .p = 4, .w = 1, .g = 4,
+			    .arr = OT_DF_RANDOM, .seed = 585 }, 0.293 },
+			{ { .a = 6, .s = 4, .h = 2, .p = 3, .w = 1, .g = 5,
+			    .arr = OT_DF_CONSECUTIVE, .seed = 105 }, 0.322 },
+			{ { .a = 6, .s = 5, .h = 1, .p = 2, .w = 1, .g = 3,
+			    .arr = OT_DF_CONSECUTIVE, .seed = 793 }, 0.438 },
+			/*
+			 * A turn below a landing spine (ot_dfp_alt_land()):
+			 * a leaf that lost one of its two cables to a spine
+			 * where three groups' only cables land took all their
+			 * flows down the one left (0.821 on 1 VL before; with
+			 * the turn alone 0.885, the next link the cable up of
+			 * a leaf of another group that lost one of its two;
+			 * with H's leaves up by load too, dfsssp's 0.958).
+			 */
+			{ { .a = 2, .s = 2, .h = 3, .p = 2, .w = 2, .g = 6,
+			    .arr = OT_DF_RANDOM, .seed = 438 }, 0.958 },
 		};
 
 		for (j = 0; j < sizeof(few) / sizeof(few[0]); j++) {
@@ -664,10 +689,14 @@ START_TEST(two_vls_damaged)
 			struct ot_routing *r;
 			double u;
 
+			struct ot_check_report *rep;
+
 			sh.dl = 0.05;
 			f = dfplus(&sh, true, sh.seed);
 			describe(&sh, what, sizeof(what));
 			r = route(f, what);
+			checked(f, r, &rep, what);
+			ot_check_report_free(rep);
 			u = uniform_of(f, r);
 			ck_assert_msg(r->nvls <= 2 && u >= few[j].dfsssp - 1e-3,
 				      "%s: %u VLs, uniform %.4f, dfsssp's %.3f",
