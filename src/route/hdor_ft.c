@@ -46,6 +46,13 @@
  * in that file).  A fabric where twists carry every such LID keeps VL 1
  * for the twists alone.
  *
+ * Other dimension orders (route/hdor_ft_mix.c).  On a fabric where some
+ * router lost cables into a line, the CA LIDs of chosen routers take
+ * another dimension order (one dimension first), each order on an SL
+ * and VL of its own on every hop, from the VLs the twists and escape
+ * layers leave; kept only where the busiest channel under uniform
+ * traffic carries less (the deadlock argument is in that file).
+ *
  * Spreading (route/hdor_ft_bal.c).  Among the candidate cables (parallel
  * cables, several parents, several children above t) the destinations
  * are dealt in a fixed order (per dimension d, first the LIDs this line

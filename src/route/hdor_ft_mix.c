@@ -92,7 +92,7 @@ struct mix {
 	uint8_t *twl;      /* per LID: some router twists toward it */
 	uint8_t *fixed;    /* per LID and router slot: keeps its entry */
 	bool twisted;      /* twisted LIDs may move too */
-	uint8_t *next;     /* per router slot: the tried order's port */
+	uint8_t *next;     /* per LID and router slot: the tried entries */
 	uint8_t orders[64][64]; /* order o: its dimensions in turn */
 	unsigned int norders;
 	double sumsq;      /* the score's second part (see pw()) */
@@ -257,8 +257,8 @@ static void clear_delta(struct mix *m)
 /*
  * A channel's share of the score's second part: load^8, so that among
  * equally busy busiest channels the busier others weigh most (with
- * squares, the greedy stops where the busiest channel is tied; 8 against
- * 2 and 4 on the fabrics of doc/kns-mix.md).
+ * squares the greedy stopped at 0.736 on doc/kns-mix.md's 3x3x3, with
+ * load^8 at 0.946).
  */
 static double pw(double x)
 {
@@ -464,6 +464,27 @@ static void move(struct mix *m, int32_t t, const uint16_t *lids,
 		for (a = 0; a < m->nrouters; a++)
 			if (nx[a])
 				set_entry(m, a, lids[j], nx[a]);
+	}
+}
+
+/*
+ * Every candidate's LIDs back to dimension order's saved entries (save:
+ * maxl LIDs x routers per candidate), cur[] to 0.
+ */
+static void back(struct mix *m, const int32_t *cand, uint8_t *cur,
+		 uint32_t ncand, uint16_t *lids, uint32_t maxl,
+		 const uint8_t *save)
+{
+	uint32_t i, nl;
+
+	for (i = 0; i < ncand; i++) {
+		if (!cur[i])
+			continue;
+		nl = router_lids(m, cand[i], lids, maxl);
+		order_ports(m, 0, cand[i], lids, nl,
+			    save + (size_t)i * maxl * m->nrouters);
+		move(m, cand[i], lids, nl);
+		cur[i] = 0;
 	}
 }
 
@@ -690,15 +711,7 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 	score(&m, s);
 	if (!(s[0] < base[0] - 1e-9)) {
 		/* not better: every entry back to dimension order */
-		for (i = 0; i < ncand; i++) {
-			if (!cur[i])
-				continue;
-			nl = router_lids(&m, cand[i], lids, maxl);
-			order_ports(&m, 0, cand[i], lids, nl,
-				    save + (size_t)i * maxl * m.nrouters);
-			move(&m, cand[i], lids, nl);
-			cur[i] = 0;
-		}
+		back(&m, cand, cur, ncand, lids, maxl, save);
 		goto out;
 	}
 	/* SLs and VLs for the orders in use, in order number */
@@ -729,14 +742,7 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 	*cycle = cyc > 0;
 	if (cyc > 0) {
 		/* twisted LIDs moved (see the top): dimension order */
-		for (i = 0; i < ncand; i++) {
-			if (!cur[i])
-				continue;
-			nl = router_lids(&m, cand[i], lids, maxl);
-			order_ports(&m, 0, cand[i], lids, nl,
-				    save + (size_t)i * maxl * m.nrouters);
-			move(&m, cand[i], lids, nl);
-		}
+		back(&m, cand, cur, ncand, lids, maxl, save);
 		error = mix_sl2vl(c, out, false);
 		memset(c->mvl, 0, sizeof(c->mvl));
 		free(c->mixsl);
