@@ -546,7 +546,7 @@ static int hdor_route(const struct ot_engine *self, const struct ot_fabric *f,
 
 const struct ot_engine ot_engine_hdor = {
 	.name = "hdor",
-	.needs = "KNS (k-ary n-direct s-indirect): routers with CAs, each dimension line one switch, several, or a fat tree of s stages; 1 VL, 2 with damage up*-down* cannot route in a line (QoS on), up to 4 where further escape layers carry more",
+	.needs = "KNS (k-ary n-direct s-indirect): routers with CAs, each dimension line one switch, several, or a fat tree of s stages; 1 VL, 2 with damage up*-down* cannot route in a line (QoS on), up to 4 where further escape layers or other dimension orders carry more",
 	.route = hdor_route,
 	.route_budget = hdor_route_budget,
 	.miscabling = ot_kns_miscabling,

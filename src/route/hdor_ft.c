@@ -46,6 +46,13 @@
  * in that file).  A fabric where twists carry every such LID keeps VL 1
  * for the twists alone.
  *
+ * Other dimension orders (route/hdor_ft_mix.c).  On a fabric where some
+ * router lost cables into a line, the CA LIDs of chosen routers take
+ * another dimension order (one dimension first), each order on an SL
+ * and VL of its own on every hop, from the VLs the twists and escape
+ * layers leave; kept only where the busiest channel under uniform
+ * traffic carries less (the deadlock argument is in that file).
+ *
  * Spreading (route/hdor_ft_bal.c).  Among the candidate cables (parallel
  * cables, several parents, several children above t) the destinations
  * are dealt in a fixed order (per dimension d, first the LIDs this line
@@ -763,6 +770,7 @@ struct ft_esc {
 	uint32_t ntwist;
 	int32_t *router; /* per LID, -1: none (or NULL: no twist) */
 	uint8_t *cls;    /* per line: the SL of its twists */
+	uint8_t *mix;    /* per LID: its other order's SL (route/hdor_ft_mix.c) */
 };
 
 static void ft_esc_free(void *ctx)
@@ -775,6 +783,7 @@ static void ft_esc_free(void *ctx)
 	free(e->twist);
 	free(e->router);
 	free(e->cls);
+	free(e->mix);
 	ot_kns_free(e->kns);
 	free(e);
 }
@@ -793,7 +802,7 @@ static uint8_t ft_esc_sl(const struct ft_esc *e, uint16_t slid,
 		if (l >= 0)
 			return e->cls[l];
 	}
-	return 0;
+	return e->mix ? e->mix[dlid] : 0;
 }
 
 static uint8_t ft_path_sl(const struct ot_routing *r, uint16_t slid,
@@ -814,6 +823,9 @@ static struct ft_esc *ft_esc_new(const struct ft_ctx *c)
 	e->evl[ESC_SL] = 1;
 	for (lid = 1; lid < c->nlay; lid++)
 		e->evl[c->lsl[lid]] = (uint8_t)(1 + lid);
+	for (lid = 2; lid < OT_NUM_SLS; lid++)
+		if (c->mvl[lid])
+			e->evl[lid] = c->mvl[lid];
 	if (c->any_escape) {
 		e->escape = malloc(n);
 		if (!e->escape)
@@ -822,6 +834,12 @@ static struct ft_esc *ft_esc_new(const struct ft_ctx *c)
 			e->escape[lid] = !c->escape[lid] ? 0 :
 					 c->elay ? c->lsl[c->elay[lid]] :
 					 ESC_SL;
+	}
+	if (c->mixsl) {
+		e->mix = malloc(n);
+		if (!e->mix)
+			goto nomem;
+		memcpy(e->mix, c->mixsl, n);
 	}
 	if (c->ntwist) {
 		e->twist = malloc(c->ntwist * sizeof(*e->twist));
@@ -908,6 +926,18 @@ static int cyclic_now(struct ft_ctx *c, struct ot_routing *out)
 
 #define TW_MAX_CHECKS 32
 
+/* The SLs in use before other orders (route/hdor_ft_mix.c), as bits. */
+static uint32_t used_sls(const struct ft_ctx *c)
+{
+	uint32_t sls = 1u | (c->any_escape ? 1u << ESC_SL : 0), i;
+
+	for (i = 1; c->any_escape && i < c->nlay; i++)
+		sls |= 1u << c->lsl[i];
+	for (i = 0; c->ntwist && i < c->kns->nlines; i++)
+		sls |= c->cls[i] ? 1u << c->cls[i] : 0;
+	return sls;
+}
+
 /*
  * Twistable LIDs lo..hi-1, on the escape layer now: twisted together
  * where the graph stays acyclic, else halved (and on the escape layer
@@ -991,6 +1021,7 @@ static void free_ctx(struct ft_ctx *c)
 	free(c->tw.undo);
 	free(c->tw.mark);
 	free(c->cls);
+	free(c->mixsl);
 	if (c->esc_ready)
 		ot_escape_free(&c->esc);
 	if (c->line)
@@ -1068,9 +1099,15 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 	if (error)
 		goto out;
 	vl1 = c.any_escape || c.ntwist;
-	out->nvls = vl1 ? 1 + c.nlay : 1;
-	out->needs_qos = vl1;
 	ot_routing_phase(out, "fill", t);
+	t = ot_now_ms();
+	error = ot_hdor_ft_mix(&c, out, vl1 ? 1 + c.nlay : 1, used_sls(&c),
+			       cyclic_now);
+	if (error)
+		goto out;
+	ot_routing_phase(out, "orders", t);
+	out->nvls = (vl1 ? 1 + c.nlay : 1) + c.nmix;
+	out->needs_qos = vl1 || c.nmix;
 	if (!(pe = ft_esc_new(&c)) || !(out->priv = ft_esc_new(&c))) {
 		error = ot_error_nomem(err, "hdor");
 		goto out;
@@ -1081,14 +1118,14 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 	pr->text = vl1 ?
 		"Hybrid-DOR over fat-tree lines (damaged: a router that dimension order cannot carry to a destination twists, its CAs' packets cross one of its other lines first, then go on in dimension order, on SL 1 and VL 1; the destinations where some router finds no twist on the escape layer, SL 1 and VL 1): every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0" :
 		"Hybrid-DOR over fat-tree lines: every CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
+	if (c.nmix)
+		pr->text = "Hybrid-DOR over fat-tree lines, damaged: the CA LIDs of some routers with fewer cables into a line take another dimension order (one dimension first, then the others in increasing order), each order on an SL and VL of its own on every hop; twisted pairs and escaped destinations on SL 1 and VL 1 or a further escape layer's; every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
 	pr->minimal = !vl1 && all_minimal(&c) ? OT_MINIMAL_ALL :
 						 OT_MINIMAL_NONE;
 	pr->max_switch_hops = vl1 ? 0 : 2 * kns->stages * kns->n;
-	pr->sls = 1u | (c.any_escape ? 1u << ESC_SL : 0);
-	for (i = 1; c.any_escape && i < c.nlay; i++)
-		pr->sls |= 1u << c.lsl[i];
-	for (i = 0; c.ntwist && i < kns->nlines; i++)
-		pr->sls |= c.cls[i] ? 1u << c.cls[i] : 0;
+	pr->sls = used_sls(&c);
+	for (i = 2; i < OT_NUM_SLS; i++)
+		pr->sls |= c.mvl[i] ? 1u << i : 0;
 	pr->rule = ft_rule;
 	pr->source_free = true;
 	pr->rule_text = c.nlay > 1 ?

@@ -126,6 +126,14 @@ struct ft_ctx {
 	struct ft_twists tw;
 	uint8_t *cls;      /* per line: its twists' SL, 0: none */
 	unsigned int checks; /* cycle searches settling the twists */
+	/*
+	 * Other dimension orders (route/hdor_ft_mix.c): per LID its order's
+	 * SL (0: dimension order; NULL: none moved), each such SL's VL,
+	 * and the VLs they take.
+	 */
+	uint8_t *mixsl;
+	uint8_t mvl[OT_NUM_SLS];
+	unsigned int nmix;
 };
 
 /* Coordinates of x in dimensions below d, as a number. */
@@ -221,5 +229,16 @@ int32_t ot_hdor_ft_twisted(const uint64_t *keys, uint32_t n, int32_t router,
 int ot_hdor_ft_twist_sl2vl(struct ft_ctx *c, struct ot_routing *out);
 /* 1 when r's channel dependency graph has a cycle, 0 not, -1 OOM. */
 int ot_hdor_ft_twist_cyclic(const struct ot_routing *r);
+
+/*
+ * Other dimension orders for the CA LIDs of damaged routers where they
+ * lower the busiest channel (route/hdor_ft_mix.c), on the VLs and SLs
+ * left (used_vls data VLs, the SLs in bits used_sls); cyclic: the
+ * channel dependency graph's search (1 cycle, 0 none, -1 error).  0, or
+ * -1 with c->err set.
+ */
+int ot_hdor_ft_mix(struct ft_ctx *c, struct ot_routing *out,
+		   unsigned int used_vls, uint32_t used_sls,
+		   int (*cyclic)(struct ft_ctx *c, struct ot_routing *out));
 
 #endif

@@ -14,7 +14,9 @@
 #
 # With ESCAPE "escape" (a fabric whose damaged lines up*-down* cannot
 # connect), hdor's escape layer is expected: VLs 0 and 1 used (and the
-# VLs of further escape layers, 2 and 3), paths not all minimal; "escape-all": every destination on it, VL 1 alone (a
+# VLs of further escape layers or of other dimension orders for damaged
+# routers' CAs, 2 and 3), paths not all minimal; "escape-all": every
+# destination on it, VL 1 alone (a
 # router cut off its line of dimension 0 puts every destination there).
 #
 # usage: test_hdor_kns.sh NAME NETFILE|gen:ARGS [MIN_UNIFORM [ESCAPE]]

@@ -1,0 +1,775 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * hdor on fat-tree lines: other dimension orders per destination router
+ * (seed 001's Mixed-DOR idea), on damaged fabrics.
+ *
+ * Why.  A router R that kept only some of its cables into its line of
+ * dimension d receives, in dimension order, every packet from a source
+ * that differs from it in d and in no later dimension over those few
+ * cables: with d late in the order, most of the fabric's traffic to R's
+ * CAs.  With d first, a source crosses d in its own line of dimension d,
+ * and R's damaged line carries only the packets of sources that differ
+ * from R in d alone; the others come in over R's intact lines.  The same
+ * holds on the sending side: a router's CAs send over its damaged line
+ * to fewer destinations when those put another dimension first.
+ *
+ * What.  Only where some router has fewer cables into a line than the
+ * most any router has into a line of that dimension (never on an intact
+ * fabric: its tables stay byte-identical).  The orders: dimension order
+ * (order 0) and, for each dimension e > 0, "e first, then the others in
+ * increasing order" (order e).  Every router with CAs is a candidate, the
+ * damaged ones first, then by coordinates; all its CA LIDs move
+ * together; escaped LIDs (on an escape layer) never.  Each order other
+ * than 0 in use takes an SL and a VL of its own: the VLs left by VL 0,
+ * the twists and the escape layers within the budget (c->max_vls; the
+ * layers are placed first), the SLs none of those use below c->max_sls.
+ * Under order o every router's entry for the LID goes into the line of
+ * the first dimension in o where it differs from the LID's router, to a
+ * candidate port of route/hdor_ft.c's toward() (parallel cables by the
+ * LIDs each port already carries); only where the router has an
+ * up*-down* way to the target inside that line (lca below INF).  The
+ * line switches' entries toward a LID do not depend on where it entered
+ * the line (toward the LID's coordinate in the line's dimension), so
+ * they stay.  A twisted LID (route/hdor_ft_twist.c) keeps dimension
+ * order's entry at the routers that twist toward it and every router
+ * their twisted packets pass after the twist, since those go on in
+ * dimension order from there; its twisted pairs keep their SLs.
+ *
+ * Which.  With every CA sending to every CA LID along the tables (as
+ * ot_hdor_ft_uniform_max() counts), the candidates are walked twice;
+ * each takes the order that leaves the busiest channel lowest, ties by
+ * the sum of load^8 over the channels, when that beats its current one
+ * and every source still reaches the LIDs.  The result is kept only when
+ * its busiest channel carries strictly less than dimension order's (so
+ * no fabric gets worse); otherwise every entry goes back.
+ *
+ * Deadlock freedom.  A moved LID's packets carry its order's SL from the
+ * source (path_sl follows the destination, except twisted pairs, which
+ * keep their twist's SL), and every node's SL2VL maps that SL to the
+ * order's VL on every hop; no other SL maps there, so VL v carries only
+ * packets toward LIDs of one order o.  Without twisted LIDs each such
+ * path corrects the differing dimensions in o's order, each line crossed
+ * up*-down* (toward() from a router with an up*-down* way, and the
+ * switches' entries toward a target below them or up to a parent nearer
+ * it).  Rank the channels as in route/hdor_ft.c's top comment with
+ * dimension d's base 2S * pos_o(d) instead of 2S * d: ranks rise
+ * strictly on every path, so VL v's channel dependency graph has no
+ * cycle.  The LIDs that left VL 0 only take paths off it, and every
+ * other LID's paths and VLs are unchanged.  No packet changes VL.  With
+ * twisted LIDs a path of order o may reach a router that keeps
+ * dimension order and go on in dimension order on VL v, which no such
+ * ranking covers; so the tables' channel dependency graph is searched
+ * (route/hdor_ft.c's cycle search, as the twists' settling does) and,
+ * if it has a cycle, the whole mixing is made again without twisted
+ * LIDs, which the ranking covers (and searched once more all the same).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/routing.h"
+#include "route/hdor_ft_int.h"
+
+/* Bound on the CA pairs walked (as ot_hdor_ft_uniform_max()'s). */
+#define MIX_PAIRS 4000000ull
+/* Passes over the candidate routers. */
+#define MIX_PASSES 2
+
+struct mix {
+	struct ft_ctx *c;
+	uint8_t **lft;
+	uint32_t nch;
+	size_t *chan;      /* per node: its first channel (port p at + p) */
+	double *load;      /* per channel */
+	double *delta;     /* per channel, scratch */
+	uint32_t *touched; /* channels delta touched */
+	uint32_t ntouched;
+	uint32_t *w;       /* per node: CAs on it (routers) */
+	int32_t *routers;  /* every router, by coordinates */
+	uint32_t nrouters;
+	uint32_t *cnt;     /* per router slot x port: LIDs sent there */
+	int32_t *rslot;    /* per node: router slot, or -1 */
+	uint8_t *moved;    /* per LID: excluded (escaped; twisted, see twisted) */
+	uint8_t *twl;      /* per LID: some router twists toward it */
+	uint8_t *fixed;    /* per LID and router slot: keeps its entry */
+	bool twisted;      /* twisted LIDs may move too */
+	uint8_t *next;     /* per LID and router slot: the tried entries */
+	uint8_t orders[64][64]; /* order o: its dimensions in turn */
+	unsigned int norders;
+	double sumsq;      /* the score's second part (see pw()) */
+};
+
+/* Router r's first dimension in order o where it and router t differ. */
+static int first_in(const struct mix *m, unsigned int o, int32_t r,
+		    int32_t t)
+{
+	const struct ft_ctx *c = m->c;
+	const int16_t *rc = c->kns->coord + (size_t)r * c->n;
+	const int16_t *tc = c->kns->coord + (size_t)t * c->n;
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++)
+		if (rc[m->orders[o][i]] != tc[m->orders[o][i]])
+			return m->orders[o][i];
+	return -1;
+}
+
+/*
+ * The routers that keep LID lid's dimension order entry (saved, by
+ * slot) under another order, into fixed (by slot): those that twist toward it
+ * and every router their twisted packets pass after the twist (they go
+ * on in dimension order: route/hdor_ft_twist.c).
+ */
+static void twist_fixed(struct mix *m, uint16_t lid, int32_t t,
+			const uint8_t *saved, uint8_t *fixed)
+{
+	const struct ot_fabric *f = m->c->f;
+	uint32_t i, hops;
+
+	memset(fixed, 0, m->nrouters);
+	if (!m->twl[lid])
+		return;
+	for (i = 0; i < m->nrouters; i++) {
+		int32_t x = m->routers[i];
+
+		if (ot_hdor_ft_twisted(m->c->twist, m->c->ntwist, x, lid) < 0)
+			continue;
+		for (hops = 0; x != t && hops <= f->nnodes; hops++) {
+			unsigned int p = m->rslot[x] >= 0 ?
+					 saved[m->rslot[x]] : m->lft[x][lid];
+
+			if (m->rslot[x] >= 0)
+				fixed[m->rslot[x]] = 1;
+			if (p == 0 || p == OT_NO_PORT || p > f->node[x].nports ||
+			    f->node[x].port[p].peer < 0)
+				break;
+			x = f->node[x].port[p].peer;
+		}
+	}
+}
+
+/*
+ * Every router's port toward router t's nl LIDs under order o, into
+ * m->next (LID j's at j * nrouters + router slot; 0: none), parallel
+ * cables dealt by the LIDs each router sends there; false when some
+ * router has no up*-down* way in the line it would enter.  Order 0 is
+ * dimension order's own entries, saved.
+ */
+static bool order_ports(struct mix *m, unsigned int o, int32_t t,
+			const uint16_t *lids, uint32_t nl, const uint8_t *saved)
+{
+	struct ft_ctx *c = m->c;
+	const struct ot_kns *kns = c->kns;
+	uint32_t i, j, *cnt, nr = m->nrouters;
+
+	memcpy(m->next, saved, (size_t)nl * nr);
+	if (!o)
+		return true;
+	for (j = 0; j < nl; j++)
+		twist_fixed(m, lids[j], t, saved + (size_t)j * nr,
+			    m->fixed + (size_t)j * nr);
+	for (i = 0; i < nr; i++) {
+		int32_t r = m->routers[i];
+		int d = first_in(m, o, r, t);
+		uint32_t l, tgt, best;
+		const uint8_t *cp;
+		unsigned int nc, q;
+		int32_t ri;
+
+		if (d < 0)
+			continue;
+		cnt = m->cnt + (size_t)i * (OT_MAX_PORTS + 1);
+		l = c->rline[(size_t)r * c->n + d];
+		ri = local(c, l, r);
+		tgt = kns->coord[(size_t)t * c->n + d];
+		cp = NULL;
+		nc = 0;
+		if (ri >= 0 && c->line[l].lca[(uint32_t)(ri - kns->lines[l].nsw) *
+					      c->k + tgt] != INF)
+			cp = cands(c, l, ri, kns->lines[l].nsw + tgt, &nc);
+		for (j = 0; j < nl; j++) {
+			if (m->fixed[(size_t)j * nr + i])
+				continue;
+			if (!nc)
+				break;
+			for (q = 1, best = 0; q < nc; q++)
+				if (cnt[cp[q]] < cnt[cp[best]])
+					best = q;
+			m->next[(size_t)j * nr + i] = cp[best];
+			cnt[cp[best]]++;
+		}
+		/* the counts back: only set_entry() changes them */
+		while (j-- > 0)
+			if (!m->fixed[(size_t)j * nr + i])
+				cnt[m->next[(size_t)j * nr + i]]--;
+		for (j = 0; j < nl; j++)
+			if (!m->fixed[(size_t)j * nr + i] && !nc)
+				return false;
+	}
+	return true;
+}
+
+/*
+ * Adds sign times LID lid's uniform load into m->delta, routers taking
+ * next (by slot) when next is set, else their tables.  False when some
+ * source's walk does not reach the LID's router.
+ */
+static bool walk(struct mix *m, uint16_t lid, int32_t t, const uint8_t *next,
+		 double sign)
+{
+	const struct ot_fabric *f = m->c->f;
+	uint32_t i, hops;
+
+	for (i = 0; i < m->nrouters; i++) {
+		int32_t x = m->routers[i];
+		double wt = sign * m->w[x];
+
+		if (x == t)
+			continue; /* every router: reached (w 0: no load) */
+		for (hops = 0; x != t; hops++) {
+			unsigned int p = next && m->rslot[x] >= 0 ?
+					 next[m->rslot[x]] : m->lft[x][lid];
+			size_t ch;
+
+			if (hops > f->nnodes || p == 0 || p == OT_NO_PORT ||
+			    p > f->node[x].nports || f->node[x].port[p].peer < 0)
+				return false;
+			ch = m->chan[x] + p;
+			if (m->delta[ch] == 0)
+				m->touched[m->ntouched++] = (uint32_t)ch;
+			m->delta[ch] += wt;
+			if (m->delta[ch] == 0)
+				m->delta[ch] = 1e-300; /* stays touched */
+			x = f->node[x].port[p].peer;
+		}
+	}
+	return true;
+}
+
+static void clear_delta(struct mix *m)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->ntouched; i++)
+		m->delta[m->touched[i]] = 0;
+	m->ntouched = 0;
+}
+
+/*
+ * A channel's share of the score's second part: load^8, so that among
+ * equally busy busiest channels the busier others weigh most (with
+ * squares the greedy stopped at 0.736 on doc/kns-mix.md's 3x3x3, with
+ * load^8 at 0.946).
+ */
+static double pw(double x)
+{
+	double y = x * x;
+
+	y *= y;
+	return y * y;
+}
+
+/* (busiest channel, sum of load^8) with m->delta added. */
+static void score(const struct mix *m, double *s)
+{
+	uint32_t i;
+	double mx = 0, sq = m->sumsq;
+
+	for (i = 0; i < m->ntouched; i++) {
+		double a = m->load[m->touched[i]];
+		double b = a + m->delta[m->touched[i]];
+
+		sq += pw(b) - pw(a);
+	}
+	for (i = 0; i < m->nch; i++) {
+		double v = m->load[i] + m->delta[i];
+
+		mx = v > mx ? v : mx;
+	}
+	s[0] = mx;
+	s[1] = sq;
+}
+
+static void commit_delta(struct mix *m)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->ntouched; i++) {
+		double a = m->load[m->touched[i]];
+		double b = a + m->delta[m->touched[i]];
+
+		if (b < 1e-9)
+			b = 0;
+		m->sumsq += pw(b) - pw(a);
+		m->load[m->touched[i]] = b;
+	}
+	clear_delta(m);
+}
+
+/* Router slot i's LID count on port p, and the new entry set. */
+static void set_entry(struct mix *m, uint32_t i, uint16_t lid, uint8_t p)
+{
+	uint8_t *e = &m->lft[m->routers[i]][lid];
+
+	if (*e <= OT_MAX_PORTS)
+		m->cnt[(size_t)i * (OT_MAX_PORTS + 1) + *e]--;
+	*e = p;
+	m->cnt[(size_t)i * (OT_MAX_PORTS + 1) + p]++;
+}
+
+static int cmp_coord_ctx_n;
+static const int16_t *cmp_coord_ctx;
+
+static int cmp_router(const void *a, const void *b)
+{
+	const int16_t *x = cmp_coord_ctx + (size_t)*(const int32_t *)a *
+					   cmp_coord_ctx_n;
+	const int16_t *y = cmp_coord_ctx + (size_t)*(const int32_t *)b *
+					   cmp_coord_ctx_n;
+	int d;
+
+	for (d = cmp_coord_ctx_n; d-- > 0;)
+		if (x[d] != y[d])
+			return x[d] < y[d] ? -1 : 1;
+	return 0;
+}
+
+/* Whether router r has fewer cables into a line than its dimension's most. */
+static bool damaged(const struct mix *m, int32_t r, const uint8_t *most)
+{
+	const struct ft_ctx *c = m->c;
+	const struct ot_node *nd = &c->f->node[r];
+	uint8_t have[64] = { 0 };
+	unsigned int p, d;
+
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t y = nd->port[p].peer;
+
+		if (y >= 0 && c->kns->role[y] == OT_KNS_SWITCH)
+			have[c->kns->dim[y]]++;
+	}
+	for (d = 0; d < c->n; d++)
+		if (have[d] < most[d])
+			return true;
+	return false;
+}
+
+static int setup(struct mix *m)
+{
+	struct ft_ctx *c = m->c;
+	const struct ot_fabric *f = c->f;
+	const struct ot_kns *kns = c->kns;
+	uint32_t x, i, lid;
+	size_t at = 0;
+
+	m->chan = malloc(((size_t)f->nnodes + 1) * sizeof(*m->chan));
+	m->w = calloc((size_t)f->nnodes + 1, sizeof(*m->w));
+	m->rslot = malloc(((size_t)f->nnodes + 1) * sizeof(*m->rslot));
+	m->routers = malloc(((size_t)f->nnodes + 1) * sizeof(*m->routers));
+	m->moved = calloc((size_t)f->max_lid + 1, 1);
+	if (!m->chan || !m->w || !m->rslot || !m->routers || !m->moved)
+		return -1;
+	for (x = 0; x < f->nnodes; x++) {
+		int32_t r = f->node[x].nports ? f->node[x].port[1].peer : -1;
+
+		m->chan[x] = at;
+		at += f->node[x].nports + 1u;
+		if (kns->role[x] == OT_KNS_ROUTER)
+			m->routers[m->nrouters++] = (int32_t)x;
+		if (f->node[x].type == OT_NODE_CA && r >= 0)
+			m->w[r]++;
+	}
+	m->nch = (uint32_t)at;
+	cmp_coord_ctx = kns->coord;
+	cmp_coord_ctx_n = (int)c->n;
+	qsort(m->routers, m->nrouters, sizeof(*m->routers), cmp_router);
+	for (x = 0; x < f->nnodes; x++)
+		m->rslot[x] = -1;
+	for (i = 0; i < m->nrouters; i++)
+		m->rslot[m->routers[i]] = (int32_t)i;
+	m->load = calloc(at + 1, sizeof(*m->load));
+	m->delta = calloc(at + 1, sizeof(*m->delta));
+	m->touched = malloc((at + 1) * sizeof(*m->touched));
+	m->cnt = calloc((size_t)m->nrouters * (OT_MAX_PORTS + 1) + 1,
+			sizeof(*m->cnt));
+	if (!m->load || !m->delta || !m->touched || !m->cnt)
+		return -1;
+	for (i = 0; i < m->nrouters; i++)
+		for (lid = 1; lid <= f->max_lid; lid++) {
+			uint8_t p = m->lft[m->routers[i]][lid];
+
+			if (p <= OT_MAX_PORTS)
+				m->cnt[(size_t)i * (OT_MAX_PORTS + 1) + p]++;
+		}
+	m->twl = calloc((size_t)f->max_lid + 1, 1);
+	if (!m->twl)
+		return -1;
+	for (i = 0; i < c->ntwist; i++)
+		m->twl[c->twist[i] >> 16 & 0xffff] = 1;
+	for (lid = 1; lid <= f->max_lid; lid++)
+		m->moved[lid] = (c->escape && c->escape[lid]) ||
+				(m->twl[lid] && !m->twisted);
+	return 0;
+}
+
+static void teardown(struct mix *m)
+{
+	free(m->chan);
+	free(m->w);
+	free(m->rslot);
+	free(m->routers);
+	free(m->moved);
+	free(m->twl);
+	free(m->fixed);
+	free(m->load);
+	free(m->delta);
+	free(m->touched);
+	free(m->cnt);
+	free(m->next);
+}
+
+/* The CA LIDs of router t, into lids (at most max); 0 when one is excluded. */
+static uint32_t router_lids(const struct mix *m, int32_t t, uint16_t *lids,
+			    uint32_t max)
+{
+	const struct ft_ctx *c = m->c;
+	uint32_t i, nl = 0;
+
+	for (i = 0; i < c->norder; i++) {
+		uint16_t lid = c->order[c->n][i];
+
+		if (c->dest[lid].kind != DEST_CA || c->dest[lid].node != t)
+			continue;
+		if (m->moved[lid] || nl == max)
+			return 0;
+		lids[nl++] = lid;
+	}
+	return nl;
+}
+
+/*
+ * Router t's nl LIDs onto the entries in m->next (see order_ports()),
+ * their loads moved from the tables' paths to those.
+ */
+static void move(struct mix *m, int32_t t, const uint16_t *lids,
+		 uint32_t nl)
+{
+	uint32_t j, a;
+
+	for (j = 0; j < nl; j++) {
+		const uint8_t *nx = m->next + (size_t)j * m->nrouters;
+
+		walk(m, lids[j], t, NULL, -1);
+		walk(m, lids[j], t, nx, 1);
+		commit_delta(m);
+		for (a = 0; a < m->nrouters; a++)
+			if (nx[a])
+				set_entry(m, a, lids[j], nx[a]);
+	}
+}
+
+/*
+ * Every candidate's LIDs back to dimension order's saved entries (save:
+ * maxl LIDs x routers per candidate), cur[] to 0.
+ */
+static void back(struct mix *m, const int32_t *cand, uint8_t *cur,
+		 uint32_t ncand, uint16_t *lids, uint32_t maxl,
+		 const uint8_t *save)
+{
+	uint32_t i, nl;
+
+	for (i = 0; i < ncand; i++) {
+		if (!cur[i])
+			continue;
+		nl = router_lids(m, cand[i], lids, maxl);
+		order_ports(m, 0, cand[i], lids, nl,
+			    save + (size_t)i * maxl * m->nrouters);
+		move(m, cand[i], lids, nl);
+		cur[i] = 0;
+	}
+}
+
+/* The orders other than 0 that candidates other than skip use, as bits. */
+static uint64_t orders_used(const uint8_t *cur, uint32_t ncand, uint32_t skip)
+{
+	uint64_t set = 0;
+	uint32_t j;
+
+	for (j = 0; j < ncand; j++)
+		if (j != skip && cur[j])
+			set |= 1ull << cur[j];
+	return set;
+}
+
+/*
+ * Candidate i's best order (see the top) from the current loads: its
+ * current one unless another leaves a lower score.
+ */
+static unsigned int best_order(struct mix *m, const uint8_t *cur,
+			       uint32_t ncand, uint32_t i, int32_t t,
+			       const uint16_t *lids, uint32_t nl,
+			       const uint8_t *saved, unsigned int free_vls)
+{
+	uint64_t in_use = orders_used(cur, ncand, i);
+	unsigned int o, bo = cur[i];
+	double best[2], s[2];
+	uint32_t j;
+
+	score(m, best);
+	for (o = 0; o < m->norders; o++) {
+		bool ok = true;
+
+		if (o == cur[i] ||
+		    (o && !(in_use >> o & 1) &&
+		     (unsigned int)__builtin_popcountll(in_use) >= free_vls))
+			continue;
+		if (!order_ports(m, o, t, lids, nl, saved))
+			continue;
+		for (j = 0; j < nl && ok; j++)
+			ok = walk(m, lids[j], t, NULL, -1) &&
+			     walk(m, lids[j], t,
+				  m->next + (size_t)j * m->nrouters, 1);
+		if (ok) {
+			score(m, s);
+			if (s[0] < best[0] - 1e-9 ||
+			    (s[0] < best[0] + 1e-9 &&
+			     s[1] < best[1] * (1 - 1e-12))) {
+				best[0] = s[0];
+				best[1] = s[1];
+				bo = o;
+			}
+		}
+		clear_delta(m);
+	}
+	return bo;
+}
+
+/*
+ * Every node's SL2VL: a mixed order's SL on its VL on every hop (on:
+ * else back on VL 0, where it was), the other SLs as they were.  0, or
+ * -1 with c->err set.
+ */
+static int mix_sl2vl(struct ft_ctx *c, struct ot_routing *out, bool on)
+{
+	const struct ot_fabric *f = c->f;
+	unsigned int in, o, np, sl;
+	uint32_t x;
+
+	for (x = 0; x < f->nnodes; x++) {
+		uint8_t *t = out->sl2vl[x];
+
+		if (!t && !(t = ot_routing_sl2vl_new(out, x)))
+			return ot_error_nomem(c->err, "hdor");
+		np = f->node[x].nports;
+		for (in = 0; in <= np; in++)
+			for (o = 0; o <= np; o++)
+				for (sl = 2; sl < OT_NUM_SLS; sl++)
+					if (c->mvl[sl])
+						t[ot_sl2vl_index(np, in, o,
+								 sl)] =
+							on ? c->mvl[sl] : 0;
+	}
+	return 0;
+}
+
+/*
+ * The mixing (see the top): c->mixsl, c->mvl and c->nmix set, the
+ * routers' entries in out's tables changed and every SL2VL set when it
+ * is kept; also only when cyclic(), the channel dependency graph's
+ * search, finds no cycle (1 cycle, 0 none, -1 with c->err set).
+ * used_vls: the data VLs in use; used_sls: the SLs in use, as bits.
+ * 0, or -1 with c->err set.
+ */
+static int mix_run(struct ft_ctx *c, struct ot_routing *out,
+		   unsigned int used_vls, uint32_t used_sls,
+		   int (*cyclic)(struct ft_ctx *c, struct ot_routing *out),
+		   bool twisted, bool *cycle)
+{
+	uint8_t **lft = out->lft;
+	const struct ot_fabric *f = c->f;
+	struct mix m = { .c = c, .lft = lft, .twisted = twisted };
+	bool any = false;
+	uint8_t most[64] = { 0 }, have[64];
+	int32_t *cand = NULL;
+	uint8_t *cur = NULL, *save = NULL, *saved;
+	uint16_t *lids = NULL;
+	uint32_t ncand = 0, i, j, nl, x, maxl = 0, lid, a;
+	uint64_t ncas = 0;
+	unsigned int o, d, e, pass, free_vls, free_sls = 0, sl;
+	uint8_t osl[64] = { 0 }, ovl[64] = { 0 };
+	double base[2], s[2];
+	int error = 0, cyc;
+
+	if (c->n < 2 || c->n > 64 || used_vls >= c->max_vls)
+		return 0;
+	for (x = 0; x < f->nnodes; x++)
+		ncas += f->node[x].type == OT_NODE_CA;
+	if (ncas * ncas > MIX_PAIRS)
+		return 0;
+	free_vls = c->max_vls - used_vls;
+	for (sl = 2; sl < OT_NUM_SLS && sl < c->max_sls; sl++)
+		free_sls += !(used_sls >> sl & 1);
+	if (free_sls < free_vls)
+		free_vls = free_sls;
+	if (!free_vls)
+		return 0;
+	/* the most cables a router has into a line, per dimension */
+	for (x = 0; x < f->nnodes; x++) {
+		const struct ot_node *nd = &f->node[x];
+		unsigned int p;
+
+		if (c->kns->role[x] != OT_KNS_ROUTER)
+			continue;
+		memset(have, 0, sizeof(have));
+		for (p = 1; p <= nd->nports; p++) {
+			int32_t y = nd->port[p].peer;
+
+			if (y >= 0 && c->kns->role[y] == OT_KNS_SWITCH)
+				have[c->kns->dim[y]]++;
+		}
+		for (d = 0; d < c->n; d++)
+			most[d] = have[d] > most[d] ? have[d] : most[d];
+	}
+	if (setup(&m)) {
+		error = ot_error_nomem(c->err, "hdor");
+		goto out;
+	}
+	for (i = 0; i < m.nrouters; i++)
+		any |= damaged(&m, m.routers[i], most);
+	for (i = 0; i < m.nrouters && any; i++)
+		ncand += m.w[m.routers[i]] > 0;
+	if (!ncand)
+		goto out;
+	/* the orders: dimension order, then e first for every e > 0 */
+	for (e = 0; e < c->n; e++) {
+		m.orders[e][0] = (uint8_t)e;
+		for (d = 0, j = 1; d < c->n; d++)
+			if (d != e)
+				m.orders[e][j++] = (uint8_t)d;
+	}
+	m.norders = c->n;
+	cand = malloc(ncand * sizeof(*cand));
+	cur = calloc(ncand, 1);
+	lids = malloc(((size_t)f->max_lid + 1) * sizeof(*lids));
+	if (!cand || !cur || !lids) {
+		error = ot_error_nomem(c->err, "hdor");
+		goto out;
+	}
+	/* the damaged routers first, then the others, by coordinates */
+	for (i = 0, j = 0; i < m.nrouters; i++)
+		if (m.w[m.routers[i]] && damaged(&m, m.routers[i], most))
+			cand[j++] = m.routers[i];
+	for (i = 0; i < m.nrouters; i++)
+		if (m.w[m.routers[i]] && !damaged(&m, m.routers[i], most))
+			cand[j++] = m.routers[i];
+	for (i = 0; i < ncand; i++) {
+		nl = router_lids(&m, cand[i], lids, f->max_lid + 1);
+		maxl = nl > maxl ? nl : maxl;
+	}
+	/* every candidate LID's dimension order entries, to go back to */
+	save = malloc((size_t)ncand * maxl * m.nrouters + 1);
+	m.next = malloc((size_t)maxl * m.nrouters + 1);
+	m.fixed = malloc((size_t)maxl * m.nrouters + 1);
+	if (!save || !m.next || !m.fixed) {
+		error = ot_error_nomem(c->err, "hdor");
+		goto out;
+	}
+	for (i = 0; i < ncand; i++) {
+		nl = router_lids(&m, cand[i], lids, maxl);
+		saved = save + (size_t)i * maxl * m.nrouters;
+		for (j = 0; j < nl; j++)
+			for (a = 0; a < m.nrouters; a++)
+				saved[(size_t)j * m.nrouters + a] =
+					lft[m.routers[a]][lids[j]];
+	}
+	/* dimension order's uniform loads, the CAs' own cables too */
+	for (lid = 1; lid <= f->max_lid; lid++) {
+		const struct ft_dest *dst = &c->dest[lid];
+		double own = (double)ncas - 1;
+
+		if (dst->kind != DEST_CA)
+			continue;
+		walk(&m, (uint16_t)lid, dst->node, NULL, 1);
+		commit_delta(&m);
+		m.load[m.chan[dst->node] + dst->ca_port] += own;
+		m.sumsq += pw(own);
+	}
+	score(&m, base);
+	for (pass = 0; pass < MIX_PASSES; pass++)
+		for (i = 0; i < ncand; i++) {
+			nl = router_lids(&m, cand[i], lids, maxl);
+			saved = save + (size_t)i * maxl * m.nrouters;
+			if (!nl)
+				continue;
+			o = best_order(&m, cur, ncand, i, cand[i], lids, nl,
+				       saved, free_vls);
+			if (o == cur[i])
+				continue;
+			order_ports(&m, o, cand[i], lids, nl, saved);
+			move(&m, cand[i], lids, nl);
+			cur[i] = (uint8_t)o;
+		}
+	score(&m, s);
+	if (!(s[0] < base[0] - 1e-9)) {
+		/* not better: every entry back to dimension order */
+		back(&m, cand, cur, ncand, lids, maxl, save);
+		goto out;
+	}
+	/* SLs and VLs for the orders in use, in order number */
+	for (o = 1, sl = 2, e = used_vls; o < m.norders; o++) {
+		if (!(orders_used(cur, ncand, ncand) >> o & 1))
+			continue;
+		while (used_sls >> sl & 1)
+			sl++;
+		osl[o] = (uint8_t)sl++;
+		ovl[o] = (uint8_t)e++;
+	}
+	c->mixsl = calloc((size_t)f->max_lid + 1, 1);
+	if (!c->mixsl) {
+		error = ot_error_nomem(c->err, "hdor");
+		goto out;
+	}
+	c->nmix = e - used_vls;
+	for (i = 0; i < ncand; i++) {
+		if (!cur[i])
+			continue;
+		nl = router_lids(&m, cand[i], lids, maxl);
+		for (j = 0; j < nl; j++)
+			c->mixsl[lids[j]] = osl[cur[i]];
+		c->mvl[osl[cur[i]]] = ovl[cur[i]];
+	}
+	error = mix_sl2vl(c, out, true);
+	cyc = error ? -1 : cyclic(c, out);
+	*cycle = cyc > 0;
+	if (cyc > 0) {
+		/* twisted LIDs moved (see the top): dimension order */
+		back(&m, cand, cur, ncand, lids, maxl, save);
+		error = mix_sl2vl(c, out, false);
+		memset(c->mvl, 0, sizeof(c->mvl));
+		free(c->mixsl);
+		c->mixsl = NULL;
+		c->nmix = 0;
+	}
+	if (cyc < 0)
+		error = -1;
+out:
+	teardown(&m);
+	free(cand);
+	free(cur);
+	free(lids);
+	free(save);
+	return error;
+}
+
+
+int ot_hdor_ft_mix(struct ft_ctx *c, struct ot_routing *out,
+		   unsigned int used_vls, uint32_t used_sls,
+		   int (*cyclic)(struct ft_ctx *c, struct ot_routing *out))
+{
+	bool cycle = false;
+
+	if (mix_run(c, out, used_vls, used_sls, cyclic, true, &cycle))
+		return -1;
+	if (!cycle || !c->ntwist)
+		return 0;
+	return mix_run(c, out, used_vls, used_sls, cyclic, false, &cycle);
+}
