@@ -1331,9 +1331,16 @@ static int route_tables(struct dfp_ctx *c, struct ot_routing *out)
  * takes no more VLs and its busiest link carries fewer flows than the
  * one kept so far.
  */
+static int64_t busiest(struct dfp_ctx *c, const struct ot_routing *out)
+{
+	int64_t m = ot_routing_uniform_busiest(out, OT_UNIFORM_BASE_LIDS, 0);
+
+	return m < 0 ? ot_error_nomem(c->err, "df-static") : m;
+}
+
 static int route_alt(struct dfp_ctx *c, struct ot_routing *out)
 {
-	int64_t m0 = ot_dfp_busiest(c, out), m1;
+	int64_t m0 = busiest(c, out), m1;
 	bool shared = !c->damage && c->any_detour;
 	uint8_t alt;
 
@@ -1345,7 +1352,7 @@ static int route_alt(struct dfp_ctx *c, struct ot_routing *out)
 		struct dfp_vlrule v0 = ctx_vlrule(c), v1;
 
 		m1 = !o ? ot_error_nomem(c->err, "df-static") :
-		     route_tables(&a, o) ? -1 : ot_dfp_busiest(&a, o);
+		     route_tables(&a, o) ? -1 : busiest(&a, o);
 		v1 = ctx_vlrule(&a);
 		if (m1 < 0) {
 			m0 = -1;
