@@ -547,13 +547,16 @@ static int hdor_ft_order(const struct ot_fabric *f, const uint8_t *perm,
  * takes every arrival over it when that line comes last), so the routing
  * would rest on the GUIDs.  Where some line is unlike the others of its
  * dimension (hdor_ft_uneven()), the other orders are routed too (n at
- * most HDOR_ORDER_DIMS, the fabric small enough for
- * ot_hdor_ft_uniform_max()), and one is kept in out where its busiest
+ * most HDOR_ORDER_DIMS, CAs times switches at most HDOR_ORDER_WORK: each
+ * order is a routing of its own, 6 x the time at n = 3, and beyond that
+ * size a heavy sweep would take too long), and one is kept in out where
+ * its busiest
  * channel under uniform traffic carries strictly fewer flows (the first
  * in lexical order on a tie: the recognizer's own where it ties).  Each
  * is a Hybrid-DOR routing of its own numbering, its promise stating it.
  */
 #define HDOR_ORDER_DIMS 3
+#define HDOR_ORDER_WORK (1u << 17)
 static void hdor_ft_best_order(const struct ot_fabric *f, unsigned int n,
 			       const struct ot_engine_budget *b,
 			       struct ot_routing *out)
@@ -609,6 +612,8 @@ static int hdor_route_budget(const struct ot_engine *self,
 		if (!ot_kns_ft_recognize(f, &kns, &looks_ft, &ftwhy)) {
 			unsigned int n = kns->n;
 			bool orders = n <= HDOR_ORDER_DIMS &&
+				      (uint64_t)f->ncas * f->nswitches <=
+					      HDOR_ORDER_WORK &&
 				      hdor_ft_uneven(f, kns);
 
 			ot_routing_phase(out, "recognize", t);
