@@ -123,3 +123,90 @@ void ot_routing_phase(struct ot_routing *r, const char *name, double start)
 	r->phase[r->nphases].ms = ot_now_ms() - start;
 	r->nphases++;
 }
+
+/* Flows of w from switch x toward lid, through r's tables, onto load. */
+static void uniform_walk(const struct ot_routing *r, const uint32_t *base,
+			 int64_t *load, int32_t x, uint32_t lid, int64_t w,
+			 bool ca_links)
+{
+	const struct ot_fabric *f = r->fabric;
+	uint32_t hops;
+
+	for (hops = 0; hops < f->nnodes && r->lft[x]; hops++) {
+		unsigned int p = r->lft[x][lid];
+		int32_t y;
+
+		if (!p || p == OT_NO_PORT || p > f->node[x].nports)
+			return;
+		y = f->node[x].port[p].peer;
+		if (y < 0 || (!ot_is_switch(f, y) && !ca_links))
+			return;
+		load[base[x] + p - 1] += w;
+		if (!ot_is_switch(f, y))
+			return;
+		x = y;
+	}
+}
+
+int64_t ot_routing_uniform_busiest(const struct ot_routing *r,
+				   unsigned int flags, uint64_t max_pairs)
+{
+	const struct ot_fabric *f = r->fabric;
+	uint32_t *base, *cas, *src, nsrc = 0, n, lid, i;
+	uint64_t nports = 0;
+	int64_t *load, m = -1;
+
+	base = malloc(((size_t)f->nnodes + 1) * sizeof(*base));
+	cas = calloc((size_t)f->nnodes + 1, sizeof(*cas));
+	src = malloc(((size_t)f->nnodes + 1) * sizeof(*src));
+	if (!base || !cas || !src)
+		goto out;
+	base[0] = 0;
+	for (n = 0; n < f->nnodes; n++) {
+		base[n + 1] = base[n] + f->node[n].nports;
+		if (ot_is_switch(f, (int)n))
+			continue;
+		for (unsigned int p = 1; p <= f->node[n].nports; p++) {
+			int32_t q = f->node[n].port[p].peer;
+
+			if (q >= 0 && ot_is_switch(f, q)) {
+				cas[q]++;
+				nports++;
+			}
+		}
+	}
+	if (max_pairs && nports * nports > max_pairs)
+		goto out;
+	for (n = 0; n < f->nnodes; n++)
+		if (cas[n])
+			src[nsrc++] = n;
+	load = calloc((size_t)base[f->nnodes] + 1, sizeof(*load));
+	if (!load)
+		goto out;
+	for (lid = 1; lid <= f->max_lid; lid++) {
+		const struct ot_lid_owner *o = &f->lid_owner[lid];
+		const struct ot_port *pt;
+		int32_t t;
+
+		if (o->node < 0 || ot_is_switch(f, o->node))
+			continue;
+		pt = &f->node[o->node].port[o->port];
+		t = pt->peer;
+		if (t < 0 || !ot_is_switch(f, t) ||
+		    ((flags & OT_UNIFORM_BASE_LIDS) && lid != pt->lid))
+			continue;
+		for (i = 0; i < nsrc; i++)
+			uniform_walk(r, base, load, (int32_t)src[i], lid,
+				     cas[src[i]] - ((int32_t)src[i] == t),
+				     flags & OT_UNIFORM_CA_LINKS);
+	}
+	m = 0;
+	for (n = 0; n < base[f->nnodes]; n++)
+		m = load[n] > m ? load[n] : m;
+	free(load);
+out:
+	free(base);
+	free(cas);
+	free(src);
+	return m;
+}

@@ -173,4 +173,21 @@ uint8_t ot_routing_vl(const struct ot_routing *r, int n, unsigned int in_port,
 uint8_t ot_routing_path_sl(const struct ot_routing *r, uint16_t slid,
 			   uint16_t dlid);
 
+#define OT_UNIFORM_BASE_LIDS 1u /* only to base LIDs (LMC offset 0) */
+#define OT_UNIFORM_CA_LINKS 2u  /* count switch-to-CA links too */
+
+/*
+ * The engines' yardstick when they weigh two routings of their own (the
+ * checker's figures, src/check, go further: VLs, patterns, sampling).
+ * Uniform traffic through r's tables: every CA port cabled to a switch
+ * sends one flow to every LID of every other CA port (to base LIDs only
+ * with OT_UNIFORM_BASE_LIDS), walked from the switch it is cabled to
+ * until the tables leave the switches.  Returns the most flows on one
+ * switch's output port: switch-to-switch cables only, or also the
+ * cables to CAs with OT_UNIFORM_CA_LINKS.  -1 on OOM, or when max_pairs
+ * is not 0 and the CA ports squared exceed it.
+ */
+int64_t ot_routing_uniform_busiest(const struct ot_routing *r,
+				   unsigned int flags, uint64_t max_pairs);
+
 #endif

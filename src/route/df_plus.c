@@ -1334,9 +1334,16 @@ struct dfp_variant {
 	bool noshare;
 };
 
+static int64_t busiest(struct dfp_ctx *c, const struct ot_routing *out)
+{
+	int64_t m = ot_routing_uniform_busiest(out, OT_UNIFORM_BASE_LIDS, 0);
+
+	return m < 0 ? ot_error_nomem(c->err, "df-static") : m;
+}
+
 static int route_alt(struct dfp_ctx *c, struct ot_routing *out)
 {
-	int64_t m0 = ot_dfp_busiest(c, out), m1;
+	int64_t m0 = busiest(c, out), m1;
 	bool other = c->damage || c->any_detour, uneven = ot_dfp_uneven(c);
 	bool shared = !c->damage && c->any_detour;
 	const struct dfp_variant all[] = {
@@ -1363,7 +1370,7 @@ static int route_alt(struct dfp_ctx *c, struct ot_routing *out)
 			continue;
 		o = ot_routing_new(c->f);
 		m1 = !o ? ot_error_nomem(c->err, "df-static") :
-		     route_tables(&a, o) ? -1 : ot_dfp_busiest(&a, o);
+		     route_tables(&a, o) ? -1 : busiest(&a, o);
 		v1 = ctx_vlrule(&a);
 		vls0 = ot_dfp_vlrule_vls(&v0);
 		vls1 = ot_dfp_vlrule_vls(&v1);

@@ -43,8 +43,9 @@
  * that hangs below a single leaf of K draws more traffic), so the
  * engine keeps a routing only where it takes no more VLs and its
  * busiest switch-to-switch link carries fewer flows of uniform traffic
- * than the one kept so far (ot_dfp_busiest(): each CA one flow to every
- * CA's base LID, through the final tables), which is what the uniform
+ * than the one kept so far (ot_routing_uniform_busiest() of
+ * model/routing.h: each CA one flow to every CA's base LID, through the
+ * final tables), which is what the uniform
  * figure of `osmtopo check` (1 / the most loaded link) reads.  Loads,
  * candidates and ties follow the dealing order (groups, indices, LID
  * numbers), not node order or port numbers (up to the order of
@@ -336,46 +337,6 @@ static int32_t hop_to(const struct ot_fabric *f, int32_t s, unsigned int p)
 		return -1;
 	x = f->node[s].port[p].peer;
 	return x >= 0 && ot_is_switch(f, x) ? x : -1;
-}
-
-/* The most flows on one switch-to-switch link through out's tables. */
-int64_t ot_dfp_busiest(struct dfp_ctx *c, const struct ot_routing *out)
-{
-	const struct ot_fabric *f = c->f;
-	uint32_t x, i, n = c->dlbase ? c->dlbase[f->nnodes] : 0;
-	int64_t *load, m = 0;
-
-	if (!c->dlbase && ot_dfp_alt_prepare(c))
-		return -1;
-	n = c->dlbase[f->nnodes];
-	load = calloc((size_t)n + 1, sizeof(*load));
-	if (!load)
-		return ot_error_nomem(c->err, "df-static");
-	for (x = 0; x < c->norder; x++) {
-		uint32_t lid = c->order[x];
-
-		if (!counted(c, lid))
-			continue;
-		for (i = 0; i < c->nleaves; i++) {
-			int32_t s = c->posnode[i];
-			uint32_t hops = 0;
-
-			while (c->lcas[i] && s != c->tsw[lid] &&
-			       hops++ <= c->nsw) {
-				unsigned int p = out->lft[s][lid];
-				int32_t to = hop_to(f, s, p);
-
-				if (to < 0)
-					break;
-				load[c->dlbase[s] + p - 1] += c->lcas[i];
-				s = to;
-			}
-		}
-	}
-	for (i = 0; i < n; i++)
-		m = load[i] > m ? load[i] : m;
-	free(load);
-	return m;
 }
 
 /*

@@ -177,8 +177,7 @@ uint32_t ot_dfp_via_keys(const struct dfp_ctx *c, int32_t s,
 /* route/df_plus_alt.c: the load of the damage layer per link (0, or -1
  * with err set); in the second routing, the damage layer's spines in
  * the groups sending lid (number k, toward group H) through an
- * intermediate take their cables by that load; the most flows of
- * uniform traffic on one switch-to-switch link of out (-1: OOM). */
+ * intermediate take their cables by that load. */
 int ot_dfp_alt_prepare(struct dfp_ctx *c);
 void ot_dfp_alt_spines(struct dfp_ctx *c, uint32_t lid, uint32_t H,
 		       uint32_t k, uint8_t *buf);
@@ -201,6 +200,5 @@ int ot_dfp_set_dsl(struct dfp_ctx *c, uint32_t lid, int32_t s, uint8_t sl);
  * fabric may leave one spine port uncabled.
  */
 bool ot_dfp_uneven(const struct dfp_ctx *c);
-int64_t ot_dfp_busiest(struct dfp_ctx *c, const struct ot_routing *out);
 
 #endif

@@ -442,6 +442,7 @@ static void set_promise(struct ot_routing *out, struct ot_kns *kns)
  * fabric is too large to walk every pair, or the second routing fails.
  */
 static void hdor_ft_fewer_layers(const struct ot_fabric *f,
+				 const uint8_t *perm,
 				 const struct ot_engine_budget *b,
 				 struct ot_routing *out)
 {
@@ -457,7 +458,7 @@ static void hdor_ft_fewer_layers(const struct ot_fabric *f,
 
 	if (many < 0 || !(one = ot_routing_new(f)))
 		return;
-	if (!ot_kns_ft_recognize(f, &kns, &looks_ft, &why) &&
+	if (!ot_kns_ft_recognize_dims(f, perm, &kns, &looks_ft, &why) &&
 	    !ot_hdor_ft_route(f, kns, &two, one, &why) &&
 	    (one_max = ot_hdor_ft_uniform_max(one)) >= 0 &&
 	    one_max < many + 1e-9) {
@@ -467,6 +468,124 @@ static void hdor_ft_fewer_layers(const struct ot_fabric *f,
 	}
 	ot_routing_free(one);
 	ot_routing_phase(out, "layers", t);
+}
+
+/*
+ * Whether some line has other switches or cables than another line of
+ * its dimension: damage (or lines built unlike each other), where the
+ * dimensions' order changes what dimension order loads.
+ */
+static bool hdor_ft_uneven(const struct ot_fabric *f,
+			   const struct ot_kns *kns)
+{
+	uint32_t *cab = calloc((size_t)kns->nlines + 1, sizeof(*cab)), i;
+	bool uneven = !cab;
+
+	for (i = 0; cab && i < f->nnodes; i++) {
+		unsigned int p;
+
+		if (kns->role[i] != OT_KNS_SWITCH || kns->line[i] < 0)
+			continue;
+		for (p = 1; p <= f->node[i].nports; p++)
+			cab[kns->line[i]] += f->node[i].port[p].peer >= 0;
+	}
+	for (i = 1; cab && i < kns->nlines && !uneven; i++) {
+		const struct ot_kns_line *a = &kns->lines[i - 1];
+		const struct ot_kns_line *c = &kns->lines[i];
+
+		uneven = a->dim == c->dim &&
+			 (a->nsw != c->nsw || cab[i - 1] != cab[i]);
+	}
+	free(cab);
+	return uneven;
+}
+
+/* The next permutation of p[0..n) in lexical order; false after the last. */
+static bool next_perm(uint8_t *p, unsigned int n)
+{
+	unsigned int i = n - 1, j = n - 1;
+	uint8_t t;
+
+	while (i > 0 && p[i - 1] >= p[i])
+		i--;
+	if (!i)
+		return false;
+	while (p[j] <= p[i - 1])
+		j--;
+	t = p[i - 1];
+	p[i - 1] = p[j];
+	p[j] = t;
+	for (j = n - 1; i < j; i++, j--) {
+		t = p[i];
+		p[i] = p[j];
+		p[j] = t;
+	}
+	return true;
+}
+
+/* hdor on fat-tree lines, dimensions numbered by perm (NULL: as found). */
+static int hdor_ft_order(const struct ot_fabric *f, const uint8_t *perm,
+			 const struct ot_engine_budget *b,
+			 struct ot_routing *out, struct ot_error *why)
+{
+	struct ot_kns *kns = NULL;
+	bool looks_ft = false;
+	int error;
+
+	error = ot_kns_ft_recognize_dims(f, perm, &kns, &looks_ft, why);
+	if (!error)
+		error = ot_hdor_ft_route(f, kns, b, out, why);
+	if (!error && out->nvls > 2)
+		hdor_ft_fewer_layers(f, perm, b, out);
+	return error;
+}
+
+/*
+ * Which dimension Hybrid-DOR corrects first is the recognizer's choice by
+ * GUID (topo/kns.c): on an intact KNS every order gives the same loads,
+ * but damage breaks the symmetry (a router left one cable into a line
+ * takes every arrival over it when that line comes last), so the routing
+ * would rest on the GUIDs.  Where some line is unlike the others of its
+ * dimension (hdor_ft_uneven()), the other orders are routed too (n at
+ * most HDOR_ORDER_DIMS, CAs times switches at most HDOR_ORDER_WORK: each
+ * order is a routing of its own, 6 x the time at n = 3, and beyond that
+ * size a heavy sweep would take too long), and one is kept in out where
+ * its busiest
+ * channel under uniform traffic carries strictly fewer flows (the first
+ * in lexical order on a tie: the recognizer's own where it ties).  Each
+ * is a Hybrid-DOR routing of its own numbering, its promise stating it.
+ */
+#define HDOR_ORDER_DIMS 3
+#define HDOR_ORDER_WORK (1u << 17)
+static void hdor_ft_best_order(const struct ot_fabric *f, unsigned int n,
+			       const struct ot_engine_budget *b,
+			       struct ot_routing *out)
+{
+	uint8_t perm[HDOR_ORDER_DIMS];
+	double best, m;
+	unsigned int d;
+	double t = ot_now_ms();
+
+	if ((best = ot_hdor_ft_uniform_max(out)) < 0)
+		return;
+	for (d = 0; d < n; d++)
+		perm[d] = (uint8_t)d;
+	while (next_perm(perm, n)) {
+		struct ot_routing *o = ot_routing_new(f), tmp;
+		struct ot_error why = { 0 };
+
+		if (!o)
+			return;
+		if (!hdor_ft_order(f, perm, b, o, &why) &&
+		    (m = ot_hdor_ft_uniform_max(o)) >= 0 && m < best - 1e-9) {
+			best = m;
+			tmp = *out;
+			*out = *o;
+			*o = tmp;
+		}
+		ot_routing_free(o);
+	}
+	ot_routing_phase(out, "orders", t);
 }
 
 /* hdor within budget b (NULL: none; see ot_hdor_ft_route()). */
@@ -491,10 +610,19 @@ static int hdor_route_budget(const struct ot_engine *self,
 
 		/* lines built as fat trees: route/hdor_ft.c */
 		if (!ot_kns_ft_recognize(f, &kns, &looks_ft, &ftwhy)) {
+			unsigned int n = kns->n;
+			bool orders = n <= HDOR_ORDER_DIMS &&
+				      (uint64_t)f->ncas * f->nswitches <=
+					      HDOR_ORDER_WORK &&
+				      hdor_ft_uneven(f, kns);
+
 			ot_routing_phase(out, "recognize", t);
+			/* the routing owns kns from here */
 			error = ot_hdor_ft_route(f, kns, b, out, &why);
 			if (!error && out->nvls > 2)
-				hdor_ft_fewer_layers(f, b, out);
+				hdor_ft_fewer_layers(f, NULL, b, out);
+			if (!error && orders)
+				hdor_ft_best_order(f, n, b, out);
 			if (error)
 				ot_error_wrap(err, &why, OT_ERR_TOPOLOGY,
 					      "hdor");

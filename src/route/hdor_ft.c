@@ -788,6 +788,13 @@ static void ft_esc_free(void *ctx)
 	free(e);
 }
 
+const struct ot_kns *ot_hdor_ft_kns(const struct ot_routing *r)
+{
+	const struct ft_esc *e = r->promise.ctx;
+
+	return r->promise.free_ctx == ft_esc_free && e ? e->kns : NULL;
+}
+
 static uint8_t ft_esc_sl(const struct ft_esc *e, uint16_t slid,
 			 uint16_t dlid)
 {

@@ -23,6 +23,13 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 		     struct ot_error *err);
 
 /*
+ * The KNS as numbered for r (its dimensions perhaps in another order
+ * than the recognizer's: route/hdor.c), when r is a routing of
+ * ot_hdor_ft_route(); else NULL.  Valid as long as r is.
+ */
+const struct ot_kns *ot_hdor_ft_kns(const struct ot_routing *r);
+
+/*
  * The busiest channel's load when every CA sends to every CA LID along
  * r's tables, or -1 past a bound on the pairs (or out of memory): how
  * hdor compares its routing on several escape layers with the one on

@@ -460,7 +460,7 @@ int ot_hdor_ft_balance(struct ft_ctx *c, struct ot_routing *out)
 			if (bal_max(&b, &multi) >= most)
 				memcpy(b.ent, keep, (size_t)nrel * b.nloc);
 		}
-		if (multi)
+		if (multi || !c->line[l].proper)
 			bal_again(c, &b, nrel, turn, keep);
 		error = bal_colour(c, &b, nrel, turn, keep);
 		if (error)

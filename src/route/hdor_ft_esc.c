@@ -714,42 +714,6 @@ int ot_hdor_ft_fill_holes(struct ft_ctx *c, uint8_t **lft)
 
 double ot_hdor_ft_uniform_max(const struct ot_routing *r)
 {
-	const struct ot_fabric *f = r->fabric;
-	uint64_t ncas = 0;
-	double *load, worst = 0;
-	uint32_t s, lid, hops;
-	size_t j, nch = (size_t)f->nnodes * (OT_MAX_PORTS + 1);
-
-	for (s = 0; s < f->nnodes; s++)
-		ncas += f->node[s].type == OT_NODE_CA;
-	if (ncas * ncas > ESC_UNIFORM_PAIRS ||
-	    !(load = calloc(nch, sizeof(*load))))
-		return -1;
-	for (s = 0; s < f->nnodes; s++) {
-		int32_t sw = f->node[s].nports ? f->node[s].port[1].peer : -1;
-
-		if (f->node[s].type != OT_NODE_CA || sw < 0)
-			continue;
-		for (lid = 1; lid <= f->max_lid; lid++) {
-			int32_t o = f->lid_owner[lid].node, x = sw;
-
-			if (o < 0 || o == (int32_t)s ||
-			    f->node[o].type != OT_NODE_CA)
-				continue;
-			for (hops = 0; x >= 0 && x != o && r->lft[x] &&
-				       hops < f->nnodes; hops++) {
-				unsigned int p = r->lft[x][lid];
-
-				if (p == 0 || p == OT_NO_PORT ||
-				    p > f->node[x].nports)
-					break;
-				load[(size_t)x * (OT_MAX_PORTS + 1) + p] += 1;
-				x = f->node[x].port[p].peer;
-			}
-		}
-	}
-	for (j = 0; j < nch; j++)
-		worst = load[j] > worst ? load[j] : worst;
-	free(load);
-	return worst;
+	return (double)ot_routing_uniform_busiest(r, OT_UNIFORM_CA_LINKS,
+						  ESC_UNIFORM_PAIRS);
 }

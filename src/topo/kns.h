@@ -99,4 +99,16 @@ void ot_kns_free(struct ot_kns *kns);
 int ot_kns_ft_recognize(const struct ot_fabric *f, struct ot_kns **out,
 			bool *looks_ft, struct ot_error *err);
 
+/*
+ * The same, the dimensions then numbered otherwise: the recognizer's
+ * dimension d (its GUID tie-break, above) is perm[d], perm a permutation
+ * of 0..n-1 (NULL: as recognized; n at most OT_KNS_PERM_DIMS, else
+ * refused).  The dimensions' order is the one choice among the symmetric
+ * ones that changes Hybrid-DOR's paths (route/hdor.c tries them).
+ */
+#define OT_KNS_PERM_DIMS 8
+int ot_kns_ft_recognize_dims(const struct ot_fabric *f, const uint8_t *perm,
+			     struct ot_kns **out, bool *looks_ft,
+			     struct ot_error *err);
+
 #endif

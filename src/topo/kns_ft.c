@@ -730,8 +730,62 @@ static int recognize_damaged(struct ft_build *b, const struct ot_error *seed,
 	return error;
 }
 
+/*
+ * Dimension d numbered perm[d] instead: coordinates, the switches'
+ * dimensions and router_at (before build_lines(), which then numbers
+ * the lines as it would have had the recognizer numbered them so).
+ */
+static int permute_dims(struct ot_kns *kns, const uint8_t *perm,
+			struct ot_error *err)
+{
+	const struct ot_fabric *f = kns->fabric;
+	unsigned int n = kns->n, d;
+	uint32_t i, c, nr = 1;
+	int16_t tmp[OT_KNS_PERM_DIMS];
+	int32_t *at;
+
+	if (n > OT_KNS_PERM_DIMS)
+		return ot_refuse(err, OT_ERR_TOPOLOGY,
+				 "%u dimensions: at most %u can be renumbered",
+				 n, OT_KNS_PERM_DIMS);
+
+	for (d = 0; d < n; d++)
+		nr *= kns->k;
+	at = malloc((size_t)nr * sizeof(*at));
+	if (!at)
+		return ot_error_nomem(err, "kns");
+	for (i = 0; i < f->nnodes; i++) {
+		int16_t *co = kns->coord + (size_t)i * n;
+
+		for (d = 0; d < n; d++)
+			tmp[perm[d]] = co[d];
+		memcpy(co, tmp, n * sizeof(*co));
+		if (kns->dim[i] >= 0)
+			kns->dim[i] = (int8_t)perm[kns->dim[i]];
+	}
+	for (c = 0; c < nr; c++) {
+		uint32_t rest = c, to = 0, mul[OT_KNS_PERM_DIMS], m = 1;
+
+		for (d = 0; d < n; d++, m *= kns->k)
+			mul[d] = m;
+		for (d = 0; d < n; d++, rest /= kns->k)
+			to += (rest % kns->k) * mul[perm[d]];
+		at[to] = kns->router_at[c];
+	}
+	free(kns->router_at);
+	kns->router_at = at;
+	return 0;
+}
+
 int ot_kns_ft_recognize(const struct ot_fabric *f, struct ot_kns **out,
 			bool *looks_ft, struct ot_error *err)
+{
+	return ot_kns_ft_recognize_dims(f, NULL, out, looks_ft, err);
+}
+
+int ot_kns_ft_recognize_dims(const struct ot_fabric *f, const uint8_t *perm,
+			     struct ot_kns **out, bool *looks_ft,
+			     struct ot_error *err)
 {
 	struct ft_build b = { .f = f, .err = err };
 	struct ot_fabric *v = NULL;
@@ -789,6 +843,8 @@ int ot_kns_ft_recognize(const struct ot_fabric *f, struct ot_kns **out,
 	}
 	if (!kns)
 		error = map_back(&b, vk, vnode, vline, &kns);
+	if (!error && perm)
+		error = permute_dims(kns, perm, err);
 	if (!error)
 		error = assign_levels(&b, kns);
 	if (!error)

@@ -13,6 +13,7 @@
 
 #include "route/engine.h"
 
+#include "route/hdor_ft.h"
 #include "hdor_ft_unit.h"
 
 #define MAX_PATH 64
@@ -198,7 +199,10 @@ struct ot_kns *recognized(const struct ot_fabric *f)
 unsigned long rank_violations(const struct ot_fabric *f,
 			      const struct ot_routing *r)
 {
-	struct ot_kns *kns = recognized(f);
+	/* the routing's own numbering (hdor may order the dimensions) */
+	const struct ot_kns *own = ot_hdor_ft_kns(r);
+	struct ot_kns *found = own ? NULL : recognized(f);
+	const struct ot_kns *kns = own ? own : found;
 	unsigned long bad = 0;
 	uint32_t s, lid;
 
@@ -231,7 +235,7 @@ unsigned long rank_violations(const struct ot_fabric *f,
 				bad++;
 		}
 	}
-	ot_kns_free(kns);
+	ot_kns_free(found);
 	return bad;
 }
 

@@ -11,6 +11,8 @@
  * other port numbers: test_determinism); damaged fabrics
  * without credit loops; broken tables caught.
  */
+#include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1382,6 +1384,66 @@ START_TEST(gen_caless)
 }
 END_TEST
 
+/*
+ * The engines weigh their own routings by ot_routing_uniform_busiest()
+ * (model/routing.h); it must read the tables as the checker does.  On
+ * drawn Dragonfly+ fabrics, intact and damaged, LMC 0 and 1: its most
+ * flows on a switch-to-switch link (base LIDs) is the checker's largest
+ * network load times N - 1, and with the CA links at LMC 0 its largest
+ * load of any link.
+ */
+START_TEST(uniform_busiest_as_checker)
+{
+	struct ot_prng rng = { .state = 6061 };
+	struct ot_traffic_opts opts = {
+		.patterns = 1u << OT_PATTERN_UNIFORM,
+	};
+	unsigned int i, damaged = 0;
+	char what[200];
+
+	for (i = 0; i < 24; i++) {
+		struct shape sh = draw(&rng);
+		struct ot_balance_report *rep = NULL;
+		const struct ot_pattern_load *pl;
+		struct ot_error err = { 0 };
+		struct ot_fabric *f;
+		struct ot_routing *r;
+		unsigned int lmc = i % 3 == 2;
+		int64_t ours;
+		double n1;
+
+		sh.dl = i % 2 ? 0.05 : 0;
+		f = dfplus(&sh, true, sh.seed + 1);
+		describe(&sh, what, sizeof(what));
+		ck_assert(!ot_fabric_set_ca_lmc(f, lmc, &err));
+		if (ot_engine_run(ot_engine_find("df-static"), f, &r, &err)) {
+			ot_fabric_free(f);
+			continue;
+		}
+		damaged += sh.dl > 0;
+		ck_assert_int_eq(ot_balance_run(f, r, &opts, &rep, &err), 0);
+		pl = ot_balance_pattern(rep, 0);
+		ck_assert_uint_eq(pl->unrouted, 0);
+		n1 = (double)ot_balance_ncas(rep) - 1;
+		ours = ot_routing_uniform_busiest(r, OT_UNIFORM_BASE_LIDS, 0);
+		ck_assert_msg(ours == llround(pl->base.max_network_load * n1),
+			      "%s (LMC %u): %" PRId64 " flows, checker %g", what,
+			      lmc, ours, pl->base.max_network_load * n1);
+		if (!lmc)
+			ck_assert_int_eq(
+				ot_routing_uniform_busiest(r, OT_UNIFORM_CA_LINKS,
+							   0),
+				llround(pl->base.max_load * n1));
+		ck_assert_int_eq(ot_routing_uniform_busiest(r, 0, 1), -1);
+		ot_balance_report_free(rep);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+	ck_assert_uint_gt(damaged, 6);
+}
+END_TEST
+
+
 static Suite *dragonfly_plus_suite(void)
 {
 	Suite *s = suite_create("dragonfly_plus");
@@ -1403,6 +1465,7 @@ static Suite *dragonfly_plus_suite(void)
 	tcase_add_test(tc, caless_leaves);
 	tcase_add_test(tc, valiant_permutations);
 	tcase_add_test(tc, best_lid_not_below_base);
+	tcase_add_test(tc, uniform_busiest_as_checker);
 	tcase_add_test(tc, refuse_others);
 	tcase_add_test(tc, broken_table_caught);
 	suite_add_tcase(s, tc);
