@@ -977,89 +977,6 @@ END_TEST
  */
 static struct ot_fabric *draw_light(struct ot_prng *rng,
 				    struct ot_kns_params *p)
- * Cables lost between a line's switches (not a router's): the line is
- * no longer a proper fat tree, and the order in which the greedy deals
- * the destinations leaves flows on a top switch that the damage already
- * loads with every flow it cannot avoid.  Drawn three-stage lines
- * (`gen kns 8 2 --down 2,2,2 --up 1,2,1 --parallel 2,1`, 2 or 3 CAs,
- * 8 % of the cables lost): each routing checked, and the uniform
- * throughput summed over the draws at least RIPUP_SUM (0.4196 a draw
- * on average with the rip-up passes on such lines; 0.4066 without, 5 of
- * the 12 draws lower: it fails).
- */
-#define RIPUP_DRAWS 12
-#define RIPUP_SUM (RIPUP_DRAWS * 0.414)
-
-START_TEST(ripup_damaged_lines)
-{
-	struct ot_prng rng = { .state = 0x71b };
-	unsigned int i, routed = 0;
-	double sum = 0;
-
-	for (i = 0; i < RIPUP_DRAWS; i++) {
-		struct ot_kns_params p = {
-			.k = 8, .n = 2, .links = 1, .stages = 3,
-			.line_down = { 0, 2, 2, 2 }, .line_up = { 0, 1, 2, 1 },
-			.line_links = { 0, 0, 2, 1 }, .shuffle = true,
-			.drop_links = 0.08,
-		};
-		struct ot_check_report *rep = NULL;
-		struct ot_error err = { 0 };
-		struct ot_routing *r = NULL;
-		struct ot_fabric *f;
-		double u;
-
-		p.cas = 2 + (unsigned int)ot_prng_below(&rng, 2);
-		p.seed = ot_prng_below(&rng, 1000);
-		p.drop_seed = ot_prng_below(&rng, 1000);
-		f = gen(&p, 0);
-		ck_assert_msg(!ot_engine_run(ot_engine_find("hdor"), f, &r,
-					     &err),
-			      "drop seed %" PRIu64 ": %s", p.drop_seed, err.msg);
-		checked(f, r, &rep);
-		ck_assert_msg(ot_check_ok(rep) &&
-			      !ot_check_counts(rep)->credit_loops,
-			      "drop seed %" PRIu64 ": not OK", p.drop_seed);
-		u = ot_balance_pattern(ot_check_balance(rep), 0)
-			    ->base.throughput;
-		fprintf(stderr, "ripup_damaged_lines: --cas %u --shuffle-ports %" PRIu64 " --seed %" PRIu64 ": %u VLs, uniform %.4f\n",
-			p.cas, p.seed, p.drop_seed, r->nvls, u);
-		sum += u;
-		routed++;
-		ot_check_report_free(rep);
-		ot_routing_free(r);
-		ot_fabric_free(f);
-	}
-	fprintf(stderr, "ripup_damaged_lines: mean %.4f\n", sum / routed);
-	ck_assert_msg(sum >= RIPUP_SUM, "uniform %.4f a draw, below %.4f",
-		      sum / routed, RIPUP_SUM / RIPUP_DRAWS);
-}
-END_TEST
-
-/* The checked uniform throughput of r on f (the checker must say OK). */
-static double checked_uniform(const struct ot_fabric *f,
-			      const struct ot_routing *r, const char *what)
-{
-	struct ot_check_report *rep = NULL;
-	double u;
-
-	checked(f, r, &rep);
-	ck_assert_msg(ot_check_ok(rep) && !ot_check_counts(rep)->credit_loops,
-		      "%s: not OK", what);
-	u = ot_balance_pattern(ot_check_balance(rep), 0)->base.throughput;
-	ot_check_report_free(rep);
-	return u;
-}
-
-/*
- * Which dimension comes first is the recognizer's choice by GUID; with
- * damage it changes the loads (route/hdor.c, hdor_ft_best_order()).  On
- * drawn lightly damaged fabrics, hdor's uniform throughput is at least
- * that of the fat-tree routing under every numbering of the dimensions
- * (ot_kns_ft_recognize_dims()), and some draws gain over the GUID's
- * numbering (main's code, which routes that one only, fails on them).
- */
-START_TEST(best_dimension_order)
 {
 	static const struct ot_kns_params shapes[] = {
 		{ .k = 3, .n = 3, .stages = 1, .line_down = { 0, 3 },
@@ -1202,6 +1119,97 @@ START_TEST(mixed_orders_gain)
 	ck_assert_msg(better >= MIX_MIN_BETTER && sum_d >= MIX_GAIN * sum_b,
 		      "default %.4f against %.4f within 1 VL (sums over %u fabrics, %u better)",
 		      sum_d, sum_b, used, better);
+}
+END_TEST
+
+/*
+ * Cables lost between a line's switches (not a router's): the line is
+ * no longer a proper fat tree, and the order in which the greedy deals
+ * the destinations leaves flows on a top switch that the damage already
+ * loads with every flow it cannot avoid.  Drawn three-stage lines
+ * (`gen kns 8 2 --down 2,2,2 --up 1,2,1 --parallel 2,1`, 2 or 3 CAs,
+ * 8 % of the cables lost): each routing checked, and the uniform
+ * throughput summed over the draws at least RIPUP_SUM (0.4196 a draw
+ * on average with the rip-up passes on such lines; 0.4066 without, 5 of
+ * the 12 draws lower: it fails).
+ */
+#define RIPUP_DRAWS 12
+#define RIPUP_SUM (RIPUP_DRAWS * 0.414)
+
+START_TEST(ripup_damaged_lines)
+{
+	struct ot_prng rng = { .state = 0x71b };
+	unsigned int i, routed = 0;
+	double sum = 0;
+
+	for (i = 0; i < RIPUP_DRAWS; i++) {
+		struct ot_kns_params p = {
+			.k = 8, .n = 2, .links = 1, .stages = 3,
+			.line_down = { 0, 2, 2, 2 }, .line_up = { 0, 1, 2, 1 },
+			.line_links = { 0, 0, 2, 1 }, .shuffle = true,
+			.drop_links = 0.08,
+		};
+		struct ot_check_report *rep = NULL;
+		struct ot_error err = { 0 };
+		struct ot_routing *r = NULL;
+		struct ot_fabric *f;
+		double u;
+
+		p.cas = 2 + (unsigned int)ot_prng_below(&rng, 2);
+		p.seed = ot_prng_below(&rng, 1000);
+		p.drop_seed = ot_prng_below(&rng, 1000);
+		f = gen(&p, 0);
+		ck_assert_msg(!ot_engine_run(ot_engine_find("hdor"), f, &r,
+					     &err),
+			      "drop seed %" PRIu64 ": %s", p.drop_seed, err.msg);
+		checked(f, r, &rep);
+		ck_assert_msg(ot_check_ok(rep) &&
+			      !ot_check_counts(rep)->credit_loops,
+			      "drop seed %" PRIu64 ": not OK", p.drop_seed);
+		u = ot_balance_pattern(ot_check_balance(rep), 0)
+			    ->base.throughput;
+		fprintf(stderr, "ripup_damaged_lines: --cas %u --shuffle-ports %" PRIu64 " --seed %" PRIu64 ": %u VLs, uniform %.4f\n",
+			p.cas, p.seed, p.drop_seed, r->nvls, u);
+		sum += u;
+		routed++;
+		ot_check_report_free(rep);
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+	fprintf(stderr, "ripup_damaged_lines: mean %.4f\n", sum / routed);
+	ck_assert_msg(sum >= RIPUP_SUM, "uniform %.4f a draw, below %.4f",
+		      sum / routed, RIPUP_SUM / RIPUP_DRAWS);
+}
+END_TEST
+
+/* The checked uniform throughput of r on f (the checker must say OK). */
+static double checked_uniform(const struct ot_fabric *f,
+			      const struct ot_routing *r, const char *what)
+{
+	struct ot_check_report *rep = NULL;
+	double u;
+
+	checked(f, r, &rep);
+	ck_assert_msg(ot_check_ok(rep) && !ot_check_counts(rep)->credit_loops,
+		      "%s: not OK", what);
+	u = ot_balance_pattern(ot_check_balance(rep), 0)->base.throughput;
+	ot_check_report_free(rep);
+	return u;
+}
+
+/*
+ * Which dimension comes first is the recognizer's choice by GUID; with
+ * damage it changes the loads (route/hdor.c, hdor_ft_best_order()).  On
+ * drawn lightly damaged fabrics, hdor's uniform throughput is at least
+ * that of the fat-tree routing under every numbering of the dimensions
+ * (ot_kns_ft_recognize_dims()), and some draws gain over the GUID's
+ * numbering (main's code, which routes that one only, fails on them).
+ */
+START_TEST(best_dimension_order)
+{
+	static const struct ot_kns_params shapes[] = {
+		{ .k = 3, .n = 3, .stages = 1, .line_down = { 0, 3 },
+		  .line_up = { 0, 2 } },
 		{ .k = 8, .n = 2, .stages = 3, .line_down = { 0, 2, 2, 2 },
 		  .line_up = { 0, 1, 2, 1 }, .line_links = { 0, 0, 2, 1 } },
 		{ .k = 6, .n = 2, .stages = 2, .line_down = { 0, 2, 3 },
