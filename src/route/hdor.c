@@ -471,6 +471,39 @@ static void hdor_ft_fewer_layers(const struct ot_fabric *f,
 }
 
 /*
+ * The in-line bounce (route/hdor_ft_bounce.c) as a candidate: where the
+ * routing in out moved LIDs off dimension order (more than one VL), the
+ * same fabric is routed with two-plane pairs bounced through a third
+ * router of their line, and that routing is kept where its busiest
+ * channel under uniform traffic carries strictly fewer flows.
+ */
+static void hdor_ft_bounce(const struct ot_fabric *f, const uint8_t *perm,
+			   const struct ot_engine_budget *b,
+			   struct ot_routing *out)
+{
+	struct ot_routing *bo, tmp;
+	struct ot_kns *kns = NULL;
+	struct ot_error why = { 0 };
+	bool looks_ft = false;
+	double cur, m, t = ot_now_ms();
+
+	if (out->nvls < 2 || (b && b->max_vls < 2) ||
+	    (cur = ot_hdor_ft_uniform_max(out)) < 0 ||
+	    !(bo = ot_routing_new(f)))
+		return;
+	if (!ot_kns_ft_recognize_dims(f, perm, &kns, &looks_ft, &why) &&
+	    !ot_hdor_ft_route_bounce(f, kns, b, bo, &why) &&
+	    (m = ot_hdor_ft_uniform_max(bo)) >= 0 &&
+	    m < cur - 1e-9) {
+		tmp = *out;
+		*out = *bo;
+		*bo = tmp;
+	}
+	ot_routing_free(bo);
+	ot_routing_phase(out, "bounce", t);
+}
+
+/*
  * Whether some line has other switches or cables than another line of
  * its dimension: damage (or lines built unlike each other), where the
  * dimensions' order changes what dimension order loads.
@@ -537,6 +570,8 @@ static int hdor_ft_order(const struct ot_fabric *f, const uint8_t *perm,
 		error = ot_hdor_ft_route(f, kns, b, out, why);
 	if (!error && out->nvls > 2)
 		hdor_ft_fewer_layers(f, perm, b, out);
+	if (!error)
+		hdor_ft_bounce(f, perm, b, out);
 	return error;
 }
 
@@ -621,6 +656,8 @@ static int hdor_route_budget(const struct ot_engine *self,
 			error = ot_hdor_ft_route(f, kns, b, out, &why);
 			if (!error && out->nvls > 2)
 				hdor_ft_fewer_layers(f, NULL, b, out);
+			if (!error)
+				hdor_ft_bounce(f, NULL, b, out);
 			if (!error && orders)
 				hdor_ft_best_order(f, n, b, out);
 			if (error)

@@ -732,9 +732,12 @@ static int mark_escapes(struct ft_ctx *c)
 	const struct ot_kns *kns = c->kns;
 	uint32_t l, i, lowl;
 	unsigned int d;
+	bool any;
 
 	c->escape = calloc((size_t)c->f->max_lid + 1, 1);
-	if (!c->escape)
+	if (c->bounce)
+		c->blid = calloc((size_t)c->f->max_lid + 1, 1);
+	if (!c->escape || (c->bounce && !c->blid))
 		return ot_error_nomem(c->err, "hdor");
 	for (l = 0; l < kns->nlines; l++) {
 		const struct ot_kns_line *ln = &kns->lines[l];
@@ -752,10 +755,30 @@ static int mark_escapes(struct ft_ctx *c)
 			    !c->line[l].tbad[kns->coord[(size_t)dst->node *
 							c->n + d]])
 				continue;
+			/* the candidate with bounces (route/hdor_ft_bounce.c) */
+			if (c->bounce &&
+			    ot_hdor_ft_bounceable(c, l,
+						  kns->coord[(size_t)dst->node *
+							     c->n + d])) {
+				c->blid[lid] |= 1;
+				continue;
+			}
+			if (c->blid)
+				c->blid[lid] |= 2;
 			c->escape[lid] = 1;
 			c->any_escape = true;
 		}
 	}
+	if (!c->bounce)
+		return 0;
+	/* a LID escaped for another line is not bounced */
+	for (i = 0, any = false; i <= c->f->max_lid; i++) {
+		c->blid[i] = c->blid[i] == 1;
+		any |= c->blid[i];
+	}
+	if (!any)
+		return ot_refuse(c->err, OT_ERR_DAMAGE,
+				 "hdor: no two-plane pair to bounce");
 	return 0;
 }
 
@@ -771,6 +794,10 @@ struct ft_esc {
 	int32_t *router; /* per LID, -1: none (or NULL: no twist) */
 	uint8_t *cls;    /* per line: the SL of its twists */
 	uint8_t *mix;    /* per LID: its other order's SL (route/hdor_ft_mix.c) */
+	/* bounced pairs and the bounce SLs' VL (route/hdor_ft_bounce.c) */
+	uint64_t *bkeys;
+	uint32_t nbkeys;
+	uint8_t bvl[OT_NUM_SLS];
 };
 
 static void ft_esc_free(void *ctx)
@@ -784,6 +811,7 @@ static void ft_esc_free(void *ctx)
 	free(e->router);
 	free(e->cls);
 	free(e->mix);
+	free(e->bkeys);
 	ot_kns_free(e->kns);
 	free(e);
 }
@@ -808,6 +836,13 @@ static uint8_t ft_esc_sl(const struct ft_esc *e, uint16_t slid,
 
 		if (l >= 0)
 			return e->cls[l];
+	}
+	if (e->nbkeys && slid <= e->max_lid && e->router[slid] >= 0) {
+		uint8_t sl = ot_hdor_ft_bounced(e->bkeys, e->nbkeys,
+						e->router[slid], dlid);
+
+		if (sl)
+			return sl;
 	}
 	return e->mix ? e->mix[dlid] : 0;
 }
@@ -848,15 +883,27 @@ static struct ft_esc *ft_esc_new(const struct ft_ctx *c)
 			goto nomem;
 		memcpy(e->mix, c->mixsl, n);
 	}
+	if (c->nbkeys) {
+		e->bkeys = malloc(c->nbkeys * sizeof(*e->bkeys));
+		if (!e->bkeys)
+			goto nomem;
+		memcpy(e->bkeys, c->bkeys, c->nbkeys * sizeof(*e->bkeys));
+		e->nbkeys = c->nbkeys;
+		memcpy(e->bvl, c->bvl, sizeof(e->bvl));
+	}
 	if (c->ntwist) {
 		e->twist = malloc(c->ntwist * sizeof(*e->twist));
-		e->router = malloc(n * sizeof(*e->router));
 		e->cls = malloc((size_t)c->kns->nlines + 1);
-		if (!e->twist || !e->router || !e->cls)
+		if (!e->twist || !e->cls)
 			goto nomem;
 		memcpy(e->cls, c->cls, c->kns->nlines);
 		memcpy(e->twist, c->twist, c->ntwist * sizeof(*e->twist));
 		e->ntwist = c->ntwist;
+	}
+	if (c->ntwist || c->nbkeys) {
+		e->router = malloc(n * sizeof(*e->router));
+		if (!e->router)
+			goto nomem;
 		for (lid = 0; lid < n; lid++)
 			e->router[lid] = c->dest[lid].kind == DEST_CA ||
 					 c->dest[lid].kind == DEST_ROUTER ?
@@ -883,6 +930,22 @@ static int ft_rule(const void *ctx, const struct ot_path *p,
 	if (p->sl != sl)
 		return ot_error_set(why, "path SL %u, the engine gives SL %u toward LID %u",
 				    p->sl, sl, p->dlid);
+	if (sl && e->bvl[sl]) {
+		/* a bounce: VL 0 up to its valley, its VL from there on */
+		bool more;
+		unsigned int v = ot_hdor_ft_valley(e->kns, p->node, p->len,
+						   &more);
+
+		if (v == p->len || more)
+			return ot_error_set(why, "a bounce SL toward LID %u on a path with %s valley",
+					    p->dlid, more ? "more than one" : "no");
+		for (i = 0; i + 1 < p->len; i++)
+			if (p->vl[i] != (i >= v ? e->bvl[sl] : 0))
+				return ot_error_set(why, "hop %u from \"%s\" on VL %u, the bounce's rule gives VL %u",
+						    i, e->kns->fabric->node[p->node[i]].desc,
+						    p->vl[i], i >= v ? e->bvl[sl] : 0);
+		return 0;
+	}
 	for (i = 0; i + 1 < p->len; i++) {
 		/*
 		 * A twist: VL 0 from the CA, VL 1 from its router on (the
@@ -942,6 +1005,8 @@ static uint32_t used_sls(const struct ft_ctx *c)
 		sls |= 1u << c->lsl[i];
 	for (i = 0; c->ntwist && i < c->kns->nlines; i++)
 		sls |= c->cls[i] ? 1u << c->cls[i] : 0;
+	for (i = 2; i < OT_NUM_SLS; i++)
+		sls |= c->bvl[i] ? 1u << i : 0;
 	return sls;
 }
 
@@ -1029,6 +1094,8 @@ static void free_ctx(struct ft_ctx *c)
 	free(c->tw.mark);
 	free(c->cls);
 	free(c->mixsl);
+	free(c->blid);
+	free(c->bkeys);
 	if (c->esc_ready)
 		ot_escape_free(&c->esc);
 	if (c->line)
@@ -1044,14 +1111,16 @@ static void free_ctx(struct ft_ctx *c)
 	free(c->line);
 }
 
-int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
-		     const struct ot_engine_budget *b, struct ot_routing *out,
-		     struct ot_error *err)
+static int route_ft(const struct ot_fabric *f, struct ot_kns *kns,
+		    const struct ot_engine_budget *b, struct ot_routing *out,
+		    struct ot_error *err, bool bounce)
 {
-	struct ft_ctx c = { .f = f, .kns = kns, .err = err,
+	struct ft_ctx c = { .f = f, .kns = kns, .err = err, .bounce = bounce,
 			    .k = kns->k, .n = kns->n, .nlay = 1,
 			    .lsl = { ESC_SL },
-			    .max_vls = b ? b->max_vls : ESC_DEFAULT_VLS,
+			    /* the candidate with bounces keeps one for them */
+			    .max_vls = (b ? b->max_vls : ESC_DEFAULT_VLS) -
+				       (bounce ? 1 : 0),
 			    .max_sls = b ? b->max_sls : OT_NUM_SLS };
 	struct ot_promise *pr = &out->promise;
 	struct ft_esc *pe = NULL;
@@ -1108,13 +1177,19 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 	vl1 = c.any_escape || c.ntwist;
 	ot_routing_phase(out, "fill", t);
 	t = ot_now_ms();
-	error = ot_hdor_ft_mix(&c, out, vl1 ? 1 + c.nlay : 1, used_sls(&c),
-			       cyclic_now);
+	c.max_vls += c.bounce ? 1 : 0;
+	if (c.bounce)
+		error = ot_hdor_ft_bounce(&c, out, vl1 ? 1 + c.nlay : 1,
+					  used_sls(&c), cyclic_now);
+	if (error)
+		goto out;
+	error = ot_hdor_ft_mix(&c, out, (vl1 ? 1 + c.nlay : 1) + c.nbounce,
+			       used_sls(&c), cyclic_now);
 	if (error)
 		goto out;
 	ot_routing_phase(out, "orders", t);
-	out->nvls = (vl1 ? 1 + c.nlay : 1) + c.nmix;
-	out->needs_qos = vl1 || c.nmix;
+	out->nvls = (vl1 ? 1 + c.nlay : 1) + c.nbounce + c.nmix;
+	out->needs_qos = vl1 || c.nmix || c.nbounce;
 	if (!(pe = ft_esc_new(&c)) || !(out->priv = ft_esc_new(&c))) {
 		error = ot_error_nomem(err, "hdor");
 		goto out;
@@ -1127,12 +1202,15 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 		"Hybrid-DOR over fat-tree lines: every CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
 	if (c.nmix)
 		pr->text = "Hybrid-DOR over fat-tree lines, damaged: the CA LIDs of some routers with fewer cables into a line take another dimension order (one dimension first, then the others in increasing order), each order on an SL and VL of its own on every hop; twisted pairs and escaped destinations on SL 1 and VL 1 or a further escape layer's; every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
-	pr->minimal = !vl1 && all_minimal(&c) ? OT_MINIMAL_ALL :
-						 OT_MINIMAL_NONE;
-	pr->max_switch_hops = vl1 ? 0 : 2 * kns->stages * kns->n;
+	if (c.nbounce)
+		pr->text = "Hybrid-DOR over fat-tree lines, damaged with two-plane lines: a pair whose line has no up*-down* way from its entry router to its target bounces through a third router of the line (down there and up again in the other plane), on an SL of its own per dimension, VL 0 up to the bounce and a VL of its own from there on; twisted pairs, escaped destinations and other dimension orders on their SLs and VLs as without the bounce; every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
+	pr->minimal = !vl1 && !c.nbounce && all_minimal(&c) ?
+		      OT_MINIMAL_ALL : OT_MINIMAL_NONE;
+	pr->max_switch_hops = vl1 || c.nbounce ? 0 :
+			      2 * kns->stages * kns->n;
 	pr->sls = used_sls(&c);
 	for (i = 2; i < OT_NUM_SLS; i++)
-		pr->sls |= c.mvl[i] ? 1u << i : 0;
+		pr->sls |= c.mvl[i] || c.bvl[i] ? 1u << i : 0;
 	pr->rule = ft_rule;
 	pr->source_free = true;
 	pr->rule_text = c.nlay > 1 ?
@@ -1140,6 +1218,8 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 		vl1 ?
 		"SL 0, VL 0: dimensions in increasing order, each line crossed up then down to the destination's coordinate; twisted pairs and escaped destinations: SL 1 on VL 1 on every hop" :
 		"dimensions in increasing order, each line crossed up then down to the destination's coordinate";
+	if (c.nbounce)
+		pr->rule_text = "SL 0, VL 0: dimensions in increasing order, each line crossed up then down to the destination's coordinate; a bounce SL: one valley (down to a node of a line and up again in it), VL 0 before it and the bounce VL from it on; twisted pairs and escaped destinations on their SLs and VLs as without the bounce";
 	pe->kns = kns;
 	pr->ctx = pe;
 	pr->free_ctx = ft_esc_free;
@@ -1151,4 +1231,18 @@ out:
 	free_ctx(&c);
 	ot_kns_free(kns);
 	return error;
+}
+
+int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
+		     const struct ot_engine_budget *b, struct ot_routing *out,
+		     struct ot_error *err)
+{
+	return route_ft(f, kns, b, out, err, false);
+}
+
+int ot_hdor_ft_route_bounce(const struct ot_fabric *f, struct ot_kns *kns,
+			    const struct ot_engine_budget *b,
+			    struct ot_routing *out, struct ot_error *err)
+{
+	return route_ft(f, kns, b, out, err, true);
 }

@@ -23,6 +23,16 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 		     struct ot_error *err);
 
 /*
+ * The same with two-plane pairs bounced through a third router of their
+ * line instead of moved off dimension order (route/hdor_ft_bounce.c): a
+ * candidate, refused (-1, err set) where nothing bounces or the bounce
+ * cannot be made deadlock-free within b.
+ */
+int ot_hdor_ft_route_bounce(const struct ot_fabric *f, struct ot_kns *kns,
+			    const struct ot_engine_budget *b,
+			    struct ot_routing *out, struct ot_error *err);
+
+/*
  * The KNS as numbered for r (its dimensions perhaps in another order
  * than the recognizer's: route/hdor.c), when r is a routing of
  * ot_hdor_ft_route(); else NULL.  Valid as long as r is.

@@ -134,6 +134,21 @@ struct ft_ctx {
 	uint8_t *mixsl;
 	uint8_t mvl[OT_NUM_SLS];
 	unsigned int nmix;
+	/*
+	 * The in-line bounce (route/hdor_ft_bounce.c), a candidate routing
+	 * made only when bounce is set: blid per LID, 1 when dimension
+	 * order keeps it although some router of a line has no up*-down*
+	 * path to its target there (two-plane pairs); bkeys the sorted
+	 * bounced pairs, ((router node << 16 | LID) << 8 | SL); bvl[sl] the
+	 * VL after the bounce of a bounce SL (0: not one); nbounce the VLs
+	 * the bounce takes (0 or 1).
+	 */
+	bool bounce;
+	uint8_t *blid;
+	uint64_t *bkeys;
+	uint32_t nbkeys;
+	uint8_t bvl[OT_NUM_SLS];
+	unsigned int nbounce;
 };
 
 /* Coordinates of x in dimensions below d, as a number. */
@@ -240,5 +255,33 @@ int ot_hdor_ft_twist_cyclic(const struct ot_routing *r);
 int ot_hdor_ft_mix(struct ft_ctx *c, struct ot_routing *out,
 		   unsigned int used_vls, uint32_t used_sls,
 		   int (*cyclic)(struct ft_ctx *c, struct ot_routing *out));
+
+/*
+ * The in-line bounce (route/hdor_ft_bounce.c).  Whether every router of
+ * line l without an up*-down* path to its router t reaches t through
+ * the line's graph (a two-plane pair a third router can bounce).
+ */
+bool ot_hdor_ft_bounceable(const struct ft_ctx *c, uint32_t l,
+			   unsigned int t);
+/*
+ * The bounced pairs found on out's tables, their SLs, and the SL2VL
+ * that puts each after its bounce on a VL of its own; cyclic as for
+ * ot_hdor_ft_mix().  0 with c->nbkeys, c->bvl and c->nbounce set, or -1
+ * with c->err set (a refusal where the bounce cannot be made: the
+ * caller keeps the routing without it).
+ */
+int ot_hdor_ft_bounce(struct ft_ctx *c, struct ot_routing *out,
+		      unsigned int used_vls, uint32_t used_sls,
+		      int (*cyclic)(struct ft_ctx *c, struct ot_routing *out));
+/* The SL of the bounced pair (router, lid) among n sorted keys, or 0. */
+uint8_t ot_hdor_ft_bounced(const uint64_t *keys, uint32_t n, int32_t router,
+			   uint16_t lid);
+/*
+ * Where the path nodes[0..len) bounces: the index of its first valley
+ * (a node of a line entered from a switch of the line above it and left
+ * to one above it), or len when none; *more set when it has another.
+ */
+unsigned int ot_hdor_ft_valley(const struct ot_kns *kns, const int32_t *nodes,
+			       unsigned int len, bool *more);
 
 #endif

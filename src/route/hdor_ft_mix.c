@@ -407,7 +407,8 @@ static int setup(struct mix *m)
 		m->twl[c->twist[i] >> 16 & 0xffff] = 1;
 	for (lid = 1; lid <= f->max_lid; lid++)
 		m->moved[lid] = (c->escape && c->escape[lid]) ||
-				(m->twl[lid] && !m->twisted);
+				(m->twl[lid] && !m->twisted) ||
+				(c->blid && c->blid[lid]);
 	return 0;
 }
 

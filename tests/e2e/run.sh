@@ -82,6 +82,9 @@ tests=(
 	# a router with 1 of its 2 cables into its last line: its CAs' LIDs
 	# (and others') on other dimension orders, VLs 2 and 3 (hdor_ft_mix.c)
 	"hdor-kns-mixed-orders|$here/test_hdor_kns.sh kns-mixed-orders gen:kns+3+3+--cas+2+--links+1+--down+3+--up+2+--shuffle-ports+78+--drop-links+0.02+--seed+40 0.9 escape"
+	# two-plane lines: a router pair in opposite planes bounces through a
+	# third router of its line, VL 1 after the bounce (hdor_ft_bounce.c)
+	"hdor-kns-bounce|$here/test_hdor_kns.sh kns-bounce gen:kns+3+2+--cas+2+--links+1+--down+3+--up+2+--shuffle-ports+57+--drop-links+0.1+--seed+138 0.7 bounce"
 	"hdor-vl-budget|$here/test_hdor_vl_budget.sh kns+8+2+--cas+2+--down+4,2+--up+2,4+--drop-links+0.15+--drop-switches+0.1+--seed+2+--shuffle-ports+2"
 	"refusal-fattree|$here/test_refusal.sh fattree $topo/fattree-4leaf-2spine.net 5E02:topology ft-leaf-0"
 	"refusal-missing-cable|$here/test_refusal.sh missing-cable $gen/cellia-missing-cable.net 5E02:topology R[2,3] $missing_peer"

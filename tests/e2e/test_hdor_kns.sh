@@ -18,6 +18,9 @@
 # routers' CAs, 2 and 3), paths not all minimal; "escape-all": every
 # destination on it, VL 1 alone (a
 # router cut off its line of dimension 0 puts every destination there).
+# "bounce": as "escape", and hdor's routing of the discovered fabric must
+# be the one with in-line bounces (route/hdor_ft_bounce.c: its promise
+# says so), on VL 1 after the bounce.
 #
 # usage: test_hdor_kns.sh NAME NETFILE|gen:ARGS [MIN_UNIFORM [ESCAPE]]
 . "$(dirname "$0")/lib.sh"
@@ -26,6 +29,8 @@ name=$1
 net=$2
 min_uniform=${3:-}
 escape=${4:-}
+bounce=
+[ "$escape" = bounce ] && bounce=1 && escape=escape
 want_vls="[0]"
 [ "$escape" = escape ] && want_vls="[0, 1]" &&
 	want_re='^\[0, 1(, 2(, 3)?)?\]$'
@@ -67,6 +72,11 @@ got=$(grep -c -E '^(Hca|Ca)' "$WORK/live.net")
 "$OSMTOPO" route --lfts-only hdor "$WORK/live.net" >"$WORK/offline.lfts"
 if ! diff -u "$WORK/offline.lfts" "$WORK/live.lfts" >"$WORK/lfts.diff"; then
 	e2e_fail "live LFTs differ from offline hdor: $(head -20 "$WORK/lfts.diff")"
+fi
+if [ -n "$bounce" ]; then
+	"$OSMTOPO" check --route hdor "$WORK/live.net" >"$WORK/bounce.txt" 2>&1 || true
+	grep -q "bounces through a third router" "$WORK/bounce.txt" ||
+		e2e_fail "hdor did not keep the bounce: $(grep -E '^promise' "$WORK/bounce.txt")"
 fi
 
 # Every pair routed, Hybrid-DOR paths, no loop, no credit loop.
