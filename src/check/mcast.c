@@ -22,6 +22,7 @@
  * strongly connected parts are counted again; more than unicast alone
  * has is a credit loop multicast adds.
  */
+#define _GNU_SOURCE /* qsort_r */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -220,16 +221,16 @@ static int count_missed(struct mc_flood *w, uint32_t first, uint32_t last)
 	return 0;
 }
 
-static struct mc_flood *cmp_ctx;
-
-static int cmp_entry(const void *a, const void *b)
+/* Members by the switch they enter at, then by index. */
+static int cmp_entry(const void *a, const void *b, void *arg)
 {
-	int32_t x = cmp_ctx->entry_sw[*(const uint32_t *)a];
-	int32_t y = cmp_ctx->entry_sw[*(const uint32_t *)b];
+	const struct mc_flood *w = arg;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	int32_t x = w->entry_sw[i], y = w->entry_sw[j];
 
 	if (x != y)
 		return x < y ? -1 : 1;
-	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+	return (i > j) - (i < j);
 }
 
 /* Where each member's packets enter the switches; -1 when nowhere. */
@@ -263,8 +264,7 @@ static int entries(struct mc_flood *w)
 		}
 		w->member_at[w->port_base[x->node] + x->port] = (int32_t)m;
 	}
-	cmp_ctx = w;
-	qsort(w->order, g->nmembers, sizeof(*w->order), cmp_entry);
+	qsort_r(w->order, g->nmembers, sizeof(*w->order), cmp_entry, w);
 	return 0;
 }
 

@@ -267,6 +267,11 @@ void ot_escape_free(struct ot_escape *e)
 		for (s = 0; s < e->n; s++)
 			free(e->tree[s]);
 	free(e->tree);
+	if (e->plan)
+		for (s = 0; s < e->n; s++)
+			free(e->plan[s]);
+	free(e->plan);
+	free(e->jport);
 	free(e->phi);
 	free(e->by_phi);
 	free(e->own_present);
@@ -327,73 +332,178 @@ int ot_escape_ports(struct ot_escape *e, const struct ot_fabric *f,
 	return 0;
 }
 
+/*
+ * What ot_escape_ports_balanced() needs toward T that depends on T
+ * alone, built once: the present positions in the order they pick in
+ * (farthest from T first, phi order within a distance), and in the same
+ * order, per position, the number of its legal next hops and each as
+ * j - start[s] (a position has at most OT_MAX_PORTS neighbours),
+ * ascending: a stream read front to back.  cut: a position T cannot be
+ * reached from (the first in phi order), or UINT32_MAX.
+ */
+struct esc_plan {
+	uint32_t cut;
+	uint32_t *order;
+	uint8_t *legal;
+};
+
+/* Position s's legal next hops toward row's destination, into out. */
+static unsigned int legal_hops(const struct ot_escape *e, const uint16_t *row,
+			       uint32_t s, uint8_t *out)
+{
+	unsigned int val = row[s] & ~ESC_DOWN, nl = 0;
+	bool down = row[s] & ESC_DOWN;
+	uint32_t j;
+
+	for (j = e->start[s]; j < e->start[s + 1]; j++)
+		if (legal_next(e, row, s, e->adj[j], val, down)) {
+			if (out)
+				out[nl] = (uint8_t)(j - e->start[s]);
+			nl++;
+		}
+	return nl;
+}
+
+static const struct esc_plan *escape_plan(struct ot_escape *e, uint32_t T)
+{
+	const uint16_t *row = escape_tree(e, T);
+	uint32_t np = e->npresent, *at, k, s, i, top = 0, cut = UINT32_MAX;
+	size_t nl = 0;
+	struct esc_plan *pl;
+	unsigned int val;
+	uint8_t *w;
+
+	if (!row)
+		return NULL;
+	if (!e->plan) {
+		e->plan = calloc((size_t)e->n + 1, sizeof(*e->plan));
+		if (!e->plan)
+			return NULL;
+	}
+	if (e->plan[T])
+		return e->plan[T];
+	for (k = 0; k < np && cut == UINT32_MAX; k++) {
+		s = e->by_phi[k];
+		if ((row[s] & ~ESC_DOWN) == ESC_FAR)
+			cut = s;
+		else if (s != T)
+			nl += legal_hops(e, row, s, NULL);
+	}
+	if (cut != UINT32_MAX)
+		np = nl = 0;
+	at = calloc((size_t)np + 2, sizeof(*at));
+	pl = malloc(sizeof(*pl) + (size_t)np * sizeof(uint32_t) + np + nl + 1);
+	if (!at || !pl) {
+		free(at);
+		free(pl);
+		return NULL;
+	}
+	pl->cut = cut;
+	pl->order = (uint32_t *)(pl + 1);
+	pl->legal = (uint8_t *)(pl->order + np);
+	for (k = 0; k < np; k++) {
+		val = row[e->by_phi[k]] & ~ESC_DOWN;
+		/* a legal path visits each position once: val < npresent */
+		at[val]++;
+		if (val > top)
+			top = val;
+	}
+	for (i = 0, val = top + 1; np && val-- > 0;) {
+		k = at[val];
+		at[val] = i;
+		i += k;
+	}
+	for (k = 0; k < np; k++) {
+		s = e->by_phi[k];
+		pl->order[at[row[s] & ~ESC_DOWN]++] = s;
+	}
+	for (w = pl->legal, i = 0; i < np; i++) {
+		s = pl->order[i];
+		*w = s == T ? 0 : (uint8_t)legal_hops(e, row, s, w + 1);
+		w += 1u + *w;
+	}
+	free(at);
+	e->plan[T] = pl;
+	return pl;
+}
+
+/* The port toward each adj[j] under node map node_of, built once. */
+static const uint8_t *escape_jports(struct ot_escape *e,
+				    const struct ot_fabric *f,
+				    const int32_t *node_of)
+{
+	uint32_t s, j;
+
+	if (e->jport && e->jport_of == node_of)
+		return e->jport;
+	free(e->jport);
+	e->jport = malloc((size_t)e->start[e->n] + 1);
+	e->jport_of = node_of;
+	if (!e->jport)
+		return NULL;
+	for (s = 0; s < e->n; s++)
+		for (j = e->start[s]; j < e->start[s + 1]; j++)
+			if (e->present[s])
+				e->jport[j] = port_to(e, f, node_of, s, j);
+	return e->jport;
+}
+
 int ot_escape_ports_balanced(struct ot_escape *e, const struct ot_fabric *f,
 			     const int32_t *node_of, uint32_t t, uint32_t seq,
 			     const double *inject, double *load, uint8_t tport,
 			     uint8_t *hop, const char *who,
 			     struct ot_error *err)
 {
-	const uint16_t *row = escape_tree(e, t);
-	uint32_t *order = malloc(((size_t)e->npresent + 1) * sizeof(*order));
-	uint32_t *at = calloc((size_t)e->npresent + 2, sizeof(*at));
+	const struct esc_plan *pl = escape_plan(e, t);
+	const uint8_t *jport = escape_jports(e, f, node_of);
 	double *rate = malloc(((size_t)e->n + 1) * sizeof(*rate));
-	uint32_t k, s, j, best, i, deg, top = 0;
-	unsigned int val;
-	bool down;
+	uint32_t k, s, i, a, nl, deg, r0, best, j;
+	const uint8_t *lg;
 	int error = 0;
 
-	if (!row || !order || !at || !rate) {
+	if (!pl || !jport || !rate) {
 		error = ot_error_nomem(err, who);
 		goto out;
 	}
-	/* farthest first, in phi order within a distance: a fixed order */
-	for (k = 0; k < e->npresent; k++) {
-		s = e->by_phi[k];
-		val = row[s] & ~ESC_DOWN;
-		if (val == ESC_FAR) {
-			error = escape_cut(f, node_of, s, t, who, err);
-			goto out;
-		}
-		rate[s] = inject[s];
-		/* a legal path visits each position once: val < npresent */
-		at[val]++;
-		if (val > top)
-			top = val;
+	if (pl->cut != UINT32_MAX) {
+		error = escape_cut(f, node_of, pl->cut, t, who, err);
+		goto out;
 	}
-	for (i = 0, val = top + 1; val-- > 0;) {
-		k = at[val];
-		at[val] = i;
-		i += k;
-	}
-	for (k = 0; k < e->npresent; k++) {
-		s = e->by_phi[k];
-		order[at[row[s] & ~ESC_DOWN]++] = s;
-	}
-	for (i = 0; i < e->npresent; i++) {
-		s = order[i];
+	for (k = 0; k < e->npresent; k++)
+		rate[e->by_phi[k]] = inject[e->by_phi[k]];
+	/*
+	 * Each position's legal next hops in the order the neighbours are
+	 * tried, starting at seq % deg and wrapping: the least loaded wins,
+	 * the first tried on a tie.
+	 */
+	for (lg = pl->legal, i = 0; i < e->npresent; i++, lg += 1u + nl) {
+		s = pl->order[i];
+		nl = lg[0];
 		if (s == t) {
 			hop[node_of[s]] = tport;
 			continue;
 		}
-		val = row[s] & ~ESC_DOWN;
-		down = row[s] & ESC_DOWN;
+		if (!nl) { /* cannot happen: val < ESC_FAR has a next hop */
+			error = escape_cut(f, node_of, s, t, who, err);
+			goto out;
+		}
 		deg = e->start[s + 1] - e->start[s];
+		r0 = seq % deg;
+		for (a = 0; a < nl && lg[1 + a] < r0; a++)
+			;
 		best = UINT32_MAX;
-		j = e->start[s] + seq % deg;
-		for (k = 0; k < deg; k++, j++) {
-			if (j == e->start[s + 1])
-				j = e->start[s];
-			if ((best == UINT32_MAX || load[j] < load[best] - 1e-12) &&
-			    legal_next(e, row, s, e->adj[j], val, down))
+		for (k = 0; k < nl; k++, a++) {
+			if (a == nl)
+				a = 0;
+			j = e->start[s] + lg[1 + a];
+			if (best == UINT32_MAX || load[j] < load[best] - 1e-12)
 				best = j;
 		}
 		load[best] += rate[s];
 		rate[e->adj[best]] += rate[s];
-		hop[node_of[s]] = port_to(e, f, node_of, s, best);
+		hop[node_of[s]] = jport[best];
 	}
 out:
-	free(order);
-	free(at);
 	free(rate);
 	return error;
 }

@@ -37,6 +37,15 @@ struct ot_escape {
 	uint32_t *by_phi;      /* present positions in phi order */
 	uint32_t npresent;
 	uint16_t **tree;       /* per destination: legal distances, on demand */
+	/*
+	 * Per destination, for ot_escape_ports_balanced(), on demand: the
+	 * positions farthest first and each one's legal next hops (see
+	 * escape.c, struct esc_plan); the port toward each adj[j] of the
+	 * node map it was built for.
+	 */
+	struct esc_plan **plan;
+	uint8_t *jport;
+	const int32_t *jport_of;
 	/* what ot_escape_init_nodes() built for itself (else NULL) */
 	uint8_t *own_present;
 	uint32_t *own_start, *own_adj;

@@ -63,6 +63,7 @@
  * if it has a cycle, the whole mixing is made again without twisted
  * LIDs, which the ranking covers (and searched once more all the same).
  */
+#define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
 #include <string.h>
 
@@ -316,18 +317,15 @@ static void set_entry(struct mix *m, uint32_t i, uint16_t lid, uint8_t p)
 	m->cnt[(size_t)i * (OT_MAX_PORTS + 1) + p]++;
 }
 
-static int cmp_coord_ctx_n;
-static const int16_t *cmp_coord_ctx;
-
-static int cmp_router(const void *a, const void *b)
+/* Routers by their coordinates, the last dimension most significant. */
+static int cmp_router(const void *a, const void *b, void *arg)
 {
-	const int16_t *x = cmp_coord_ctx + (size_t)*(const int32_t *)a *
-					   cmp_coord_ctx_n;
-	const int16_t *y = cmp_coord_ctx + (size_t)*(const int32_t *)b *
-					   cmp_coord_ctx_n;
-	int d;
+	const struct ft_ctx *c = arg;
+	const int16_t *x = c->kns->coord + (size_t)*(const int32_t *)a * c->n;
+	const int16_t *y = c->kns->coord + (size_t)*(const int32_t *)b * c->n;
+	unsigned int d;
 
-	for (d = cmp_coord_ctx_n; d-- > 0;)
+	for (d = c->n; d-- > 0;)
 		if (x[d] != y[d])
 			return x[d] < y[d] ? -1 : 1;
 	return 0;
@@ -379,9 +377,7 @@ static int setup(struct mix *m)
 			m->w[r]++;
 	}
 	m->nch = (uint32_t)at;
-	cmp_coord_ctx = kns->coord;
-	cmp_coord_ctx_n = (int)c->n;
-	qsort(m->routers, m->nrouters, sizeof(*m->routers), cmp_router);
+	qsort_r(m->routers, m->nrouters, sizeof(*m->routers), cmp_router, c);
 	for (x = 0; x < f->nnodes; x++)
 		m->rslot[x] = -1;
 	for (i = 0; i < m->nrouters; i++)
