@@ -1415,7 +1415,10 @@ static int route_try(struct dfp_ctx *c, struct ot_routing *out,
 /*
  * The seeded passes (where the routing by load was tried): the kept
  * routing's variant with cables by load and turns, its loads seeding
- * the new one's (c->prior), up to DFP_SEEDED times while each is kept.
+ * the new one's (c->prior); where that is not kept and the other
+ * routings ran (damage layer or detours), alt 1 with them (alt 2 where
+ * alt 1 was kept): the damage layer's and the detours' cables by the
+ * seeded loads too; up to DFP_SEEDED times while one is kept.
  * The routing by load sees only the LIDs routed before the one it
  * routes, so its first choices are made on empty links (draw 568 of
  * issue 23: three LIDs per leaf over two spines, every group sending
@@ -1452,6 +1455,10 @@ static int route_alt(struct dfp_ctx *c, struct ot_routing *out)
 		struct dfp_variant v = { c->alt, 2, c->noshare };
 
 		kept = route_try(c, out, &v, true, &m0);
+		if (!kept && other) { /* the damage layer by load, seeded */
+			v.alt = c->alt == 1 ? 2 : 1;
+			kept = route_try(c, out, &v, true, &m0);
+		}
 	}
 	return m0 < 0 ? -1 : 0;
 }

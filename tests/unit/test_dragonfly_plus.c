@@ -699,6 +699,14 @@ START_TEST(two_vls_damaged)
 			    .arr = OT_DF_RANDOM, .seed = 910 }, 0.525 },
 			{ { .a = 2, .s = 2, .h = 3, .p = 3, .w = 1, .g = 4,
 			    .arr = OT_DF_PALMTREE, .seed = 568 }, 0.590 },
+			/*
+			 * Seeded, the damage layer's and detours' cables by
+			 * load too (alt 1 where the first routing was kept:
+			 * 0.792 before; a spine that lost a leaf takes three
+			 * groups' only cables and their turns).
+			 */
+			{ { .a = 2, .s = 5, .h = 3, .p = 3, .w = 1, .g = 16,
+			    .arr = OT_DF_CONSECUTIVE, .seed = 328 }, 0.880 },
 		};
 
 		for (j = 0; j < sizeof(few) / sizeof(few[0]); j++) {
