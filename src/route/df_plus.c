@@ -784,8 +784,8 @@ static int cmp_pos(const void *a, const void *b, void *ctx)
 }
 
 /* One LID: every switch's port, or the escape layer's where one lacks. */
-static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
-		     uint8_t *buf)
+static int route_lid_at(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
+			uint8_t *buf)
 {
 	uint32_t i;
 	bool none = false;
@@ -848,6 +848,26 @@ static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 	if (c->cabload) /* a turn below a landing spine by load */
 		return ot_dfp_alt_land(c, lid, buf, c->cabload > 1);
 	return 0;
+}
+
+/*
+ * route_lid_at(); in the seeded routing by load (c->prior) the LID's
+ * flows by the kept routing leave the loads first, and its new ones
+ * (those alt_land did not count: the damage and escape layers') enter
+ * them after.
+ */
+static int route_lid(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
+		     uint8_t *buf)
+{
+	int error;
+
+	if (c->prior)
+		ot_dfp_alt_reload(c, lid, NULL);
+	c->landed = false;
+	error = route_lid_at(c, lid, seq, buf);
+	if (!error && c->prior && !c->landed)
+		ot_dfp_alt_reload(c, lid, buf);
+	return error;
 }
 
 /* A leaf's CAs: its ports cabled to other than switches. */
@@ -1023,6 +1043,8 @@ static int fill_lfts(struct dfp_ctx *c, struct ot_routing *out)
 	}
 	memcpy(by, c->order, (size_t)c->norder * sizeof(*by));
 	qsort_r(by, c->norder, sizeof(*by), cmp_pos, c);
+	if (c->prior)
+		ot_dfp_alt_preload(c);
 	for (i = 0; i < c->norder && !error; i = j) {
 		int32_t T0 = T;
 
@@ -1288,6 +1310,9 @@ static void ctx_free(struct dfp_ctx *c)
 	free(c->dload);
 	free(c->gpick);
 	free(c->ctouch);
+	free(c->ctw);
+	free(c->clog);
+	free(c->clogw);
 	free(c->lthru);
 }
 
@@ -1341,9 +1366,74 @@ static int64_t busiest(struct dfp_ctx *c, const struct ot_routing *out)
 	return m < 0 ? ot_error_nomem(c->err, "df-static") : m;
 }
 
+/*
+ * Variant v routed into a routing of its own, kept in *c and out where
+ * it takes no more VLs (or at most 2) and its busiest link carries
+ * fewer flows than *m0's, or as many on fewer VLs: 1 kept, 0 not, -1
+ * error (*m0 -1).
+ */
+static int route_try(struct dfp_ctx *c, struct ot_routing *out,
+		     const struct dfp_variant *v, bool seeded, int64_t *m0)
+{
+	struct dfp_ctx a = { .f = c->f, .d = c->d, .err = c->err,
+			     .alt = v->alt, .noshare = v->noshare,
+			     .cabload = v->cabload,
+			     .prior = seeded ? out : NULL };
+	struct ot_routing *o = ot_routing_new(c->f);
+	struct dfp_vlrule v0 = ctx_vlrule(c), v1;
+	unsigned int vls0, vls1;
+	int64_t m1;
+	int kept = 0;
+
+	m1 = !o ? ot_error_nomem(c->err, "df-static") :
+	     route_tables(&a, o) ? -1 : busiest(&a, o);
+	a.prior = NULL; /* out's tables change hands below */
+
+	v1 = ctx_vlrule(&a);
+	vls0 = ot_dfp_vlrule_vls(&v0);
+	vls1 = ot_dfp_vlrule_vls(&v1);
+	if (m1 < 0) {
+		*m0 = -1;
+		kept = -1;
+	} else if ((m1 < *m0 && (vls1 <= vls0 || vls1 <= 2)) ||
+		   (m1 == *m0 && vls1 < vls0)) {
+		struct dfp_ctx t = *c;
+		uint8_t **lft = out->lft;
+
+		*c = a;
+		a = t;
+		out->lft = o->lft;
+		o->lft = lft;
+		*m0 = m1;
+		kept = 1;
+	}
+	ctx_free(&a);
+	ot_routing_free(o);
+	return kept;
+}
+
+/*
+ * The seeded passes (where the routing by load was tried): the kept
+ * routing's variant with cables by load and turns, its loads seeding
+ * the new one's (c->prior); where that is not kept and the other
+ * routings ran (damage layer or detours), alt 1 with them (alt 2 where
+ * alt 1 was kept): the damage layer's and the detours' cables by the
+ * seeded loads too; up to DFP_SEEDED times while one is kept.
+ * The routing by load sees only the LIDs routed before the one it
+ * routes, so its first choices are made on empty links (draw 568 of
+ * issue 23: three LIDs per leaf over two spines, every group sending
+ * two of them down the same spine); seeded, each LID sees every other
+ * LID's flows, by the kept routing where it is not routed anew yet.
+ * The candidates, shapes and SLs are the routing by load's (only which
+ * candidate a switch takes changes), VL 1 is searched afterwards as
+ * for every routing (df_plus_vl1.c), so the deadlock argument is that
+ * routing's; the checker proves each table.
+ */
+#define DFP_SEEDED 2
+
 static int route_alt(struct dfp_ctx *c, struct ot_routing *out)
 {
-	int64_t m0 = busiest(c, out), m1;
+	int64_t m0 = busiest(c, out);
 	bool other = c->damage || c->any_detour, uneven = ot_dfp_uneven(c);
 	bool shared = !c->damage && c->any_detour;
 	const struct dfp_variant all[] = {
@@ -1356,39 +1446,19 @@ static int route_alt(struct dfp_ctx *c, struct ot_routing *out)
 		shared && uneven, shared && uneven,
 	};
 	uint32_t x;
+	int kept = 1;
 
-	for (x = 0; m0 >= 0 && x < sizeof(all) / sizeof(*all); x++) {
-		struct dfp_ctx a = { .f = c->f, .d = c->d, .err = c->err,
-				     .alt = all[x].alt,
-				     .noshare = all[x].noshare,
-				     .cabload = all[x].cabload };
-		struct ot_routing *o;
-		struct dfp_vlrule v0 = ctx_vlrule(c), v1;
-		unsigned int vls0, vls1;
+	for (x = 0; m0 >= 0 && x < sizeof(all) / sizeof(*all); x++)
+		if (use[x])
+			route_try(c, out, &all[x], false, &m0);
+	for (x = 0; uneven && m0 >= 0 && kept > 0 && x < DFP_SEEDED; x++) {
+		struct dfp_variant v = { c->alt, 2, c->noshare };
 
-		if (!use[x])
-			continue;
-		o = ot_routing_new(c->f);
-		m1 = !o ? ot_error_nomem(c->err, "df-static") :
-		     route_tables(&a, o) ? -1 : busiest(&a, o);
-		v1 = ctx_vlrule(&a);
-		vls0 = ot_dfp_vlrule_vls(&v0);
-		vls1 = ot_dfp_vlrule_vls(&v1);
-		if (m1 < 0) {
-			m0 = -1;
-		} else if ((m1 < m0 && (vls1 <= vls0 || vls1 <= 2)) ||
-			   (m1 == m0 && vls1 < vls0)) {
-			struct dfp_ctx t = *c;
-			uint8_t **lft = out->lft;
-
-			*c = a;
-			a = t;
-			out->lft = o->lft;
-			o->lft = lft;
-			m0 = m1;
+		kept = route_try(c, out, &v, true, &m0);
+		if (!kept && other) { /* the damage layer by load, seeded */
+			v.alt = c->alt == 1 ? 2 : 1;
+			kept = route_try(c, out, &v, true, &m0);
 		}
-		ctx_free(&a);
-		ot_routing_free(o);
 	}
 	return m0 < 0 ? -1 : 0;
 }

@@ -105,7 +105,16 @@ int ot_dfp_alt_prepare(struct dfp_ctx *c)
 	c->ctouch = malloc((DFP_TOUCH * (size_t)c->nleaves + 1) *
 			   sizeof(*c->ctouch));
 	c->lthru = malloc(((size_t)c->d->max_leaves + 1) * sizeof(*c->lthru));
-	if (!c->gpick || !c->ctouch || !c->lthru)
+	c->ctw = malloc((DFP_TOUCH * (size_t)c->nleaves + 1) * sizeof(*c->ctw));
+	if (c->prior) {
+		c->clog = malloc((DFP_TOUCH * (size_t)c->nleaves + 1) *
+				 sizeof(*c->clog));
+		c->clogw = malloc((DFP_TOUCH * (size_t)c->nleaves + 1) *
+				  sizeof(*c->clogw));
+		if (!c->clog || !c->clogw)
+			return ot_error_nomem(c->err, "df-static");
+	}
+	if (!c->gpick || !c->ctouch || !c->lthru || !c->ctw)
 		return ot_error_nomem(c->err, "df-static");
 	memset(c->gpick, 0xff, ((size_t)c->ng + 1) * sizeof(*c->gpick));
 	return 0;
@@ -360,6 +369,7 @@ static uint32_t group_walk(struct dfp_ctx *c, uint32_t G, uint32_t lid,
 
 			if (x < 0)
 				break;
+			c->ctw[n] = sign * w;
 			c->ctouch[n++] = c->dlbase[s] + p - 1;
 			c->dload[c->dlbase[s] + p - 1] += sign * w;
 			s = x;
@@ -368,17 +378,40 @@ static uint32_t group_walk(struct dfp_ctx *c, uint32_t G, uint32_t lid,
 	return n;
 }
 
-/* The busiest link G's flows toward lid would take (loads unchanged). */
+/*
+ * The busiest link G's flows toward lid would take (loads unchanged);
+ * the sum of the squares of the loads of the links they take into *sq.
+ */
 static int64_t group_cost(struct dfp_ctx *c, uint32_t G, uint32_t lid,
-			  const uint8_t *buf)
+			  const uint8_t *buf, int64_t *sq)
 {
 	uint32_t n = group_walk(c, G, lid, buf, 1), x;
 	int64_t m = 0;
 
-	for (x = 0; x < n; x++)
-		m = c->dload[c->ctouch[x]] > m ? c->dload[c->ctouch[x]] : m;
+	*sq = 0;
+	for (x = 0; x < n; x++) {
+		int64_t l = c->dload[c->ctouch[x]];
+
+		m = l > m ? l : m;
+		*sq += l * l;
+	}
 	group_walk(c, G, lid, buf, -1);
 	return m;
+}
+
+/*
+ * Group G's flows toward lid through buf into dload, each link and its
+ * flows logged in clog, clogw from n on (each leaf's walk at most
+ * DFP_TOUCH links, every leaf once per LID); the log's new length.
+ */
+static uint32_t group_log(struct dfp_ctx *c, uint32_t G, uint32_t lid,
+			  const uint8_t *buf, uint32_t n)
+{
+	uint32_t m = group_walk(c, G, lid, buf, 1);
+
+	memcpy(c->clog + n, c->ctouch, (size_t)m * sizeof(*c->clog));
+	memcpy(c->clogw + n, c->ctw, (size_t)m * sizeof(*c->clogw));
+	return n + m;
 }
 
 /* Group G's switches' ports toward lid again (after gpick[G] changed). */
@@ -416,12 +449,12 @@ void ot_dfp_alt_cables(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 {
 	const struct ot_dfp *d = c->d;
 	uint32_t H = (uint32_t)d->group[c->tleaf[lid]], k = c->rank[lid];
-	uint32_t G, C, t, best;
+	uint32_t G, C, t, best, nlog = 0;
 
 	if (!counted(c, lid))
 		return;
 	for (G = 0; G < c->ng; G++) {
-		int64_t bl = -1, l;
+		int64_t bl = -1, bsq = 0, l, sq;
 
 		C = c->fstart[G + 1] - c->fstart[G];
 		if (G == H || C < 2)
@@ -429,15 +462,22 @@ void ot_dfp_alt_cables(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 		for (t = 0, best = k % C; t < C; t++) {
 			c->gpick[G] = (k + t) % C;
 			group_ports(c, G, lid, buf);
-			l = group_cost(c, G, lid, buf);
-			if (bl < 0 || l < bl) {
+			l = group_cost(c, G, lid, buf, &sq);
+			/* seeded: on a tie, the lower sum of squares */
+			if (bl < 0 || l < bl ||
+			    (c->prior && l == bl && sq < bsq)) {
 				bl = l;
+				bsq = sq;
 				best = c->gpick[G];
 			}
 		}
 		c->gpick[G] = best;
 		group_ports(c, G, lid, buf);
+		if (c->prior) /* seeded: the next groups see G's choice */
+			nlog = group_log(c, G, lid, buf, nlog);
 	}
+	while (nlog--) /* ot_dfp_alt_land() counts them all */
+		c->dload[c->clog[nlog]] -= c->clogw[nlog];
 }
 
 /* The load of switch s's link over port p (0: none). */
@@ -691,9 +731,74 @@ int ot_dfp_alt_land(struct dfp_ctx *c, uint32_t lid, uint8_t *buf,
 		home_up(c, lid, bw, buf);
 	for (G = 0; G < c->ng; G++)
 		group_walk(c, G, lid, buf, 1);
+	c->landed = true;
 	return 0;
 }
 
+/* Leaf pos i's CAs' flows toward lid through prior's tables, times sign. */
+static void prior_walk(struct dfp_ctx *c, uint32_t i, uint32_t lid,
+		       int32_t sign)
+{
+	int32_t s = c->posnode[i], w = (int32_t)c->lcas[i] * sign, x;
+	uint32_t hops = 0;
+
+	while (w && s != c->tsw[lid] && hops++ <= c->nsw) {
+		unsigned int p = c->prior->lft[s][lid];
+
+		x = hop_to(c->f, s, p);
+		if (x < 0)
+			break;
+		c->dload[c->dlbase[s] + p - 1] += w;
+		s = x;
+	}
+}
+
+void ot_dfp_alt_preload(struct dfp_ctx *c)
+{
+	uint32_t x, i;
+
+	for (x = 0; x < c->norder; x++)
+		for (i = 0; counted(c, c->order[x]) && i < c->nleaves; i++)
+			prior_walk(c, i, c->order[x], 1);
+}
+
+void ot_dfp_alt_reload(struct dfp_ctx *c, uint32_t lid, const uint8_t *buf)
+{
+	uint32_t i, G;
+
+	if (!counted(c, lid))
+		return;
+	for (i = 0; !buf && i < c->nleaves; i++)
+		prior_walk(c, i, lid, -1);
+	for (G = 0; buf && G < c->ng; G++)
+		group_walk(c, G, lid, buf, 1);
+}
+
+/* Group G's global cables (its spines' ports cabled to another group). */
+static uint32_t group_globals(const struct dfp_ctx *c, uint32_t G)
+{
+	const struct ot_dfp *d = c->d;
+	uint32_t i, n = 0;
+	unsigned int p;
+
+	for (i = d->sstart[G]; i < d->sstart[G + 1]; i++)
+		for (p = 1; p <= c->f->node[d->spine[i]].nports; p++)
+			n += ot_dfp_port_class(d, d->spine[i], p) ==
+			     OT_DFP_PORT_GLOBAL;
+	return n;
+}
+
+/*
+ * Whether a switch, a leaf's cable up or a global cable is missing: a
+ * group with fewer leaves or spines than the largest, leaves with
+ * unequal cables up, or groups with unequal global cables.  Not a
+ * spine's own count of global cables: an intact fabric with fewer
+ * groups than its spines' ports allow leaves some of them uncabled
+ * (unit fewer_groups), but every group the same number (each group's
+ * global cable j goes to the group and cable that j alone names, in
+ * every arrangement `osmtopo gen` draws), so a lost global cable shows
+ * as two groups with one fewer than the others.
+ */
 bool ot_dfp_uneven(const struct dfp_ctx *c)
 {
 	const struct ot_fabric *f = c->f;
@@ -703,7 +808,8 @@ bool ot_dfp_uneven(const struct dfp_ctx *c)
 
 	for (G = 0; G < c->ng; G++)
 		if (d->lstart[G + 1] - d->lstart[G] != d->max_leaves ||
-		    d->sstart[G + 1] - d->sstart[G] != d->max_spines)
+		    d->sstart[G + 1] - d->sstart[G] != d->max_spines ||
+		    (G && group_globals(c, G) != group_globals(c, 0)))
 			return true;
 	for (i = 0; i < c->nleaves; i++) {
 		int32_t s = c->posnode[i];

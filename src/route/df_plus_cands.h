@@ -16,6 +16,8 @@
 #include "route/escape.h"
 #include "topo/dragonfly_plus.h"
 
+struct ot_routing;
+
 /* A global cable: its spine, port and the spine at the far end. */
 struct dfp_cab {
 	int32_t sp, far;
@@ -103,7 +105,18 @@ struct dfp_ctx {
 	 * links a try loads)
 	 */
 	uint8_t cabload; /* 2: and turns below landing spines */
+	/*
+	 * the routing by load again, seeded (route_alt()): dload starts
+	 * with the flows of the routing kept so far (prior's tables), and
+	 * each LID's own leave as it is routed anew (ot_dfp_alt_reload());
+	 * landed: alt_land counted the LID's new flows
+	 */
+	const struct ot_routing *prior;
+	bool landed;
 	uint32_t *gpick, *ctouch;
+	int32_t *ctw;            /* per ctouch: the flows added */
+	uint32_t *clog;          /* seeded: links loaded for a LID so far */
+	int32_t *clogw;          /* and their flows */
 	int64_t *lthru; /* per leaf of T's group: flows through it */
 	uint32_t *dlbase, *lcas;
 	int32_t *dload;
@@ -190,14 +203,21 @@ void ot_dfp_alt_cables(struct dfp_ctx *c, uint32_t lid, uint8_t *buf);
  * toward lid counted in dload.  0, or -1 with err set. */
 int ot_dfp_alt_land(struct dfp_ctx *c, uint32_t lid, uint8_t *buf,
 		    bool turns);
+/* Seeded routing by load (c->prior): every CA LID's flows through
+ * prior's tables into dload (c->lcas set). */
+void ot_dfp_alt_preload(struct dfp_ctx *c);
+/* lid's flows out of dload through prior's tables (buf NULL), or into
+ * it through buf's columns. */
+void ot_dfp_alt_reload(struct dfp_ctx *c, uint32_t lid, const uint8_t *buf);
 /* The path SL from leaf s's CAs toward lid.  0, or -1 with err set. */
 int ot_dfp_set_dsl(struct dfp_ctx *c, uint32_t lid, int32_t s, uint8_t sl);
 /*
- * Whether a switch or a leaf's cable up is missing (a group with fewer
- * leaves or spines than the largest, leaves with unequal cables up):
- * the fabrics on which the routing by load is tried.  Not a spine's
- * global cables: with fewer groups than the full count an intact
- * fabric may leave one spine port uncabled.
+ * Whether a switch, a leaf's cable up or a global cable is missing (a
+ * group with fewer leaves or spines than the largest, leaves with
+ * unequal cables up, groups with unequal global cables): the fabrics on
+ * which the routing by load is tried.  Not a spine's own global cables:
+ * with fewer groups than the full count an intact fabric may leave one
+ * spine port uncabled (but every group as many).
  */
 bool ot_dfp_uneven(const struct dfp_ctx *c);
 

@@ -683,6 +683,30 @@ START_TEST(two_vls_damaged)
 			 */
 			{ { .a = 2, .s = 2, .h = 3, .p = 2, .w = 2, .g = 6,
 			    .arr = OT_DF_RANDOM, .seed = 438 }, 0.958 },
+			/*
+			 * The routing by load where only a global cable is
+			 * lost (ot_dfp_uneven(): groups with unequal global
+			 * cables; not tried there before: 0.236), and seeded
+			 * by the kept routing's loads (route_alt(): 0.506 and
+			 * 0.548 before; on the third, intact or not, three
+			 * LIDs per leaf over two spines, each group sending
+			 * the same two down one).  dfsssp's from
+			 * `bench/vs-stock.py dragonfly 40 13` and `30 11`.
+			 */
+			{ { .a = 2, .s = 2, .h = 2, .p = 5, .w = 1, .g = 4,
+			    .arr = OT_DF_RANDOM, .seed = 922 }, 0.260 },
+			{ { .a = 3, .s = 5, .h = 3, .p = 5, .w = 1, .g = 9,
+			    .arr = OT_DF_RANDOM, .seed = 910 }, 0.525 },
+			{ { .a = 2, .s = 2, .h = 3, .p = 3, .w = 1, .g = 4,
+			    .arr = OT_DF_PALMTREE, .seed = 568 }, 0.590 },
+			/*
+			 * Seeded, the damage layer's and detours' cables by
+			 * load too (alt 1 where the first routing was kept:
+			 * 0.792 before; a spine that lost a leaf takes three
+			 * groups' only cables and their turns).
+			 */
+			{ { .a = 2, .s = 5, .h = 3, .p = 3, .w = 1, .g = 16,
+			    .arr = OT_DF_CONSECUTIVE, .seed = 328 }, 0.880 },
 		};
 
 		for (j = 0; j < sizeof(few) / sizeof(few[0]); j++) {
