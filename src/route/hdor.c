@@ -471,6 +471,38 @@ static void hdor_ft_fewer_layers(const struct ot_fabric *f,
 }
 
 /*
+ * The escaped destinations dealt to their trees and layers by CA-to-CA
+ * traffic alone (route/hdor_ft_esc.c: struct ca_deal): a routing of its
+ * own, kept in out only where its busiest channel under uniform traffic
+ * carries strictly less, so no fabric gets worse.  Only where out uses
+ * more than VL 0 (never on an intact fabric) and the deal saw other
+ * loads than out's did.
+ */
+static void hdor_ft_ca_deal(const struct ot_fabric *f, const uint8_t *perm,
+			    const struct ot_engine_budget *b,
+			    struct ot_routing *out)
+{
+	struct ot_routing *o, tmp;
+	struct ot_kns *kns = NULL;
+	struct ot_error why = { 0 };
+	bool looks_ft = false, moved = false;
+	double cur, m, t = ot_now_ms();
+
+	if (out->nvls < 2 || (cur = ot_hdor_ft_uniform_max(out)) < 0 ||
+	    !(o = ot_routing_new(f)))
+		return;
+	if (!ot_kns_ft_recognize_dims(f, perm, &kns, &looks_ft, &why) &&
+	    !ot_hdor_ft_route_ca(f, kns, b, true, &moved, o, &why) && moved &&
+	    (m = ot_hdor_ft_uniform_max(o)) >= 0 && m < cur - 1e-9) {
+		tmp = *out;
+		*out = *o;
+		*o = tmp;
+	}
+	ot_routing_free(o);
+	ot_routing_phase(out, "ca-deal", t);
+}
+
+/*
  * Whether some line has other switches or cables than another line of
  * its dimension: damage (or lines built unlike each other), where the
  * dimensions' order changes what dimension order loads.
@@ -537,6 +569,8 @@ static int hdor_ft_order(const struct ot_fabric *f, const uint8_t *perm,
 		error = ot_hdor_ft_route(f, kns, b, out, why);
 	if (!error && out->nvls > 2)
 		hdor_ft_fewer_layers(f, perm, b, out);
+	if (!error)
+		hdor_ft_ca_deal(f, perm, b, out);
 	return error;
 }
 
@@ -621,6 +655,8 @@ static int hdor_route_budget(const struct ot_engine *self,
 			error = ot_hdor_ft_route(f, kns, b, out, &why);
 			if (!error && out->nvls > 2)
 				hdor_ft_fewer_layers(f, NULL, b, out);
+			if (!error)
+				hdor_ft_ca_deal(f, NULL, b, out);
 			if (!error && orders)
 				hdor_ft_best_order(f, n, b, out);
 			if (error)

@@ -1048,9 +1048,17 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 		     const struct ot_engine_budget *b, struct ot_routing *out,
 		     struct ot_error *err)
 {
+	return ot_hdor_ft_route_ca(f, kns, b, false, NULL, out, err);
+}
+
+int ot_hdor_ft_route_ca(const struct ot_fabric *f, struct ot_kns *kns,
+			const struct ot_engine_budget *b, bool ca_deal,
+			bool *moved, struct ot_routing *out,
+			struct ot_error *err)
+{
 	struct ft_ctx c = { .f = f, .kns = kns, .err = err,
 			    .k = kns->k, .n = kns->n, .nlay = 1,
-			    .lsl = { ESC_SL },
+			    .lsl = { ESC_SL }, .ca_deal = ca_deal,
 			    .max_vls = b ? b->max_vls : ESC_DEFAULT_VLS,
 			    .max_sls = b ? b->max_sls : OT_NUM_SLS };
 	struct ot_promise *pr = &out->promise;
@@ -1146,6 +1154,8 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 	pe = NULL;
 	kns = NULL;
 out:
+	if (moved)
+		*moved = c.moved;
 	ft_esc_free(pe);
 	free(w);
 	free_ctx(&c);

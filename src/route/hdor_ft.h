@@ -23,6 +23,17 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 		     struct ot_error *err);
 
 /*
+ * ot_hdor_ft_route(), with ca_deal the escaped LIDs dealt to their trees
+ * and layers by CA-to-CA traffic alone (route/hdor_ft_esc.c: struct
+ * ca_deal); *moved (may be NULL): whether that changed what some CA
+ * LID's deal saw (if not, the tables are ot_hdor_ft_route()'s).
+ */
+int ot_hdor_ft_route_ca(const struct ot_fabric *f, struct ot_kns *kns,
+			const struct ot_engine_budget *b, bool ca_deal,
+			bool *moved, struct ot_routing *out,
+			struct ot_error *err);
+
+/*
  * The KNS as numbered for r (its dimensions perhaps in another order
  * than the recognizer's: route/hdor.c), when r is a routing of
  * ot_hdor_ft_route(); else NULL.  Valid as long as r is.
