@@ -1113,11 +1113,12 @@ static void free_ctx(struct ft_ctx *c)
 
 static int route_ft(const struct ot_fabric *f, struct ot_kns *kns,
 		    const struct ot_engine_budget *b, struct ot_routing *out,
-		    struct ot_error *err, bool bounce)
+		    struct ot_error *err, bool bounce, bool ca_deal,
+		    bool *moved)
 {
 	struct ft_ctx c = { .f = f, .kns = kns, .err = err, .bounce = bounce,
 			    .k = kns->k, .n = kns->n, .nlay = 1,
-			    .lsl = { ESC_SL },
+			    .lsl = { ESC_SL }, .ca_deal = ca_deal,
 			    /* the candidate with bounces keeps one for them */
 			    .max_vls = (b ? b->max_vls : ESC_DEFAULT_VLS) -
 				       (bounce ? 1 : 0),
@@ -1226,6 +1227,8 @@ static int route_ft(const struct ot_fabric *f, struct ot_kns *kns,
 	pe = NULL;
 	kns = NULL;
 out:
+	if (moved)
+		*moved = c.moved;
 	ft_esc_free(pe);
 	free(w);
 	free_ctx(&c);
@@ -1237,12 +1240,20 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 		     const struct ot_engine_budget *b, struct ot_routing *out,
 		     struct ot_error *err)
 {
-	return route_ft(f, kns, b, out, err, false);
+	return route_ft(f, kns, b, out, err, false, false, NULL);
 }
 
 int ot_hdor_ft_route_bounce(const struct ot_fabric *f, struct ot_kns *kns,
-			    const struct ot_engine_budget *b,
+			    const struct ot_engine_budget *b, bool ca_deal,
 			    struct ot_routing *out, struct ot_error *err)
 {
-	return route_ft(f, kns, b, out, err, true);
+	return route_ft(f, kns, b, out, err, true, ca_deal, NULL);
+}
+
+int ot_hdor_ft_route_ca(const struct ot_fabric *f, struct ot_kns *kns,
+			const struct ot_engine_budget *b, bool ca_deal,
+			bool *moved, struct ot_routing *out,
+			struct ot_error *err)
+{
+	return route_ft(f, kns, b, out, err, false, ca_deal, moved);
 }

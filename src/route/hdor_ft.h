@@ -24,13 +24,25 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 
 /*
  * The same with two-plane pairs bounced through a third router of their
- * line instead of moved off dimension order (route/hdor_ft_bounce.c): a
- * candidate, refused (-1, err set) where nothing bounces or the bounce
- * cannot be made deadlock-free within b.
+ * line instead of moved off dimension order (route/hdor_ft_bounce.c), and
+ * with ca_deal the escaped LIDs dealt as ot_hdor_ft_route_ca() deals
+ * them: a candidate, refused (-1, err set) where nothing bounces or the bounce cannot be
+ * made deadlock-free within b.
  */
 int ot_hdor_ft_route_bounce(const struct ot_fabric *f, struct ot_kns *kns,
-			    const struct ot_engine_budget *b,
+			    const struct ot_engine_budget *b, bool ca_deal,
 			    struct ot_routing *out, struct ot_error *err);
+
+/*
+ * ot_hdor_ft_route(), with ca_deal the escaped LIDs dealt to their trees
+ * and layers by CA-to-CA traffic alone (route/hdor_ft_esc.c: struct
+ * ca_deal); *moved (may be NULL): whether that changed what some CA
+ * LID's deal saw (if not, the tables are ot_hdor_ft_route()'s).
+ */
+int ot_hdor_ft_route_ca(const struct ot_fabric *f, struct ot_kns *kns,
+			const struct ot_engine_budget *b, bool ca_deal,
+			bool *moved, struct ot_routing *out,
+			struct ot_error *err);
 
 /*
  * The KNS as numbered for r (its dimensions perhaps in another order

@@ -110,6 +110,12 @@ struct ft_ctx {
 	uint8_t *elay;
 	uint8_t lsl[ESC_MAX_LAYERS];
 	unsigned int nlay, max_vls, max_sls;
+	/*
+	 * The final deal of the escaped LIDs weighs only CA-to-CA traffic
+	 * (route/hdor_ft_esc.c: struct ca_deal); moved: that changed what
+	 * some CA LID's deal saw.
+	 */
+	bool ca_deal, moved;
 	/* the escape layer: routers by coordinates, then line switches */
 	struct ot_escape esc;
 	bool esc_ready;

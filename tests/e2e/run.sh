@@ -85,6 +85,9 @@ tests=(
 	# two-plane lines: a router pair in opposite planes bounces through a
 	# third router of its line, VL 1 after the bounce (hdor_ft_bounce.c)
 	"hdor-kns-bounce|$here/test_hdor_kns.sh kns-bounce gen:kns+3+2+--cas+2+--links+1+--down+3+--up+2+--shuffle-ports+57+--drop-links+0.1+--seed+138 0.7 bounce"
+	# escaped destinations dealt by CA traffic alone (hdor_ft_esc.c,
+	# struct ca_deal): uniform 0.913 (main 0.594)
+	"hdor-kns-ca-deal|$here/test_hdor_kns.sh kns-ca-deal gen:kns+8+2+--cas+1+--links+1+--down+8+--up+2+--shuffle-ports+18+--drop-links+0.1+--seed+464+--drop-switches+0.05 0.85 escape"
 	"hdor-vl-budget|$here/test_hdor_vl_budget.sh kns+8+2+--cas+2+--down+4,2+--up+2,4+--drop-links+0.15+--drop-switches+0.1+--seed+2+--shuffle-ports+2"
 	"refusal-fattree|$here/test_refusal.sh fattree $topo/fattree-4leaf-2spine.net 5E02:topology ft-leaf-0"
 	"refusal-missing-cable|$here/test_refusal.sh missing-cable $gen/cellia-missing-cable.net 5E02:topology R[2,3] $missing_peer"
