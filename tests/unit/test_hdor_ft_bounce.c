@@ -154,7 +154,8 @@ static int64_t candidate(const struct ot_fabric *f, const char *desc,
 	int64_t nb;
 
 	ck_assert_ptr_nonnull(rc);
-	if (ot_hdor_ft_route_bounce(f, recognized(f), NULL, rc, &err)) {
+	if (ot_hdor_ft_route_bounce(f, recognized(f), NULL, false, rc,
+				    &err)) {
 		ck_assert_msg(strstr(err.msg, "hdor: ") == err.msg, "%s: %s",
 			      desc, err.msg);
 		ot_routing_free(rc);
