@@ -471,73 +471,63 @@ static void hdor_ft_fewer_layers(const struct ot_fabric *f,
 }
 
 /*
- * The escaped destinations dealt to their trees and layers by CA-to-CA
- * traffic alone (route/hdor_ft_esc.c: struct ca_deal): a routing of its
- * own, kept in out only where its busiest channel under uniform traffic
- * carries strictly less, so no fabric gets worse.  Only where out uses
- * more than VL 0 (never on an intact fabric) and the deal saw other
- * loads than out's did.  Whether it was kept.
+ * Candidates routed again from the fabric, each kept in out only where
+ * its busiest channel under uniform traffic carries strictly fewer flows
+ * than out's (so no fabric gets worse), and only where out uses more
+ * than VL 0 (never on an intact fabric):
+ *  - HDOR_CAND_CA_DEAL: the escaped destinations dealt to their trees
+ *    and layers by CA-to-CA traffic alone (route/hdor_ft_esc.c: struct
+ *    ca_deal), where that deal saw other loads than out's did;
+ *  - HDOR_CAND_BOUNCE: two-plane pairs bounced through a third router of
+ *    their line (route/hdor_ft_bounce.c), the escaped destinations dealt
+ *    as above with ca_deal.
+ * Whether it was kept.
  */
-static bool hdor_ft_ca_deal(const struct ot_fabric *f, const uint8_t *perm,
-			    const struct ot_engine_budget *b,
-			    struct ot_routing *out)
+enum hdor_cand { HDOR_CAND_CA_DEAL, HDOR_CAND_BOUNCE };
+
+static bool hdor_ft_candidate(const struct ot_fabric *f, const uint8_t *perm,
+			      const struct ot_engine_budget *b,
+			      enum hdor_cand kind, bool ca_deal,
+			      struct ot_routing *out)
 {
+	bool bounce = kind == HDOR_CAND_BOUNCE, looks_ft = false;
+	bool moved = bounce, kept = false;
 	struct ot_routing *o, tmp;
 	struct ot_kns *kns = NULL;
 	struct ot_error why = { 0 };
-	bool looks_ft = false, moved = false;
 	double cur, m, t = ot_now_ms();
-	bool kept = false;
+	int error;
 
-	if (out->nvls < 2 || (cur = ot_hdor_ft_uniform_max(out)) < 0 ||
+	if (out->nvls < 2 || (bounce && b && b->max_vls < 2) ||
+	    (cur = ot_hdor_ft_uniform_max(out)) < 0 ||
 	    !(o = ot_routing_new(f)))
 		return false;
-	if (!ot_kns_ft_recognize_dims(f, perm, &kns, &looks_ft, &why) &&
-	    !ot_hdor_ft_route_ca(f, kns, b, true, &moved, o, &why) && moved &&
-	    (m = ot_hdor_ft_uniform_max(o)) >= 0 && m < cur - 1e-9) {
+	error = ot_kns_ft_recognize_dims(f, perm, &kns, &looks_ft, &why);
+	if (!error)
+		error = bounce ? ot_hdor_ft_route_bounce(f, kns, b, ca_deal, o,
+							 &why) :
+				 ot_hdor_ft_route_ca(f, kns, b, true, &moved,
+						     o, &why);
+	if (!error && moved && (m = ot_hdor_ft_uniform_max(o)) >= 0 &&
+	    m < cur - 1e-9) {
 		tmp = *out;
 		*out = *o;
 		*o = tmp;
 		kept = true;
 	}
 	ot_routing_free(o);
-	ot_routing_phase(out, "ca-deal", t);
+	ot_routing_phase(out, bounce ? "bounce" : "ca-deal", t);
 	return kept;
 }
 
-/*
- * The in-line bounce (route/hdor_ft_bounce.c) as a candidate: where the
- * routing in out moved LIDs off dimension order (more than one VL), the
- * same fabric is routed with two-plane pairs bounced through a third
- * router of their line, and that routing is kept where its busiest
- * channel under uniform traffic carries strictly fewer flows; with
- * ca_deal (hdor_ft_ca_deal() kept its routing) the escaped LIDs dealt
- * as there.
- */
-static void hdor_ft_bounce(const struct ot_fabric *f, const uint8_t *perm,
-			   const struct ot_engine_budget *b, bool ca_deal,
-			   struct ot_routing *out)
+/* The candidates above, in turn, on out. */
+static void hdor_ft_candidates(const struct ot_fabric *f, const uint8_t *perm,
+			       const struct ot_engine_budget *b,
+			       struct ot_routing *out)
 {
-	struct ot_routing *bo, tmp;
-	struct ot_kns *kns = NULL;
-	struct ot_error why = { 0 };
-	bool looks_ft = false;
-	double cur, m, t = ot_now_ms();
+	bool ca = hdor_ft_candidate(f, perm, b, HDOR_CAND_CA_DEAL, true, out);
 
-	if (out->nvls < 2 || (b && b->max_vls < 2) ||
-	    (cur = ot_hdor_ft_uniform_max(out)) < 0 ||
-	    !(bo = ot_routing_new(f)))
-		return;
-	if (!ot_kns_ft_recognize_dims(f, perm, &kns, &looks_ft, &why) &&
-	    !ot_hdor_ft_route_bounce(f, kns, b, ca_deal, bo, &why) &&
-	    (m = ot_hdor_ft_uniform_max(bo)) >= 0 &&
-	    m < cur - 1e-9) {
-		tmp = *out;
-		*out = *bo;
-		*bo = tmp;
-	}
-	ot_routing_free(bo);
-	ot_routing_phase(out, "bounce", t);
+	hdor_ft_candidate(f, perm, b, HDOR_CAND_BOUNCE, ca, out);
 }
 
 /*
@@ -608,8 +598,7 @@ static int hdor_ft_order(const struct ot_fabric *f, const uint8_t *perm,
 	if (!error && out->nvls > 2)
 		hdor_ft_fewer_layers(f, perm, b, out);
 	if (!error)
-		hdor_ft_bounce(f, perm, b, hdor_ft_ca_deal(f, perm, b, out),
-			       out);
+		hdor_ft_candidates(f, perm, b, out);
 	return error;
 }
 
@@ -695,10 +684,7 @@ static int hdor_route_budget(const struct ot_engine *self,
 			if (!error && out->nvls > 2)
 				hdor_ft_fewer_layers(f, NULL, b, out);
 			if (!error)
-				hdor_ft_bounce(f, NULL, b,
-					       hdor_ft_ca_deal(f, NULL, b,
-							       out),
-					       out);
+				hdor_ft_candidates(f, NULL, b, out);
 			if (!error && orders)
 				hdor_ft_best_order(f, n, b, out);
 			if (error)

@@ -1327,7 +1327,7 @@ END_TEST
  * without it; and hdor's uniform throughput summed over the draws at
  * least CA_DEAL_SUM (CA_DEAL_DRAWS draws).  Measured:
  * 0.6920 a draw with the deal (the deal alone above the recognizer's
- * routing without it on 8 of 10); 0.6181 with hdor_ft_ca_deal() off,
+ * routing without it on 8 of 10); 0.6181 with the CA-deal candidate off,
  * where the engine routes as main's code does: it fails.
  */
 #define CA_DEAL_DRAWS 10
@@ -1424,7 +1424,7 @@ static Suite *hdor_ft_damage_suite(void)
 
 	/*
 	 * 600: hdor routes the damaged fabrics with escaped destinations
-	 * twice (route/hdor.c: hdor_ft_ca_deal()); under the sanitizers on a
+	 * twice (route/hdor.c: hdor_ft_candidate()); under the sanitizers on a
 	 * loaded machine (load 7-8) heavy_damage took more than 300 s.
 	 */
 	tcase_set_timeout(tc, 600);
