@@ -481,25 +481,25 @@ static void hdor_ft_fewer_layers(const struct ot_fabric *f,
  *  - HDOR_CAND_BOUNCE: two-plane pairs bounced through a third router of
  *    their line (route/hdor_ft_bounce.c), the escaped destinations dealt
  *    as above with ca_deal.
- * Whether it was kept.
+ * *cur is out's busiest channel (ot_hdor_ft_uniform_max()), updated
+ * when the candidate is kept.  Whether it was kept.
  */
 enum hdor_cand { HDOR_CAND_CA_DEAL, HDOR_CAND_BOUNCE };
 
 static bool hdor_ft_candidate(const struct ot_fabric *f, const uint8_t *perm,
 			      const struct ot_engine_budget *b,
 			      enum hdor_cand kind, bool ca_deal,
-			      struct ot_routing *out)
+			      struct ot_routing *out, double *cur)
 {
 	bool bounce = kind == HDOR_CAND_BOUNCE, looks_ft = false;
 	bool moved = bounce, kept = false;
 	struct ot_routing *o, tmp;
 	struct ot_kns *kns = NULL;
 	struct ot_error why = { 0 };
-	double cur, m, t = ot_now_ms();
+	double m, t = ot_now_ms();
 	int error;
 
 	if (out->nvls < 2 || (bounce && b && b->max_vls < 2) ||
-	    (cur = ot_hdor_ft_uniform_max(out)) < 0 ||
 	    !(o = ot_routing_new(f)))
 		return false;
 	error = ot_kns_ft_recognize_dims(f, perm, &kns, &looks_ft, &why);
@@ -509,10 +509,11 @@ static bool hdor_ft_candidate(const struct ot_fabric *f, const uint8_t *perm,
 				 ot_hdor_ft_route_ca(f, kns, b, true, &moved,
 						     o, &why);
 	if (!error && moved && (m = ot_hdor_ft_uniform_max(o)) >= 0 &&
-	    m < cur - 1e-9) {
+	    m < *cur - 1e-9) {
 		tmp = *out;
 		*out = *o;
 		*o = tmp;
+		*cur = m;
 		kept = true;
 	}
 	ot_routing_free(o);
@@ -520,14 +521,18 @@ static bool hdor_ft_candidate(const struct ot_fabric *f, const uint8_t *perm,
 	return kept;
 }
 
-/* The candidates above, in turn, on out. */
+/* The candidates above, in turn, on out (its busiest channel walked once). */
 static void hdor_ft_candidates(const struct ot_fabric *f, const uint8_t *perm,
 			       const struct ot_engine_budget *b,
 			       struct ot_routing *out)
 {
-	bool ca = hdor_ft_candidate(f, perm, b, HDOR_CAND_CA_DEAL, true, out);
+	double cur;
+	bool ca;
 
-	hdor_ft_candidate(f, perm, b, HDOR_CAND_BOUNCE, ca, out);
+	if (out->nvls < 2 || (cur = ot_hdor_ft_uniform_max(out)) < 0)
+		return;
+	ca = hdor_ft_candidate(f, perm, b, HDOR_CAND_CA_DEAL, true, out, &cur);
+	hdor_ft_candidate(f, perm, b, HDOR_CAND_BOUNCE, ca, out, &cur);
 }
 
 /*
@@ -583,7 +588,26 @@ static bool next_perm(uint8_t *p, unsigned int n)
 	return true;
 }
 
-/* hdor on fat-tree lines, dimensions numbered by perm (NULL: as found). */
+/*
+ * hdor on fat-tree lines of kns (recognized with the dimensions numbered
+ * by perm, NULL: as found; out owns kns from here), then the routings of
+ * fewer layers and the candidates above, each kept where it is better.
+ */
+static int hdor_ft_route_kept(const struct ot_fabric *f, struct ot_kns *kns,
+			      const uint8_t *perm,
+			      const struct ot_engine_budget *b,
+			      struct ot_routing *out, struct ot_error *why)
+{
+	int error = ot_hdor_ft_route(f, kns, b, out, why);
+
+	if (!error && out->nvls > 2)
+		hdor_ft_fewer_layers(f, perm, b, out);
+	if (!error)
+		hdor_ft_candidates(f, perm, b, out);
+	return error;
+}
+
+/* hdor on fat-tree lines, dimensions numbered by perm. */
 static int hdor_ft_order(const struct ot_fabric *f, const uint8_t *perm,
 			 const struct ot_engine_budget *b,
 			 struct ot_routing *out, struct ot_error *why)
@@ -594,11 +618,7 @@ static int hdor_ft_order(const struct ot_fabric *f, const uint8_t *perm,
 
 	error = ot_kns_ft_recognize_dims(f, perm, &kns, &looks_ft, why);
 	if (!error)
-		error = ot_hdor_ft_route(f, kns, b, out, why);
-	if (!error && out->nvls > 2)
-		hdor_ft_fewer_layers(f, perm, b, out);
-	if (!error)
-		hdor_ft_candidates(f, perm, b, out);
+		error = hdor_ft_route_kept(f, kns, perm, b, out, why);
 	return error;
 }
 
@@ -679,12 +699,7 @@ static int hdor_route_budget(const struct ot_engine *self,
 				      hdor_ft_uneven(f, kns);
 
 			ot_routing_phase(out, "recognize", t);
-			/* the routing owns kns from here */
-			error = ot_hdor_ft_route(f, kns, b, out, &why);
-			if (!error && out->nvls > 2)
-				hdor_ft_fewer_layers(f, NULL, b, out);
-			if (!error)
-				hdor_ft_candidates(f, NULL, b, out);
+			error = hdor_ft_route_kept(f, kns, NULL, b, out, &why);
 			if (!error && orders)
 				hdor_ft_best_order(f, n, b, out);
 			if (error)
