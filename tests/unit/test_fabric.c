@@ -8,6 +8,7 @@
 
 #include "model/fabric.h"
 #include "model/prng.h"
+#include "model/refine.h"
 #include "model/routing.h"
 #include "model/uf.h"
 #include "route/engine.h"
@@ -298,6 +299,145 @@ START_TEST(union_find_is_deterministic)
 }
 END_TEST
 
+/*
+ * A random switch graph with CAs, built twice: in node order perm[] with
+ * ports shuffled and GUIDs drawn anew.  node[i] of the first is node
+ * perm[i] of the second.
+ */
+static struct ot_fabric *random_graph(uint64_t seed, const uint32_t *perm,
+				      uint64_t shuffle)
+{
+	enum { SW = 40, CAS = 30, CABLES = 90, PORTS = 16 };
+	struct ot_prng draw = { .state = seed }, mix = { .state = shuffle };
+	struct ot_fabric *f = ot_fabric_new();
+	struct ot_error err;
+	unsigned int used[SW + CAS] = { 0 }, port[SW + CAS][PORTS];
+	uint32_t i, j, at[SW + CAS];
+	int k;
+
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < SW + CAS; i++) {
+		/* port p of node i is physical port port[i][p] */
+		for (j = 0; j < PORTS; j++)
+			port[i][j] = j + 1;
+		for (j = PORTS - 1; j > 0; j--) {
+			uint32_t r = ot_prng_below(&mix, j + 1), t = port[i][j];
+
+			port[i][j] = port[i][r];
+			port[i][r] = t;
+		}
+	}
+	for (i = 0; i < SW + CAS; i++) {
+		uint32_t n = perm[i];
+
+		k = ot_fabric_add_node(f, n < SW ? OT_NODE_SWITCH : OT_NODE_CA,
+				       n < SW ? PORTS : 1,
+				       ot_prng_below(&mix, 1u << 30) + 1, "n",
+				       &err);
+		ck_assert_int_eq(k, (int)i);
+		at[n] = i;
+	}
+	for (i = 0; i < CAS; i++) {
+		uint32_t s = ot_prng_below(&draw, SW);
+
+		if (used[s] == PORTS)
+			continue;
+		ck_assert_int_eq(ot_fabric_link(f, at[s], port[s][used[s]++],
+						at[SW + i], 1, &err), 0);
+	}
+	for (i = 0; i < CABLES; i++) {
+		uint32_t a = ot_prng_below(&draw, SW),
+			 b = ot_prng_below(&draw, SW);
+
+		if (a == b || used[a] == PORTS || used[b] == PORTS)
+			continue;
+		ck_assert_int_eq(ot_fabric_link(f, at[a], port[a][used[a]++],
+						at[b], port[b][used[b]++],
+						&err), 0);
+	}
+	ot_fabric_assign_lids(f);
+	ck_assert_int_eq(ot_fabric_index(f, &err), 0);
+	return f;
+}
+
+/* Refined colours follow the cabling, not node order, ports or GUIDs. */
+START_TEST(refinement_ignores_the_labelling)
+{
+	enum { N = 70 };
+	uint32_t id[N], perm[N], ca[N], cb[N], na, nb, i, seed;
+	struct ot_prng rng = { .state = 7 };
+	struct ot_error err;
+
+	for (i = 0; i < N; i++)
+		id[i] = perm[i] = i;
+	for (seed = 1; seed <= 30; seed++) {
+		struct ot_fabric *a, *b;
+		uint32_t split = 0;
+
+		for (i = N - 1; i > 0; i--) {
+			uint32_t r = ot_prng_below(&rng, i + 1), t = perm[i];
+
+			perm[i] = perm[r];
+			perm[r] = t;
+		}
+		a = random_graph(seed, id, 1000 + seed);
+		b = random_graph(seed, perm, 2000 + seed);
+		for (i = 0; i < N; i++) {
+			ca[i] = ot_is_switch(a, i) ? 0 : OT_REFINE_SKIP;
+			cb[i] = ot_is_switch(b, i) ? 0 : OT_REFINE_SKIP;
+		}
+		ck_assert_int_eq(ot_refine(a, ca, 0, &na, &err), 0);
+		ck_assert_int_eq(ot_refine(b, cb, 0, &nb, &err), 0);
+		ck_assert_uint_eq(na, nb);
+		for (i = 0; i < N; i++) {
+			ck_assert_uint_eq(ca[perm[i]], cb[i]);
+			split += i && ca[i] != ca[0];
+		}
+		ck_assert_uint_gt(split, 0); /* a random graph is not regular */
+		ot_fabric_free(a);
+		ot_fabric_free(b);
+	}
+}
+END_TEST
+
+/* A path of switches: ends apart from the middle, mirror images alike. */
+START_TEST(refinement_splits_what_the_cabling_tells_apart)
+{
+	enum { L = 7 };
+	struct ot_fabric *f = ot_fabric_new();
+	struct ot_error err;
+	uint32_t c[L], n, i;
+
+	for (i = 0; i < L; i++)
+		ck_assert_int_eq(ot_fabric_add_node(f, OT_NODE_SWITCH, 4,
+						    0x100 + i, "s", &err),
+				 (int)i);
+	for (i = 0; i + 1 < L; i++)
+		ck_assert_int_eq(ot_fabric_link(f, i, 1, i + 1, 2, &err), 0);
+	ot_fabric_assign_lids(f);
+	ck_assert_int_eq(ot_fabric_index(f, &err), 0);
+	for (i = 0; i < L; i++)
+		c[i] = 0;
+	ck_assert_int_eq(ot_refine(f, c, 0, &n, &err), 0);
+	ck_assert_uint_eq(n, (L + 1) / 2);
+	for (i = 0; i < L; i++)
+		ck_assert_uint_eq(c[i], c[L - 1 - i]);
+	ck_assert_uint_ne(c[0], c[1]);
+	/* one round only tells the ends apart */
+	for (i = 0; i < L; i++)
+		c[i] = 0;
+	ck_assert_int_eq(ot_refine(f, c, 1, &n, &err), 0);
+	ck_assert_uint_eq(n, 2);
+	/* initial colours order the result */
+	for (i = 0; i < L; i++)
+		c[i] = i == 3 ? 0 : 5;
+	ck_assert_int_eq(ot_refine(f, c, 0, &n, &err), 0);
+	ck_assert_uint_eq(c[3], 0);
+	ck_assert_uint_gt(c[0], 0);
+	ot_fabric_free(f);
+}
+END_TEST
+
 START_TEST(engines_are_found_by_name)
 {
 	ck_assert_ptr_nonnull(ot_engine_find("hdor"));
@@ -320,6 +460,8 @@ static Suite *fabric_suite(void)
 	tcase_add_test(tc, duplicate_lids_are_refused);
 	tcase_add_test(tc, one_sided_cables_are_found);
 	tcase_add_test(tc, a_new_routing_routes_nothing);
+	tcase_add_test(tc, refinement_ignores_the_labelling);
+	tcase_add_test(tc, refinement_splits_what_the_cabling_tells_apart);
 	tcase_add_test(tc, engines_are_found_by_name);
 	tcase_add_test(tc, union_find_agrees_with_a_labelling);
 	tcase_add_test(tc, union_find_is_deterministic);
