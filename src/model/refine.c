@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Colour refinement (see refine.h).  A round builds each node's key,
- * [its colour, its peers' colours ascending], sorts the nodes by key and
- * numbers the distinct keys in that order: O(cables log cables) a round,
- * at most as many rounds as there are nodes, far fewer in practice (a
- * round that splits no class ends it).
+ * Colour refinement (see refine.h).  A round builds each vertex's key,
+ * [its colour, its neighbours' colours ascending], sorts the vertices by
+ * key and numbers the distinct keys in that order: O(edges log edges) a
+ * round, at most as many rounds as there are vertices, far fewer in
+ * practice (a round that splits no class ends it).
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
@@ -12,8 +12,8 @@
 
 #include "model/refine.h"
 
-struct refine {
-	uint32_t *key;   /* keys, node n's at key[off[n] .. off[n + 1]) */
+struct keys {
+	uint32_t *key; /* vertex v's key at key[off[v] .. off[v + 1]) */
 	size_t *off;
 };
 
@@ -24,96 +24,71 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* By colour, then number of neighbours, then neighbours' colours. */
 static int cmp_key(const void *a, const void *b, void *arg)
 {
-	const struct refine *r = arg;
+	const struct keys *k = arg;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	size_t lx = r->off[x + 1] - r->off[x], ly = r->off[y + 1] - r->off[y];
+	const uint32_t *kx = k->key + k->off[x], *ky = k->key + k->off[y];
+	size_t lx = k->off[x + 1] - k->off[x], ly = k->off[y + 1] - k->off[y];
 	size_t i;
 
-	/* colour first, then the number of peers, then the peers */
-	if (r->key[r->off[x]] != r->key[r->off[y]])
-		return r->key[r->off[x]] < r->key[r->off[y]] ? -1 : 1;
+	if (kx[0] != ky[0])
+		return kx[0] < ky[0] ? -1 : 1;
 	if (lx != ly)
 		return lx < ly ? -1 : 1;
 	for (i = 1; i < lx; i++)
-		if (r->key[r->off[x] + i] != r->key[r->off[y] + i])
-			return r->key[r->off[x] + i] <
-					       r->key[r->off[y] + i] ?
-				       -1 :
-				       1;
+		if (kx[i] != ky[i])
+			return kx[i] < ky[i] ? -1 : 1;
 	return 0;
 }
 
-static size_t build_keys(const struct ot_fabric *f, const uint32_t *colour,
-			 struct refine *r)
+static void build_keys(const struct ot_refine_graph *g,
+		       const uint32_t *colour, bool peers, struct keys *k)
 {
-	size_t k = 0;
-	uint32_t n;
-	unsigned int p;
+	size_t at = 0, e;
+	uint32_t v;
 
-	for (n = 0; n < f->nnodes; n++) {
+	for (v = 0; v < g->n; v++) {
 		size_t first;
 
-		r->off[n] = k;
-		if (colour[n] == OT_REFINE_SKIP)
+		k->off[v] = at;
+		if (colour[v] == OT_REFINE_SKIP)
 			continue;
-		r->key[k++] = colour[n];
-		first = k;
-		for (p = 1; p <= f->node[n].nports; p++) {
-			int32_t x = f->node[n].port[p].peer;
-
-			if (x >= 0 && colour[x] != OT_REFINE_SKIP)
-				r->key[k++] = colour[x];
-		}
-		qsort(r->key + first, k - first, sizeof(*r->key), cmp_u32);
+		k->key[at++] = colour[v];
+		first = at;
+		for (e = g->off[v]; peers && e < g->off[v + 1]; e++)
+			if (colour[g->adj[e]] != OT_REFINE_SKIP)
+				k->key[at++] = colour[g->adj[e]];
+		qsort(k->key + first, at - first, sizeof(*k->key), cmp_u32);
 	}
-	r->off[f->nnodes] = k;
-	return k;
+	k->off[g->n] = at;
 }
 
-int ot_refine(const struct ot_fabric *f, uint32_t *colour,
-	      unsigned int max_rounds, uint32_t *nclasses,
-	      struct ot_error *err)
+/* The refinement proper, on buffers the caller owns. */
+static uint32_t refine(const struct ot_refine_graph *g, uint32_t *colour,
+		       unsigned int max_rounds, struct keys *k,
+		       uint32_t *order)
 {
-	struct refine r = { 0 };
-	uint32_t *order = NULL, n, m = 0, classes = 0, prev = 0;
-	size_t slots = 0;
+	uint32_t v, m = 0, classes = 0, prev = 0;
 	unsigned int round;
-	int error = 0;
 
-	for (n = 0; n < f->nnodes; n++)
-		slots += 1 + (size_t)f->node[n].nports;
-	r.key = malloc((slots + 1) * sizeof(*r.key));
-	r.off = malloc(((size_t)f->nnodes + 1) * sizeof(*r.off));
-	order = malloc(((size_t)f->nnodes + 1) * sizeof(*order));
-	if (!r.key || !r.off || !order) {
-		error = ot_error_nomem(err, "colour refinement");
-		goto out;
-	}
-	for (n = 0; n < f->nnodes; n++)
-		if (colour[n] != OT_REFINE_SKIP)
-			order[m++] = n;
+	for (v = 0; v < g->n; v++)
+		if (colour[v] != OT_REFINE_SKIP)
+			order[m++] = v;
+	/*
+	 * Round 0 only ranks the initial colours, so that refined colours
+	 * are 0 .. classes - 1 in their order.  A later round only splits
+	 * classes (the old colour leads the key): equal counts, stable.
+	 */
 	for (round = 0; !max_rounds || round <= max_rounds; round++) {
 		uint32_t i;
 
-		/*
-		 * Round 0 only ranks the initial colours (no peers), so
-		 * that refined colours are 0 .. classes - 1 in their order.
-		 */
-		if (round) {
-			build_keys(f, colour, &r);
-		} else {
-			for (n = 0; n < f->nnodes; n++) {
-				r.off[n] = n;
-				r.key[n] = colour[n];
-			}
-			r.off[f->nnodes] = f->nnodes;
-		}
-		qsort_r(order, m, sizeof(*order), cmp_key, &r);
+		build_keys(g, colour, round > 0, k);
+		qsort_r(order, m, sizeof(*order), cmp_key, k);
 		classes = 0;
 		for (i = 0; i < m; i++) {
-			if (i && cmp_key(&order[i - 1], &order[i], &r))
+			if (i && cmp_key(&order[i - 1], &order[i], k))
 				classes++;
 			colour[order[i]] = classes;
 		}
@@ -122,10 +97,124 @@ int ot_refine(const struct ot_fabric *f, uint32_t *colour,
 			break;
 		prev = classes;
 	}
-	*nclasses = classes;
-out:
-	free(r.key);
-	free(r.off);
+	return classes;
+}
+
+static int alloc_keys(const struct ot_refine_graph *g, struct keys *k,
+		      uint32_t **order, struct ot_error *err)
+{
+	size_t slots = g->off[g->n] + g->n + 1;
+
+	k->key = malloc(slots * sizeof(*k->key));
+	k->off = malloc(((size_t)g->n + 1) * sizeof(*k->off));
+	*order = malloc(((size_t)g->n + 1) * sizeof(**order));
+	if (k->key && k->off && *order)
+		return 0;
+	free(k->key);
+	free(k->off);
+	free(*order);
+	return ot_error_nomem(err, "colour refinement");
+}
+
+int ot_refine_graph(const struct ot_refine_graph *g, uint32_t *colour,
+		    unsigned int max_rounds, uint32_t *nclasses,
+		    struct ot_error *err)
+{
+	struct keys k;
+	uint32_t *order;
+
+	if (alloc_keys(g, &k, &order, err))
+		return -1;
+	*nclasses = refine(g, colour, max_rounds, &k, order);
+	free(k.key);
+	free(k.off);
 	free(order);
+	return 0;
+}
+
+int ot_refine(const struct ot_fabric *f, uint32_t *colour,
+	      unsigned int max_rounds, uint32_t *nclasses,
+	      struct ot_error *err)
+{
+	struct ot_refine_graph g = { .n = f->nnodes };
+	size_t *off = malloc(((size_t)f->nnodes + 1) * sizeof(*off));
+	uint32_t *adj, n;
+	size_t e = 0;
+	unsigned int p;
+	int error;
+
+	for (n = 0; n < f->nnodes; n++)
+		e += f->node[n].nports;
+	adj = malloc((e + 1) * sizeof(*adj));
+	if (!off || !adj) {
+		free(off);
+		free(adj);
+		return ot_error_nomem(err, "colour refinement");
+	}
+	for (e = 0, n = 0; n < f->nnodes; n++) {
+		off[n] = e;
+		for (p = 1; p <= f->node[n].nports; p++)
+			if (f->node[n].port[p].peer >= 0)
+				adj[e++] = (uint32_t)f->node[n].port[p].peer;
+	}
+	off[f->nnodes] = e;
+	g.off = off;
+	g.adj = adj;
+	error = ot_refine_graph(&g, colour, max_rounds, nclasses, err);
+	free(off);
+	free(adj);
 	return error;
+}
+
+int ot_refine_discrete(const struct ot_refine_graph *g, uint32_t *colour,
+		       const uint64_t *tie, uint32_t *nclasses,
+		       uint32_t *ties, struct ot_error *err)
+{
+	struct keys k;
+	uint32_t *order, *size, classes, v, m = 0, decided = 0;
+
+	for (v = 0; v < g->n; v++)
+		m += colour[v] != OT_REFINE_SKIP;
+	if (alloc_keys(g, &k, &order, err))
+		return -1;
+	size = malloc(((size_t)g->n + 1) * sizeof(*size));
+	if (!size) {
+		free(k.key);
+		free(k.off);
+		free(order);
+		return ot_error_nomem(err, "colour refinement");
+	}
+	classes = refine(g, colour, 0, &k, order);
+	while (classes < m) {
+		uint32_t c, pick = UINT32_MAX;
+
+		memset(size, 0, ((size_t)g->n + 1) * sizeof(*size));
+		for (v = 0; v < g->n; v++)
+			if (colour[v] != OT_REFINE_SKIP)
+				size[colour[v]]++;
+		for (c = 0; size[c] < 2; c++)
+			;
+		for (v = 0; v < g->n; v++)
+			if (colour[v] == c &&
+			    (pick == UINT32_MAX || tie[v] < tie[pick]))
+				pick = v;
+		/*
+		 * The pick goes first in its class: every colour above
+		 * moves up by one, so the pick keeps c and the rest c + 1.
+		 */
+		for (v = 0; v < g->n; v++)
+			if (colour[v] != OT_REFINE_SKIP &&
+			    (colour[v] > c || (colour[v] == c && v != pick)))
+				colour[v]++;
+		decided++;
+		classes = refine(g, colour, 0, &k, order);
+	}
+	*nclasses = classes;
+	if (ties)
+		*ties = decided;
+	free(size);
+	free(k.key);
+	free(k.off);
+	free(order);
+	return 0;
 }
