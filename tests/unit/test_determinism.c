@@ -16,11 +16,11 @@
  *   administrator measures is identical: pairs reached, the histogram of
  *   hops, VLs used, no credit loop, the promise kept, and the uniform
  *   traffic's loads (largest, average, links used).  Other GUIDs on a
- *   damaged fabric are the exception: GUIDs break the ties of coordinate
- *   numbering, which on a damaged fabric is no symmetry of it; so are
- *   df-static's Valiant layers on a Dragonfly with LMC > 0, whose orders
- *   of groups are the group numbers GUIDs give (doc/testing.md,
- *   "Determinism").
+ *   damaged fabric are the exception for engines whose coordinates'
+ *   ties GUIDs break, which on a damaged fabric is no symmetry of it
+ *   (guids_decide; doc/testing.md, "Determinism"); not for df-static,
+ *   whose recognizers number by the cabling (topo/df_canon.h), damaged
+ *   fabrics drawn at random included.
  */
 #include <fnmatch.h>
 #include <stdbool.h>
@@ -192,9 +192,7 @@ static struct ot_fabric *df_random_damaged(void)
 	return dragonfly(OT_DF_RANDOM, 5, 0.1);
 }
 
-/* Groups as 3 x 4 FlatFlies, 2 global cables per switch, palm-tree
- * (a random arrangement is no symmetry the GUIDs may relabel: with
- * Valiant paths, other GUIDs give other intermediate groups). */
+/* Groups as 3 x 4 FlatFlies, 2 global cables per switch, palm-tree. */
 static struct ot_fabric *df_flat(void)
 {
 	struct ot_dragonfly_params p = { .a = 12, .h = 2, .p = 2,
@@ -209,8 +207,8 @@ static struct ot_fabric *df_flat(void)
 	return f;
 }
 
-/* Dragonfly+: 9 groups of 4 leaves and 4 spines (a random arrangement,
- * damaged: GUIDs number leaves and spines, no symmetry of the fabric). */
+/* Dragonfly+: 9 groups of 4 leaves and 4 spines (palm-tree, or a random
+ * arrangement, damaged). */
 static struct ot_fabric *dfplus(double drop)
 {
 	struct ot_dragonfly_params p = { .a = 4, .h = 2, .p = 2, .g = 9,
