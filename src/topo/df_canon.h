@@ -5,14 +5,14 @@
  * of switches and their cables, each switch's initial colour its role
  * and its number of CA ports.  While two groups end alike, the one
  * holding the smaller GUID is individualized (its switches given colours
- * of their own) and refinement runs again; then so is a switch whose
- * colour it shares with a switch that is not its twin (one cabled to
- * other switches).  What is left tied is twins (leaves of one group
- * cabled to the same spines) or, past the symmetries refinement sees,
- * GUIDs' choice: on a fabric generated whole the tied groups and
- * switches are images of each other under a symmetry, so the numbering
- * changes with the GUIDs but not what it describes.  Port numbers and
- * node order never count.
+ * of their own) and refinement runs again; then, the same way, the
+ * smallest GUID of a colour class whose switches are not all twins
+ * (twins: cabled to the same switches).  What is left tied is twins
+ * (leaves of one group on the same spines: interchangeable), which GUIDs
+ * order.  GUIDs also chose which tied group or switch was
+ * individualized: on a fabric generated whole those are images of each
+ * other under a symmetry, so the numbering changes with the GUIDs but
+ * not what it describes.  Port numbers and node order never count.
  */
 #ifndef OSMTOPO_DF_CANON_H
 #define OSMTOPO_DF_CANON_H
