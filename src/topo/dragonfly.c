@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/uf.h"
+#include "topo/df_canon.h"
 #include "topo/dragonfly.h"
 
 /* Distinct switch neighbours of every switch, sorted by node index. */
@@ -296,10 +297,10 @@ out:
 	return error;
 }
 
-/* A switch, sorted into its group by (GUID, node). */
+/* A switch, sorted into its group by its rank (df_canon.h). */
 struct df_member {
 	uint32_t group;
-	uint64_t guid;
+	uint32_t rank;
 	int32_t node;
 };
 
@@ -309,24 +310,33 @@ static int cmp_member(const void *a, const void *b)
 
 	if (x->group != y->group)
 		return x->group < y->group ? -1 : 1;
-	if (x->guid != y->guid)
-		return x->guid < y->guid ? -1 : 1;
-	return (x->node > y->node) - (x->node < y->node);
+	return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-/* Members of each group in (GUID, node) order, and their indices. */
+/*
+ * Groups renumbered and their members numbered by the cabling
+ * (df_canon.h), listed with their indices.
+ */
 static int list_members(struct ot_df *df, struct ot_error *err)
 {
 	const struct ot_fabric *f = df->fabric;
 	struct df_member *m = malloc(((size_t)f->nnodes + 1) * sizeof(*m));
+	uint32_t *rank = malloc(((size_t)f->nnodes + 1) * sizeof(*rank));
 	uint32_t n, i, k = 0;
+	int error = !m || !rank ? ot_error_nomem(err, "dragonfly") : 0;
 
-	if (!m)
-		return ot_error_nomem(err, "dragonfly");
+	if (!error)
+		error = ot_df_canon(f, df->group, df->ngroups, NULL, rank,
+				    "dragonfly", err);
+	if (error) {
+		free(m);
+		free(rank);
+		return error;
+	}
 	for (n = 0; n < f->nnodes; n++)
 		if (ot_is_switch(f, n))
-			m[k++] = (struct df_member){ df->group[n],
-						     f->node[n].guid, n };
+			m[k++] = (struct df_member){ df->group[n], rank[n], n };
+	free(rank);
 	qsort(m, k, sizeof(*m), cmp_member);
 	for (i = 0; i < k; i++) {
 		uint32_t G = m[i].group;

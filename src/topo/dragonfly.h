@@ -4,9 +4,10 @@
  * large-scale InfiniBand networks with adaptive routing"), sections 1.4,
  * 2.2 and 3.5: which switches form a group (a full graph of local
  * cables), which cables are local and which global, and which switch
- * holds the global cables toward which group -- from the cabling alone.
- * GUIDs only number groups and switches within a group, ties the
- * topology leaves open.  df-static routes on its result.
+ * holds the global cables toward which group -- from the cabling alone,
+ * and so are the numbers of groups and of switches within a group
+ * (df_canon.h: colour refinement; GUIDs pick only among groups or
+ * switches it finds alike).  df-static routes on its result.
  *
  * The rule (the FlatFly rectangle rule merges everything here): a cable
  * between switches u and v is "strong" when u and v have a common switch

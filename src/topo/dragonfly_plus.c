@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The Dragonfly+ recognizer (see dragonfly_plus.h for the rule): roles
- * from the CAs, groups from the leaf-spine cables, numbering by GUID.
+ * from the CAs, groups from the leaf-spine cables, numbering by the
+ * cabling (df_canon.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/uf.h"
+#include "topo/df_canon.h"
 #include "topo/dragonfly_plus.h"
 
 static bool has_ca(const struct ot_fabric *f, uint32_t n)
@@ -132,11 +134,11 @@ static int find_roles(struct ot_dfp *d, struct ot_error *err)
 	return 0;
 }
 
-/* A switch sorted into its group and role by (GUID, node). */
+/* A switch sorted into its group and role by its rank (df_canon.h). */
 struct dfp_member {
 	uint32_t group;
 	uint8_t role;
-	uint64_t guid;
+	uint32_t rank;
 	int32_t node;
 };
 
@@ -148,23 +150,34 @@ static int cmp_member(const void *a, const void *b)
 		return x->group < y->group ? -1 : 1;
 	if (x->role != y->role)
 		return x->role < y->role ? -1 : 1;
-	if (x->guid != y->guid)
-		return x->guid < y->guid ? -1 : 1;
-	return (x->node > y->node) - (x->node < y->node);
+	return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
+/*
+ * Groups renumbered and their leaves and spines numbered by the cabling
+ * (df_canon.h), listed.
+ */
 static int list_members(struct ot_dfp *d, struct ot_error *err)
 {
 	const struct ot_fabric *f = d->fabric;
 	struct dfp_member *m = malloc(((size_t)f->nnodes + 1) * sizeof(*m));
+	uint32_t *rank = malloc(((size_t)f->nnodes + 1) * sizeof(*rank));
 	uint32_t n, i, k = 0, nl = 0, ns = 0, G;
+	int error = !m || !rank ? ot_error_nomem(err, "dragonfly+") : 0;
 
-	if (!m)
-		return ot_error_nomem(err, "dragonfly+");
+	if (!error)
+		error = ot_df_canon(f, d->group, d->ngroups, d->role, rank,
+				    "dragonfly+", err);
+	if (error) {
+		free(m);
+		free(rank);
+		return error;
+	}
 	for (n = 0; n < f->nnodes; n++)
 		if (ot_is_switch(f, n))
 			m[k++] = (struct dfp_member){ d->group[n], d->role[n],
-						      f->node[n].guid, n };
+						      rank[n], n };
+	free(rank);
 	qsort(m, k, sizeof(*m), cmp_member);
 	for (i = 0; i < k; i++) {
 		G = m[i].group;

@@ -4,9 +4,11 @@
  * Topology for Scaling Datacenters", 2017): groups built as two-level
  * fat trees, CAs on leaf switches, every leaf cabled to every spine of
  * its group, global cables between spines of different groups.  From the
- * cabling alone; GUIDs only number groups and switches within a group
- * (ties the topology leaves open), port numbers and node order never
- * count.  df-static routes on its result where the Dragonfly recognizer
+ * cabling alone, the numbering of groups and of switches within a group
+ * too (df_canon.h: colour refinement; GUIDs pick only among groups or
+ * switches it finds alike, on a fabric generated whole images of each
+ * other under a symmetry); port numbers and node order never count.
+ * df-static routes on its result where the Dragonfly recognizer
  * (dragonfly.h: full-graph or FlatFly groups) refuses.
  *
  * The rule: roles from the cabling, in rounds over every switch at once
