@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "model/refine.h"
+#include "model/uf.h"
 #include "topo/kns_canon.h"
 
 /* The graph's vertices: nodes, then lines, values, dimensions. */
@@ -45,6 +46,14 @@ struct canon {
 	size_t *off;
 	uint32_t *adj;
 	size_t *fill;
+	/*
+	 * Per node: a switch of a dead end, a line part cabled to one router
+	 * only, whose dimension no cable tells (topo/kns_dmg.c gives it the
+	 * lowest free one, by GUID's numbering): left out of the lines here
+	 * and given a dimension from the new numbering (dead_ends()): the
+	 * router of the dead end a switch belongs to, else -1.
+	 */
+	int32_t *dead;
 };
 
 static uint32_t v_line(const struct canon *c, uint32_t l)
@@ -109,6 +118,15 @@ static bool placed(const struct ot_kns *kns, uint32_t x, int skip)
 	return true;
 }
 
+/* Whether node x is a line switch with its line known. */
+static bool in_line(const struct canon *c, uint32_t x)
+{
+	const struct ot_kns *kns = c->kns;
+
+	return kns->role[x] == OT_KNS_SWITCH && kns->dim[x] >= 0 &&
+	       c->dead[x] < 0 && placed(kns, x, kns->dim[x]);
+}
+
 /* Every edge of the graph, counted or listed (see edge()). */
 static void edges(struct canon *c)
 {
@@ -123,8 +141,7 @@ static void edges(struct canon *c)
 		for (p = 1; p <= f->node[x].nports; p++)
 			if (f->node[x].port[p].peer > (int32_t)x)
 				edge(c, x, f->node[x].port[p].peer);
-		if (kns->role[x] == OT_KNS_SWITCH && kns->dim[x] >= 0 &&
-		    placed(kns, x, kns->dim[x]))
+		if (in_line(c, x))
 			edge(c, x, v_line(c, line_of(c, kns->dim[x], co)));
 		if (kns->role[x] != OT_KNS_ROUTER || !placed(kns, x, -1))
 			continue;
@@ -136,8 +153,7 @@ static void edges(struct canon *c)
 		for (p = 1; p <= f->node[x].nports; p++) {
 			int32_t y = f->node[x].port[p].peer;
 
-			if (y >= 0 && kns->role[y] == OT_KNS_SWITCH &&
-			    kns->dim[y] >= 0)
+			if (y >= 0 && in_line(c, y))
 				edge(c, x, v_line(c, line_of(c, kns->dim[y],
 							     co)));
 		}
@@ -193,8 +209,7 @@ static void tie_keys(const struct canon *c, uint64_t *tie)
 		uint32_t w[2];
 
 		tie[x] = g;
-		if (kns->role[x] == OT_KNS_SWITCH && kns->dim[x] >= 0 &&
-		    placed(kns, x, kns->dim[x])) {
+		if (in_line(c, x)) {
 			w[0] = v_line(c, line_of(c, kns->dim[x], co));
 			w[1] = v_dim(c, kns->dim[x]);
 			for (d = 0; d < 2; d++)
@@ -254,6 +269,89 @@ static int apply(struct ot_kns *kns, const uint8_t *dmap,
 	return 0;
 }
 
+/*
+ * The dead ends (see struct canon): parts of line switches joined by
+ * cables whose routers are one.  Out of memory: -1.
+ */
+static int find_dead(struct canon *c, struct ot_error *err)
+{
+	const struct ot_kns *kns = c->kns;
+	const struct ot_fabric *f = kns->fabric;
+	struct ot_uf *uf = ot_uf_new(c->nn + 1);
+	int32_t *one = malloc(((size_t)c->nn + 1) * sizeof(*one));
+	uint32_t x, r;
+	unsigned int p;
+
+	c->dead = malloc(((size_t)c->nn + 1) * sizeof(*c->dead));
+	if (!uf || !one || !c->dead) {
+		ot_uf_free(uf);
+		free(one);
+		return ot_error_nomem(err, "kns");
+	}
+	for (x = 0; x < c->nn; x++) {
+		one[x] = -1;
+		for (p = 1; kns->role[x] == OT_KNS_SWITCH &&
+			    p <= f->node[x].nports; p++) {
+			int32_t y = f->node[x].port[p].peer;
+
+			if (y >= 0 && kns->role[y] == OT_KNS_SWITCH)
+				ot_uf_union(uf, x, y);
+		}
+	}
+	/* one[root]: the part's router, -2 once it has two */
+	for (x = 0; x < c->nn; x++) {
+		if (kns->role[x] != OT_KNS_SWITCH)
+			continue;
+		r = ot_uf_find(uf, x);
+		for (p = 1; p <= f->node[x].nports; p++) {
+			int32_t y = f->node[x].port[p].peer;
+
+			if (y < 0 || kns->role[y] != OT_KNS_ROUTER ||
+			    one[r] == y)
+				continue;
+			one[r] = one[r] == -1 ? y : -2;
+		}
+	}
+	for (x = 0; x < c->nn; x++)
+		c->dead[x] = kns->role[x] == OT_KNS_SWITCH ?
+			     one[ot_uf_find(uf, x)] : -1;
+	ot_uf_free(uf);
+	free(one);
+	return 0;
+}
+
+/*
+ * A dead end's dimension, from the new numbering: the lowest its router
+ * has no other line switch of (else 0), as topo/kns_dmg.c gives it, its
+ * coordinates the router's with -1 there.
+ */
+static void dead_ends(struct canon *c, struct ot_kns *kns)
+{
+	const struct ot_fabric *f = kns->fabric;
+	unsigned int n = kns->n, d, q;
+	uint32_t x;
+
+	for (x = 0; x < c->nn; x++) {
+		int32_t r = c->dead[x];
+		uint64_t used = 0;
+
+		if (r < 0)
+			continue;
+		for (q = 1; q <= f->node[r].nports; q++) {
+			int32_t y = f->node[r].port[q].peer;
+
+			if (y >= 0 && in_line(c, y))
+				used |= 1ull << kns->dim[y];
+		}
+		for (d = 0; d < n && (used >> d & 1); d++)
+			;
+		kns->dim[x] = (int8_t)(d < n ? d : 0);
+		memcpy(kns->coord + (size_t)x * n,
+		       kns->coord + (size_t)r * n, n * sizeof(*kns->coord));
+		kns->coord[(size_t)x * n + kns->dim[x]] = -1;
+	}
+}
+
 /* Initial colours: dimensions, values, lines, then nodes by role. */
 static void kinds(const struct canon *c, uint32_t *colour)
 {
@@ -280,7 +378,9 @@ int ot_kns_canon(struct ot_kns *kns, unsigned int flip, uint32_t *colour,
 	for (d = 1; d < n; d++)
 		c.per *= k;
 	c.nl = c.per * n;
-	error = build_graph(&c, &g, err);
+	error = find_dead(&c, err);
+	if (!error)
+		error = build_graph(&c, &g, err);
 	if (error)
 		goto out;
 	nv = g.n;
@@ -317,7 +417,10 @@ int ot_kns_canon(struct ot_kns *kns, unsigned int flip, uint32_t *colour,
 				vmap[d * k + x] = (int16_t)k - 1 - vmap[d * k + x];
 	}
 	error = apply(kns, dmap, vmap, err);
-	if (error || !colour)
+	if (error)
+		goto out;
+	dead_ends(&c, kns);
+	if (!colour)
 		goto out;
 	/* every node's colour, from the numbering just made */
 	kinds(&c, col);
@@ -332,15 +435,22 @@ int ot_kns_canon(struct ot_kns *kns, unsigned int flip, uint32_t *colour,
 	for (v = 0; v < v_value(&c, 0, 0); v++)
 		col[v] += n + n * k;
 	error = ot_refine_graph(&g, col, 0, &ncls, err);
+	for (v = 0; v < c.nn && !error; v++)
+		if (kns->role[v] == OT_KNS_CA)
+			col[v] = OT_REFINE_SKIP;
+	if (!error)
+		error = ot_refine_discrete(&g, col, tie, &ncls, NULL, err);
 	if (!error)
 		memcpy(colour, col, (size_t)c.nn * sizeof(*colour));
 	if (!error && (flip & OT_KNS_FLIP_POSITIONS))
 		for (v = 0; v < c.nn; v++)
-			colour[v] = ncls - 1 - colour[v];
+			if (colour[v] != OT_REFINE_SKIP)
+				colour[v] = ncls - 1 - colour[v];
 out:
 	free(c.off);
 	free(c.adj);
 	free(c.fill);
+	free(c.dead);
 	free(col);
 	free(tie);
 	free(dmap);
