@@ -685,9 +685,12 @@ static void hdor_ft_best_order(const struct ot_fabric *f, unsigned int n,
  * inside the lines load, and the one refinement's order gives is no
  * better than another.  Each flip is routed with the dimensions as kept
  * (perm) and kept in out where its busiest channel carries strictly
- * fewer flows; as the orders, only where some line is uneven, within
- * HDOR_ORDER_WORK (3 routings more).
+ * fewer flows; as the orders, only where some line is uneven, and CAs
+ * times switches at most HDOR_FLIP_WORK (3 whole routings more, with
+ * their candidates: 4 to 5 x main's time on the 9 x 9 fabric of
+ * doc/kns-fattree.md, 162 CAs and 252 switches, against 2 x without).
  */
+#define HDOR_FLIP_WORK (1u << 16)
 static void hdor_ft_best_flip(const struct ot_fabric *f, const uint8_t *perm,
 			      const struct ot_engine_budget *b,
 			      struct ot_routing *out)
@@ -749,7 +752,9 @@ static int hdor_route_budget(const struct ot_engine *self,
 			error = hdor_ft_route_kept(f, kns, NULL, b, out, &why);
 			if (!error && orders) {
 				hdor_ft_best_order(f, n, b, out, kept);
-				hdor_ft_best_flip(f, kept, b, out);
+				if ((uint64_t)f->ncas * f->nswitches <=
+				    HDOR_FLIP_WORK)
+					hdor_ft_best_flip(f, kept, b, out);
 			}
 			if (error)
 				ot_error_wrap(err, &why, OT_ERR_TOPOLOGY,
