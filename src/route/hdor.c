@@ -644,13 +644,43 @@ static int hdor_ft_order(const struct ot_fabric *f,
  */
 #define HDOR_ORDER_DIMS 3
 #define HDOR_ORDER_WORK (1u << 17)
+
+/*
+ * hdor numbered by num, kept in out where its busiest channel under
+ * uniform traffic carries strictly fewer flows than *best (then updated).
+ * Whether it was kept; false too when out of memory.
+ */
+static bool hdor_ft_keep_better(const struct ot_fabric *f,
+				const struct ot_kns_numbering *num,
+				const struct ot_engine_budget *b,
+				struct ot_routing *out, double *best)
+{
+	struct ot_routing *o = ot_routing_new(f), tmp;
+	struct ot_error why = { 0 };
+	bool kept = false;
+	double m;
+
+	if (!o)
+		return false;
+	if (!hdor_ft_order(f, num, b, o, &why) &&
+	    (m = ot_hdor_ft_uniform_max(o)) >= 0 && m < *best - 1e-9) {
+		*best = m;
+		tmp = *out;
+		*out = *o;
+		*o = tmp;
+		kept = true;
+	}
+	ot_routing_free(o);
+	return kept;
+}
+
 static void hdor_ft_best_order(const struct ot_fabric *f, unsigned int n,
 			       const struct ot_engine_budget *b,
 			       struct ot_routing *out, uint8_t *kept)
 {
 	uint8_t perm[HDOR_ORDER_DIMS];
 	struct ot_kns_numbering num = { .perm = perm };
-	double best, m;
+	double best;
 	unsigned int d;
 	double t = ot_now_ms();
 
@@ -658,22 +688,9 @@ static void hdor_ft_best_order(const struct ot_fabric *f, unsigned int n,
 		perm[d] = kept[d] = (uint8_t)d;
 	if ((best = ot_hdor_ft_uniform_max(out)) < 0)
 		return;
-	while (next_perm(perm, n)) {
-		struct ot_routing *o = ot_routing_new(f), tmp;
-		struct ot_error why = { 0 };
-
-		if (!o)
-			return;
-		if (!hdor_ft_order(f, &num, b, o, &why) &&
-		    (m = ot_hdor_ft_uniform_max(o)) >= 0 && m < best - 1e-9) {
-			best = m;
-			tmp = *out;
-			*out = *o;
-			*o = tmp;
+	while (next_perm(perm, n))
+		if (hdor_ft_keep_better(f, &num, b, out, &best))
 			memcpy(kept, perm, n);
-		}
-		ot_routing_free(o);
-	}
 	ot_routing_phase(out, "orders", t);
 }
 
@@ -696,26 +713,13 @@ static void hdor_ft_best_flip(const struct ot_fabric *f, const uint8_t *perm,
 			      struct ot_routing *out)
 {
 	struct ot_kns_numbering num = { .perm = perm };
-	double best, m;
+	double best;
 	double t = ot_now_ms();
 
 	if ((best = ot_hdor_ft_uniform_max(out)) < 0)
 		return;
-	for (num.flip = 1; num.flip < OT_KNS_FLIPS; num.flip++) {
-		struct ot_routing *o = ot_routing_new(f), tmp;
-		struct ot_error why = { 0 };
-
-		if (!o)
-			return;
-		if (!hdor_ft_order(f, &num, b, o, &why) &&
-		    (m = ot_hdor_ft_uniform_max(o)) >= 0 && m < best - 1e-9) {
-			best = m;
-			tmp = *out;
-			*out = *o;
-			*o = tmp;
-		}
-		ot_routing_free(o);
-	}
+	for (num.flip = 1; num.flip < OT_KNS_FLIPS; num.flip++)
+		hdor_ft_keep_better(f, &num, b, out, &best);
 	ot_routing_phase(out, "flips", t);
 }
 
