@@ -238,8 +238,10 @@ static int16_t rank_in(const uint32_t *colour, uint32_t first, uint32_t cnt,
 	return r;
 }
 
-/* New coordinates and dimensions: dimension d is dmap[d], its value v
- * vmap[d * k + v]. */
+/*
+ * New coordinates and dimensions: dimension d is dmap[d], its value v
+ * vmap[d * k + v].
+ */
 static int apply(struct ot_kns *kns, const uint8_t *dmap,
 		 const int16_t *vmap, struct ot_error *err)
 {
@@ -340,10 +342,10 @@ static void dead_ends(struct canon *c, struct ot_kns *kns)
 		for (q = 1; q <= f->node[r].nports; q++) {
 			int32_t y = f->node[r].port[q].peer;
 
-			if (y >= 0 && in_line(c, y))
+			if (y >= 0 && in_line(c, y) && kns->dim[y] < 64)
 				used |= 1ull << kns->dim[y];
 		}
-		for (d = 0; d < n && (used >> d & 1); d++)
+		for (d = 0; d < n && d < 64 && (used >> d & 1); d++)
 			;
 		kns->dim[x] = (int8_t)(d < n ? d : 0);
 		memcpy(kns->coord + (size_t)x * n,
@@ -392,8 +394,10 @@ int ot_kns_canon(struct ot_kns *kns, unsigned int flip, uint32_t *colour,
 		error = ot_error_nomem(err, "kns");
 		goto out;
 	}
-	/* the whole graph's colours, then individualize all but switches and
-	 * CAs (refined, their colours stay in the routers' and lines') */
+	/*
+	 * The whole graph's colours, then individualize all but switches and
+	 * CAs (refined, their colours stay in the routers' and lines').
+	 */
 	kinds(&c, col);
 	error = ot_refine_graph(&g, col, 0, &ncls, err);
 	for (v = 0; v < c.nn && !error; v++)
@@ -412,9 +416,8 @@ int ot_kns_canon(struct ot_kns *kns, unsigned int flip, uint32_t *colour,
 		for (x = 0; x < (int16_t)k; x++)
 			vmap[d * k + x] = rank_in(col, v_value(&c, d, 0), k,
 						  v_value(&c, d, x));
-		if (flip & OT_KNS_FLIP_VALUES)
-			for (x = 0; x < (int16_t)k; x++)
-				vmap[d * k + x] = (int16_t)k - 1 - vmap[d * k + x];
+		for (x = 0; (flip & OT_KNS_FLIP_VALUES) && x < (int16_t)k; x++)
+			vmap[d * k + x] = (int16_t)k - 1 - vmap[d * k + x];
 	}
 	error = apply(kns, dmap, vmap, err);
 	if (error)
