@@ -442,7 +442,7 @@ static void set_promise(struct ot_routing *out, struct ot_kns *kns)
  * fabric is too large to walk every pair, or the second routing fails.
  */
 static void hdor_ft_fewer_layers(const struct ot_fabric *f,
-				 const uint8_t *perm,
+				 const struct ot_kns_numbering *num,
 				 const struct ot_engine_budget *b,
 				 struct ot_routing *out)
 {
@@ -458,7 +458,7 @@ static void hdor_ft_fewer_layers(const struct ot_fabric *f,
 
 	if (many < 0 || !(one = ot_routing_new(f)))
 		return;
-	if (!ot_kns_ft_recognize_dims(f, perm, &kns, &looks_ft, &why) &&
+	if (!ot_kns_ft_recognize_as(f, num, &kns, &looks_ft, &why) &&
 	    !ot_hdor_ft_route(f, kns, &two, one, &why) &&
 	    (one_max = ot_hdor_ft_uniform_max(one)) >= 0 &&
 	    one_max < many + 1e-9) {
@@ -486,7 +486,8 @@ static void hdor_ft_fewer_layers(const struct ot_fabric *f,
  */
 enum hdor_cand { HDOR_CAND_CA_DEAL, HDOR_CAND_BOUNCE };
 
-static bool hdor_ft_candidate(const struct ot_fabric *f, const uint8_t *perm,
+static bool hdor_ft_candidate(const struct ot_fabric *f,
+			      const struct ot_kns_numbering *num,
 			      const struct ot_engine_budget *b,
 			      enum hdor_cand kind, bool ca_deal,
 			      struct ot_routing *out, double *cur)
@@ -502,7 +503,7 @@ static bool hdor_ft_candidate(const struct ot_fabric *f, const uint8_t *perm,
 	if (out->nvls < 2 || (bounce && b && b->max_vls < 2) ||
 	    !(o = ot_routing_new(f)))
 		return false;
-	error = ot_kns_ft_recognize_dims(f, perm, &kns, &looks_ft, &why);
+	error = ot_kns_ft_recognize_as(f, num, &kns, &looks_ft, &why);
 	if (!error)
 		error = bounce ? ot_hdor_ft_route_bounce(f, kns, b, ca_deal, o,
 							 &why) :
@@ -522,7 +523,8 @@ static bool hdor_ft_candidate(const struct ot_fabric *f, const uint8_t *perm,
 }
 
 /* The candidates above, in turn, on out (its busiest channel walked once). */
-static void hdor_ft_candidates(const struct ot_fabric *f, const uint8_t *perm,
+static void hdor_ft_candidates(const struct ot_fabric *f,
+			       const struct ot_kns_numbering *num,
 			       const struct ot_engine_budget *b,
 			       struct ot_routing *out)
 {
@@ -531,8 +533,8 @@ static void hdor_ft_candidates(const struct ot_fabric *f, const uint8_t *perm,
 
 	if (out->nvls < 2 || (cur = ot_hdor_ft_uniform_max(out)) < 0)
 		return;
-	ca = hdor_ft_candidate(f, perm, b, HDOR_CAND_CA_DEAL, true, out, &cur);
-	hdor_ft_candidate(f, perm, b, HDOR_CAND_BOUNCE, ca, out, &cur);
+	ca = hdor_ft_candidate(f, num, b, HDOR_CAND_CA_DEAL, true, out, &cur);
+	hdor_ft_candidate(f, num, b, HDOR_CAND_BOUNCE, ca, out, &cur);
 }
 
 /*
@@ -589,26 +591,27 @@ static bool next_perm(uint8_t *p, unsigned int n)
 }
 
 /*
- * hdor on fat-tree lines of kns (recognized with the dimensions numbered
- * by perm, NULL: as found; out owns kns from here), then the routings of
+ * hdor on fat-tree lines of kns (recognized as num numbers it, NULL: as
+ * found; out owns kns from here), then the routings of
  * fewer layers and the candidates above, each kept where it is better.
  */
 static int hdor_ft_route_kept(const struct ot_fabric *f, struct ot_kns *kns,
-			      const uint8_t *perm,
+			      const struct ot_kns_numbering *num,
 			      const struct ot_engine_budget *b,
 			      struct ot_routing *out, struct ot_error *why)
 {
 	int error = ot_hdor_ft_route(f, kns, b, out, why);
 
 	if (!error && out->nvls > 2)
-		hdor_ft_fewer_layers(f, perm, b, out);
+		hdor_ft_fewer_layers(f, num, b, out);
 	if (!error)
-		hdor_ft_candidates(f, perm, b, out);
+		hdor_ft_candidates(f, num, b, out);
 	return error;
 }
 
-/* hdor on fat-tree lines, dimensions numbered by perm. */
-static int hdor_ft_order(const struct ot_fabric *f, const uint8_t *perm,
+/* hdor on fat-tree lines, numbered by num. */
+static int hdor_ft_order(const struct ot_fabric *f,
+			 const struct ot_kns_numbering *num,
 			 const struct ot_engine_budget *b,
 			 struct ot_routing *out, struct ot_error *why)
 {
@@ -616,58 +619,108 @@ static int hdor_ft_order(const struct ot_fabric *f, const uint8_t *perm,
 	bool looks_ft = false;
 	int error;
 
-	error = ot_kns_ft_recognize_dims(f, perm, &kns, &looks_ft, why);
+	error = ot_kns_ft_recognize_as(f, num, &kns, &looks_ft, why);
 	if (!error)
-		error = hdor_ft_route_kept(f, kns, perm, b, out, why);
+		error = hdor_ft_route_kept(f, kns, num, b, out, why);
 	return error;
 }
 
 /*
  * Which dimension Hybrid-DOR corrects first is the recognizer's choice by
- * GUID (topo/kns.c): on an intact KNS every order gives the same loads,
- * but damage breaks the symmetry (a router left one cable into a line
- * takes every arrival over it when that line comes last), so the routing
- * would rest on the GUIDs.  Where some line is unlike the others of its
+ * colour refinement (topo/kns_canon.c), GUIDs deciding the ties: on an
+ * intact KNS every order gives the same loads, but damage breaks the
+ * symmetry (a router left one cable into a line takes every arrival over
+ * it when that line comes last), so one order can carry less than the
+ * others.  Where some line is unlike the others of its
  * dimension (hdor_ft_uneven()), the other orders are routed too (n at
  * most HDOR_ORDER_DIMS, CAs times switches at most HDOR_ORDER_WORK: each
  * order is a routing of its own, 6 x the time at n = 3, and beyond that
  * size a heavy sweep would take too long), and one is kept in out where
  * its busiest
  * channel under uniform traffic carries strictly fewer flows (the first
- * in lexical order on a tie: the recognizer's own where it ties).  Each
- * is a Hybrid-DOR routing of its own numbering, its promise stating it.
+ * in lexical order on a tie: the recognizer's own where it ties), its
+ * permutation in kept.  Each is a Hybrid-DOR routing of its own
+ * numbering, its promise stating it.
  */
 #define HDOR_ORDER_DIMS 3
 #define HDOR_ORDER_WORK (1u << 17)
+
+/*
+ * hdor numbered by num, kept in out where its busiest channel under
+ * uniform traffic carries strictly fewer flows than *best (then updated).
+ * Whether it was kept; false too when out of memory.
+ */
+static bool hdor_ft_keep_better(const struct ot_fabric *f,
+				const struct ot_kns_numbering *num,
+				const struct ot_engine_budget *b,
+				struct ot_routing *out, double *best)
+{
+	struct ot_routing *o = ot_routing_new(f), tmp;
+	struct ot_error why = { 0 };
+	bool kept = false;
+	double m;
+
+	if (!o)
+		return false;
+	if (!hdor_ft_order(f, num, b, o, &why) &&
+	    (m = ot_hdor_ft_uniform_max(o)) >= 0 && m < *best - 1e-9) {
+		*best = m;
+		tmp = *out;
+		*out = *o;
+		*o = tmp;
+		kept = true;
+	}
+	ot_routing_free(o);
+	return kept;
+}
+
 static void hdor_ft_best_order(const struct ot_fabric *f, unsigned int n,
 			       const struct ot_engine_budget *b,
-			       struct ot_routing *out)
+			       struct ot_routing *out, uint8_t *kept)
 {
 	uint8_t perm[HDOR_ORDER_DIMS];
-	double best, m;
+	struct ot_kns_numbering num = { .perm = perm };
+	double best;
 	unsigned int d;
+	double t = ot_now_ms();
+
+	for (d = 0; d < n; d++)
+		perm[d] = kept[d] = (uint8_t)d;
+	if ((best = ot_hdor_ft_uniform_max(out)) < 0)
+		return;
+	while (next_perm(perm, n))
+		if (hdor_ft_keep_better(f, &num, b, out, &best))
+			memcpy(kept, perm, n);
+	ot_routing_phase(out, "orders", t);
+}
+
+/*
+ * The numbering's other label-free choices (topo/kns.h: each dimension's
+ * values, or each stage's switches, in the reverse order of their
+ * colours): on a damaged fabric which router is the origin and which
+ * spine comes first change what the escape layers, twists and up*-down*
+ * inside the lines load, and the one refinement's order gives is no
+ * better than another.  Each flip is routed with the dimensions as kept
+ * (perm) and kept in out where its busiest channel carries strictly
+ * fewer flows; as the orders, only where some line is uneven, and CAs
+ * times switches at most HDOR_FLIP_WORK (3 whole routings more, with
+ * their candidates: 4 to 5 x main's time on the 9 x 9 fabric of
+ * doc/kns-fattree.md, 162 CAs and 252 switches, against 2 x without).
+ */
+#define HDOR_FLIP_WORK (1u << 16)
+static void hdor_ft_best_flip(const struct ot_fabric *f, const uint8_t *perm,
+			      const struct ot_engine_budget *b,
+			      struct ot_routing *out)
+{
+	struct ot_kns_numbering num = { .perm = perm };
+	double best;
 	double t = ot_now_ms();
 
 	if ((best = ot_hdor_ft_uniform_max(out)) < 0)
 		return;
-	for (d = 0; d < n; d++)
-		perm[d] = (uint8_t)d;
-	while (next_perm(perm, n)) {
-		struct ot_routing *o = ot_routing_new(f), tmp;
-		struct ot_error why = { 0 };
-
-		if (!o)
-			return;
-		if (!hdor_ft_order(f, perm, b, o, &why) &&
-		    (m = ot_hdor_ft_uniform_max(o)) >= 0 && m < best - 1e-9) {
-			best = m;
-			tmp = *out;
-			*out = *o;
-			*o = tmp;
-		}
-		ot_routing_free(o);
-	}
-	ot_routing_phase(out, "orders", t);
+	for (num.flip = 1; num.flip < OT_KNS_FLIPS; num.flip++)
+		hdor_ft_keep_better(f, &num, b, out, &best);
+	ot_routing_phase(out, "flips", t);
 }
 
 /* hdor within budget b (NULL: none; see ot_hdor_ft_route()). */
@@ -697,11 +750,16 @@ static int hdor_route_budget(const struct ot_engine *self,
 				      (uint64_t)f->ncas * f->nswitches <=
 					      HDOR_ORDER_WORK &&
 				      hdor_ft_uneven(f, kns);
+			uint8_t kept[HDOR_ORDER_DIMS];
 
 			ot_routing_phase(out, "recognize", t);
 			error = hdor_ft_route_kept(f, kns, NULL, b, out, &why);
-			if (!error && orders)
-				hdor_ft_best_order(f, n, b, out);
+			if (!error && orders) {
+				hdor_ft_best_order(f, n, b, out, kept);
+				if ((uint64_t)f->ncas * f->nswitches <=
+				    HDOR_FLIP_WORK)
+					hdor_ft_best_flip(f, kept, b, out);
+			}
 			if (error)
 				ot_error_wrap(err, &why, OT_ERR_TOPOLOGY,
 					      "hdor");

@@ -6,7 +6,9 @@
  * network, which dimension each indirect switch serves, and the
  * coordinates of every router, switch and CA -- found from the cabling
  * alone, never from port numbers, node order or GUIDs (GUIDs only break
- * the ties that the topology's symmetry leaves open).  The hdor engine
+ * the ties that the topology's symmetry leaves open; on lines as fat
+ * trees, colour refinement first breaks those the cabling tells apart,
+ * topo/kns_canon.c).  The hdor engine
  * routes on its result; the checker uses it to verify that paths correct
  * dimensions in order.
  */
@@ -47,7 +49,8 @@ struct ot_kns {
 	 * s = 1 of one switch per line).  Per node: a line switch's stage,
 	 * 1 for those cabled to routers, one more per level up (levels
 	 * counted from the routers); its line, an index into lines; its
-	 * position in its stage of its line (by GUID).  0 / -1 otherwise.
+	 * position in its stage of its line (by colour, topo/kns_canon.c,
+	 * then GUID).  0 / -1 otherwise.
 	 */
 	unsigned int stages; /* the most stages of any line */
 	uint8_t *stage;
@@ -110,5 +113,26 @@ int ot_kns_ft_recognize(const struct ot_fabric *f, struct ot_kns **out,
 int ot_kns_ft_recognize_dims(const struct ot_fabric *f, const uint8_t *perm,
 			     struct ot_kns **out, bool *looks_ft,
 			     struct ot_error *err);
+
+/*
+ * What the cabling leaves open (the origin, each dimension's values, the
+ * dimensions, each stage's switches in a line) ot_kns_ft_recognize()
+ * numbers by colour refinement (topo/kns_canon.c); flip reverses the
+ * values' order (OT_KNS_FLIP_VALUES) or the switches' in their stage
+ * (OT_KNS_FLIP_POSITIONS), other numberings that no GUID chooses either,
+ * for an engine that keeps the one it loads least.
+ */
+#define OT_KNS_FLIP_VALUES 1u
+#define OT_KNS_FLIP_POSITIONS 2u
+#define OT_KNS_FLIPS 4u /* flip is below this */
+struct ot_kns_numbering {
+	const uint8_t *perm; /* dimensions, as for _dims() (NULL: as found) */
+	unsigned int flip;
+};
+
+int ot_kns_ft_recognize_as(const struct ot_fabric *f,
+			   const struct ot_kns_numbering *num,
+			   struct ot_kns **out, bool *looks_ft,
+			   struct ot_error *err);
 
 #endif

@@ -12,13 +12,17 @@
  *   it (s = 1 with several switches per line: each switch is its own set,
  *   and two lines of a KNS share at most one router);
  * - taking each line as one switch gives a KNS of s = 1, which the seed's
- *   recognizer (topo/kns.c) numbers: dimensions, coordinates, and the
- *   tie-breaks by GUID, so the coordinates never depend on port numbers
- *   or discovery order;
+ *   recognizer (topo/kns.c) numbers: dimensions and coordinates; what
+ *   the cabling leaves open (the origin, the order of each dimension's
+ *   values, the order of the dimensions) is then numbered by colour
+ *   refinement (topo/kns_canon.c), GUIDs deciding only what refinement
+ *   cannot, so the coordinates depend on neither port numbers, discovery
+ *   order nor, where the cabling tells, GUIDs;
  * - inside a line, levels are counted from the routers (breadth-first:
  *   stage 1 is cabled to a router, stage l + 1 to stage l), and a cable
  *   between two switches of one level is refused as no fat tree, naming
- *   the switch and port.  Positions in a stage go by GUID.
+ *   the switch and port.  Positions in a stage go by colour (the same
+ *   refinement, from the coordinates), then GUID.
  * Whether every pair of routers of a line has an up-then-down path is
  * the engine's question (damage), not the recognizer's.  One dimension
  * (a single line of routers) is refused: that is a fat tree whose leaves
@@ -31,6 +35,7 @@
 #include "model/sort.h"
 #include "model/uf.h"
 #include "topo/kns.h"
+#include "topo/kns_canon.h"
 #include "topo/kns_dmg.h"
 
 #define FT_MAX_STAGES 15
@@ -51,6 +56,7 @@ struct ft_build {
 	int32_t *line_rep;      /* per line: its switch with the lowest GUID */
 	uint32_t *lstart;       /* line routers: lrouter[lstart[l]..lstart[l+1]) */
 	int32_t *lrouter;
+	uint32_t *colour;       /* per node: topo/kns_canon.c's colour */
 };
 
 #define NODE_FMT "switch \"%s\" (0x%016" PRIx64 ")"
@@ -448,9 +454,13 @@ out:
 	return error;
 }
 
-/* A line switch's place: stage, then GUID, then node index. */
+/*
+ * A line switch's place: stage, then its colour (the cabling's tell from
+ * the numbering of the routers), then GUID, then node index.
+ */
 struct sw_key {
 	uint8_t stage;
+	uint32_t colour;
 	uint64_t guid;
 	int32_t node;
 };
@@ -461,6 +471,8 @@ static int cmp_sw(const void *a, const void *b)
 
 	if (x->stage != y->stage)
 		return x->stage < y->stage ? -1 : 1;
+	if (x->colour != y->colour)
+		return x->colour < y->colour ? -1 : 1;
 	if (x->guid != y->guid)
 		return x->guid < y->guid ? -1 : 1;
 	return (x->node > y->node) - (x->node < y->node);
@@ -546,6 +558,7 @@ static int build_lines(struct ft_build *b, struct ot_kns *kns)
 			return ot_error_nomem(b->err, "kns");
 		for (j = 0; j < ln->nsw; j++) {
 			sk[j].stage = kns->stage[ln->sw[j]];
+			sk[j].colour = b->colour[ln->sw[j]];
 			sk[j].guid = f->node[ln->sw[j]].guid;
 			sk[j].node = ln->sw[j];
 		}
@@ -787,6 +800,17 @@ int ot_kns_ft_recognize_dims(const struct ot_fabric *f, const uint8_t *perm,
 			     struct ot_kns **out, bool *looks_ft,
 			     struct ot_error *err)
 {
+	struct ot_kns_numbering num = { .perm = perm };
+
+	return ot_kns_ft_recognize_as(f, &num, out, looks_ft, err);
+}
+
+int ot_kns_ft_recognize_as(const struct ot_fabric *f,
+			   const struct ot_kns_numbering *num,
+			   struct ot_kns **out, bool *looks_ft,
+			   struct ot_error *err)
+{
+	const uint8_t *perm = num ? num->perm : NULL;
 	struct ft_build b = { .f = f, .err = err };
 	struct ot_fabric *v = NULL;
 	struct ot_kns *vk = NULL, *kns = NULL;
@@ -800,7 +824,8 @@ int ot_kns_ft_recognize_dims(const struct ot_fabric *f, const uint8_t *perm,
 	b.uf = ot_uf_new(f->nnodes + 1);
 	b.luf = ot_uf_new(f->nnodes + 1);
 	vnode = malloc(((size_t)f->nnodes + 1) * sizeof(*vnode));
-	if (!b.is_router || !b.uf || !b.luf || !vnode) {
+	b.colour = malloc(((size_t)f->nnodes + 1) * sizeof(*b.colour));
+	if (!b.is_router || !b.uf || !b.luf || !vnode || !b.colour) {
 		error = ot_error_nomem(err, "kns");
 		goto out;
 	}
@@ -843,6 +868,8 @@ int ot_kns_ft_recognize_dims(const struct ot_fabric *f, const uint8_t *perm,
 	}
 	if (!kns)
 		error = map_back(&b, vk, vnode, vline, &kns);
+	if (!error)
+		error = ot_kns_canon(kns, num ? num->flip : 0, b.colour, err);
 	if (!error && perm)
 		error = permute_dims(kns, perm, err);
 	if (!error)
@@ -867,6 +894,7 @@ out:
 	free(b.line_rep);
 	free(b.lstart);
 	free(b.lrouter);
+	free(b.colour);
 	free(vnode);
 	free(vline);
 	return error;
