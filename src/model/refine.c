@@ -218,3 +218,49 @@ int ot_refine_discrete(const struct ot_refine_graph *g, uint32_t *colour,
 	free(order);
 	return 0;
 }
+
+int ot_refine_switch_order(const struct ot_fabric *f, uint32_t *rank,
+			   uint32_t *ties, struct ot_error *err)
+{
+	struct ot_refine_graph g = { .n = f->nnodes };
+	size_t *off = malloc(((size_t)f->nnodes + 1) * sizeof(*off));
+	uint64_t *tie = malloc(((size_t)f->nnodes + 1) * sizeof(*tie));
+	uint32_t *adj, n, nclasses;
+	size_t e = 0;
+	unsigned int p;
+	int error;
+
+	for (n = 0; n < f->nnodes; n++)
+		e += f->node[n].nports;
+	adj = malloc((e + 1) * sizeof(*adj));
+	if (!off || !tie || !adj) {
+		error = ot_error_nomem(err, "colour refinement");
+		goto out;
+	}
+	for (e = 0, n = 0; n < f->nnodes; n++) {
+		const struct ot_node *nd = &f->node[n];
+
+		off[n] = e;
+		tie[n] = nd->guid;
+		rank[n] = ot_is_switch(f, (int)n) ? 0 : OT_REFINE_SKIP;
+		for (p = 1; rank[n] != OT_REFINE_SKIP && p <= nd->nports; p++) {
+			int32_t peer = nd->port[p].peer;
+
+			if (peer < 0)
+				continue;
+			if (ot_is_switch(f, peer))
+				adj[e++] = (uint32_t)peer;
+			else
+				rank[n]++;
+		}
+	}
+	off[f->nnodes] = e;
+	g.off = off;
+	g.adj = adj;
+	error = ot_refine_discrete(&g, rank, tie, &nclasses, ties, err);
+out:
+	free(off);
+	free(tie);
+	free(adj);
+	return error;
+}
