@@ -43,6 +43,27 @@ static int cmp_key(const void *a, const void *b, void *arg)
 	return 0;
 }
 
+/*
+ * Sorts a vertex's neighbour colours: insertion sort for the short lists
+ * of switch graphs (qsort()'s calls cost more there), qsort() beyond.
+ */
+static void sort_colours(uint32_t *c, size_t n)
+{
+	size_t i, j;
+
+	if (n > 64) {
+		qsort(c, n, sizeof(*c), cmp_u32);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		uint32_t x = c[i];
+
+		for (j = i; j > 0 && c[j - 1] > x; j--)
+			c[j] = c[j - 1];
+		c[j] = x;
+	}
+}
+
 static void build_keys(const struct ot_refine_graph *g,
 		       const uint32_t *colour, bool peers, struct keys *k)
 {
@@ -60,7 +81,7 @@ static void build_keys(const struct ot_refine_graph *g,
 		for (e = g->off[v]; peers && e < g->off[v + 1]; e++)
 			if (colour[g->adj[e]] != OT_REFINE_SKIP)
 				k->key[at++] = colour[g->adj[e]];
-		qsort(k->key + first, at - first, sizeof(*k->key), cmp_u32);
+		sort_colours(k->key + first, at - first);
 	}
 	k->off[g->n] = at;
 }
@@ -258,6 +279,16 @@ int ot_refine_switch_order(const struct ot_fabric *f, uint32_t *rank,
 	g.off = off;
 	g.adj = adj;
 	error = ot_refine_discrete(&g, rank, tie, &nclasses, ties, err);
+	/*
+	 * Refined colours put fewer CAs, then fewer cables first: turned
+	 * round, the best connected switches come first, so that what a
+	 * recognizer or engine does first or at its lowest numbers (an
+	 * origin, a dimension's value 0, a detour's turn) lands on the
+	 * intact part of a damaged fabric.
+	 */
+	for (n = 0; !error && n < f->nnodes; n++)
+		if (rank[n] != OT_REFINE_SKIP)
+			rank[n] = nclasses - 1 - rank[n];
 out:
 	free(off);
 	free(tie);
