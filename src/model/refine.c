@@ -153,16 +153,20 @@ int ot_refine_graph(const struct ot_refine_graph *g, uint32_t *colour,
 	return 0;
 }
 
-int ot_refine(const struct ot_fabric *f, uint32_t *colour,
-	      unsigned int max_rounds, uint32_t *nclasses,
-	      struct ot_error *err)
+/*
+ * f's cables in compressed rows (g->off and g->adj allocated here).  With
+ * switch_rows set, only cables between two switches, and each switch's
+ * cables to other nodes counted in extra[] (from 0; other nodes get
+ * OT_REFINE_SKIP).
+ */
+static int fabric_rows(const struct ot_fabric *f, bool switch_rows,
+		       struct ot_refine_graph *g, uint32_t *extra,
+		       struct ot_error *err)
 {
-	struct ot_refine_graph g = { .n = f->nnodes };
 	size_t *off = malloc(((size_t)f->nnodes + 1) * sizeof(*off));
 	uint32_t *adj, n;
 	size_t e = 0;
 	unsigned int p;
-	int error;
 
 	for (n = 0; n < f->nnodes; n++)
 		e += f->node[n].nports;
@@ -173,17 +177,42 @@ int ot_refine(const struct ot_fabric *f, uint32_t *colour,
 		return ot_error_nomem(err, "colour refinement");
 	}
 	for (e = 0, n = 0; n < f->nnodes; n++) {
+		const struct ot_node *nd = &f->node[n];
+		bool sw = ot_is_switch(f, (int)n);
+
 		off[n] = e;
-		for (p = 1; p <= f->node[n].nports; p++)
-			if (f->node[n].port[p].peer >= 0)
-				adj[e++] = (uint32_t)f->node[n].port[p].peer;
+		if (switch_rows)
+			extra[n] = sw ? 0 : OT_REFINE_SKIP;
+		for (p = 1; p <= nd->nports && (sw || !switch_rows); p++) {
+			int32_t peer = nd->port[p].peer;
+
+			if (peer < 0)
+				continue;
+			if (!switch_rows || ot_is_switch(f, peer))
+				adj[e++] = (uint32_t)peer;
+			else
+				extra[n]++;
+		}
 	}
 	off[f->nnodes] = e;
-	g.off = off;
-	g.adj = adj;
+	g->n = f->nnodes;
+	g->off = off;
+	g->adj = adj;
+	return 0;
+}
+
+int ot_refine(const struct ot_fabric *f, uint32_t *colour,
+	      unsigned int max_rounds, uint32_t *nclasses,
+	      struct ot_error *err)
+{
+	struct ot_refine_graph g;
+	int error;
+
+	if (fabric_rows(f, false, &g, NULL, err))
+		return -1;
 	error = ot_refine_graph(&g, colour, max_rounds, nclasses, err);
-	free(off);
-	free(adj);
+	free((void *)g.off);
+	free((void *)g.adj);
 	return error;
 }
 
@@ -243,41 +272,19 @@ int ot_refine_discrete(const struct ot_refine_graph *g, uint32_t *colour,
 int ot_refine_switch_order(const struct ot_fabric *f, uint32_t *rank,
 			   uint32_t *ties, struct ot_error *err)
 {
-	struct ot_refine_graph g = { .n = f->nnodes };
-	size_t *off = malloc(((size_t)f->nnodes + 1) * sizeof(*off));
 	uint64_t *tie = malloc(((size_t)f->nnodes + 1) * sizeof(*tie));
-	uint32_t *adj, n, nclasses;
-	size_t e = 0;
-	unsigned int p;
+	struct ot_refine_graph g;
+	uint32_t n, nclasses;
 	int error;
 
+	if (!tie)
+		return ot_error_nomem(err, "colour refinement");
+	if (fabric_rows(f, true, &g, rank, err)) {
+		free(tie);
+		return -1;
+	}
 	for (n = 0; n < f->nnodes; n++)
-		e += f->node[n].nports;
-	adj = malloc((e + 1) * sizeof(*adj));
-	if (!off || !tie || !adj) {
-		error = ot_error_nomem(err, "colour refinement");
-		goto out;
-	}
-	for (e = 0, n = 0; n < f->nnodes; n++) {
-		const struct ot_node *nd = &f->node[n];
-
-		off[n] = e;
-		tie[n] = nd->guid;
-		rank[n] = ot_is_switch(f, (int)n) ? 0 : OT_REFINE_SKIP;
-		for (p = 1; rank[n] != OT_REFINE_SKIP && p <= nd->nports; p++) {
-			int32_t peer = nd->port[p].peer;
-
-			if (peer < 0)
-				continue;
-			if (ot_is_switch(f, peer))
-				adj[e++] = (uint32_t)peer;
-			else
-				rank[n]++;
-		}
-	}
-	off[f->nnodes] = e;
-	g.off = off;
-	g.adj = adj;
+		tie[n] = f->node[n].guid;
 	error = ot_refine_discrete(&g, rank, tie, &nclasses, ties, err);
 	/*
 	 * Refined colours put fewer CAs, then fewer cables first: turned
@@ -289,9 +296,8 @@ int ot_refine_switch_order(const struct ot_fabric *f, uint32_t *rank,
 	for (n = 0; !error && n < f->nnodes; n++)
 		if (rank[n] != OT_REFINE_SKIP)
 			rank[n] = nclasses - 1 - rank[n];
-out:
-	free(off);
+	free((void *)g.off);
+	free((void *)g.adj);
 	free(tie);
-	free(adj);
 	return error;
 }
