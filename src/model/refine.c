@@ -285,17 +285,22 @@ int ot_refine_switch_order(const struct ot_fabric *f, uint32_t *rank,
 	}
 	for (n = 0; n < f->nnodes; n++)
 		tie[n] = f->node[n].guid;
-	error = ot_refine_discrete(&g, rank, tie, &nclasses, ties, err);
 	/*
 	 * Refined colours put fewer CAs, then fewer cables first: turned
 	 * round, the best connected switches come first, so that what a
 	 * recognizer or engine does first or at its lowest numbers (an
 	 * origin, a dimension's value 0, a detour's turn) lands on the
-	 * intact part of a damaged fabric.
+	 * intact part of a damaged fabric.  The classes are turned round
+	 * before the ties are broken, so that among switches the cabling
+	 * cannot tell apart the lowest GUID still comes first.
 	 */
+	error = ot_refine_graph(&g, rank, 0, &nclasses, err);
 	for (n = 0; !error && n < f->nnodes; n++)
 		if (rank[n] != OT_REFINE_SKIP)
 			rank[n] = nclasses - 1 - rank[n];
+	if (!error)
+		error = ot_refine_discrete(&g, rank, tie, &nclasses, ties,
+					   err);
 	free((void *)g.off);
 	free((void *)g.adj);
 	free(tie);
