@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The FlatFly recognizer, phases 1 to 3 (topo/flatfly.c describes them):
- * the switches in the order the cabling fixes, the bundles of cables between two switches,
- * the classes seed 001's rules 3 and 4 join them into, and which classes
- * are dimensions.
+ * the switches in the order the cabling fixes, the bundles of cables
+ * between two switches, the classes seed 001's rules 3 and 4 join them
+ * into, and which classes are dimensions.
  */
 #include <inttypes.h>
 #include <stdbool.h>

@@ -15,10 +15,11 @@
  * visited in the order the cabling fixes (ot_refine_switch_order():
  * colour refinement, GUIDs breaking only the ties it leaves), so the
  * answer depends on neither node order, port numbers nor, on a damaged
- * fabric, GUIDs: the origin is the switch refinement puts first, and the
- * positions the graph's symmetry leaves open are decided by that order.  With switches missing
- * the switches left are matched onto part of the MMS graph (positions
- * may stay empty), as with cables missing.
+ * fabric, GUIDs: the origin is the switch refinement puts first (the best
+ * connected), and the positions the graph's symmetry leaves open are
+ * decided by that order.  With switches missing the switches left are
+ * matched onto part of the MMS graph (positions may stay empty), as with
+ * cables missing.
  */
 #include <stdio.h>
 #include <stdlib.h>
