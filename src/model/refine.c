@@ -43,6 +43,27 @@ static int cmp_key(const void *a, const void *b, void *arg)
 	return 0;
 }
 
+/*
+ * Sorts a vertex's neighbour colours: insertion sort for the short lists
+ * of switch graphs (qsort()'s calls cost more there), qsort() beyond.
+ */
+static void sort_colours(uint32_t *c, size_t n)
+{
+	size_t i, j;
+
+	if (n > 64) {
+		qsort(c, n, sizeof(*c), cmp_u32);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		uint32_t x = c[i];
+
+		for (j = i; j > 0 && c[j - 1] > x; j--)
+			c[j] = c[j - 1];
+		c[j] = x;
+	}
+}
+
 static void build_keys(const struct ot_refine_graph *g,
 		       const uint32_t *colour, bool peers, struct keys *k)
 {
@@ -60,7 +81,7 @@ static void build_keys(const struct ot_refine_graph *g,
 		for (e = g->off[v]; peers && e < g->off[v + 1]; e++)
 			if (colour[g->adj[e]] != OT_REFINE_SKIP)
 				k->key[at++] = colour[g->adj[e]];
-		qsort(k->key + first, at - first, sizeof(*k->key), cmp_u32);
+		sort_colours(k->key + first, at - first);
 	}
 	k->off[g->n] = at;
 }
@@ -132,16 +153,20 @@ int ot_refine_graph(const struct ot_refine_graph *g, uint32_t *colour,
 	return 0;
 }
 
-int ot_refine(const struct ot_fabric *f, uint32_t *colour,
-	      unsigned int max_rounds, uint32_t *nclasses,
-	      struct ot_error *err)
+/*
+ * f's cables in compressed rows (g->off and g->adj allocated here).  With
+ * switch_rows set, only cables between two switches, and each switch's
+ * cables to other nodes counted in extra[] (from 0; other nodes get
+ * OT_REFINE_SKIP).
+ */
+static int fabric_rows(const struct ot_fabric *f, bool switch_rows,
+		       struct ot_refine_graph *g, uint32_t *extra,
+		       struct ot_error *err)
 {
-	struct ot_refine_graph g = { .n = f->nnodes };
 	size_t *off = malloc(((size_t)f->nnodes + 1) * sizeof(*off));
 	uint32_t *adj, n;
 	size_t e = 0;
 	unsigned int p;
-	int error;
 
 	for (n = 0; n < f->nnodes; n++)
 		e += f->node[n].nports;
@@ -152,17 +177,42 @@ int ot_refine(const struct ot_fabric *f, uint32_t *colour,
 		return ot_error_nomem(err, "colour refinement");
 	}
 	for (e = 0, n = 0; n < f->nnodes; n++) {
+		const struct ot_node *nd = &f->node[n];
+		bool sw = ot_is_switch(f, (int)n);
+
 		off[n] = e;
-		for (p = 1; p <= f->node[n].nports; p++)
-			if (f->node[n].port[p].peer >= 0)
-				adj[e++] = (uint32_t)f->node[n].port[p].peer;
+		if (switch_rows)
+			extra[n] = sw ? 0 : OT_REFINE_SKIP;
+		for (p = 1; p <= nd->nports && (sw || !switch_rows); p++) {
+			int32_t peer = nd->port[p].peer;
+
+			if (peer < 0)
+				continue;
+			if (!switch_rows || ot_is_switch(f, peer))
+				adj[e++] = (uint32_t)peer;
+			else
+				extra[n]++;
+		}
 	}
 	off[f->nnodes] = e;
-	g.off = off;
-	g.adj = adj;
+	g->n = f->nnodes;
+	g->off = off;
+	g->adj = adj;
+	return 0;
+}
+
+int ot_refine(const struct ot_fabric *f, uint32_t *colour,
+	      unsigned int max_rounds, uint32_t *nclasses,
+	      struct ot_error *err)
+{
+	struct ot_refine_graph g;
+	int error;
+
+	if (fabric_rows(f, false, &g, NULL, err))
+		return -1;
 	error = ot_refine_graph(&g, colour, max_rounds, nclasses, err);
-	free(off);
-	free(adj);
+	free((void *)g.off);
+	free((void *)g.adj);
 	return error;
 }
 
@@ -217,4 +267,42 @@ int ot_refine_discrete(const struct ot_refine_graph *g, uint32_t *colour,
 	free(k.off);
 	free(order);
 	return 0;
+}
+
+int ot_refine_switch_order(const struct ot_fabric *f, uint32_t *rank,
+			   uint32_t *ties, struct ot_error *err)
+{
+	uint64_t *tie = malloc(((size_t)f->nnodes + 1) * sizeof(*tie));
+	struct ot_refine_graph g;
+	uint32_t n, nclasses;
+	int error;
+
+	if (!tie)
+		return ot_error_nomem(err, "colour refinement");
+	if (fabric_rows(f, true, &g, rank, err)) {
+		free(tie);
+		return -1;
+	}
+	for (n = 0; n < f->nnodes; n++)
+		tie[n] = f->node[n].guid;
+	/*
+	 * Refined colours put fewer CAs, then fewer cables first: turned
+	 * round, the best connected switches come first, so that what a
+	 * recognizer or engine does first or at its lowest numbers (an
+	 * origin, a dimension's value 0, a detour's turn) lands on the
+	 * intact part of a damaged fabric.  The classes are turned round
+	 * before the ties are broken, so that among switches the cabling
+	 * cannot tell apart the lowest GUID still comes first.
+	 */
+	error = ot_refine_graph(&g, rank, 0, &nclasses, err);
+	for (n = 0; !error && n < f->nnodes; n++)
+		if (rank[n] != OT_REFINE_SKIP)
+			rank[n] = nclasses - 1 - rank[n];
+	if (!error)
+		error = ot_refine_discrete(&g, rank, tie, &nclasses, ties,
+					   err);
+	free((void *)g.off);
+	free((void *)g.adj);
+	free(tie);
+	return error;
 }

@@ -77,4 +77,20 @@ int ot_refine_discrete(const struct ot_refine_graph *g, uint32_t *colour,
 		       const uint64_t *tie, uint32_t *nclasses,
 		       uint32_t *ties, struct ot_error *err);
 
+/*
+ * A numbering of f's switches the cabling fixes, for recognizers that
+ * visit switches in an order and let the first one found decide: in this
+ * order, two labellings of one fabric decide alike up to a symmetry of
+ * it.  Refinement on the graph of switch-to-switch cables (parallel
+ * cables count), each switch's initial colour the number of its cables
+ * to CAs and routers; the classes turned round, so that the switches
+ * with the most CAs come first, among them those with the most switch
+ * cables, and so on; then ot_refine_discrete() with GUIDs (then node
+ * index) breaking the ties left, the lowest first.  rank[n] (nnodes
+ * entries) is switch n's place, 0 .. nswitches - 1, OT_REFINE_SKIP for
+ * other nodes; *ties as ot_refine_discrete()'s.  f must be indexed.
+ */
+int ot_refine_switch_order(const struct ot_fabric *f, uint32_t *rank,
+			   uint32_t *ties, struct ot_error *err);
+
 #endif

@@ -48,11 +48,16 @@
  * FlatFly but not necessarily the one that was built: nothing in the
  * cabling tells them apart.
  *
- * Only the choices the topology leaves open are made by GUID (node index
- * when GUIDs tie, as in generated fabrics before ibsim numbers them):
- * dimensions are numbered by size, then width, then the GUIDs of their
- * lowest cable; the values of a dimension in the order of their lowest
- * switch GUID.  Port numbers and node order never matter.
+ * Switches are ranked by colour refinement of the cabling (a switch's
+ * CAs, its neighbours' colours, and so on), GUIDs (node index when GUIDs
+ * tie, as in generated fabrics before ibsim numbers them) deciding only
+ * among switches the cabling cannot tell apart -- on a fabric generated
+ * whole, images of each other under a symmetry of it -- so that a
+ * damaged fabric maps the same way whatever its GUIDs.  Only the choices
+ * the topology leaves open follow the ranks: dimensions are numbered by
+ * size, then width, then the ranks of their lowest cable; the values of
+ * a dimension in the order of their lowest switch.  Port numbers and
+ * node order never matter.
  *
  * Cost is linear in the number of 2-paths between switches (about
  * nswitches * degree^2): rectangles are found by grouping, per switch, the

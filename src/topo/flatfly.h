@@ -91,15 +91,15 @@ int ot_ff_verify(const struct ot_ff *ff, struct ot_error *err);
 /*
  * The link-equivalence classes of ot_ff_map() (phases 1 and 2: bundles,
  * rules 3 and 4), for recognizers of products whose other factor is no
- * full graph (topo/sfff.h).  Bundles are numbered in the GUID order of
- * their lower end, classes by their lowest bundle.
+ * full graph (topo/sfff.h).  Bundles are numbered in the rank order of
+ * their ends, classes by their lowest bundle.
  */
 struct ot_ff_links {
 	uint32_t nsw, nbundles, nclasses;
 	int32_t *a, *b;   /* per bundle: its two switch nodes */
 	uint16_t *cables; /* per bundle: parallel cables */
 	uint32_t *cls;    /* per bundle: class */
-	int32_t *rank;    /* per node: rank of a switch in GUID order, -1 */
+	int32_t *rank;    /* per node: a switch's rank (flatfly_dims.c), -1 */
 };
 
 int ot_ff_link_classes(const struct ot_fabric *f, struct ot_ff_links *out,

@@ -42,7 +42,7 @@ struct ff_build {
 	const struct ot_fabric *f;
 	struct ot_error *err;
 	uint32_t nsw;
-	int32_t *sw_node;  /* switch index -> node, in (GUID, node) order */
+	int32_t *sw_node;  /* switch index -> node, in rank order */
 	int32_t *node_sw;  /* node -> switch index, -1 */
 	uint32_t *astart;  /* adjacency of switch s: adj[astart[s]..[s+1]) */
 	struct ff_adj *adj;
@@ -87,8 +87,8 @@ struct ff_build {
  */
 
 /*
- * An index with a 64-bit key, sorted by key, then index: switch nodes by
- * GUID (their ranks), switches by the hash of their other coordinates
+ * An index with a 64-bit key, sorted by key, then index: bundles by their
+ * ends (order_bundles()), switches by the hash of their other coordinates
  * (merge_one_piece()).
  */
 struct keyed {
@@ -111,7 +111,7 @@ static inline int cmp_keyed(const void *pa, const void *pb)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Bundles in tie-break order: by the ranks (GUID order) of their ends. */
+/* Bundles in tie-break order: by the ranks of their ends. */
 static inline int cmp_bundle_ends(uint32_t xa, uint32_t xb, uint32_t ya, uint32_t yb)
 {
 	if (xa != ya)
@@ -119,7 +119,7 @@ static inline int cmp_bundle_ends(uint32_t xa, uint32_t xb, uint32_t ya, uint32_
 	return xb < yb ? -1 : xb > yb;
 }
 
-/* Bundle order for tie-breaks: the ranks (GUID order) of its two ends. */
+/* Bundle order for tie-breaks: the ranks of its two ends. */
 static inline bool bundle_before(const struct ff_build *b, uint32_t x, uint32_t y)
 {
 	const struct ff_bundle *bx = &b->bundle[x], *by = &b->bundle[y];

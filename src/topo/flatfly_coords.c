@@ -41,7 +41,7 @@ static int bundle_dim(const struct ff_build *b, uint32_t i)
 /*
  * Phase 4 for dimension d: values are the components of the switch graph
  * without dimension d (strays not placed yet left out: they could be in
- * d), numbered by their lowest switch in GUID order.
+ * d), numbered by their lowest switch in rank order.
  */
 static void component_values(struct ff_build *b, unsigned int d)
 {
@@ -70,7 +70,7 @@ static void component_values(struct ff_build *b, unsigned int d)
 	b->nvalues[d] = nv;
 }
 
-/* Renumbers the values of dimension d by their lowest switch GUID. */
+/* Renumbers the values of dimension d by their lowest switch's rank. */
 static void renumber_values(struct ff_build *b, unsigned int d)
 {
 	uint32_t *newval = b->scratch;
@@ -189,7 +189,7 @@ static bool pieces_alloc(struct pieces *pc, uint32_t nv, uint32_t nsw)
 
 /*
  * Groups the active switches by their value of dimension d (members, in
- * GUID order within a value), orders the values smallest first (stable:
+ * rank order within a value), orders the values smallest first (stable:
  * ties keep value order) and sorts the switches by others_hash() so that
  * those sharing a line of d can be found by binary search.
  */
@@ -544,7 +544,7 @@ void ffmap_loosen_unclassed(struct ff_build *b)
 
 /*
  * Places loose switch x if it has a placed neighbour: the first free
- * position (dimensions in working order, values in GUID order) that
+ * position (dimensions in working order, values in rank order) that
  * differs from each placed neighbour in exactly one coordinate.  The
  * cabling does not say which is right; any such position gives a
  * consistent FlatFly, and the choice is the same for the same fabric.

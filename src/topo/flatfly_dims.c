@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The FlatFly recognizer, phases 1 to 3 (topo/flatfly.c describes them):
- * the switches in GUID order, the bundles of cables between two switches,
- * the classes seed 001's rules 3 and 4 join them into, and which classes
- * are dimensions.
+ * the switches in the order the cabling fixes, the bundles of cables
+ * between two switches, the classes seed 001's rules 3 and 4 join them
+ * into, and which classes are dimensions.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -11,35 +11,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/refine.h"
 #include "topo/flatfly_build.h"
 
 /*
- * sw_node is in node order; re-sorts it by (GUID, node) so that a
- * switch's index s is its rank, and fills node_sw to match.
+ * sw_node is in node order; re-sorts it by the order the cabling fixes
+ * (ot_refine_switch_order(): GUIDs only break the ties refinement leaves,
+ * which on a fabric generated whole are its symmetries) so that a
+ * switch's index s is its rank, and fills node_sw to match.  Every later
+ * tie-break of the recognizer (dimension order, values, where a loose
+ * switch goes) follows the ranks, so a damaged fabric maps the same way
+ * whatever its GUIDs.
  */
 static int rank_switches(struct ff_build *b)
 {
-	struct keyed *key;
-	uint32_t s;
+	uint32_t *rank;
+	uint32_t i;
 
-	key = malloc(b->nsw * sizeof(*key));
-	if (!key)
+	rank = malloc((b->f->nnodes + 1) * sizeof(*rank));
+	if (!rank)
 		return ot_error_nomem(b->err, "flatfly");
-	for (s = 0; s < b->nsw; s++) {
-		key[s].key = b->f->node[b->sw_node[s]].guid;
-		key[s].id = b->sw_node[s];
+	if (ot_refine_switch_order(b->f, rank, NULL, b->err)) {
+		free(rank);
+		return -1;
 	}
-	qsort(key, b->nsw, sizeof(*key), cmp_keyed);
-	for (s = 0; s < b->nsw; s++) {
-		b->sw_node[s] = key[s].id;
-		b->node_sw[key[s].id] = s;
+	for (i = 0; i < b->f->nnodes; i++) {
+		if (rank[i] == OT_REFINE_SKIP)
+			continue;
+		b->sw_node[rank[i]] = (int32_t)i;
+		b->node_sw[i] = (int32_t)rank[i];
 	}
-	free(key);
+	free(rank);
 	return 0;
 }
 
 /*
- * Switches, their ranks by GUID, and refusals of node kinds and cables a
+ * Switches, their ranks, and refusals of node kinds and cables a
  * FlatFly has no place for.
  */
 int ffmap_collect_switches(struct ff_build *b)
@@ -177,6 +184,52 @@ static void fill_adjacency(struct ff_build *b, uint32_t s)
 	}
 }
 
+static int cmp_adj(const void *pa, const void *pb)
+{
+	const struct ff_adj *x = pa, *y = pb;
+
+	return x->sw < y->sw ? -1 : x->sw > y->sw;
+}
+
+/*
+ * Port numbers must not matter: each switch's neighbours in rank order,
+ * and the bundles renumbered in the order of their ends (lower, then
+ * higher), so that a class's first bundle is its lowest.
+ */
+static int order_bundles(struct ff_build *b, uint32_t total)
+{
+	struct keyed *key = malloc((b->nbundles + 1) * sizeof(*key));
+	uint32_t *newid = malloc((b->nbundles + 1) * sizeof(*newid));
+	struct ff_bundle *sorted = malloc((b->nbundles + 1) * sizeof(*sorted));
+	uint32_t s, i;
+
+	if (!key || !newid || !sorted) {
+		free(key);
+		free(newid);
+		free(sorted);
+		return ot_error_nomem(b->err, "flatfly");
+	}
+	for (s = 0; s < b->nsw; s++)
+		qsort(&b->adj[b->astart[s]], b->astart[s + 1] - b->astart[s],
+		      sizeof(*b->adj), cmp_adj);
+	for (i = 0; i < b->nbundles; i++) {
+		key[i].key = (uint64_t)b->bundle[i].a << 32 | b->bundle[i].b;
+		key[i].id = i;
+	}
+	qsort(key, b->nbundles, sizeof(*key), cmp_keyed);
+	for (i = 0; i < b->nbundles; i++) {
+		newid[key[i].id] = i;
+		sorted[i] = b->bundle[key[i].id];
+	}
+	for (i = 0; i < total; i++)
+		b->adj[i].bundle = newid[b->adj[i].bundle];
+	free(b->bundle);
+	b->bundle = sorted;
+	free(key);
+	free(newid);
+	return 0;
+}
+
 /* Phase 1: bundles and the adjacency lists of switches. */
 int ffmap_collect_bundles(struct ff_build *b)
 {
@@ -196,7 +249,7 @@ int ffmap_collect_bundles(struct ff_build *b)
 		if (b->adj[j].bundle == NONE)
 			return ot_error_set(b->err,
 					    "flatfly: asymmetric cable table");
-	return 0;
+	return order_bundles(b, total);
 }
 
 /*
@@ -367,8 +420,8 @@ static int cmp_class_key(const void *pa, const void *pb)
 
 /*
  * Dense class ids, members grouped per class in bundle order (bundles are
- * created in GUID order of their lower end, so the first member of a class
- * is its lowest bundle).
+ * numbered in the order of their ends, so the first member of a class is
+ * its lowest bundle).
  */
 int ffmap_build_classes(struct ff_build *b)
 {

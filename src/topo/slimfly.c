@@ -11,16 +11,21 @@
  * always, so the search rarely backtracks (and gives up after a budget,
  * 64 steps per cable end plus 100,000, on graphs that are not MMS: a
  * complete shuffled MMS graph of q <= 23 took at most 7 steps per
- * switch, the fabrics of test_slimfly's recognize_sweep).  Switches are visited in GUID order, so the answer does not
- * depend on node order or port numbers; the positions the graph's
- * symmetry leaves open are decided by that order.  With switches missing
- * the switches left are matched onto part of the MMS graph (positions
- * may stay empty), as with cables missing.
+ * switch, the fabrics of test_slimfly's recognize_sweep).  Switches are
+ * visited in the order the cabling fixes (ot_refine_switch_order():
+ * colour refinement, GUIDs breaking only the ties it leaves), so the
+ * answer depends on neither node order, port numbers nor, on a damaged
+ * fabric, GUIDs: the origin is the switch refinement puts first (the best
+ * connected), and the positions the graph's symmetry leaves open are
+ * decided by that order.  With switches missing the switches left are
+ * matched onto part of the MMS graph (positions may stay empty), as with
+ * cables missing.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/refine.h"
 #include "topo/slimfly.h"
 
 /* Exponents of xi in X_0 (t = 0) or X_1 (t = 1), per slimfly.h. */
@@ -226,6 +231,13 @@ static bool fits(const struct sf_match *s, uint32_t v, uint32_t c)
 	return common_fit(s, v, c);
 }
 
+static int cmp_pos(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* 1 when all is placed, 0 when no placement extends this one, -1 budget. */
 static int extend(struct sf_match *s, uint32_t depth)
 {
@@ -265,6 +277,12 @@ static int extend(struct sf_match *s, uint32_t depth)
 	for (k = 0, ncand = 0; k < m->deg; k++)
 		if (fits(s, v, m->nb[(uint64_t)c * m->deg + k]))
 			cand[ncand++] = m->nb[(uint64_t)c * m->deg + k];
+	/*
+	 * Which placed neighbour lent its position is a matter of port
+	 * numbers; the candidates (adjacent to every placed neighbour's
+	 * position) are not: try them in position order.
+	 */
+	qsort(cand, ncand, sizeof(*cand), cmp_pos);
 	for (k = 0; k < ncand && r == 0; k++) {
 		if (!s->budget--) {
 			r = -1;
@@ -277,21 +295,6 @@ static int extend(struct sf_match *s, uint32_t depth)
 	}
 	free(cand);
 	return r;
-}
-
-/* A switch and its GUID, to visit switches in GUID order. */
-struct sf_key {
-	uint64_t guid;
-	int32_t node;
-};
-
-static int cmp_key(const void *a, const void *b)
-{
-	const struct sf_key *x = a, *y = b;
-
-	if (x->guid != y->guid)
-		return x->guid < y->guid ? -1 : 1;
-	return (x->node > y->node) - (x->node < y->node);
 }
 
 static const char *desc(const struct ot_fabric *f, int32_t n)
@@ -393,8 +396,8 @@ static int verify_cables(const struct sf_match *s, struct ot_error *err)
 static int match_alloc(struct sf_match *s, int32_t **local)
 {
 	const struct ot_fabric *f = s->f;
-	struct sf_key *key;
-	uint32_t i, v = 0;
+	uint32_t *rank;
+	uint32_t i, v;
 
 	*local = malloc(f->nnodes * sizeof(**local));
 	s->node = malloc(s->n * sizeof(*s->node));
@@ -408,18 +411,15 @@ static int match_alloc(struct sf_match *s, int32_t **local)
 	if (!*local || !s->node || !s->nb || !s->nbc || !s->map || !s->inv ||
 	    !s->cnt_a || !s->cnt_r || !s->order)
 		return -1;
-	key = malloc(s->n * sizeof(*key));
-	if (!key)
+	rank = malloc(f->nnodes * sizeof(*rank));
+	if (!rank || ot_refine_switch_order(f, rank, NULL, NULL)) {
+		free(rank);
 		return -1;
+	}
 	for (i = 0; i < f->nnodes; i++)
-		if (ot_is_switch(f, i)) {
-			key[v].guid = f->node[i].guid;
-			key[v++].node = i;
-		}
-	qsort(key, s->n, sizeof(*key), cmp_key);
-	for (v = 0; v < s->n; v++)
-		s->node[v] = key[v].node;
-	free(key);
+		if (rank[i] != OT_REFINE_SKIP)
+			s->node[rank[i]] = i;
+	free(rank);
 	for (i = 0; i < f->nnodes; i++)
 		(*local)[i] = -1;
 	for (v = 0; v < s->n; v++) {

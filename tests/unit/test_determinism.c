@@ -16,11 +16,10 @@
  *   administrator measures is identical: pairs reached, the histogram of
  *   hops, VLs used, no credit loop, the promise kept, and the uniform
  *   traffic's loads (largest, average, links used).  Other GUIDs on a
- *   damaged fabric are the exception for engines whose coordinates'
- *   ties GUIDs break, which on a damaged fabric is no symmetry of it
- *   (guids_decide; doc/testing.md, "Determinism"); not for df-static,
- *   whose recognizers number by the cabling (topo/df_canon.h), damaged
- *   fabrics drawn at random included.
+ *   damaged fabric are no exception: every recognizer numbers what the
+ *   cabling leaves open by colour refinement (model/refine.h), GUIDs
+ *   breaking only the ties refinement cannot split (doc/testing.md,
+ *   "Determinism"), damaged fabrics drawn at random included.
  */
 #include <fnmatch.h>
 #include <stdbool.h>
@@ -47,15 +46,6 @@ struct family {
 	const char *except;
 	struct ot_fabric *(*make)(void);
 	unsigned int lmc;
-	/*
-	 * GUIDs may decide: cables are missing, the fabric has lost the
-	 * symmetry that makes a relabelling of the engine's coordinates by
-	 * other GUIDs a symmetry of it, and the engine numbers by GUID what
-	 * the cabling leaves tied, so other GUIDs may give another routing,
-	 * of other quality.  (Not df-static's families: its recognizers
-	 * number by the cabling, topo/df_canon.h.)
-	 */
-	bool guids_decide;
 };
 
 /* Generated fabrics carry no GUIDs: give each node one from its name. */
@@ -99,8 +89,7 @@ static struct ot_fabric *kns_3x2(void)
  * (s = 1, each router cabled to each), and 2-stage fat trees (leaves of
  * 2 routers, 3 spines).  hdor numbers what the cabling leaves open by
  * colour refinement (topo/kns_canon.c), GUIDs only where it cannot tell,
- * so these are not damaged in the families' sense: other GUIDs must give
- * the same figures.  Drawn where hdor's numbering by GUID (before
+ * so other GUIDs must give the same figures, as on every family.  Drawn where hdor's numbering by GUID (before
  * topo/kns_canon.c) gave, under five port shuffles of osmtopo gen, a
  * busiest channel of 1.8065 to 2.3226 (s = 1), 232 or 236 minimal paths
  * (s = 2).
@@ -325,34 +314,34 @@ static struct ot_fabric *dfp_seeded(void)
 #define FF_ADOR "ff-*ador ", ""
 
 static const struct family families[] = {
-	{ "hdor ", "", kns_3x2, 0, false },
-	{ "hdor ", "", kns_3x2, 1, false },
-	{ "hdor ", "", kns_s1_damaged, 0, false }, /* refinement, not GUIDs */
-	{ "hdor ", "", kns_ft_damaged, 0, false },
-	{ FF_DOR, ff_3x3x3, 0, false },
-	{ FF_DOR, ff_4x4_damaged, 0, true },
-	{ "ff-dor ff-mixed-dor ", "", hypercube_4, 0, false },
-	{ FF_ADOR, ff_3x3x3, 1, false },
-	{ FF_ADOR, ff_4x4_damaged, 2, true },
-	{ FF_DOR, sfff_q4x3, 0, false },
-	{ FF_ADOR, sfff_q4x3, 1, false },
-	{ "sf-mms ", "", sf_q4, 0, false },
-	{ "sf-mms ", "", sf_q4, 1, false },
-	{ "sf-mms ", "", sf_q5_damaged, 0, true },
-	{ "sf-mms ", "", sf_q4, 2, false },
-	{ "sf-mms ", "", sf_q5_damaged, 1, true },
-	{ "sf-mms ", "", sf_q5_missing_switches, 1, true },
-	{ "df-static ", "", df_palm, 0, false },
-	{ "df-static ", "", df_palm, 1, false },
-	{ "df-static ", "", df_random_damaged, 0, false },
-	{ "df-static ", "", df_flat, 0, false },
-	{ "df-static ", "", df_flat, 1, false },
-	{ "df-static ", "", dfp_palm, 0, false },
-	{ "df-static ", "", dfp_palm, 1, false },
-	{ "df-static ", "", dfp_damaged, 0, false },
-	{ "df-static ", "", dfp_heavy, 0, false },
-	{ "df-static ", "", dfp_by_load, 0, false },
-	{ "df-static ", "", dfp_seeded, 0, false },
+	{ "hdor ", "", kns_3x2, 0 },
+	{ "hdor ", "", kns_3x2, 1 },
+	{ "hdor ", "", kns_s1_damaged, 0 },
+	{ "hdor ", "", kns_ft_damaged, 0 },
+	{ FF_DOR, ff_3x3x3, 0 },
+	{ FF_DOR, ff_4x4_damaged, 0 },
+	{ "ff-dor ff-mixed-dor ", "", hypercube_4, 0 },
+	{ FF_ADOR, ff_3x3x3, 1 },
+	{ FF_ADOR, ff_4x4_damaged, 2 },
+	{ FF_DOR, sfff_q4x3, 0 },
+	{ FF_ADOR, sfff_q4x3, 1 },
+	{ "sf-mms ", "", sf_q4, 0 },
+	{ "sf-mms ", "", sf_q4, 1 },
+	{ "sf-mms ", "", sf_q5_damaged, 0 },
+	{ "sf-mms ", "", sf_q4, 2 },
+	{ "sf-mms ", "", sf_q5_damaged, 1 },
+	{ "sf-mms ", "", sf_q5_missing_switches, 1 },
+	{ "df-static ", "", df_palm, 0 },
+	{ "df-static ", "", df_palm, 1 },
+	{ "df-static ", "", df_random_damaged, 0 },
+	{ "df-static ", "", df_flat, 0 },
+	{ "df-static ", "", df_flat, 1 },
+	{ "df-static ", "", dfp_palm, 0 },
+	{ "df-static ", "", dfp_palm, 1 },
+	{ "df-static ", "", dfp_damaged, 0 },
+	{ "df-static ", "", dfp_heavy, 0 },
+	{ "df-static ", "", dfp_by_load, 0 },
+	{ "df-static ", "", dfp_seeded, 0 },
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
@@ -637,7 +626,7 @@ START_TEST(same_fabric_same_tables)
 			ot_routing_free(rg);
 			ot_fabric_free(g);
 		}
-		for (seed = fam->guids_decide ? 2 : 1; seed <= 2; seed++) {
+		for (seed = 1; seed <= 2; seed++) {
 			enum remap how = seed == 1 ? REMAP_GUIDS : REMAP_PORTS;
 			struct ot_fabric *g = remapped(f, how, seed + 7,
 						       fam->lmc);
@@ -794,6 +783,87 @@ START_TEST(hdor_damaged_kns_drawn)
 }
 END_TEST
 
+/*
+ * Damaged FlatFlies and Slim Flies drawn at random, each generated three
+ * times with the same damage but other port numbers, node order and so
+ * GUIDs (given in node order, as ibsim gives them): the recognizers
+ * number what the damage leaves open by the cabling, so the figures
+ * agree.  Draws 0 .. NDRAWN_FF - 1 are FlatFlies of 2 or 3 dimensions of
+ * unequal sizes and widths, the rest Slim Flies q = 4 or 5.
+ */
+#define NDRAWN_FF 20
+#define NDRAWN 30
+
+static struct ot_fabric *drawn(unsigned int draw, uint64_t shuffle_seed,
+			       unsigned int lmc)
+{
+	struct ot_prng r = { 0x5eed0000u + draw };
+	struct ot_error err = { 0 };
+	struct ot_fabric *f;
+	uint32_t i;
+
+	if (draw < NDRAWN_FF) {
+		struct ot_flatfly_params p = { 0 };
+		unsigned int d;
+
+		p.ndims = 2 + ot_prng_below(&r, 2);
+		for (d = 0; d < p.ndims; d++) {
+			p.size[d] = 2 + ot_prng_below(&r, p.ndims == 2 ? 4 : 3);
+			p.width[d] = 1 + ot_prng_below(&r, 2);
+		}
+		p.cas = 1 + ot_prng_below(&r, 3);
+		p.drop_links = 0.03 + 0.02 * ot_prng_below(&r, 6);
+		p.drop_switches = ot_prng_below(&r, 2) ? 0.1 : 0;
+		p.drop_seed = ot_prng_next(&r);
+		p.shuffle = true;
+		p.seed = shuffle_seed;
+		f = ot_gen_flatfly(&p, &err);
+	} else {
+		struct ot_slimfly_params p = { 0 };
+
+		p.q = 4 + ot_prng_below(&r, 2);
+		p.cas = 1 + ot_prng_below(&r, 3);
+		p.drop_links = 0.02 + 0.02 * ot_prng_below(&r, 3);
+		p.drop_switches = ot_prng_below(&r, 2) ? 0.06 : 0;
+		p.drop_seed = ot_prng_next(&r);
+		p.shuffle = true;
+		p.seed = shuffle_seed;
+		f = ot_gen_slimfly(&p, &err);
+	}
+	ck_assert_msg(f, "draw %u: %s", draw, err.msg);
+	for (i = 0; i < f->nnodes; i++)
+		f->node[i].guid = 0x0002c90000001000ull + i;
+	return indexed(f, lmc);
+}
+
+START_TEST(drawn_damage_same_figures)
+{
+	static const char *const ff_engines[] = {
+		"ff-dor", "ff-mixed-dor", "ff-ador", "ff-mixed-ador", NULL
+	};
+	static const char *const sf_engines[] = { "sf-mms", NULL };
+	const char *const *eng = _i < NDRAWN_FF ? ff_engines : sf_engines;
+	unsigned int e, k;
+
+	for (e = 0; eng[e]; e++) {
+		unsigned int lmc = strstr(eng[e], "ador") ? 1 : _i % 2;
+		struct ot_fabric *f = drawn(_i, 1, lmc);
+		struct ot_routing *r = route(eng[e], f);
+
+		for (k = 2; k <= 3; k++) {
+			struct ot_fabric *g = drawn(_i, k, lmc);
+			struct ot_routing *rg = route(eng[e], g);
+
+			same_figures(r, rg);
+			ot_routing_free(rg);
+			ot_fabric_free(g);
+		}
+		ot_routing_free(r);
+		ot_fabric_free(f);
+	}
+}
+END_TEST
+
 /* The comparison itself can fail: a table changed by one entry. */
 START_TEST(a_changed_table_is_seen)
 {
@@ -828,6 +898,7 @@ static Suite *determinism_suite(void)
 	tcase_add_test(tc, every_engine_has_a_family);
 	tcase_add_loop_test(tc, same_fabric_same_tables, 0, NFAMILIES);
 	tcase_add_loop_test(tc, random_damaged_dragonflies, 0, 2);
+	tcase_add_loop_test(tc, drawn_damage_same_figures, 0, NDRAWN);
 	tcase_add_test(tc, a_changed_table_is_seen);
 	tcase_add_test(tc, hdor_damaged_kns_drawn);
 	suite_add_tcase(s, tc);

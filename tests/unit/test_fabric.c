@@ -400,6 +400,76 @@ START_TEST(refinement_ignores_the_labelling)
 }
 END_TEST
 
+/* Cables from node n to nodes that are no switches. */
+static unsigned int other_cables(const struct ot_fabric *f, uint32_t n)
+{
+	unsigned int p, c = 0;
+
+	for (p = 1; p <= f->node[n].nports; p++)
+		c += f->node[n].port[p].peer >= 0 &&
+		     !ot_is_switch(f, f->node[n].port[p].peer);
+	return c;
+}
+
+/*
+ * The switch order is a numbering of the switches, most CAs first, the
+ * same switch first under any labelling when no tie was left to GUIDs.
+ */
+START_TEST(switch_order_ignores_the_labelling)
+{
+	enum { N = 70 };
+	uint32_t id[N], perm[N], ra[N], rb[N], ta, tb, i, seed, untied = 0;
+	struct ot_prng rng = { .state = 11 };
+	struct ot_error err;
+
+	for (i = 0; i < N; i++)
+		id[i] = perm[i] = i;
+	for (seed = 1; seed <= 30; seed++) {
+		struct ot_fabric *a, *b;
+		uint32_t seen[N] = { 0 }, nsw = 0;
+
+		for (i = N - 1; i > 0; i--) {
+			uint32_t r = ot_prng_below(&rng, i + 1), t = perm[i];
+
+			perm[i] = perm[r];
+			perm[r] = t;
+		}
+		a = random_graph(seed, id, 3000 + seed);
+		b = random_graph(seed, perm, 4000 + seed);
+		ck_assert_int_eq(ot_refine_switch_order(a, ra, &ta, &err), 0);
+		ck_assert_int_eq(ot_refine_switch_order(b, rb, &tb, &err), 0);
+		for (i = 0; i < N; i++) {
+			if (!ot_is_switch(a, i)) {
+				ck_assert_uint_eq(ra[i], OT_REFINE_SKIP);
+				continue;
+			}
+			ck_assert_uint_lt(ra[i], N);
+			ck_assert_uint_eq(seen[ra[i]]++, 0);
+			nsw++;
+		}
+		for (i = 0; i < N; i++) {
+			uint32_t j;
+
+			for (j = 0; j < N; j++)
+				if (ra[i] != OT_REFINE_SKIP &&
+				    ra[j] != OT_REFINE_SKIP && ra[i] < ra[j])
+					ck_assert_uint_ge(other_cables(a, i),
+							  other_cables(a, j));
+		}
+		for (i = 0; i < nsw; i++)
+			ck_assert_uint_eq(seen[i], 1);
+		if (!ta && !tb) {
+			untied++;
+			for (i = 0; i < N; i++)
+				ck_assert_uint_eq(ra[perm[i]], rb[i]);
+		}
+		ot_fabric_free(a);
+		ot_fabric_free(b);
+	}
+	ck_assert_uint_gt(untied, 15);
+}
+END_TEST
+
 /* A path of switches: ends apart from the middle, mirror images alike. */
 START_TEST(refinement_splits_what_the_cabling_tells_apart)
 {
@@ -510,6 +580,7 @@ static Suite *fabric_suite(void)
 	tcase_add_test(tc, a_new_routing_routes_nothing);
 	tcase_add_test(tc, refinement_ignores_the_labelling);
 	tcase_add_test(tc, refinement_splits_what_the_cabling_tells_apart);
+	tcase_add_test(tc, switch_order_ignores_the_labelling);
 	tcase_add_test(tc, discrete_numbering_follows_the_tie_break);
 	tcase_add_test(tc, engines_are_found_by_name);
 	tcase_add_test(tc, union_find_agrees_with_a_labelling);
