@@ -139,11 +139,11 @@
  * argument above, VL 1 by the search, and no dependency goes from VL 1
  * to VL 0: the whole graph is acyclic (Dally and Seitz).  Where that
  * search gives up (its bounds: about half the small fabrics with 10 % of
- * the cables missing), the engine's tables come back, the escape layer
- * on a VL of its own, the damage layer on VL 1 with the detours where
- * the search's first graph (those tables, the escape layer out) was
- * acyclic, else on a VL of its own too, each acyclic as above.  The
- * checker proves each.
+ * the cables missing), the engine's tables come back, the detours on
+ * VL 1, the damage layer or else the escape layer with them where the
+ * graph of the two is acyclic, else the damage and escape layers on one
+ * VL where theirs is, else each on one of its own (route/df_plus_vl1.c
+ * share_given_up()), each acyclic as above.  The checker proves each.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
