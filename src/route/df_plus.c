@@ -139,11 +139,11 @@
  * argument above, VL 1 by the search, and no dependency goes from VL 1
  * to VL 0: the whole graph is acyclic (Dally and Seitz).  Where that
  * search gives up (its bounds: about half the small fabrics with 10 % of
- * the cables missing), the engine's tables come back, the escape layer
- * on a VL of its own, the damage layer on VL 1 with the detours where
- * the search's first graph (those tables, the escape layer out) was
- * acyclic, else on a VL of its own too, each acyclic as above.  The
- * checker proves each.
+ * the cables missing), the engine's tables come back, the detours on
+ * VL 1, the damage layer or else the escape layer with them where the
+ * graph of the two is acyclic, else the damage and escape layers on one
+ * VL where theirs is, else each on one of its own (route/df_plus_vl1.c
+ * share_given_up()), each acyclic as above.  The checker proves each.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
@@ -762,14 +762,38 @@ static bool damage_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 }
 
 /* Marks leaf s's detour toward lid (path SL 1 from its CAs). */
-static int mark_detour(struct dfp_ctx *c, uint32_t lid, int32_t s)
+static int mark_detour(struct dfp_ctx *c, uint32_t lid, int32_t s,
+		       uint8_t sl)
 {
-	if (ot_dfp_set_dsl(c, lid, s, c->ldet[s]))
+	if (ot_dfp_set_dsl(c, lid, s, sl))
 		return -1;
-	c->any_detour |= c->ldet[s] == DFP_DETOUR_SL;
-	c->any_turn |= c->ldet[s] == DFP_TURN_SL;
-	c->any_land |= c->ldet[s] == DFP_LAND_SL;
+	c->any_detour |= sl == DFP_DETOUR_SL;
+	c->any_turn |= sl == DFP_TURN_SL;
+	c->any_land |= sl == DFP_LAND_SL;
 	return 0;
+}
+
+/*
+ * Leaf s's path SL toward a LID of the damage layer, s in a group that
+ * sends it no way of its own (buf: every switch's port).  In an
+ * intermediate group whose leaves detour (alt 2), rule_down() turns the
+ * spines without a usable cable down to a leaf of the rule, the spines
+ * such a leaf's detour goes up to among them: its path is then up, down,
+ * then that leaf's up, global, down, the turn of SL 3, not a detour
+ * through a third group (SL 1 would promise up, global, global, down and
+ * the turn broke it).
+ */
+static uint8_t damage_ldet(const struct dfp_ctx *c, int32_t s,
+			   const uint8_t *buf)
+{
+	int32_t x = c->f->node[s].port[buf[dfp_sw_pos(c, s)]].peer;
+
+	if (c->ldet[s] == DFP_DETOUR_SL && x >= 0 &&
+	    c->d->role[x] == OT_DFP_SPINE &&
+	    ot_dfp_port_class(c->d, x, buf[dfp_sw_pos(c, x)]) ==
+		    OT_DFP_PORT_DOWN)
+		return DFP_TURN_SL;
+	return c->ldet[s];
 }
 
 static int cmp_pos(const void *a, const void *b, void *ctx)
@@ -810,7 +834,7 @@ static int route_lid_at(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 			int32_t s = c->posnode[i];
 
 			if (!c->vsrc[c->d->group[s]] && c->ldet[s] &&
-			    mark_detour(c, lid, s))
+			    mark_detour(c, lid, s, damage_ldet(c, s, buf)))
 				return -1;
 		}
 		return 0;
@@ -835,7 +859,7 @@ static int route_lid_at(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 		if (c->valiant && c->voff[lid] && c->vsrc[c->d->group[s]])
 			continue; /* through an intermediate */
 		if (c->ldet[s] && c->tsw[lid] == c->tleaf[lid] &&
-		    mark_detour(c, lid, s))
+		    mark_detour(c, lid, s, c->ldet[s]))
 			return -1;
 		if (ot_dfp_shares(c, s, lid, buf[i])) {
 			if (ot_dfp_set_dsl(c, lid, s, DFP_DETOUR_SL))
@@ -1072,23 +1096,32 @@ static int fill_lfts(struct dfp_ctx *c, struct ot_routing *out)
 }
 
 
-/* The VLs: VL 1 for detours (and the damage and escape layers where
- * they share it: route/df_plus_vl1.c), else the escape layer's, the
- * damage layer's; then the Valiant layers'. */
-static struct dfp_vlrule ctx_vlrule(const struct dfp_ctx *c)
+/*
+ * The VLs: VL 1 for detours (and the damage or escape layers where they
+ * share it: route/df_plus_vl1.c), else the escape layer's, the damage
+ * layer's (the escape layer's where the two share one); then the Valiant
+ * layers'.  The escape layer shares a VL where the search gave up only
+ * with fewest (the tables kept): the routings are weighed against each
+ * other on the VLs they took before, so that which one is kept, and
+ * which the seeded passes start from, does not change (route_alt()).
+ */
+static struct dfp_vlrule ctx_vlrule(const struct dfp_ctx *c, bool fewest)
 {
 	bool share = c->v1share, dshare = !share && c->dmg_share;
+	bool eshare = fewest && !share && !dshare && c->esc_share;
+	bool deshare = fewest && !share && !dshare && !eshare &&
+		       c->de_share;
 	bool two = c->any_detour || c->any_turn || c->any_land ||
 		   (share && (c->any_damage || c->any_escape)) ||
-		   (dshare && c->any_damage);
+		   (dshare && c->any_damage) || (eshare && c->any_escape);
 	struct dfp_vlrule v = { c->any_detour, c->any_turn, c->any_land,
-				c->any_escape, share || !two ? 1 : 2, { 0 },
-				0 };
-	uint8_t next = 1 + two + (c->any_escape && !share);
+				c->any_escape, share || eshare || !two ? 1 : 2,
+				{ 0 }, 0 };
+	uint8_t next = 1 + two + (c->any_escape && !share && !eshare);
 	unsigned int l;
 
 	if (c->any_damage)
-		v.dmg_vl = share || dshare ? 1 : next++;
+		v.dmg_vl = share || dshare ? 1 : deshare ? v.esc_vl : next++;
 	for (l = 1; l <= OT_VALIANT_LAYERS; l++)
 		if (c->layers >> l & 1)
 			v.lay_vl[l] = next++;
@@ -1100,7 +1133,7 @@ static struct dfp_vlrule ctx_vlrule(const struct dfp_ctx *c)
 static int set_vls(struct dfp_ctx *c, struct ot_routing *out)
 {
 	const struct ot_fabric *f = c->f;
-	struct dfp_vlrule v = ctx_vlrule(c);
+	struct dfp_vlrule v = ctx_vlrule(c, true);
 	unsigned int in, o, sl, np;
 	uint32_t n;
 
@@ -1205,7 +1238,7 @@ static int set_promise(struct dfp_ctx *c, struct ot_routing *out,
 		return ot_error_nomem(c->err, "df-static");
 	}
 	pr->d = d;
-	pr->vr = ctx_vlrule(c);
+	pr->vr = ctx_vlrule(c, true);
 	if (c->drank) {
 		pr->drank = malloc(((size_t)c->ng + 1) * sizeof(*pr->drank));
 		if (!pr->drank) {
@@ -1380,7 +1413,7 @@ static int route_try(struct dfp_ctx *c, struct ot_routing *out,
 			     .cabload = v->cabload,
 			     .prior = seeded ? out : NULL };
 	struct ot_routing *o = ot_routing_new(c->f);
-	struct dfp_vlrule v0 = ctx_vlrule(c), v1;
+	struct dfp_vlrule v0 = ctx_vlrule(c, false), v1;
 	unsigned int vls0, vls1;
 	int64_t m1;
 	int kept = 0;
@@ -1389,7 +1422,7 @@ static int route_try(struct dfp_ctx *c, struct ot_routing *out,
 	     route_tables(&a, o) ? -1 : busiest(&a, o);
 	a.prior = NULL; /* out's tables change hands below */
 
-	v1 = ctx_vlrule(&a);
+	v1 = ctx_vlrule(&a, false);
 	vls0 = ot_dfp_vlrule_vls(&v0);
 	vls1 = ot_dfp_vlrule_vls(&v1);
 	if (m1 < 0) {

@@ -84,8 +84,11 @@ struct dfp_ctx {
 	bool v1share;
 	uint32_t v1moved;
 	/* where the search gave up: the damage layer on VL 1 with the
-	 * detours all the same (their graph acyclic), the escape layer not */
-	bool dmg_share;
+	 * detours all the same (their graph acyclic), the escape layer not;
+	 * else the escape layer there, the damage layer not (esc_share);
+	 * else the two on one VL of their own (de_share); each where the
+	 * graph of the paths on that VL is acyclic */
+	bool dmg_share, esc_share, de_share;
 	/* the other routings (route/df_plus_alt.c), alt 1 and 2: no
 	 * third-group detour for a group without usable cables, the damage
 	 * layer's leaves and spines by load (dload per link, dlbase per

@@ -71,9 +71,11 @@ uint8_t ot_dfp_vl(const struct dfp_vlrule *v, unsigned int sl,
 unsigned int ot_dfp_vlrule_vls(const struct dfp_vlrule *v)
 {
 	bool esc1 = v->escape && v->esc_vl == 1;
+	/* the damage layer on the escape layer's own VL: not one more */
+	bool dmg_esc = v->escape && v->dmg_vl == v->esc_vl;
 	unsigned int n = 1 + (v->detour || v->turn || v->land ||
 			      v->dmg_vl == 1 || esc1) +
-			 (v->escape && !esc1) + (v->dmg_vl > 1), l;
+			 (v->escape && !esc1) + (v->dmg_vl > 1 && !dmg_esc), l;
 
 	for (l = 1; l <= OT_VALIANT_LAYERS; l++)
 		n += v->lay_vl[l] != 0;

@@ -57,11 +57,16 @@
  * It ends: past DFP_ROUNDS rounds, DFP_FAILS trees that did not grow or
  * DFP_WORK channels searched, a search gives up (restore()): every
  * column and escape mark goes back to what the engine set.  Where both
- * give up, the escape layer takes a VL of its own (up*-down*, acyclic
- * alone), and the damage layer shares VL 1 with the detours where the
- * first round found the graph of those tables without the escape
- * layer's LIDs acyclic (the same tables, restored: 3 VLs), else takes a
- * VL of its own too (4), each acyclic by its own order as in df_plus.c.
+ * give up, the detours keep VL 1 (acyclic by their order), and of the
+ * damage layer and the escape layer (up*-down*) the first that makes
+ * an acyclic graph with them shares it (share_given_up(): the damage
+ * layer where the first round found the graph of those tables without
+ * the escape layer's LIDs acyclic, the same tables, restored), the
+ * other takes a VL of its own: 3 VLs; else the two share one where
+ * their graph is acyclic (3), else each takes one (4), each acyclic by
+ * its own order as in df_plus.c.  The graphs are walked as the search
+ * walks VL 1, so a VL shared this way is acyclic by the graph, and no
+ * path goes from one of those VLs to another or back to VL 0.
  * Putting every LID with a path on VL 1 on up*-down* at once would keep
  * 2 VLs, but cost most of the throughput (uniform 0.04-0.12 against
  * 0.11-0.26 with 10 % of the cables missing; doc/dragonfly-plus.md).
@@ -799,6 +804,73 @@ static int search_both(struct v1 *v)
 	return mb;
 }
 
+/*
+ * Whether the paths on the SLs in mask (bit sl) alone, walked through
+ * the tables as on VL 1 (each on its layer's VL), make an acyclic graph
+ * and each stays on that VL once on it: 1, 0 not, -1 out of memory.
+ */
+static int layers_acyclic(struct v1 *v, uint32_t mask)
+{
+	const struct dfp_ctx *c = v->c;
+	struct ot_cdg g;
+	struct ot_cdg_sccs sc;
+	uint32_t x, i;
+	int rc = 1;
+
+	if (ot_cdg_init(&g, c->f))
+		return ot_error_nomem(c->err, "df-static");
+	for (i = 0; i <= c->f->max_lid; i++)
+		v->st[i] = V1_RULE;
+	for (x = 0; x < c->norder && rc > 0; x++)
+		for (i = 0; i < c->nsw && rc > 0; i++) {
+			uint32_t lid = c->order[x];
+			unsigned int sl = walk_sl(v, lid, i);
+			int r;
+
+			if (!sl || !(mask >> sl & 1))
+				continue;
+			r = walk(v, &g, NULL, lid, i, sl);
+			rc = r < 0 ? ot_error_nomem(c->err, "df-static") :
+				     !r;
+		}
+	if (rc > 0) {
+		if (ot_cdg_sccs(&g, 0, &sc))
+			rc = ot_error_nomem(c->err, "df-static");
+		else
+			rc = !sc.nloops;
+		if (rc >= 0)
+			ot_cdg_sccs_free(&sc);
+	}
+	ot_cdg_free(&g);
+	return rc;
+}
+
+#define V1_DETOURS (1u << DFP_DETOUR_SL | 1u << DFP_TURN_SL | \
+		    1u << DFP_LAND_SL)
+
+/*
+ * Gave up: the damage layer on VL 1 with the detours where the first
+ * round found their graph acyclic (v->first), else the escape layer
+ * there where that graph is, else the two on one VL where theirs is:
+ * 3 VLs at LMC 0 where one holds, 4 where none does.  0, or -1 (OOM).
+ */
+static int share_given_up(struct v1 *v)
+{
+	struct dfp_ctx *c = v->c;
+	int rc;
+
+	c->dmg_share = v->first == 1;
+	if (c->dmg_share || !c->any_damage || !c->any_escape)
+		return 0;
+	rc = layers_acyclic(v, V1_DETOURS | 1u << DFP_ESCAPE_SL);
+	c->esc_share = rc > 0;
+	if (!rc)
+		rc = layers_acyclic(v, 1u << DFP_DAMAGE_SL |
+					       1u << DFP_ESCAPE_SL);
+	c->de_share = !c->esc_share && rc > 0;
+	return rc < 0 ? -1 : 0;
+}
+
 int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
 {
 	struct v1 v = { .c = c, .out = out, .first = -1 };
@@ -808,6 +880,8 @@ int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
 
 	c->v1share = false;
 	c->dmg_share = false;
+	c->esc_share = false;
+	c->de_share = false;
 	if (!c->any_damage && !c->any_escape)
 		return 0;
 	if (ot_cdg_init(&g, c->f))
@@ -849,6 +923,8 @@ int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
 		v.v1moved0 = c->v1moved;
 		rc = search_both(&v);
 	}
+	if (rc == -2 && share_given_up(&v))
+		rc = -1;
 	for (lid = 0; v.saved && lid <= c->f->max_lid; lid++)
 		free(v.saved[lid]);
 	free(v.saved);
@@ -865,13 +941,8 @@ int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
 	free(v.joined);
 	if (rc == -1)
 		return -1;
-	/*
-	 * Gave up (-2): the engine's tables, the escape layer on a VL of its
-	 * own, the damage layer on VL 1 with the detours where the first
-	 * round found those tables' graph acyclic without the escape layer
-	 * (the same tables, restored), else on one of its own too.
-	 */
+	/* gave up (-2): the engine's tables, the layers as share_given_up()
+	 * put them */
 	c->v1share = rc == 1;
-	c->dmg_share = rc == -2 && v.first == 1;
 	return 0;
 }
