@@ -704,10 +704,13 @@ static void hdor_ft_best_order(const struct ot_fabric *f, unsigned int n,
  * (perm) and kept in out where its busiest channel carries strictly
  * fewer flows; as the orders, only where some line is uneven, and CAs
  * times switches at most HDOR_FLIP_WORK (3 whole routings more, with
- * their candidates: 4 to 5 x main's time on the 9 x 9 fabric of
- * doc/kns-fattree.md, 162 CAs and 252 switches, against 2 x without).
+ * their candidates: at 2^16 they ran on the 9 x 9 fabric of
+ * doc/kns-fattree.md, 162 CAs and 252 switches, at 4 to 5 x the time of
+ * the numbering by GUID, against 2 x without; 2^15 leaves them to
+ * fabrics of a few thousand pairs of CAs and switches fewer, where a
+ * routing takes well under a second).
  */
-#define HDOR_FLIP_WORK (1u << 16)
+#define HDOR_FLIP_WORK (1u << 15)
 static void hdor_ft_best_flip(const struct ot_fabric *f, const uint8_t *perm,
 			      const struct ot_engine_budget *b,
 			      struct ot_routing *out)
