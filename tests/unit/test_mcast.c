@@ -633,8 +633,9 @@ static const struct tree_case cases[] = {
 
 static bool keep_guids;
 
-static struct ot_fabric *make_case(const struct tree_case *tc, uint64_t seed,
-				   struct ot_routing **r)
+/* The case's fabric routed by its engine; NULL where it refuses and may. */
+static struct ot_fabric *try_case(const struct tree_case *tc, uint64_t seed,
+				  struct ot_routing **r, bool may_refuse)
 {
 	struct ot_error err = { 0 };
 	struct ot_fabric *f = tc->make(seed, &err);
@@ -644,9 +645,19 @@ static struct ot_fabric *make_case(const struct tree_case *tc, uint64_t seed,
 	for (i = 0; i < f->nnodes && !keep_guids; i++)
 		f->node[i].guid = name_guid(f->node[i].desc);
 	ck_assert(!ot_fabric_set_ca_lmc(f, 0, &err));
-	ck_assert_msg(!ot_engine_run(ot_engine_find(tc->engine), f, r, &err),
-		      "%s, %s: %s", tc->what, tc->engine, err.msg);
+	if (ot_engine_run(ot_engine_find(tc->engine), f, r, &err)) {
+		ck_assert_msg(may_refuse, "%s, %s: %s", tc->what, tc->engine,
+			      err.msg);
+		ot_fabric_free(f);
+		return NULL;
+	}
 	return f;
+}
+
+static struct ot_fabric *make_case(const struct tree_case *tc, uint64_t seed,
+				   struct ot_routing **r)
+{
+	return try_case(tc, seed, r, false);
 }
 
 /* Members: every k-th CA from the first, and the k-th switch itself. */
@@ -981,38 +992,45 @@ END_TEST
 
 /*
  * A damaged FlatFly whose first-choice root closes a credit loop with
- * the engine's VLs, whatever the tree's shape: ff-dor (1 VL and a detour
- * VL; 15 % of the cables missing) and ff-twisted-dor (first-hop and DOR
- * VLs, detours; 10 %).  The first drop seed (and member stride) where
- * the best tree of that root loops (the checker agrees: the MFTs add a
- * credit loop; with the generator's GUIDs, drop seed 186 for ff-dor,
- * 115 for ff-twisted-dor); without the master tree the builder then
- * takes another root, and with it the master's subtree, and neither
- * tree adds a loop (the checker agrees).
+ * the engine's VLs, whatever the tree's shape: ff-twisted-dor (first-hop
+ * and DOR VLs, detours) with 15 % and with 10 % of the cables missing.
+ * The first drop seed (and member stride) where the best tree of that
+ * root loops (the checker agrees: the MFTs add a credit loop; with the
+ * generator's GUIDs, drop seed 128 at 15 %, 155 at 10 %; drop seeds the
+ * engine refuses are passed over); without the master tree the builder
+ * then takes another root, and with it the master's subtree, and neither
+ * tree adds a loop (the checker agrees).  ff-dor was the 15 % case until
+ * the FlatFly recognizer ranked switches by the cabling (best connected
+ * first, model/refine.h): its first-choice root has closed no loop on
+ * this fabric since, at 5, 10, 12, 15 or 20 %, drop seeds 1 to 1,000.
  */
 START_TEST(tree_avoids_credit_loop)
 {
 	struct tree_case tc = { "FlatFly 4x4x3 damaged",
-				_i ? "ff-twisted-dor" : "ff-dor", ff_damaged };
+				"ff-twisted-dor", ff_damaged };
 	unsigned int every;
 	bool found = false;
 
 	keep_guids = true;
 	drop_links = _i ? 0.1 : 0.15;
-	for (drop_seed = 1; drop_seed <= 300 && !found; drop_seed++)
+	for (drop_seed = 1; drop_seed <= 1000 && !found; drop_seed++)
 		for (every = 1; every <= 3 && !found; every++) {
 			struct ot_routing *r = NULL;
-			struct ot_fabric *f = make_case(&tc, 5, &r);
-			struct ot_mcast_member *m = calloc(f->nnodes + 1,
-							   sizeof(*m));
-			uint32_t nm = pick_members(f, every, m);
-			struct ot_mtree_net *net = tree_net(r);
+			struct ot_fabric *f = try_case(&tc, 5, &r, true);
+			struct ot_mcast_member *m;
+			uint32_t nm;
+			struct ot_mtree_net *net;
 			struct ot_check_report *rep = NULL;
 			const struct ot_check_counts *c;
 			struct ot_mcast *mc;
 			struct ot_mtree t;
 			unsigned int k;
 
+			if (!f)
+				break; /* too damaged: the next drop seed */
+			m = calloc(f->nnodes + 1, sizeof(*m));
+			nm = pick_members(f, every, m);
+			net = tree_net(r);
 			ot_mtree_net_set_roots(net, 1, false);
 			mc = built_group(f, net, m, nm, &t);
 			if (t.loop) {
@@ -1058,7 +1076,7 @@ START_TEST(tree_avoids_credit_loop)
 	drop_seed = 3;
 	drop_links = 0.1;
 	keep_guids = false;
-	ck_assert_msg(found, "%s: no drop seed up to 300 where the first root closes a loop",
+	ck_assert_msg(found, "%s: no drop seed up to 1000 where the first root closes a loop",
 		      tc.engine);
 }
 END_TEST
