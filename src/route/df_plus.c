@@ -1096,77 +1096,6 @@ static int fill_lfts(struct dfp_ctx *c, struct ot_routing *out)
 }
 
 
-/*
- * The VLs: VL 1 for detours (and the damage or escape layers where they
- * share it: route/df_plus_vl1.c), else the escape layer's, the damage
- * layer's (the escape layer's where the two share one); then the Valiant
- * layers'.  The escape layer shares a VL where the search gave up only
- * with fewest (the tables kept): the routings are weighed against each
- * other on the VLs they took before, so that which one is kept, and
- * which the seeded passes start from, does not change (route_alt()).
- */
-static struct dfp_vlrule ctx_vlrule(const struct dfp_ctx *c, bool fewest)
-{
-	bool share = c->v1share, dshare = !share && c->dmg_share;
-	bool eshare = fewest && !share && !dshare && c->esc_share;
-	bool deshare = fewest && !share && !dshare && !eshare &&
-		       c->de_share;
-	bool two = c->any_detour || c->any_turn || c->any_land ||
-		   (share && (c->any_damage || c->any_escape)) ||
-		   (dshare && c->any_damage) || (eshare && c->any_escape);
-	struct dfp_vlrule v = { c->any_detour, c->any_turn, c->any_land,
-				c->any_escape, share || eshare || !two ? 1 : 2,
-				{ 0 }, 0 };
-	uint8_t next = 1 + two + (c->any_escape && !share && !eshare);
-	unsigned int l;
-
-	if (c->any_damage)
-		v.dmg_vl = share || dshare ? 1 : deshare ? v.esc_vl : next++;
-	for (l = 1; l <= OT_VALIANT_LAYERS; l++)
-		if (c->layers >> l & 1)
-			v.lay_vl[l] = next++;
-	return v;
-}
-
-
-/* SL2VL where some path leaves VL 0 (intact fabrics: none, 1 VL). */
-static int set_vls(struct dfp_ctx *c, struct ot_routing *out)
-{
-	const struct ot_fabric *f = c->f;
-	struct dfp_vlrule v = ctx_vlrule(c, true);
-	unsigned int in, o, sl, np;
-	uint32_t n;
-
-	out->nvls = ot_dfp_vlrule_vls(&v);
-	if (out->nvls == 1)
-		return 0;
-	out->needs_qos = true;
-	for (n = 0; n < f->nnodes; n++) {
-		uint8_t *t;
-
-		np = f->node[n].nports;
-		t = ot_routing_sl2vl_new(out, n);
-		if (!t)
-			return ot_error_nomem(c->err, "df-static");
-		for (in = 0; in <= np; in++) {
-			enum ot_dfp_port pc = ot_dfp_port_class(c->d, n, in);
-
-			for (o = 0; o <= np; o++) {
-				enum ot_dfp_port oc = ot_dfp_port_class(c->d,
-									n, o);
-				uint8_t down = ot_dfp_down_mask(c->d, c->drank,
-								n, o);
-
-				for (sl = 0; sl < OT_NUM_SLS; sl++)
-					t[ot_sl2vl_index(np, in, o, sl)] =
-						ot_dfp_vl(&v, sl, pc, oc, down);
-			}
-		}
-	}
-	return 0;
-}
-
-
 /* A copy of the SL data (the routing's and the promise's each own one). */
 static int sls_copy(const struct dfp_ctx *c, struct dfp_sls *s)
 {
@@ -1238,7 +1167,7 @@ static int set_promise(struct dfp_ctx *c, struct ot_routing *out,
 		return ot_error_nomem(c->err, "df-static");
 	}
 	pr->d = d;
-	pr->vr = ctx_vlrule(c, true);
+	pr->vr = ot_dfp_ctx_vlrule(c, true);
 	if (c->drank) {
 		pr->drank = malloc(((size_t)c->ng + 1) * sizeof(*pr->drank));
 		if (!pr->drank) {
@@ -1413,7 +1342,7 @@ static int route_try(struct dfp_ctx *c, struct ot_routing *out,
 			     .cabload = v->cabload,
 			     .prior = seeded ? out : NULL };
 	struct ot_routing *o = ot_routing_new(c->f);
-	struct dfp_vlrule v0 = ctx_vlrule(c, false), v1;
+	struct dfp_vlrule v0 = ot_dfp_ctx_vlrule(c, false), v1;
 	unsigned int vls0, vls1;
 	int64_t m1;
 	int kept = 0;
@@ -1422,7 +1351,7 @@ static int route_try(struct dfp_ctx *c, struct ot_routing *out,
 	     route_tables(&a, o) ? -1 : busiest(&a, o);
 	a.prior = NULL; /* out's tables change hands below */
 
-	v1 = ctx_vlrule(&a, false);
+	v1 = ot_dfp_ctx_vlrule(&a, false);
 	vls0 = ot_dfp_vlrule_vls(&v0);
 	vls1 = ot_dfp_vlrule_vls(&v1);
 	if (m1 < 0) {
@@ -1512,7 +1441,7 @@ int ot_dfp_route(const struct ot_fabric *f, struct ot_dfp *d,
 	if (!error)
 		error = set_labels(&c, out);
 	if (!error)
-		error = set_vls(&c, out);
+		error = ot_dfp_set_vls(&c, out);
 	if (!error) {
 		error = set_promise(&c, out, d);
 		d = NULL; /* the promise owns it now (or freed it) */

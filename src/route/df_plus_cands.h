@@ -13,6 +13,7 @@
 
 #include "model/error.h"
 #include "model/fabric.h"
+#include "route/df_plus_rule.h"
 #include "route/escape.h"
 #include "topo/dragonfly_plus.h"
 
@@ -174,6 +175,15 @@ int ot_dfp_escape_hops(struct dfp_ctx *c, uint32_t lid, uint32_t seq);
  */
 struct ot_routing;
 int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out);
+
+/*
+ * The VL of each layer (route/df_plus_vl1.c): fewest where the tables
+ * are kept (the escape layer then shares a VL where the search gave up),
+ * not when routings are weighed against each other.
+ */
+struct dfp_vlrule ot_dfp_ctx_vlrule(const struct dfp_ctx *c, bool fewest);
+/* SL2VL where some path leaves VL 0 (route/df_plus_vl1.c).  0, or -1. */
+int ot_dfp_set_vls(struct dfp_ctx *c, struct ot_routing *out);
 
 /* Whether K may be the damage layer's intermediate toward H. */
 bool ot_dfp_damage_via(const struct dfp_ctx *c, uint32_t K, uint32_t H);

@@ -946,3 +946,73 @@ int ot_dfp_settle_vl1(struct dfp_ctx *c, struct ot_routing *out)
 	c->v1share = rc == 1;
 	return 0;
 }
+
+/*
+ * The VLs: VL 1 for detours (and the damage or escape layers where they
+ * share it: below), else the escape layer's, the damage
+ * layer's (the escape layer's where the two share one); then the Valiant
+ * layers'.  The escape layer shares a VL where the search gave up only
+ * with fewest (the tables kept): the routings are weighed against each
+ * other on the VLs they took before, so that which one is kept, and
+ * which the seeded passes start from, does not change (route_alt()).
+ */
+struct dfp_vlrule ot_dfp_ctx_vlrule(const struct dfp_ctx *c, bool fewest)
+{
+	bool share = c->v1share, dshare = !share && c->dmg_share;
+	bool eshare = fewest && !share && !dshare && c->esc_share;
+	bool deshare = fewest && !share && !dshare && !eshare &&
+		       c->de_share;
+	bool two = c->any_detour || c->any_turn || c->any_land ||
+		   (share && (c->any_damage || c->any_escape)) ||
+		   (dshare && c->any_damage) || (eshare && c->any_escape);
+	struct dfp_vlrule v = { c->any_detour, c->any_turn, c->any_land,
+				c->any_escape, share || eshare || !two ? 1 : 2,
+				{ 0 }, 0 };
+	uint8_t next = 1 + two + (c->any_escape && !share && !eshare);
+	unsigned int l;
+
+	if (c->any_damage)
+		v.dmg_vl = share || dshare ? 1 : deshare ? v.esc_vl : next++;
+	for (l = 1; l <= OT_VALIANT_LAYERS; l++)
+		if (c->layers >> l & 1)
+			v.lay_vl[l] = next++;
+	return v;
+}
+
+
+/* SL2VL where some path leaves VL 0 (intact fabrics: none, 1 VL). */
+int ot_dfp_set_vls(struct dfp_ctx *c, struct ot_routing *out)
+{
+	const struct ot_fabric *f = c->f;
+	struct dfp_vlrule v = ot_dfp_ctx_vlrule(c, true);
+	unsigned int in, o, sl, np;
+	uint32_t n;
+
+	out->nvls = ot_dfp_vlrule_vls(&v);
+	if (out->nvls == 1)
+		return 0;
+	out->needs_qos = true;
+	for (n = 0; n < f->nnodes; n++) {
+		uint8_t *t;
+
+		np = f->node[n].nports;
+		t = ot_routing_sl2vl_new(out, n);
+		if (!t)
+			return ot_error_nomem(c->err, "df-static");
+		for (in = 0; in <= np; in++) {
+			enum ot_dfp_port pc = ot_dfp_port_class(c->d, n, in);
+
+			for (o = 0; o <= np; o++) {
+				enum ot_dfp_port oc = ot_dfp_port_class(c->d,
+									n, o);
+				uint8_t down = ot_dfp_down_mask(c->d, c->drank,
+								n, o);
+
+				for (sl = 0; sl < OT_NUM_SLS; sl++)
+					t[ot_sl2vl_index(np, in, o, sl)] =
+						ot_dfp_vl(&v, sl, pc, oc, down);
+			}
+		}
+	}
+	return 0;
+}
