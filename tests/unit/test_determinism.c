@@ -182,6 +182,22 @@ static struct ot_fabric *sfff_q4x3(void)
 	return ot_gen_sfff(&p, &err);
 }
 
+/*
+ * Slim Fly q = 5 times FlatFly 3 (2 cables per pair), 5 % of the cables
+ * missing: the FlatFly factor's ranks come from refinement, and the
+ * Slim Fly factor's matching must not fall back on GUIDs either.
+ */
+static struct ot_fabric *sfff_q5x3_damaged(void)
+{
+	struct ot_sfff_params p = { .q = 5, .ndims = 1, .size = { 3 },
+				    .fwidth = { 2 }, .cas = 1, .shuffle = true,
+				    .seed = 23, .drop_links = 0.05,
+				    .drop_seed = 7 };
+	struct ot_error err = { 0 };
+
+	return ot_gen_sfff(&p, &err);
+}
+
 static struct ot_fabric *sf_q5_missing_switches(void)
 {
 	struct ot_slimfly_params p = { .q = 5, .cas = 2, .shuffle = true,
@@ -325,6 +341,8 @@ static const struct family families[] = {
 	{ FF_ADOR, ff_4x4_damaged, 2 },
 	{ FF_DOR, sfff_q4x3, 0 },
 	{ FF_ADOR, sfff_q4x3, 1 },
+	{ FF_DOR, sfff_q5x3_damaged, 0 },
+	{ FF_ADOR, sfff_q5x3_damaged, 1 },
 	{ "sf-mms ", "", sf_q4, 0 },
 	{ "sf-mms ", "", sf_q4, 1 },
 	{ "sf-mms ", "", sf_q5_damaged, 0 },
