@@ -2,9 +2,23 @@
 /*
  * Colour refinement (see refine.h).  A round builds each vertex's key,
  * [its colour, its neighbours' colours ascending], sorts the vertices by
- * key and numbers the distinct keys in that order: O(edges log edges) a
- * round, at most as many rounds as there are vertices, far fewer in
- * practice (a round that splits no class ends it).
+ * key and numbers the distinct keys in that order: at most as many
+ * rounds as there are vertices, far fewer in practice (a round that
+ * splits no class ends it).
+ *
+ * Only the classes that can split are sorted.  Keys lead with the old
+ * colour, so a round splits classes and never merges or reorders them;
+ * and a class none of whose members has a neighbour in a class the last
+ * round split cannot split: its members' neighbour colours all moved by
+ * the same increasing renumbering, so equal keys stay equal, and within
+ * a class that does split, keys compare as they would have before the
+ * renumbering.  So a round sorts the members of such "dirty" classes
+ * alone and renumbers every vertex by one pass over the classes in
+ * order, with the colours (and the rounds) the whole sort would give;
+ * after one member of a stable colouring is individualized
+ * (ot_refine_discrete()), only the classes next to its old class are
+ * dirty, which makes each individualization cost what it changes, not
+ * a sort of the graph.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
@@ -12,14 +26,28 @@
 
 #include "model/refine.h"
 
-struct keys {
-	uint32_t *key; /* vertex v's key at key[off[v] .. off[v + 1]) */
-	size_t *off;
+/* A refinement's buffers (g's vertices and edges). */
+struct work {
+	const struct ot_refine_graph *g;
+	const uint32_t *colour;
+	uint32_t *key;    /* vertex v's key at key[g->off[v] + v], len[v] long */
+	uint32_t *len;
+	uint32_t *order;  /* the refined vertices, by class */
+	uint32_t *start;  /* per class: its first place in order (+1 at end) */
+	uint32_t *nstart; /* the next round's start */
+	uint32_t m;       /* vertices refined (not skipped) */
+	uint32_t classes;
+	size_t *roff;     /* who lists v as a neighbour: radj[roff[v] ..] */
+	uint32_t *radj;
+	uint8_t *dirty;   /* per class: may split this round */
+	uint8_t *split;   /* per class: split by the last round */
 };
 
-static int cmp_u32(const void *a, const void *b)
+static int cmp_colour(const void *a, const void *b, void *arg)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const uint32_t *colour = arg;
+	uint32_t x = colour[*(const uint32_t *)a];
+	uint32_t y = colour[*(const uint32_t *)b];
 
 	return (x > y) - (x < y);
 }
@@ -27,20 +55,27 @@ static int cmp_u32(const void *a, const void *b)
 /* By colour, then number of neighbours, then neighbours' colours. */
 static int cmp_key(const void *a, const void *b, void *arg)
 {
-	const struct keys *k = arg;
+	const struct work *w = arg;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const uint32_t *kx = k->key + k->off[x], *ky = k->key + k->off[y];
-	size_t lx = k->off[x + 1] - k->off[x], ly = k->off[y + 1] - k->off[y];
-	size_t i;
+	const uint32_t *kx = w->key + w->g->off[x] + x;
+	const uint32_t *ky = w->key + w->g->off[y] + y;
+	uint32_t i;
 
 	if (kx[0] != ky[0])
 		return kx[0] < ky[0] ? -1 : 1;
-	if (lx != ly)
-		return lx < ly ? -1 : 1;
-	for (i = 1; i < lx; i++)
+	if (w->len[x] != w->len[y])
+		return w->len[x] < w->len[y] ? -1 : 1;
+	for (i = 1; i < w->len[x]; i++)
 		if (kx[i] != ky[i])
 			return kx[i] < ky[i] ? -1 : 1;
 	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
 }
 
 /*
@@ -64,92 +99,188 @@ static void sort_colours(uint32_t *c, size_t n)
 	}
 }
 
-static void build_keys(const struct ot_refine_graph *g,
-		       const uint32_t *colour, bool peers, struct keys *k)
+static void build_key(struct work *w, uint32_t v)
 {
-	size_t at = 0, e;
-	uint32_t v;
+	const struct ot_refine_graph *g = w->g;
+	uint32_t *k = w->key + g->off[v] + v, at = 0;
+	size_t e;
 
-	for (v = 0; v < g->n; v++) {
-		size_t first;
-
-		k->off[v] = at;
-		if (colour[v] == OT_REFINE_SKIP)
-			continue;
-		k->key[at++] = colour[v];
-		first = at;
-		for (e = g->off[v]; peers && e < g->off[v + 1]; e++)
-			if (colour[g->adj[e]] != OT_REFINE_SKIP)
-				k->key[at++] = colour[g->adj[e]];
-		sort_colours(k->key + first, at - first);
-	}
-	k->off[g->n] = at;
+	k[at++] = w->colour[v];
+	for (e = g->off[v]; e < g->off[v + 1]; e++)
+		if (w->colour[g->adj[e]] != OT_REFINE_SKIP)
+			k[at++] = w->colour[g->adj[e]];
+	sort_colours(k + 1, at - 1);
+	w->len[v] = at;
 }
 
-/* The refinement proper, on buffers the caller owns. */
-static uint32_t refine(const struct ot_refine_graph *g, uint32_t *colour,
-		       unsigned int max_rounds, struct keys *k,
-		       uint32_t *order)
+/*
+ * Round 0: the initial colours ranked, every class dirty.  order, start
+ * and classes set.  A vertex's colour is rewritten only once the next
+ * one in order has been compared with it.
+ */
+static void rank_initial(struct work *w, uint32_t *colour)
 {
-	uint32_t v, m = 0, classes = 0, prev = 0;
-	unsigned int round;
+	const struct ot_refine_graph *g = w->g;
+	uint32_t v, i, c = 0;
 
+	w->m = 0;
 	for (v = 0; v < g->n; v++)
 		if (colour[v] != OT_REFINE_SKIP)
-			order[m++] = v;
-	/*
-	 * Round 0 only ranks the initial colours, so that refined colours
-	 * are 0 .. classes - 1 in their order.  A later round only splits
-	 * classes (the old colour leads the key): equal counts, stable.
-	 */
-	for (round = 0; !max_rounds || round <= max_rounds; round++) {
-		uint32_t i;
+			w->order[w->m++] = v;
+	qsort_r(w->order, w->m, sizeof(*w->order), cmp_colour, colour);
+	for (i = 0; i < w->m; i++) {
+		uint32_t v0 = w->order[i];
 
-		build_keys(g, colour, round > 0, k);
-		qsort_r(order, m, sizeof(*order), cmp_key, k);
-		classes = 0;
-		for (i = 0; i < m; i++) {
-			if (i && cmp_key(&order[i - 1], &order[i], k))
-				classes++;
-			colour[order[i]] = classes;
+		if (i && colour[v0] != colour[w->order[i - 1]]) {
+			colour[w->order[i - 1]] = c++;
+			w->start[c] = i;
+		} else if (i) {
+			colour[w->order[i - 1]] = c;
 		}
-		classes += m > 0;
-		if (round && classes == prev)
-			break;
-		prev = classes;
 	}
-	return classes;
+	if (w->m)
+		colour[w->order[w->m - 1]] = c++;
+	w->start[0] = 0;
+	w->start[c] = w->m;
+	w->classes = c;
+	memset(w->dirty, 1, (size_t)c + 1);
 }
 
-static int alloc_keys(const struct ot_refine_graph *g, struct keys *k,
-		      uint32_t **order, struct ot_error *err)
+/*
+ * One round on the dirty classes: each sorted by key and split where
+ * keys differ, every vertex renumbered, and the next round's dirty
+ * classes marked: those of the vertices that list a member of a class
+ * split now.  Whether any class split.
+ */
+static bool round_once(struct work *w, uint32_t *colour)
 {
-	size_t slots = g->off[g->n] + g->n + 1;
+	uint32_t c, i, next = 0, old = w->classes, *t;
+	bool any = false;
 
-	k->key = malloc(slots * sizeof(*k->key));
-	k->off = malloc(((size_t)g->n + 1) * sizeof(*k->off));
-	*order = malloc(((size_t)g->n + 1) * sizeof(**order));
-	if (k->key && k->off && *order)
-		return 0;
-	free(k->key);
-	free(k->off);
-	free(*order);
-	return ot_error_nomem(err, "colour refinement");
+	for (c = 0; c < old; c++) {
+		uint32_t a = w->start[c], b = w->start[c + 1];
+
+		w->split[c] = 0;
+		if (!w->dirty[c] || b - a < 2)
+			continue;
+		for (i = a; i < b; i++)
+			build_key(w, w->order[i]);
+		qsort_r(w->order + a, b - a, sizeof(*w->order), cmp_key, w);
+		for (i = a + 1; i < b && !w->split[c]; i++)
+			w->split[c] = !!cmp_key(&w->order[i - 1], &w->order[i],
+						w);
+		any |= w->split[c];
+	}
+	if (!any)
+		return false;
+	for (c = 0; c < old; c++) {
+		uint32_t a = w->start[c], b = w->start[c + 1];
+
+		w->nstart[next] = a;
+		for (i = a; i < b; i++) {
+			if (w->split[c] && i > a &&
+			    cmp_key(&w->order[i - 1], &w->order[i], w))
+				w->nstart[++next] = i;
+			colour[w->order[i]] = next;
+		}
+		next++;
+	}
+	memset(w->dirty, 0, (size_t)next + 1);
+	for (c = 0; c < old; c++) {
+		if (!w->split[c])
+			continue;
+		for (i = w->start[c]; i < w->start[c + 1]; i++) {
+			uint32_t v = w->order[i];
+			size_t e;
+
+			for (e = w->roff[v]; e < w->roff[v + 1]; e++)
+				w->dirty[colour[w->radj[e]]] = 1;
+		}
+	}
+	w->nstart[next] = w->m;
+	t = w->start;
+	w->start = w->nstart;
+	w->nstart = t;
+	w->classes = next;
+	return true;
+}
+
+/* The refinement proper, on w's buffers, from w's dirty classes. */
+static uint32_t refine_rounds(struct work *w, uint32_t *colour,
+			      unsigned int max_rounds)
+{
+	unsigned int round;
+
+	w->colour = colour;
+	for (round = 1; !max_rounds || round <= max_rounds; round++)
+		if (!round_once(w, colour))
+			break;
+	return w->classes;
+}
+
+static void work_free(struct work *w)
+{
+	free(w->key);
+	free(w->len);
+	free(w->order);
+	free(w->start);
+	free(w->nstart);
+	free(w->roff);
+	free(w->radj);
+	free(w->dirty);
+	free(w->split);
+}
+
+/* w's buffers for g, and who lists each vertex (skipped ones never). */
+static int work_alloc(const struct ot_refine_graph *g, const uint32_t *colour,
+		      struct work *w, struct ot_error *err)
+{
+	size_t n = (size_t)g->n + 1, edges = g->off[g->n], e;
+	uint32_t v;
+
+	memset(w, 0, sizeof(*w));
+	w->g = g;
+	w->key = malloc((edges + n) * sizeof(*w->key));
+	w->len = calloc(n, sizeof(*w->len));
+	w->order = malloc(n * sizeof(*w->order));
+	w->start = malloc((n + 1) * sizeof(*w->start));
+	w->nstart = malloc((n + 1) * sizeof(*w->nstart));
+	w->roff = calloc(n + 1, sizeof(*w->roff));
+	w->radj = malloc((edges + 1) * sizeof(*w->radj));
+	w->dirty = malloc(n + 1);
+	w->split = malloc(n + 1);
+	if (!w->key || !w->len || !w->order || !w->start || !w->nstart ||
+	    !w->roff || !w->radj || !w->dirty || !w->split) {
+		work_free(w);
+		return ot_error_nomem(err, "colour refinement");
+	}
+	for (v = 0; v < g->n; v++)
+		for (e = g->off[v]; colour[v] != OT_REFINE_SKIP &&
+				    e < g->off[v + 1]; e++)
+			w->roff[g->adj[e] + 1]++;
+	for (v = 0; v < g->n; v++)
+		w->roff[v + 1] += w->roff[v];
+	for (v = 0; v < g->n; v++)
+		for (e = g->off[v]; colour[v] != OT_REFINE_SKIP &&
+				    e < g->off[v + 1]; e++)
+			w->radj[w->roff[g->adj[e]]++] = v;
+	for (v = g->n; v > 0; v--)
+		w->roff[v] = w->roff[v - 1];
+	w->roff[0] = 0;
+	return 0;
 }
 
 int ot_refine_graph(const struct ot_refine_graph *g, uint32_t *colour,
 		    unsigned int max_rounds, uint32_t *nclasses,
 		    struct ot_error *err)
 {
-	struct keys k;
-	uint32_t *order;
+	struct work w;
 
-	if (alloc_keys(g, &k, &order, err))
+	if (work_alloc(g, colour, &w, err))
 		return -1;
-	*nclasses = refine(g, colour, max_rounds, &k, order);
-	free(k.key);
-	free(k.off);
-	free(order);
+	rank_initial(&w, colour);
+	*nclasses = refine_rounds(&w, colour, max_rounds);
+	work_free(&w);
 	return 0;
 }
 
@@ -216,56 +347,69 @@ int ot_refine(const struct ot_fabric *f, uint32_t *colour,
 	return error;
 }
 
+/*
+ * Individualizes a member of w's first class of two or more (the least
+ * tie, then the lowest index): it goes first and keeps the class's
+ * colour, the others take the next, every colour above moves up by one;
+ * the classes next to them are the dirty ones.
+ */
+static void individualize(struct work *w, uint32_t *colour,
+			  const uint64_t *tie)
+{
+	const struct ot_refine_graph *g = w->g;
+	uint32_t c, i, v, a, b, pick, at;
+
+	for (c = 0; w->start[c + 1] - w->start[c] < 2; c++)
+		;
+	a = w->start[c];
+	b = w->start[c + 1];
+	for (at = a, i = a + 1; i < b; i++) {
+		uint32_t x = w->order[i], y = w->order[at];
+
+		if (tie[x] < tie[y] || (tie[x] == tie[y] && x < y))
+			at = i;
+	}
+	pick = w->order[at];
+	w->order[at] = w->order[a];
+	w->order[a] = pick;
+	for (v = 0; v < g->n; v++)
+		if (colour[v] != OT_REFINE_SKIP &&
+		    (colour[v] > c || (colour[v] == c && v != pick)))
+			colour[v]++;
+	memmove(w->start + c + 2, w->start + c + 1,
+		((size_t)w->classes - c) * sizeof(*w->start));
+	w->start[c + 1] = a + 1;
+	w->classes++;
+	memset(w->dirty, 0, (size_t)w->classes + 1);
+	for (i = a; i < b; i++) {
+		size_t e;
+
+		v = w->order[i];
+		for (e = w->roff[v]; e < w->roff[v + 1]; e++)
+			w->dirty[colour[w->radj[e]]] = 1;
+	}
+}
+
 int ot_refine_discrete(const struct ot_refine_graph *g, uint32_t *colour,
 		       const uint64_t *tie, uint32_t *nclasses,
 		       uint32_t *ties, struct ot_error *err)
 {
-	struct keys k;
-	uint32_t *order, *size, classes, v, m = 0, decided = 0;
+	struct work w;
+	uint32_t classes, decided = 0;
 
-	for (v = 0; v < g->n; v++)
-		m += colour[v] != OT_REFINE_SKIP;
-	if (alloc_keys(g, &k, &order, err))
+	if (work_alloc(g, colour, &w, err))
 		return -1;
-	size = malloc(((size_t)g->n + 1) * sizeof(*size));
-	if (!size) {
-		free(k.key);
-		free(k.off);
-		free(order);
-		return ot_error_nomem(err, "colour refinement");
-	}
-	classes = refine(g, colour, 0, &k, order);
-	while (classes < m) {
-		uint32_t c, pick = UINT32_MAX;
-
-		memset(size, 0, ((size_t)g->n + 1) * sizeof(*size));
-		for (v = 0; v < g->n; v++)
-			if (colour[v] != OT_REFINE_SKIP)
-				size[colour[v]]++;
-		for (c = 0; size[c] < 2; c++)
-			;
-		for (v = 0; v < g->n; v++)
-			if (colour[v] == c &&
-			    (pick == UINT32_MAX || tie[v] < tie[pick]))
-				pick = v;
-		/*
-		 * The pick goes first in its class: every colour above
-		 * moves up by one, so the pick keeps c and the rest c + 1.
-		 */
-		for (v = 0; v < g->n; v++)
-			if (colour[v] != OT_REFINE_SKIP &&
-			    (colour[v] > c || (colour[v] == c && v != pick)))
-				colour[v]++;
+	rank_initial(&w, colour);
+	classes = refine_rounds(&w, colour, 0);
+	while (classes < w.m) {
+		individualize(&w, colour, tie);
 		decided++;
-		classes = refine(g, colour, 0, &k, order);
+		classes = refine_rounds(&w, colour, 0);
 	}
 	*nclasses = classes;
 	if (ties)
 		*ties = decided;
-	free(size);
-	free(k.key);
-	free(k.off);
-	free(order);
+	work_free(&w);
 	return 0;
 }
 

@@ -556,6 +556,173 @@ START_TEST(discrete_numbering_follows_the_tie_break)
 }
 END_TEST
 
+/*
+ * The refinement by definition, for the test below: every round sorts
+ * every vertex's whole key (its colour, its number of neighbours, then
+ * their colours ascending, skipped vertices left out) and ranks the
+ * distinct keys;
+ * rounds until one splits no class (or max rounds, 0: no bound).
+ */
+static int ref_cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+enum { REF_W = 40 }; /* key words: 1 + the most neighbours drawn, spare */
+
+/* Keys in lexical order of their words (UINT32_MAX pads a short key). */
+static int ref_cmp_key(const uint32_t *x, const uint32_t *y)
+{
+	unsigned int i;
+
+	for (i = 0; i + 1 < REF_W; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	return 0;
+}
+
+static uint32_t ref_refine(const struct ot_refine_graph *g, uint32_t *c,
+			   unsigned int max)
+{
+	enum { W = REF_W };
+	static uint32_t key[64][W];
+	uint32_t v, u, prev = 0, n = 0;
+	unsigned int round;
+
+	for (round = 0; !max || round <= max; round++) {
+		for (v = 0; v < g->n; v++) {
+			size_t e, at = 1;
+
+			memset(key[v], 0xff, sizeof(key[v]));
+			key[v][0] = c[v];
+			at = 2;
+			for (e = g->off[v]; round && e < g->off[v + 1]; e++)
+				if (c[g->adj[e]] != OT_REFINE_SKIP)
+					key[v][at++] = c[g->adj[e]];
+			key[v][1] = (uint32_t)at - 2;
+			qsort(key[v] + 2, at - 2, sizeof(uint32_t),
+			      ref_cmp_u32);
+		}
+		/* a vertex's rank: the distinct keys below its own */
+		for (v = 0, n = 0; v < g->n; v++) {
+			uint32_t below = 0;
+
+			if (c[v] == OT_REFINE_SKIP)
+				continue;
+			for (u = 0; u < g->n; u++) {
+				uint32_t w;
+				bool first = true;
+
+				if (c[u] == OT_REFINE_SKIP ||
+				    ref_cmp_key(key[u], key[v]) >= 0)
+					continue;
+				/* counted once: the lowest u with that key */
+				for (w = 0; w < u && first; w++)
+					first = c[w] == OT_REFINE_SKIP ||
+						ref_cmp_key(key[w], key[u]);
+				below += first;
+			}
+			n = below + 1 > n ? below + 1 : n;
+			key[v][W - 1] = below; /* the last word is spare */
+		}
+		for (v = 0; v < g->n; v++)
+			if (c[v] != OT_REFINE_SKIP)
+				c[v] = key[v][W - 1];
+		if (round && n == prev)
+			break;
+		prev = n;
+	}
+	return n;
+}
+
+/*
+ * Refinement sorts only the classes that can split (model/refine.c):
+ * the colours, class counts and individualizations must be those of the
+ * refinement by definition above, on random multigraphs (parallel edges,
+ * loops-free, some vertices skipped, initial colours drawn from a few),
+ * bounded rounds and the discrete numbering included.
+ */
+START_TEST(refinement_as_defined)
+{
+	enum { N = 48, E = 60 };
+	struct ot_prng rng = { .state = 0x5eed };
+	unsigned int t;
+
+	for (t = 0; t < 200; t++) {
+		uint32_t a[N], b[N], na, nb, v, x, y, deg[N] = { 0 };
+		uint32_t adj[2 * E], fill[N], edges[E][2], ne = 0, ties;
+		uint32_t m = 0, classes;
+		size_t off[N + 1];
+		uint64_t tie[N];
+		struct ot_refine_graph g = { N, off, adj };
+		struct ot_error err;
+		unsigned int max = t % 4, e, ncol = 1 + t % 5;
+
+		while (ne < (unsigned int)(N / 2 + t % (E - N / 2))) {
+			x = ot_prng_below(&rng, N);
+			y = ot_prng_below(&rng, N);
+			if (x == y || deg[x] > 30 || deg[y] > 30)
+				continue;
+			edges[ne][0] = x;
+			edges[ne][1] = y;
+			deg[x]++;
+			deg[y]++;
+			ne++;
+		}
+		for (off[0] = 0, v = 0; v < N; v++)
+			off[v + 1] = off[v] + deg[v];
+		for (v = 0; v < N; v++)
+			fill[v] = (uint32_t)off[v];
+		for (e = 0; e < ne; e++) {
+			adj[fill[edges[e][0]]++] = edges[e][1];
+			adj[fill[edges[e][1]]++] = edges[e][0];
+		}
+		for (v = 0; v < N; v++) {
+			a[v] = ot_prng_below(&rng, 10) ?
+				       7 * ot_prng_below(&rng, ncol) :
+				       OT_REFINE_SKIP;
+			b[v] = a[v];
+			tie[v] = ot_prng_below(&rng, 4); /* ties tie too */
+			m += a[v] != OT_REFINE_SKIP;
+		}
+		ck_assert_int_eq(ot_refine_graph(&g, a, max, &na, &err), 0);
+		nb = ref_refine(&g, b, max);
+		ck_assert_uint_eq(na, nb);
+		for (v = 0; v < N; v++)
+			ck_assert_uint_eq(a[v], b[v]);
+		/* the discrete numbering: ties by key, then lowest index */
+		for (v = 0; v < N; v++)
+			b[v] = a[v];
+		ck_assert_int_eq(ot_refine_discrete(&g, a, tie, &na, &ties,
+						    &err), 0);
+		ck_assert_uint_eq(na, m);
+		classes = ref_refine(&g, b, 0);
+		while (classes < m) {
+			uint32_t size[N] = { 0 }, c, pick = UINT32_MAX;
+
+			for (v = 0; v < N; v++)
+				if (b[v] != OT_REFINE_SKIP)
+					size[b[v]]++;
+			for (c = 0; size[c] < 2; c++)
+				;
+			for (v = 0; v < N; v++)
+				if (b[v] == c &&
+				    (pick == UINT32_MAX || tie[v] < tie[pick]))
+					pick = v;
+			for (v = 0; v < N; v++)
+				if (b[v] != OT_REFINE_SKIP &&
+				    (b[v] > c || (b[v] == c && v != pick)))
+					b[v]++;
+			classes = ref_refine(&g, b, 0);
+		}
+		for (v = 0; v < N; v++)
+			ck_assert_uint_eq(a[v], b[v]);
+	}
+}
+END_TEST
+
 START_TEST(engines_are_found_by_name)
 {
 	ck_assert_ptr_nonnull(ot_engine_find("hdor"));
@@ -580,6 +747,7 @@ static Suite *fabric_suite(void)
 	tcase_add_test(tc, a_new_routing_routes_nothing);
 	tcase_add_test(tc, refinement_ignores_the_labelling);
 	tcase_add_test(tc, refinement_splits_what_the_cabling_tells_apart);
+	tcase_add_test(tc, refinement_as_defined);
 	tcase_add_test(tc, switch_order_ignores_the_labelling);
 	tcase_add_test(tc, discrete_numbering_follows_the_tie_break);
 	tcase_add_test(tc, engines_are_found_by_name);
