@@ -1163,7 +1163,7 @@ static int set_promise(struct dfp_ctx *c, struct ot_routing *out,
 	p->text = c->layers ?
 		"Dragonfly+ up-global-down at LMC offset 0, up-global-(down-up-)global-down above (Valiant through an intermediate group, on SL 5, 6 or 7)" :
 		c->any_damage ?
-		"Dragonfly+ up-global-down; where a group lost its cables to another, through an intermediate group on SL 8 (damage layer)" :
+		"Dragonfly+ up-global-down; where a group lost its cables to another (or its flows would turn toward a group whose cables are short), through an intermediate group on SL 8 (damage layer)" :
 		c->any_escape ?
 		"Dragonfly+ up-global-down (damaged: detours through a third group on SL 1, some destinations on the escape layer)" :
 		c->any_detour || c->any_turn || c->any_land ?
