@@ -1298,9 +1298,10 @@ static int route_tables(struct dfp_ctx *c, struct ot_routing *out)
  * which then carries two shares); where a cable or switch is missing at
  * all (ot_dfp_uneven()), the first routing and alt 1 with each group's
  * usable cables by load (ot_dfp_alt_cables()), and those with the
- * turning flows through third groups (ot_dfp_alt_thru()): each kept
- * in *c and out where it takes no more VLs and its busiest link
- * carries fewer flows than the one kept so far.
+ * turning flows through third groups (ot_dfp_alt_thru(), where the
+ * first routing turns somewhere: SL 3 or 4): each kept in *c and out
+ * where it takes no more VLs and its busiest link carries fewer flows
+ * than the one kept so far.
  */
 struct dfp_variant {
 	uint8_t alt, cabload;
@@ -1384,6 +1385,7 @@ static int route_alt(struct dfp_ctx *c, struct ot_routing *out)
 	int64_t m0 = busiest(c, out);
 	bool other = c->damage || c->any_detour, uneven = ot_dfp_uneven(c);
 	bool shared = !c->damage && c->any_detour;
+	bool turns = uneven && (c->any_turn || c->any_land);
 	const struct dfp_variant all[] = {
 		{ 1, 0, false, false }, { 2, 0, false, false },
 		{ 0, 0, true, false }, { 0, 1, false, false },
@@ -1393,7 +1395,7 @@ static int route_alt(struct dfp_ctx *c, struct ot_routing *out)
 	};
 	const bool use[] = {
 		other, other, shared, uneven, uneven, other && uneven,
-		shared && uneven, shared && uneven, uneven, other && uneven,
+		shared && uneven, shared && uneven, turns, other && turns,
 	};
 	uint32_t x;
 	int kept = 1;
