@@ -116,7 +116,12 @@
  * global hop goes down in the one order with the path inside one group
  * between two of them (down, up), as on a Valiant layer's VL: no cycle.
  * Hops go from VL 0 to that VL, never back.  It shares VL 1 with the
- * detours (SL 1, 3, 4) and the escape layer, below.  A spine of such a
+ * detours (SL 1, 3, 4) and the escape layer, below.  In the routing
+ * through third groups (route/df_plus_alt.c ot_dfp_alt_thru()) flows
+ * that would turn (SL 3, SL 4) toward a group H whose cables are short
+ * take the same shape on SL 8 through a K above H (H low in the
+ * order, damage_order()), checked on every path, so the argument is
+ * this one.  A spine of such a
  * G where another group's detour through a third group lands (SL 1)
  * keeps the rule (its usable cable to H), and G's leaves do not go up to
  * it: a detour never turns in G, and no SL 8 path takes its cable.
@@ -380,7 +385,7 @@ static int prepare_valiant(struct dfp_ctx *c)
 	uint32_t ng = c->ng, G, I, i, mark = 0;
 	unsigned int p;
 
-	if (!c->valiant && !c->damage)
+	if (!c->valiant && !c->damage && !c->thru)
 		return 0;
 	c->every = ot_valiant_every(ng);
 	c->gvia = calloc((size_t)ng * ng + 1, 1);
@@ -416,36 +421,6 @@ static int prepare_valiant(struct dfp_ctx *c)
 	return 0;
 }
 
-/* Whether spine s goes down to a leaf of the rule (below: rule_down). */
-static bool rule_leaf(const struct dfp_ctx *c, int32_t s, unsigned int p)
-{
-	int32_t x = c->f->node[s].port[p].peer;
-
-	return ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_DOWN &&
-	       c->pcnt[x] && !c->ldet[x];
-}
-
-/*
- * Spine s of an intermediate group without a usable cable toward T:
- * down to a leaf of the rule, dealt by k in (leaf, port) order;
- * OT_NO_PORT where there is none.
- */
-static unsigned int rule_down(const struct dfp_ctx *c, int32_t s, uint32_t k)
-{
-	const struct ot_node *nd = &c->f->node[s];
-	uint64_t key[OT_MAX_PORTS + 1];
-	uint32_t m = 0;
-	unsigned int p;
-
-	for (p = 1; p <= nd->nports; p++)
-		if (rule_leaf(c, s, p))
-			key[m++] = ((uint64_t)c->d->index[nd->port[p].peer] << 8) | p;
-	if (!m)
-		return OT_NO_PORT;
-	qsort(key, m, sizeof(*key), ot_cmp_u64);
-	return key[k % m] & 0xff;
-}
-
 /*
  * Toward leaf T (after ot_dfp_candidates()): which groups may be a Valiant
  * path's intermediate (vint: its leaves go by the rule, its spines
@@ -459,9 +434,8 @@ static void valiant_groups(struct dfp_ctx *c, int32_t T)
 	const struct ot_dfp *d = c->d;
 	const struct ot_fabric *f = c->f;
 	uint32_t H = (uint32_t)d->group[T], I, i;
-	unsigned int p;
 
-	if (!c->valiant && !c->damage)
+	if (!c->valiant && !c->damage && !c->thru)
 		return;
 	memset(c->vland, 0, c->ng);
 	for (I = 0; I < c->ng; I++) {
@@ -476,8 +450,7 @@ static void valiant_groups(struct dfp_ctx *c, int32_t T)
 
 			if (c->rcnt[s])
 				continue;
-			for (p = 1, ok = false; p <= f->node[s].nports && !ok; p++)
-				ok = rule_leaf(c, s, p);
+			ok = ot_dfp_rule_down(c, s, 0) != OT_NO_PORT;
 		}
 		c->vint[I] = ok;
 	}
@@ -573,7 +546,7 @@ static int valiant_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 			buf[dfp_sw_pos(c, d->spine[i])] = (uint8_t)(
 				c->rcnt[d->spine[i]] ?
 				ot_dfp_port_at_k(c, d->spine[i], lid, q) :
-				rule_down(c, d->spine[i], q));
+				ot_dfp_rule_down(c, d->spine[i], q));
 	}
 	for (G = 0; G < c->ng; G++) {
 		c->vsrc[G] = 0;
@@ -608,17 +581,51 @@ static int valiant_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 }
 
 /*
+ * Whether some leaf of a group but H's has no spine with a usable cable
+ * toward T, or some group's usable cables land on a turn (after
+ * ot_dfp_usable_cables(c, T)): the flows that turn (SL 3, SL 4), which
+ * the routing through third groups may send through one.
+ */
+static bool short_pair(const struct dfp_ctx *c, uint32_t H)
+{
+	const struct ot_dfp *d = c->d;
+	const struct ot_fabric *f = c->f;
+	uint32_t G, i;
+	unsigned int p;
+
+	for (G = 0; G < c->ng; G++)
+		if (G != H && c->fturn[G])
+			return true;
+	for (i = 0; i < c->nleaves; i++) {
+		int32_t s = d->leaf[i];
+		bool has = false;
+
+		if ((uint32_t)d->group[s] == H)
+			continue;
+		for (p = 1; p <= f->node[s].nports && !has; p++)
+			has = ot_dfp_port_class(d, s, p) == OT_DFP_PORT_UP &&
+			      c->rcnt[f->node[s].port[p].peer];
+		if (!has)
+			return true;
+	}
+	return false;
+}
+
+/*
  * The damage layer's order of groups: those that some group has no
  * usable cable to (toward some leaf: ot_dfp_usable_cables()) first, by number,
- * then the others.  A path through an intermediate group K toward group
- * H takes its second global hop down in this order (K above H), so every
- * group below which such a pair breaks has the others above it.
+ * then (in the routing through third groups, c->thru) those toward
+ * which some flows turn (short_pair()), then the others.  A path through
+ * an intermediate group K toward group H takes its second global hop
+ * down in this order (K above H), so every group below which such a
+ * pair breaks has the others above it.
  */
 static int damage_order(struct dfp_ctx *c)
 {
 	const struct ot_dfp *d = c->d;
 	uint8_t *bad = calloc((size_t)c->ng + 1, 1);
 	uint32_t i, G, H, r = 0;
+	uint8_t tier;
 
 	c->drank = calloc((size_t)c->ng + 1, sizeof(*c->drank));
 	if (!bad || !c->drank) {
@@ -627,50 +634,23 @@ static int damage_order(struct dfp_ctx *c)
 	}
 	for (i = 0; i < c->nleaves; i++) {
 		H = (uint32_t)d->group[d->leaf[i]];
-		if (bad[H])
+		if (bad[H] == 2)
 			continue;
 		ot_dfp_usable_cables(c, d->leaf[i]);
 		for (G = 0; G < c->ng; G++)
 			if (G != H && c->fstart[G + 1] == c->fstart[G])
-				bad[H] = 1;
-	}
-	for (G = 0; G < c->ng; G++) {
-		c->damage |= bad[G];
-		if (bad[G])
-			c->drank[G] = r++;
+				bad[H] = 2;
+		if (!bad[H] && c->thru && short_pair(c, H))
+			bad[H] = 1;
 	}
 	for (G = 0; G < c->ng; G++)
-		if (!bad[G])
-			c->drank[G] = r++;
+		c->damage |= bad[G] == 2;
+	for (tier = 3; tier-- > 0;)
+		for (G = 0; G < c->ng; G++)
+			if (bad[G] == tier)
+				c->drank[G] = r++;
 	free(bad);
 	return 0;
-}
-
-/*
- * Whether spine x (of a group that sends the LID through an
- * intermediate) is where a detour through a third group lands (SL 1: a
- * spine w of another such-free group without a usable cable toward H
- * has x, with its usable cables, among its candidates): x must keep the
- * rule (its usable cable to H, then down), else the detour would turn
- * in x's group on SL 1 (down, up), which its VL rule does not allow.
- */
-static bool detour_lands(const struct dfp_ctx *c, int32_t x, uint32_t H)
-{
-	const struct ot_dfp *d = c->d;
-	const struct ot_node *nd = &c->f->node[x];
-	unsigned int p;
-
-	if (!c->rcnt[x] || c->fturn[d->group[x]])
-		return false;
-	for (p = 1; p <= nd->nports; p++) {
-		int32_t w = nd->port[p].peer;
-
-		if (ot_dfp_port_class(d, x, p) == OT_DFP_PORT_GLOBAL &&
-		    (uint32_t)d->group[w] != H && !c->vsrc[d->group[w]] &&
-		    !c->rcnt[w] && c->pcnt[w])
-			return true;
-	}
-	return false;
 }
 
 /* deal_port()'s switches toward the LID, up not where a detour lands. */
@@ -678,7 +658,7 @@ static bool deal_ok(const struct dfp_ctx *c, int32_t x, enum ot_dfp_port cls,
 		    uint32_t H, const uint8_t *buf)
 {
 	return buf[dfp_sw_pos(c, x)] != OT_NO_PORT &&
-	       (cls != OT_DFP_PORT_UP || !detour_lands(c, x, H));
+	       (cls != OT_DFP_PORT_UP || !ot_dfp_detour_lands(c, x, H));
 }
 
 /*
@@ -687,8 +667,9 @@ static bool deal_ok(const struct dfp_ctx *c, int32_t x, enum ot_dfp_port cls,
  * OT_NO_PORT where there is none.  Up or down (a switch without a port
  * toward the LID, buf OT_NO_PORT there): toward a switch of its group
  * that has one (up: not to a spine where a detour lands,
- * detour_lands()).  Global (a spine of a group that sends the LID through
- * an intermediate): toward a group ot_dfp_damage_via() takes toward H.
+ * ot_dfp_detour_lands()).  Global (a spine of a group that sends the
+ * LID through an intermediate): toward a group ot_dfp_damage_via()
+ * takes toward H.
  */
 static unsigned int deal_port(const struct dfp_ctx *c, int32_t s,
 			      enum ot_dfp_port cls, const uint8_t *buf,
@@ -708,10 +689,11 @@ static unsigned int deal_port(const struct dfp_ctx *c, int32_t s,
  * spine of G with a global cable to such a K takes one (deal_port),
  * G's leaves go up to those spines, its other spines down to a leaf of G
  * (an entry no CA's path uses) but for where a detour lands
- * (detour_lands: those keep the rule), and K routes the LID by the rule (its
- * spines without a usable cable down to a leaf of the rule), on path SL
- * DFP_DAMAGE_SL.  False (the escape layer takes the LID) where a switch
- * of H has no port or some switch of G none even so.
+ * (ot_dfp_detour_lands: those keep the rule), and K routes the LID by
+ * the rule (its spines without a usable cable down to a leaf of the
+ * rule), on path SL DFP_DAMAGE_SL.  False (the escape layer takes the
+ * LID) where a switch of H has no port or some switch of G none even
+ * so.
  */
 static bool damage_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 {
@@ -732,7 +714,7 @@ static bool damage_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 		}
 	for (G = 0; G < c->ng; G++)
 		for (i = d->sstart[G]; c->vsrc[G] && i < d->sstart[G + 1]; i++)
-			if (!detour_lands(c, d->spine[i], H))
+			if (!ot_dfp_detour_lands(c, d->spine[i], H))
 				buf[dfp_sw_pos(c, d->spine[i])] = (uint8_t)
 					deal_port(c, d->spine[i],
 						  OT_DFP_PORT_GLOBAL, NULL, H, k);
@@ -751,8 +733,8 @@ static bool damage_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 		for (i = d->sstart[G]; ot_dfp_damage_via(c, G, H) &&
 				       i < d->sstart[G + 1]; i++)
 			if (!c->rcnt[d->spine[i]])
-				buf[dfp_sw_pos(c, d->spine[i])] =
-					(uint8_t)rule_down(c, d->spine[i], k);
+				buf[dfp_sw_pos(c, d->spine[i])] = (uint8_t)
+					ot_dfp_rule_down(c, d->spine[i], k);
 	for (i = 0; i < c->nsw; i++)
 		if (buf[i] == OT_NO_PORT)
 			return false;
@@ -776,12 +758,12 @@ static int mark_detour(struct dfp_ctx *c, uint32_t lid, int32_t s,
 /*
  * Leaf s's path SL toward a LID of the damage layer, s in a group that
  * sends it no way of its own (buf: every switch's port).  In an
- * intermediate group whose leaves detour (alt 2), rule_down() turns the
- * spines without a usable cable down to a leaf of the rule, the spines
- * such a leaf's detour goes up to among them: its path is then up, down,
- * then that leaf's up, global, down, the turn of SL 3, not a detour
- * through a third group (SL 1 would promise up, global, global, down and
- * the turn broke it).
+ * intermediate group whose leaves detour (alt 2), ot_dfp_rule_down()
+ * turns the spines without a usable cable down to a leaf of the rule,
+ * the spines such a leaf's detour goes up to among them: its path is
+ * then up, down, then that leaf's up, global, down, the turn of SL 3,
+ * not a detour through a third group (SL 1 would promise up, global,
+ * global, down and the turn broke it).
  */
 static uint8_t damage_ldet(const struct dfp_ctx *c, int32_t s,
 			   const uint8_t *buf)
@@ -869,6 +851,8 @@ static int route_lid_at(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 	}
 	if (c->alt) /* the detours' cables by load (route/df_plus_alt.c) */
 		ot_dfp_alt_detours(c, lid, buf);
+	if (c->thru && ot_dfp_alt_thru(c, lid, buf))
+		return -1;
 	if (c->cabload) /* a turn below a landing spine by load */
 		return ot_dfp_alt_land(c, lid, buf, c->cabload > 1);
 	return 0;
@@ -1179,7 +1163,7 @@ static int set_promise(struct dfp_ctx *c, struct ot_routing *out,
 	p->text = c->layers ?
 		"Dragonfly+ up-global-down at LMC offset 0, up-global-(down-up-)global-down above (Valiant through an intermediate group, on SL 5, 6 or 7)" :
 		c->any_damage ?
-		"Dragonfly+ up-global-down; where a group lost its cables to another, through an intermediate group on SL 8 (damage layer)" :
+		"Dragonfly+ up-global-down; where a group lost its cables to another (or its flows would turn toward a group whose cables are short), through an intermediate group on SL 8 (damage layer)" :
 		c->any_escape ?
 		"Dragonfly+ up-global-down (damaged: detours through a third group on SL 1, some destinations on the escape layer)" :
 		c->any_detour || c->any_turn || c->any_land ?
@@ -1276,6 +1260,7 @@ static void ctx_free(struct dfp_ctx *c)
 	free(c->clog);
 	free(c->clogw);
 	free(c->lthru);
+	free(c->tbuf);
 }
 
 /* The tables into out (c: f, d, err and alt set). */
@@ -1312,13 +1297,15 @@ static int route_tables(struct dfp_ctx *c, struct ot_routing *out)
  * detour's spine sends it over its one cable to the one third group,
  * which then carries two shares); where a cable or switch is missing at
  * all (ot_dfp_uneven()), the first routing and alt 1 with each group's
- * usable cables by load (ot_dfp_alt_cables()): each kept in *c and out
+ * usable cables by load (ot_dfp_alt_cables()), and those with the
+ * turning flows through third groups (ot_dfp_alt_thru(), where the
+ * first routing turns somewhere: SL 3 or 4): each kept in *c and out
  * where it takes no more VLs and its busiest link carries fewer flows
  * than the one kept so far.
  */
 struct dfp_variant {
 	uint8_t alt, cabload;
-	bool noshare;
+	bool noshare, thru;
 };
 
 static int64_t busiest(struct dfp_ctx *c, const struct ot_routing *out)
@@ -1339,7 +1326,7 @@ static int route_try(struct dfp_ctx *c, struct ot_routing *out,
 {
 	struct dfp_ctx a = { .f = c->f, .d = c->d, .err = c->err,
 			     .alt = v->alt, .noshare = v->noshare,
-			     .cabload = v->cabload,
+			     .cabload = v->cabload, .thru = v->thru,
 			     .prior = seeded ? out : NULL };
 	struct ot_routing *o = ot_routing_new(c->f);
 	struct dfp_vlrule v0 = ot_dfp_ctx_vlrule(c, false), v1;
@@ -1398,14 +1385,17 @@ static int route_alt(struct dfp_ctx *c, struct ot_routing *out)
 	int64_t m0 = busiest(c, out);
 	bool other = c->damage || c->any_detour, uneven = ot_dfp_uneven(c);
 	bool shared = !c->damage && c->any_detour;
+	bool turns = uneven && (c->any_turn || c->any_land);
 	const struct dfp_variant all[] = {
-		{ 1, 0, false }, { 2, 0, false }, { 0, 0, true },
-		{ 0, 1, false }, { 0, 2, false }, { 1, 2, false },
-		{ 0, 1, true }, { 0, 2, true },
+		{ 1, 0, false, false }, { 2, 0, false, false },
+		{ 0, 0, true, false }, { 0, 1, false, false },
+		{ 0, 2, false, false }, { 1, 2, false, false },
+		{ 0, 1, true, false }, { 0, 2, true, false },
+		{ 0, 2, false, true }, { 1, 2, false, true },
 	};
 	const bool use[] = {
 		other, other, shared, uneven, uneven, other && uneven,
-		shared && uneven, shared && uneven,
+		shared && uneven, shared && uneven, turns, other && turns,
 	};
 	uint32_t x;
 	int kept = 1;
@@ -1414,7 +1404,7 @@ static int route_alt(struct dfp_ctx *c, struct ot_routing *out)
 		if (use[x])
 			route_try(c, out, &all[x], false, &m0);
 	for (x = 0; uneven && m0 >= 0 && kept > 0 && x < DFP_SEEDED; x++) {
-		struct dfp_variant v = { c->alt, 2, c->noshare };
+		struct dfp_variant v = { c->alt, 2, c->noshare, c->thru };
 
 		kept = route_try(c, out, &v, true, &m0);
 		if (!kept && other) { /* the damage layer by load, seeded */

@@ -65,6 +65,14 @@
  * load (ot_dfp_alt_land()).  Loads: every leaf's CAs, one flow each,
  * over the LIDs routed so far.  Kept by the same figure, on at most 2
  * VLs (route_alt() in df_plus.c).
+ *
+ * The routing through third groups (c->thru, with the routing by load
+ * and its turns): the flows that turn in their group (SL 3) or below
+ * the spine they land on (SL 4, a group whose usable cables all land on
+ * spines that lost T) take the damage layer's path (SL 8) through an
+ * intermediate group where that is less loaded (ot_dfp_alt_thru()),
+ * the groups such flows go toward low in the damage order.  Kept by the
+ * same figure.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +90,64 @@ bool ot_dfp_damage_via(const struct dfp_ctx *c, uint32_t K, uint32_t H)
 {
 	return K != H && c->vint[K] && !c->vsrc[K] &&
 	       c->drank[K] > c->drank[H];
+}
+
+/* Whether spine s goes down to a leaf of the rule (ot_dfp_rule_down). */
+static bool rule_leaf(const struct dfp_ctx *c, int32_t s, unsigned int p)
+{
+	int32_t x = c->f->node[s].port[p].peer;
+
+	return ot_dfp_port_class(c->d, s, p) == OT_DFP_PORT_DOWN &&
+	       c->pcnt[x] && !c->ldet[x];
+}
+
+/*
+ * Spine s of an intermediate group without a usable cable toward T:
+ * down to a leaf of the rule, dealt by k in (leaf, port) order;
+ * OT_NO_PORT where there is none.
+ */
+unsigned int ot_dfp_rule_down(const struct dfp_ctx *c, int32_t s, uint32_t k)
+{
+	const struct ot_node *nd = &c->f->node[s];
+	uint64_t key[OT_MAX_PORTS + 1];
+	uint32_t m = 0;
+	unsigned int p;
+
+	for (p = 1; p <= nd->nports; p++)
+		if (rule_leaf(c, s, p))
+			key[m++] = ((uint64_t)c->d->index[nd->port[p].peer]
+				    << 8) | p;
+	if (!m)
+		return OT_NO_PORT;
+	qsort(key, m, sizeof(*key), ot_cmp_u64);
+	return key[k % m] & 0xff;
+}
+
+/*
+ * Whether spine x (of a group that sends the LID through an
+ * intermediate) is where a detour through a third group lands (SL 1: a
+ * spine w of another such-free group without a usable cable toward H
+ * has x, with its usable cables, among its candidates): x must keep the
+ * rule (its usable cable to H, then down), else the detour would turn
+ * in x's group on SL 1 (down, up), which its VL rule does not allow.
+ */
+bool ot_dfp_detour_lands(const struct dfp_ctx *c, int32_t x, uint32_t H)
+{
+	const struct ot_dfp *d = c->d;
+	const struct ot_node *nd = &c->f->node[x];
+	unsigned int p;
+
+	if (!c->rcnt[x] || c->fturn[d->group[x]])
+		return false;
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t w = nd->port[p].peer;
+
+		if (ot_dfp_port_class(d, x, p) == OT_DFP_PORT_GLOBAL &&
+		    (uint32_t)d->group[w] != H && !c->vsrc[d->group[w]] &&
+		    !c->rcnt[w] && c->pcnt[w])
+			return true;
+	}
+	return false;
 }
 
 /* Per node its first link, loads per link: the damage layer's flows. */
@@ -106,7 +172,7 @@ int ot_dfp_alt_prepare(struct dfp_ctx *c)
 			   sizeof(*c->ctouch));
 	c->lthru = malloc(((size_t)c->d->max_leaves + 1) * sizeof(*c->lthru));
 	c->ctw = malloc((DFP_TOUCH * (size_t)c->nleaves + 1) * sizeof(*c->ctw));
-	if (c->prior) {
+	if (c->prior || c->thru) {
 		c->clog = malloc((DFP_TOUCH * (size_t)c->nleaves + 1) *
 				 sizeof(*c->clog));
 		c->clogw = malloc((DFP_TOUCH * (size_t)c->nleaves + 1) *
@@ -114,7 +180,10 @@ int ot_dfp_alt_prepare(struct dfp_ctx *c)
 		if (!c->clog || !c->clogw)
 			return ot_error_nomem(c->err, "df-static");
 	}
-	if (!c->gpick || !c->ctouch || !c->lthru || !c->ctw)
+	if (c->thru)
+		c->tbuf = malloc((size_t)c->nsw + 1);
+	if (!c->gpick || !c->ctouch || !c->lthru || !c->ctw ||
+	    (c->thru && !c->tbuf))
 		return ot_error_nomem(c->err, "df-static");
 	memset(c->gpick, 0xff, ((size_t)c->ng + 1) * sizeof(*c->gpick));
 	return 0;
@@ -732,6 +801,297 @@ int ot_dfp_alt_land(struct dfp_ctx *c, uint32_t lid, uint8_t *buf,
 	for (G = 0; G < c->ng; G++)
 		group_walk(c, G, lid, buf, 1);
 	c->landed = true;
+	return 0;
+}
+
+/*
+ * Leaf s's path toward lid through buf into path[] (at most DFP_TOUCH
+ * hops): the switches' count, 0 where it does not reach the LID's.
+ */
+static uint32_t leaf_path(const struct dfp_ctx *c, int32_t s, uint32_t lid,
+			  const uint8_t *buf, int32_t *path)
+{
+	uint32_t n = 0;
+
+	path[n++] = s;
+	while (s != c->tsw[lid] && n <= DFP_TOUCH) {
+		s = hop_to(c->f, s, buf[dfp_sw_pos(c, s)]);
+		if (s < 0)
+			return 0;
+		path[n++] = s;
+	}
+	return s == c->tsw[lid] ? n : 0;
+}
+
+/*
+ * Whether path[0 .. n) through buf has the damage layer's shape (SL 8):
+ * up, global, global, down or up, global, down, up, global, down, the
+ * second global hop down in the damage order.
+ */
+static bool thru_shape(const struct dfp_ctx *c, const int32_t *path,
+		       uint32_t n, const uint8_t *buf)
+{
+	const struct ot_dfp *d = c->d;
+	char got[DFP_TOUCH + 1];
+	uint32_t i, g = 0;
+
+	if (n != 5 && n != 7)
+		return false;
+	for (i = 0; i + 1 < n; i++) {
+		unsigned int p = buf[dfp_sw_pos(c, path[i])];
+		enum ot_dfp_port pc = ot_dfp_port_class(d, path[i], p);
+		uint32_t from = (uint32_t)d->group[path[i]];
+		uint32_t to = (uint32_t)d->group[path[i + 1]];
+
+		got[i] = pc == OT_DFP_PORT_UP ? 'U' :
+			 pc == OT_DFP_PORT_GLOBAL ? 'G' :
+			 pc == OT_DFP_PORT_DOWN ? 'D' : '?';
+		if (pc == OT_DFP_PORT_GLOBAL && g++ &&
+		    c->drank[to] >= c->drank[from])
+			return false;
+	}
+	got[n - 1] = 0;
+	return !strcmp(got, "UGGD") || !strcmp(got, "UGDUGD");
+}
+
+/* Whether leaf pos i's path toward lid differs in buf from tbuf. */
+static bool thru_moved(const struct dfp_ctx *c, uint32_t i, uint32_t lid,
+		       const uint8_t *buf)
+{
+	int32_t a[DFP_TOUCH + 1], b[DFP_TOUCH + 1];
+	uint32_t na = leaf_path(c, c->posnode[i], lid, c->tbuf, a);
+	uint32_t nb = leaf_path(c, c->posnode[i], lid, buf, b);
+
+	return na != nb || memcmp(a, b, na * sizeof(*a));
+}
+
+/* Whether leaf s's path toward lid through buf has SL 8's shape. */
+static bool thru_leaf(const struct dfp_ctx *c, int32_t s, uint32_t lid,
+		      const uint8_t *buf)
+{
+	int32_t path[DFP_TOUCH + 1];
+
+	return thru_shape(c, path, leaf_path(c, s, lid, buf, path), buf);
+}
+
+/*
+ * Spine sp of a group but H's that turns toward lid (no usable cable,
+ * no detour: down to a leaf of the rule, SL 3) and that only leaves
+ * turning there go up to: the global cable, among those to groups the
+ * damage layer may take toward H, whose path on through buf has the
+ * least busy link plus the w flows, from the deal's (k) on; kept where
+ * that is less than the turn's and the first such leaf's path then has
+ * SL 8's shape.  Its flows then count in dload (logged in clog, clogw
+ * from *n on).
+ */
+static void thru_turn(struct dfp_ctx *c, uint32_t lid, int32_t sp,
+		      uint8_t *buf, uint32_t *n)
+{
+	const struct ot_dfp *d = c->d;
+	uint32_t H = (uint32_t)d->group[c->tleaf[lid]], pos = dfp_sw_pos(c, sp);
+	uint32_t G = (uint32_t)d->group[sp], i, j, m, k = c->rank[lid];
+	uint8_t old = buf[pos];
+	uint64_t key[OT_MAX_PORTS + 1];
+	unsigned int best = 0;
+	int64_t bl, l;
+	int32_t w = 0, s0 = -1;
+
+	if (G == H || c->rcnt[sp] || c->pcnt[sp] || !c->frule[sp])
+		return;
+	for (i = d->lstart[G]; i < d->lstart[G + 1]; i++) {
+		int32_t s = d->leaf[i];
+
+		if (hop_to(c->f, s, buf[dfp_sw_pos(c, s)]) != sp)
+			continue;
+		if (c->ldet[s] != DFP_TURN_SL)
+			return; /* another path takes sp's entry */
+		if (s0 < 0)
+			s0 = s;
+		w += (int32_t)c->lcas[dfp_sw_pos(c, s)];
+	}
+	if (!w)
+		return;
+	bl = walk_buf(c, lid, sp, old, buf, w, false);
+	m = ot_dfp_via_keys(c, sp, OT_DFP_PORT_GLOBAL, H, buf, takes_via, key);
+	for (j = 0; j < m; j++) {
+		unsigned int q = key[(k + j) % m] & 0xff;
+
+		l = walk_buf(c, lid, sp, q, buf, w, false);
+		if (l >= bl)
+			continue;
+		buf[pos] = (uint8_t)q;
+		if (thru_leaf(c, s0, lid, buf)) {
+			bl = l;
+			best = q;
+		}
+		buf[pos] = old;
+	}
+	if (!best)
+		return;
+	buf[pos] = (uint8_t)best;
+	for (i = d->lstart[G]; i < d->lstart[G + 1]; i++) {
+		int32_t s = d->leaf[i], x = s;
+		uint32_t hops = 0;
+
+		if (hop_to(c->f, s, buf[dfp_sw_pos(c, s)]) != sp)
+			continue;
+		w = (int32_t)c->lcas[dfp_sw_pos(c, s)];
+		while (w && x != c->tsw[lid] && hops++ < DFP_TOUCH) {
+			unsigned int p = buf[dfp_sw_pos(c, x)];
+			int32_t y = hop_to(c->f, x, p);
+
+			if (y < 0)
+				break;
+			c->clog[*n] = c->dlbase[x] + p - 1;
+			c->clogw[(*n)++] = w;
+			c->dload[c->dlbase[x] + p - 1] += w;
+			x = y;
+		}
+	}
+}
+
+/*
+ * Group G (not H) whose usable cables toward lid land on a turn (SL 4 by
+ * the rule: fturn): its leaves through intermediate groups instead, as
+ * the damage layer sends a group without a usable cable (each spine of
+ * G not where a detour lands one of its cables to a group the damage
+ * layer may take, the leaves and those cables by load:
+ * ot_dfp_alt_spines()), kept where the busiest link G's flows take is
+ * less loaded than by the rule and every leaf's path then has SL 8's
+ * shape; else G's columns as they were (tbuf).
+ */
+static void thru_land(struct dfp_ctx *c, uint32_t lid, uint32_t G,
+		      uint8_t *buf)
+{
+	const struct ot_dfp *d = c->d;
+	uint32_t H = (uint32_t)d->group[c->tleaf[lid]], k = c->rank[lid], i;
+	uint64_t key[OT_MAX_PORTS + 1];
+	int64_t before, after, sq;
+	bool ok = true;
+
+	before = group_cost(c, G, lid, buf, &sq);
+	c->vsrc[G] = 1;
+	for (i = d->sstart[G]; i < d->sstart[G + 1]; i++) {
+		int32_t sp = d->spine[i];
+		uint32_t m;
+
+		if (ot_dfp_detour_lands(c, sp, H))
+			continue;
+		m = ot_dfp_via_keys(c, sp, OT_DFP_PORT_GLOBAL, H, buf, NULL,
+				    key);
+		if (m)
+			buf[dfp_sw_pos(c, sp)] = key[k % m] & 0xff;
+	}
+	ot_dfp_alt_spines(c, lid, H, k, buf);
+	for (i = d->lstart[G]; i < d->lstart[G + 1]; i++) {
+		int32_t s = d->leaf[i], sp;
+		unsigned int p = buf[dfp_sw_pos(c, s)];
+
+		sp = hop_to(c->f, s, p);
+		if (sp >= 0 && takes_via(c, sp, OT_DFP_PORT_GLOBAL, H, buf)) {
+			int32_t w = (int32_t)c->lcas[dfp_sw_pos(c, s)];
+
+			/* alt_spines counted it: out again */
+			c->dload[c->dlbase[s] + p - 1] -= w;
+			walk_buf(c, lid, sp, buf[dfp_sw_pos(c, sp)], buf, -w,
+				 true);
+		}
+		ok &= !c->lcas[dfp_sw_pos(c, s)] || thru_leaf(c, s, lid, buf);
+	}
+	after = ok ? group_cost(c, G, lid, buf, &sq) : before;
+	if (after < before)
+		return;
+	c->vsrc[G] = 0;
+	for (i = d->sstart[G]; i < d->sstart[G + 1]; i++)
+		buf[dfp_sw_pos(c, d->spine[i])] =
+			c->tbuf[dfp_sw_pos(c, d->spine[i])];
+	for (i = d->lstart[G]; i < d->lstart[G + 1]; i++)
+		buf[dfp_sw_pos(c, d->leaf[i])] =
+			c->tbuf[dfp_sw_pos(c, d->leaf[i])];
+}
+
+/*
+ * The routing through third groups (c->thru), a CA's LID of the rule
+ * toward leaf T of group H, after the deal, the cables by load and the
+ * detours: the flows that by the rule turn inside their group (SL 3: a
+ * leaf that lost every spine with a usable cable toward H) or below the
+ * spine they land on (SL 4: a group whose usable cables land on spines
+ * not cabled to T) cross the few cables that reach T and, where those
+ * are short, crowd them (issue 23's draw 635: the one cable left from
+ * group 3 to group 6 took 64 flows, 16 of them turning).  Where less
+ * loaded, they take the damage layer's path instead: through an
+ * intermediate group K above H in the damage order that routes the LID
+ * by the rule (ot_dfp_damage_via(); its spines without a usable cable
+ * down to a leaf of the rule), up, global, (down, up,) global, down on
+ * SL 8, as long as the turn, and H low in that order (damage_order()).
+ * A turning spine takes a cable to such a K (thru_turn()); a landing
+ * group sends its leaves through such Ks (thru_land()).  The columns
+ * change only where every leaf's path stays as it was or takes SL 8's
+ * shape (checked on the paths, else the LID keeps its columns), so the
+ * promise and the VL rule of SL 8 hold: VL 0 sees injection < up <
+ * global (up in the order) as on SL 0, the rest of the path is on VL 1
+ * with the detours, searched afterwards (df_plus_vl1.c), and the checker
+ * proves each table.
+ */
+int ot_dfp_alt_thru(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
+{
+	const struct ot_dfp *d = c->d;
+	uint32_t H = (uint32_t)d->group[c->tleaf[lid]], k = c->rank[lid];
+	uint32_t G, i, n = 0;
+	bool any = false, ok = true;
+
+	if (!counted(c, lid) || c->tsw[lid] != c->tleaf[lid])
+		return 0;
+	for (i = 0; i < c->nleaves && !any; i++)
+		any = (uint32_t)d->group[c->posnode[i]] != H && c->lcas[i] &&
+		      (c->ldet[c->posnode[i]] == DFP_TURN_SL ||
+		       c->ldet[c->posnode[i]] == DFP_LAND_SL);
+	if (!any)
+		return 0;
+	memcpy(c->tbuf, buf, c->nsw);
+	memset(c->vsrc, 0, (size_t)c->ng * sizeof(*c->vsrc));
+	for (G = 0; G < c->ng; G++) { /* intermediates: leaves by the rule */
+		c->vlist[G] = c->vint[G];
+		for (i = d->lstart[G]; i < d->lstart[G + 1] && c->vint[G];
+		     i++) {
+			int32_t x = hop_to(c->f, d->leaf[i],
+					   buf[dfp_sw_pos(c, d->leaf[i])]);
+
+			c->vint[G] = x >= 0 && c->rcnt[x];
+		}
+	}
+	for (G = 0; G < c->ng; G++) /* the intermediates route it */
+		for (i = d->sstart[G]; ot_dfp_damage_via(c, G, H) &&
+				       i < d->sstart[G + 1]; i++)
+			if (!c->rcnt[d->spine[i]] &&
+			    (!c->pcnt[d->spine[i]] ||
+			     !up_flows(c, d->spine[i], G, buf)))
+				buf[dfp_sw_pos(c, d->spine[i])] = (uint8_t)
+					ot_dfp_rule_down(c, d->spine[i], k);
+	for (i = 0; i < c->nsw - c->nleaves; i++)
+		thru_turn(c, lid, d->spine[i], buf, &n);
+	for (G = 0; G < c->ng; G++)
+		if (G != H && c->fturn[G])
+			thru_land(c, lid, G, buf);
+	while (n--) /* ot_dfp_alt_land() counts them all */
+		c->dload[c->clog[n]] -= c->clogw[n];
+	for (i = 0; i < c->nleaves && ok; i++)
+		ok = !c->lcas[i] || !thru_moved(c, i, lid, buf) ||
+		     thru_leaf(c, c->posnode[i], lid, buf);
+	memset(c->vsrc, 0, (size_t)c->ng * sizeof(*c->vsrc));
+	for (G = 0; G < c->ng; G++)
+		c->vint[G] = (uint8_t)c->vlist[G];
+	if (!ok) {
+		memcpy(buf, c->tbuf, c->nsw);
+		return 0;
+	}
+	for (i = 0; i < c->nleaves; i++) {
+		if (!c->lcas[i] || !thru_moved(c, i, lid, buf))
+			continue;
+		if (ot_dfp_set_dsl(c, lid, c->posnode[i], DFP_DAMAGE_SL))
+			return -1;
+		c->any_damage = true;
+	}
 	return 0;
 }
 

@@ -110,6 +110,16 @@ struct dfp_ctx {
 	 */
 	uint8_t cabload; /* 2: and turns below landing spines */
 	/*
+	 * another routing (route/df_plus_alt.c ot_dfp_alt_thru(), with
+	 * cabload): the flows that turn in their group (SL 3) or land on a
+	 * turn (SL 4) toward a LID through a third group on the damage
+	 * layer's shape (SL 8) where that is less loaded; the groups they
+	 * go toward low in the damage order (damage_order()); tbuf: the
+	 * LID's columns before
+	 */
+	bool thru;
+	uint8_t *tbuf;
+	/*
 	 * the routing by load again, seeded (route_alt()): dload starts
 	 * with the flows of the routing kept so far (prior's tables), and
 	 * each LID's own leave as it is routed anew (ot_dfp_alt_reload());
@@ -187,6 +197,19 @@ int ot_dfp_set_vls(struct dfp_ctx *c, struct ot_routing *out);
 
 /* Whether K may be the damage layer's intermediate toward H. */
 bool ot_dfp_damage_via(const struct dfp_ctx *c, uint32_t K, uint32_t H);
+/* Spine s of an intermediate down to a leaf of the rule, dealt by k
+ * (route/df_plus.c); OT_NO_PORT where there is none. */
+unsigned int ot_dfp_rule_down(const struct dfp_ctx *c, int32_t s, uint32_t k);
+/* Whether a detour through a third group lands on spine x toward H
+ * (route/df_plus.c): x keeps the rule. */
+bool ot_dfp_detour_lands(const struct dfp_ctx *c, int32_t x, uint32_t H);
+/*
+ * In the routing through third groups (c->thru, after the deal and the
+ * detours): the turning and landing-turn flows toward lid through a
+ * third group where less loaded, their leaves' path SL 8 (route/
+ * df_plus_alt.c).  0, or -1 with err set.
+ */
+int ot_dfp_alt_thru(struct dfp_ctx *c, uint32_t lid, uint8_t *buf);
 /*
  * Ports of switch s of class cls, sorted by (far end's group, index,
  * port), the order LIDs are dealt in: global ones toward groups
