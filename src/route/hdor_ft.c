@@ -794,6 +794,8 @@ struct ft_esc {
 	int32_t *router; /* per LID, -1: none (or NULL: no twist) */
 	uint8_t *cls;    /* per line: the SL of its twists */
 	uint8_t *mix;    /* per LID: its other order's SL (route/hdor_ft_mix.c) */
+	uint64_t *hold;  /* routers keeping dimension order toward such LIDs */
+	uint32_t nhold;
 	/* bounced pairs and the bounce SLs' VL (route/hdor_ft_bounce.c) */
 	uint64_t *bkeys;
 	uint32_t nbkeys;
@@ -811,6 +813,7 @@ static void ft_esc_free(void *ctx)
 	free(e->router);
 	free(e->cls);
 	free(e->mix);
+	free(e->hold);
 	free(e->bkeys);
 	ot_kns_free(e->kns);
 	free(e);
@@ -844,6 +847,9 @@ static uint8_t ft_esc_sl(const struct ft_esc *e, uint16_t slid,
 		if (sl)
 			return sl;
 	}
+	if (e->nhold && slid <= e->max_lid && e->router[slid] >= 0 &&
+	    ot_hdor_ft_held(e->hold, e->nhold, e->router[slid], dlid))
+		return 0;
 	return e->mix ? e->mix[dlid] : 0;
 }
 
@@ -883,6 +889,13 @@ static struct ft_esc *ft_esc_new(const struct ft_ctx *c)
 			goto nomem;
 		memcpy(e->mix, c->mixsl, n);
 	}
+	if (c->nhold) {
+		e->hold = malloc(c->nhold * sizeof(*e->hold));
+		if (!e->hold)
+			goto nomem;
+		memcpy(e->hold, c->hold, c->nhold * sizeof(*e->hold));
+		e->nhold = c->nhold;
+	}
 	if (c->nbkeys) {
 		e->bkeys = malloc(c->nbkeys * sizeof(*e->bkeys));
 		if (!e->bkeys)
@@ -900,7 +913,7 @@ static struct ft_esc *ft_esc_new(const struct ft_ctx *c)
 		memcpy(e->twist, c->twist, c->ntwist * sizeof(*e->twist));
 		e->ntwist = c->ntwist;
 	}
-	if (c->ntwist || c->nbkeys) {
+	if (c->ntwist || c->nbkeys || c->nhold) {
 		e->router = malloc(n * sizeof(*e->router));
 		if (!e->router)
 			goto nomem;
@@ -1094,6 +1107,7 @@ static void free_ctx(struct ft_ctx *c)
 	free(c->tw.mark);
 	free(c->cls);
 	free(c->mixsl);
+	free(c->hold);
 	free(c->blid);
 	free(c->bkeys);
 	if (c->esc_ready)
