@@ -473,8 +473,8 @@ static void hdor_ft_fewer_layers(const struct ot_fabric *f,
 /*
  * Candidates routed again from the fabric, each kept in out only where
  * its busiest channel under uniform traffic carries strictly fewer flows
- * than out's (so no fabric gets worse), and only where out uses more
- * than VL 0 (never on an intact fabric):
+ * than out's (so no fabric gets worse), or as many on fewer VLs, and
+ * only where out uses more than VL 0 (never on an intact fabric):
  *  - HDOR_CAND_CA_DEAL: the escaped destinations dealt to their trees
  *    and layers by CA-to-CA traffic alone (route/hdor_ft_esc.c: struct
  *    ca_deal), where that deal saw other loads than out's did;
@@ -510,7 +510,7 @@ static bool hdor_ft_candidate(const struct ot_fabric *f,
 				 ot_hdor_ft_route_ca(f, kns, b, true, &moved,
 						     o, &why);
 	if (!error && moved && (m = ot_hdor_ft_uniform_max(o)) >= 0 &&
-	    m < *cur - 1e-9) {
+	    (m < *cur - 1e-9 || (m < *cur + 1e-9 && o->nvls < out->nvls))) {
 		tmp = *out;
 		*out = *o;
 		*o = tmp;
@@ -647,8 +647,10 @@ static int hdor_ft_order(const struct ot_fabric *f,
 
 /*
  * hdor numbered by num, kept in out where its busiest channel under
- * uniform traffic carries strictly fewer flows than *best (then updated).
- * Whether it was kept; false too when out of memory.
+ * uniform traffic carries strictly fewer flows than *best (then updated),
+ * or as many on fewer VLs (another numbering can reach out's busiest
+ * channel without the VL of another dimension order, say).  Whether it
+ * was kept; false too when out of memory.
  */
 static bool hdor_ft_keep_better(const struct ot_fabric *f,
 				const struct ot_kns_numbering *num,
@@ -663,7 +665,8 @@ static bool hdor_ft_keep_better(const struct ot_fabric *f,
 	if (!o)
 		return false;
 	if (!hdor_ft_order(f, num, b, o, &why) &&
-	    (m = ot_hdor_ft_uniform_max(o)) >= 0 && m < *best - 1e-9) {
+	    (m = ot_hdor_ft_uniform_max(o)) >= 0 &&
+	    (m < *best - 1e-9 || (m < *best + 1e-9 && o->nvls < out->nvls))) {
 		*best = m;
 		tmp = *out;
 		*out = *o;

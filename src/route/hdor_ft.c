@@ -794,6 +794,8 @@ struct ft_esc {
 	int32_t *router; /* per LID, -1: none (or NULL: no twist) */
 	uint8_t *cls;    /* per line: the SL of its twists */
 	uint8_t *mix;    /* per LID: its other order's SL (route/hdor_ft_mix.c) */
+	uint64_t *hold;  /* routers keeping dimension order toward such LIDs */
+	uint32_t nhold;
 	/* bounced pairs and the bounce SLs' VL (route/hdor_ft_bounce.c) */
 	uint64_t *bkeys;
 	uint32_t nbkeys;
@@ -811,6 +813,7 @@ static void ft_esc_free(void *ctx)
 	free(e->router);
 	free(e->cls);
 	free(e->mix);
+	free(e->hold);
 	free(e->bkeys);
 	ot_kns_free(e->kns);
 	free(e);
@@ -844,6 +847,9 @@ static uint8_t ft_esc_sl(const struct ft_esc *e, uint16_t slid,
 		if (sl)
 			return sl;
 	}
+	if (e->nhold && slid <= e->max_lid && e->router[slid] >= 0 &&
+	    ot_hdor_ft_held(e->hold, e->nhold, e->router[slid], dlid))
+		return 0;
 	return e->mix ? e->mix[dlid] : 0;
 }
 
@@ -883,6 +889,13 @@ static struct ft_esc *ft_esc_new(const struct ft_ctx *c)
 			goto nomem;
 		memcpy(e->mix, c->mixsl, n);
 	}
+	if (c->nhold) {
+		e->hold = malloc(c->nhold * sizeof(*e->hold));
+		if (!e->hold)
+			goto nomem;
+		memcpy(e->hold, c->hold, c->nhold * sizeof(*e->hold));
+		e->nhold = c->nhold;
+	}
 	if (c->nbkeys) {
 		e->bkeys = malloc(c->nbkeys * sizeof(*e->bkeys));
 		if (!e->bkeys)
@@ -900,7 +913,7 @@ static struct ft_esc *ft_esc_new(const struct ft_ctx *c)
 		memcpy(e->twist, c->twist, c->ntwist * sizeof(*e->twist));
 		e->ntwist = c->ntwist;
 	}
-	if (c->ntwist || c->nbkeys) {
+	if (c->ntwist || c->nbkeys || c->nhold) {
 		e->router = malloc(n * sizeof(*e->router));
 		if (!e->router)
 			goto nomem;
@@ -1094,6 +1107,7 @@ static void free_ctx(struct ft_ctx *c)
 	free(c->tw.mark);
 	free(c->cls);
 	free(c->mixsl);
+	free(c->hold);
 	free(c->blid);
 	free(c->bkeys);
 	if (c->esc_ready)
@@ -1202,7 +1216,9 @@ static int route_ft(const struct ot_fabric *f, struct ot_kns *kns,
 		"Hybrid-DOR over fat-tree lines (damaged: a router that dimension order cannot carry to a destination twists, its CAs' packets cross one of its other lines first, then go on in dimension order, on SL 1 and VL 1; the destinations where some router finds no twist on the escape layer, SL 1 and VL 1): every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0" :
 		"Hybrid-DOR over fat-tree lines: every CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
 	if (c.nmix)
-		pr->text = "Hybrid-DOR over fat-tree lines, damaged: the CA LIDs of some routers with fewer cables into a line take another dimension order (one dimension first, then the others in increasing order), each order on an SL and VL of its own on every hop; twisted pairs and escaped destinations on SL 1 and VL 1 or a further escape layer's; every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
+		pr->text = c.nhold ?
+			"Hybrid-DOR over fat-tree lines, damaged: the CA LIDs of some routers with fewer cables into a line take another dimension order (one dimension first, then the others in increasing order), each order on an SL and VL of its own on every hop, except from a router with no up*-down* way into the order's first line, whose CAs keep dimension order toward them; twisted pairs and escaped destinations on SL 1 and VL 1 or a further escape layer's; every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0" :
+			"Hybrid-DOR over fat-tree lines, damaged: the CA LIDs of some routers with fewer cables into a line take another dimension order (one dimension first, then the others in increasing order), each order on an SL and VL of its own on every hop; twisted pairs and escaped destinations on SL 1 and VL 1 or a further escape layer's; every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
 	if (c.nbounce)
 		pr->text = "Hybrid-DOR over fat-tree lines, damaged with two-plane lines: a pair whose line has no up*-down* way from its entry router to its target bounces through a third router of the line (down there and up again in the other plane), on an SL of its own per dimension, VL 0 up to the bounce and a VL of its own from there on; twisted pairs, escaped destinations and other dimension orders on their SLs and VLs as without the bounce; every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
 	pr->minimal = !vl1 && !c.nbounce && all_minimal(&c) ?

@@ -141,6 +141,13 @@ struct ft_ctx {
 	uint8_t mvl[OT_NUM_SLS];
 	unsigned int nmix;
 	/*
+	 * The routers that keep dimension order's entry toward a moved LID
+	 * (no up*-down* way into the line its order takes first), their
+	 * CAs' packets to it on SL 0: sorted keys, router node << 16 | LID.
+	 */
+	uint64_t *hold;
+	uint32_t nhold;
+	/*
 	 * The in-line bounce (route/hdor_ft_bounce.c), a candidate routing
 	 * made only when bounce is set: blid per LID, 1 when dimension
 	 * order keeps it although some router of a line has no up*-down*
@@ -279,6 +286,12 @@ bool ot_hdor_ft_bounceable(const struct ft_ctx *c, uint32_t l,
 int ot_hdor_ft_bounce(struct ft_ctx *c, struct ot_routing *out,
 		      unsigned int used_vls, uint32_t used_sls,
 		      int (*cyclic)(struct ft_ctx *c, struct ot_routing *out));
+/*
+ * Whether router's packets to lid keep dimension order (SL 0) though lid
+ * takes another order (route/hdor_ft_mix.c), among n sorted keys.
+ */
+bool ot_hdor_ft_held(const uint64_t *keys, uint32_t n, int32_t router,
+		     uint16_t lid);
 /* The SL of the bounced pair (router, lid) among n sorted keys, or 0. */
 uint8_t ot_hdor_ft_bounced(const uint64_t *keys, uint32_t n, int32_t router,
 			   uint16_t lid);

@@ -32,14 +32,20 @@
  * Under order o every router's entry for the LID goes into the line of
  * the first dimension in o where it differs from the LID's router, to a
  * candidate port of route/hdor_ft.c's toward() (parallel cables by the
- * LIDs each port already carries); only where the router has an
- * up*-down* way to the target inside that line (lca below INF).  The
- * line switches' entries toward a LID do not depend on where it entered
- * the line (toward the LID's coordinate in the line's dimension), so
- * they stay.  A twisted LID (route/hdor_ft_twist.c) keeps dimension
- * order's entry at the routers that twist toward it and every router
- * their twisted packets pass after the twist, since those go on in
- * dimension order from there; its twisted pairs keep their SLs.
+ * LIDs each port already carries), where the router has an up*-down* way
+ * to the target inside that line (lca below INF).  A router without one
+ * (a router cut from the line, a leaf cut from the spines) keeps
+ * dimension order's entry, its own CAs' packets to the LID on SL 0,
+ * where that path is dimension order's all along (holds()); otherwise
+ * the LID cannot take order o (without holds(), one router cut from a
+ * line kept every LID of the fabric from order o: issue 22's draws of
+ * seeds 401 and 920).  The line switches' entries toward a LID do not
+ * depend on where it entered the line (toward the LID's coordinate in
+ * the line's dimension), so they stay.  A twisted LID
+ * (route/hdor_ft_twist.c) keeps dimension order's entry at the routers
+ * that twist toward it and every router their twisted packets pass after
+ * the twist, since those go on in dimension order from there; its
+ * twisted pairs keep their SLs.
  *
  * Which.  With every CA sending to every CA LID along the tables (as
  * ot_hdor_ft_uniform_max() counts), the candidates are walked twice;
@@ -51,23 +57,26 @@
  *
  * Deadlock freedom.  A moved LID's packets carry its order's SL from the
  * source (path_sl follows the destination, except twisted pairs, which
- * keep their twist's SL), and every node's SL2VL maps that SL to the
- * order's VL on every hop; no other SL maps there, so VL v carries only
- * packets toward LIDs of one order o.  Without twisted LIDs each such
- * path corrects the differing dimensions in o's order, each line crossed
- * up*-down* (toward() from a router with an up*-down* way, and the
- * switches' entries toward a target below them or up to a parent nearer
- * it).  Rank the channels as in route/hdor_ft.c's top comment with
- * dimension d's base 2S * pos_o(d) instead of 2S * d: ranks rise
- * strictly on every path, so VL v's channel dependency graph has no
- * cycle.  The LIDs that left VL 0 only take paths off it, and every
- * other LID's paths and VLs are unchanged.  No packet changes VL.  With
- * twisted LIDs a path of order o may reach a router that keeps
- * dimension order and go on in dimension order on VL v, which no such
- * ranking covers; so the tables' channel dependency graph is searched
- * (route/hdor_ft.c's cycle search, as the twists' settling does) and,
- * if it has a cycle, the whole mixing is made again without twisted
- * LIDs, which the ranking covers (and searched once more all the same).
+ * keep their twist's SL, and held ones, SL 0), and every node's SL2VL
+ * maps that SL to the order's VL on every hop; no other SL maps there,
+ * so VL v carries only packets toward LIDs of one order o.  Without
+ * twisted LIDs each such path corrects the differing dimensions in o's
+ * order, each line crossed up*-down* (toward() from a router with an
+ * up*-down* way, and the switches' entries toward a target below them or
+ * up to a parent nearer it).  Rank the channels as in route/hdor_ft.c's
+ * top comment with dimension d's base 2S * pos_o(d) instead of 2S * d:
+ * ranks rise strictly on every path, so VL v's channel dependency graph
+ * has no cycle.  The LIDs that left VL 0 only take paths off it, and
+ * every other LID's paths and VLs are unchanged.  A router that keeps
+ * dimension order toward a moved LID (holds()) sends its CAs' packets on
+ * SL 0 and VL 0, along a dimension order path up*-down* in each line: VL
+ * 0's ranking covers it.  No packet changes VL.  With twisted LIDs a
+ * path of order o may reach a router that keeps dimension order and go
+ * on in dimension order on VL v, which no such ranking covers; so the
+ * tables' channel dependency graph is searched (route/hdor_ft.c's cycle
+ * search, as the twists' settling does) and, if it has a cycle, the
+ * whole mixing is made again without twisted LIDs, which the ranking
+ * covers (and searched once more all the same).
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
@@ -155,6 +164,51 @@ static void twist_fixed(struct mix *m, uint16_t lid, int32_t t,
 	}
 }
 
+/* Whether router r has an up*-down* way to t's value in its line of d. */
+static bool has_way(const struct ft_ctx *c, int32_t r, unsigned int d,
+		    int32_t t)
+{
+	uint32_t l = c->rline[(size_t)r * c->n + d];
+	int32_t ri = local(c, l, r);
+	int16_t v = c->kns->coord[(size_t)t * c->n + d];
+
+	return ri >= 0 && v >= 0 &&
+	       c->line[l].lca[(uint32_t)(ri - c->kns->lines[l].nsw) * c->k +
+			      (uint32_t)v] != INF;
+}
+
+/*
+ * Whether router r, with no up*-down* way into the line of order o's
+ * first dimension e toward router t, keeps dimension order's entry for
+ * t's LIDs (its CAs' packets to them on SL 0 and VL 0: c->hold) rather
+ * than keeping t's LIDs from order o: where r's first differing
+ * dimension d0 has a way, no dimension between d0 and e differs, and the
+ * router r' it reaches there has a way into its line of e.  From r' on,
+ * order o's entries take e, then the dimensions above e in increasing
+ * order, so the path from r is a dimension order one, up*-down* in each
+ * line, and VL 0's ranking (route/hdor_ft.c) covers it.  No packet of
+ * order o passes r (they reach routers of t's value in e), so the entry
+ * is r's own CAs'.
+ */
+static bool holds(const struct mix *m, unsigned int o, int32_t r, int32_t t)
+{
+	const struct ft_ctx *c = m->c;
+	const int16_t *rc = c->kns->coord + (size_t)r * c->n;
+	const int16_t *tc = c->kns->coord + (size_t)t * c->n;
+	int e = first_in(m, o, r, t), d0 = first_in(m, 0, r, t), d;
+	int32_t r2;
+
+	if (e < 0 || d0 >= e || has_way(c, r, e, t) || !has_way(c, r, d0, t))
+		return false;
+	for (d = d0 + 1; d < e; d++)
+		if (rc[d] != tc[d])
+			return false;
+	if (tc[d0] < 0)
+		return false;
+	r2 = c->kns->lines[c->rline[(size_t)r * c->n + d0]].router[tc[d0]];
+	return r2 >= 0 && has_way(c, r2, e, t);
+}
+
 /*
  * Every router's port toward router t's nl LIDs under order o, into
  * m->next (LID j's at j * nrouters + router slot; 0: none), parallel
@@ -182,6 +236,7 @@ static bool order_ports(struct mix *m, unsigned int o, int32_t t,
 		const uint8_t *cp;
 		unsigned int nc, q;
 		int32_t ri;
+		bool hold;
 
 		if (d < 0)
 			continue;
@@ -194,8 +249,9 @@ static bool order_ports(struct mix *m, unsigned int o, int32_t t,
 		if (ri >= 0 && c->line[l].lca[(uint32_t)(ri - kns->lines[l].nsw) *
 					      c->k + tgt] != INF)
 			cp = cands(c, l, ri, kns->lines[l].nsw + tgt, &nc);
+		hold = !nc && holds(m, o, r, t);
 		for (j = 0; j < nl; j++) {
-			if (m->fixed[(size_t)j * nr + i])
+			if (m->fixed[(size_t)j * nr + i] || hold)
 				continue;
 			if (!nc)
 				break;
@@ -207,10 +263,10 @@ static bool order_ports(struct mix *m, unsigned int o, int32_t t,
 		}
 		/* the counts back: only set_entry() changes them */
 		while (j-- > 0)
-			if (!m->fixed[(size_t)j * nr + i])
+			if (!m->fixed[(size_t)j * nr + i] && !hold)
 				cnt[m->next[(size_t)j * nr + i]]--;
 		for (j = 0; j < nl; j++)
-			if (!m->fixed[(size_t)j * nr + i] && !nc)
+			if (!m->fixed[(size_t)j * nr + i] && !hold && !nc)
 				return false;
 	}
 	return true;
@@ -550,6 +606,61 @@ static void back(struct mix *m, const int32_t *cand, uint8_t *cur,
 	}
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+bool ot_hdor_ft_held(const uint64_t *keys, uint32_t n, int32_t router,
+		     uint16_t lid)
+{
+	uint64_t key = (uint64_t)(uint32_t)router << 16 | lid;
+
+	return bsearch(&key, keys, n, sizeof(*keys), cmp_u64) != NULL;
+}
+
+/*
+ * The routers that keep dimension order toward the moved LIDs (holds()),
+ * into c->hold, sorted.  0, or -1 out of memory.
+ */
+static int hold_keys(struct mix *m, const int32_t *cand, const uint8_t *cur,
+		     uint32_t ncand, uint16_t *lids, uint32_t maxl)
+{
+	struct ft_ctx *c = m->c;
+	uint32_t i, j, a, nl;
+	size_t n = 0, cap = 0;
+	uint64_t *keys = NULL, *more, key;
+
+	for (i = 0; i < ncand; i++) {
+		if (!cur[i])
+			continue;
+		nl = router_lids(m, cand[i], lids, maxl);
+		for (a = 0; a < m->nrouters; a++) {
+			if (!holds(m, cur[i], m->routers[a], cand[i]))
+				continue;
+			key = (uint64_t)(uint32_t)m->routers[a] << 16;
+			if (n + nl > cap) {
+				cap = 2 * (n + nl);
+				more = realloc(keys, cap * sizeof(*keys));
+				if (!more) {
+					free(keys);
+					return -1;
+				}
+				keys = more;
+			}
+			for (j = 0; j < nl; j++)
+				keys[n++] = key | lids[j];
+		}
+	}
+	if (n)
+		qsort(keys, n, sizeof(*keys), cmp_u64);
+	c->hold = keys;
+	c->nhold = (uint32_t)n;
+	return 0;
+}
+
 /* The orders other than 0 that candidates other than skip use, as bits. */
 static uint64_t orders_used(const uint8_t *cur, uint32_t ncand, uint32_t skip)
 {
@@ -791,6 +902,10 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 		goto out;
 	}
 	c->nmix = e - used_vls;
+	if (hold_keys(&m, cand, cur, ncand, lids, maxl)) {
+		error = ot_error_nomem(c->err, "hdor");
+		goto out;
+	}
 	for (i = 0; i < ncand; i++) {
 		if (!cur[i])
 			continue;
@@ -810,6 +925,9 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 		free(c->mixsl);
 		c->mixsl = NULL;
 		c->nmix = 0;
+		free(c->hold);
+		c->hold = NULL;
+		c->nhold = 0;
 	}
 	if (cyc < 0)
 		error = -1;

@@ -88,6 +88,10 @@ tests=(
 	# escaped destinations dealt by CA traffic alone (hdor_ft_esc.c,
 	# struct ca_deal): uniform 0.913 (main 0.594)
 	"hdor-kns-ca-deal|$here/test_hdor_kns.sh kns-ca-deal gen:kns+8+2+--cas+1+--links+1+--down+8+--up+2+--shuffle-ports+18+--drop-links+0.1+--seed+464+--drop-switches+0.05 0.85 escape"
+	# issue 22's draw of seed 920: a router without an up*-down* way into
+	# a line keeps dimension order on SL 0 (hdor_ft_mix.c: holds()), the
+	# others' LIDs take another order: uniform 0.563 (main 0.331)
+	"hdor-kns-hold|$here/test_hdor_kns.sh kns-hold gen:kns+12+2+--cas+1+--links+2+--down+6,2+--up+2,2+--parallel+2+--shuffle-ports+10+--drop-links+0.1+--seed+920+--drop-switches+0.05 0.5 escape"
 	"hdor-vl-budget|$here/test_hdor_vl_budget.sh kns+8+2+--cas+2+--down+4,2+--up+2,4+--drop-links+0.15+--drop-switches+0.1+--seed+2+--shuffle-ports+2"
 	"refusal-fattree|$here/test_refusal.sh fattree $topo/fattree-4leaf-2spine.net 5E02:topology ft-leaf-0"
 	"refusal-missing-cable|$here/test_refusal.sh missing-cable $gen/cellia-missing-cable.net 5E02:topology R[2,3] $missing_peer"
