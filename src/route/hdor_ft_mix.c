@@ -23,9 +23,9 @@
  * thin (never on an intact fabric: its tables stay byte-identical).  The
  * orders: dimension order (order 0) and, for each dimension e > 0, "e
  * first, then the others in increasing order" (order e).  Every router
- * with CAs is a candidate: those short of cables first, then those in a
- * thin line, then the rest, each by coordinates; all its CA LIDs move
- * together; escaped LIDs (on an escape layer) never.  Each order other
+ * with CAs is a candidate, the damaged ones (short of cables, or in a
+ * thin line) first, then by coordinates; all its CA LIDs move together;
+ * escaped LIDs (on an escape layer) never.  Each order other
  * than 0 in use takes an SL and a VL of its own: the VLs left by VL 0,
  * the twists and the escape layers within the budget (c->max_vls; the
  * layers are placed first), the SLs none of those use below c->max_sls.
@@ -395,17 +395,15 @@ static int cmp_router(const void *a, const void *b, void *arg)
 }
 
 /*
- * How router r is damaged: 2 where it has fewer cables into a line than
- * its dimension's most, 1 where only one of its lines is thin (m->thin),
- * 0 where neither.
+ * Whether router r has fewer cables into a line than its dimension's
+ * most, or one of its lines is thin (m->thin).
  */
-static unsigned int damaged(const struct mix *m, int32_t r,
-			    const uint8_t *most)
+static bool damaged(const struct mix *m, int32_t r, const uint8_t *most)
 {
 	const struct ft_ctx *c = m->c;
 	const struct ot_node *nd = &c->f->node[r];
 	uint8_t have[64] = { 0 };
-	unsigned int p, d, thin = 0;
+	unsigned int p, d;
 
 	for (p = 1; p <= nd->nports; p++) {
 		int32_t y = nd->port[p].peer;
@@ -413,12 +411,13 @@ static unsigned int damaged(const struct mix *m, int32_t r,
 		if (y < 0 || c->kns->role[y] != OT_KNS_SWITCH)
 			continue;
 		have[c->kns->dim[y]]++;
-		thin |= c->kns->line[y] >= 0 && m->thin[c->kns->line[y]];
+		if (c->kns->line[y] >= 0 && m->thin[c->kns->line[y]])
+			return true;
 	}
 	for (d = 0; d < c->n; d++)
 		if (have[d] < most[d])
-			return 2;
-	return thin;
+			return true;
+	return false;
 }
 
 /*
@@ -808,7 +807,7 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 		goto out;
 	}
 	for (i = 0; i < m.nrouters; i++)
-		any |= damaged(&m, m.routers[i], most) > 0;
+		any |= damaged(&m, m.routers[i], most);
 	for (i = 0; i < m.nrouters && any; i++)
 		ncand += m.w[m.routers[i]] > 0;
 	if (!ncand)
@@ -828,15 +827,13 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 		error = ot_error_nomem(c->err, "hdor");
 		goto out;
 	}
-	/*
-	 * the routers short of cables first, then those in a thin line,
-	 * then the others, each by coordinates
-	 */
-	for (j = 0, d = 3; d-- > 0;)
-		for (i = 0; i < m.nrouters; i++)
-			if (m.w[m.routers[i]] &&
-			    damaged(&m, m.routers[i], most) == d)
-				cand[j++] = m.routers[i];
+	/* the damaged routers first, then the others, by coordinates */
+	for (i = 0, j = 0; i < m.nrouters; i++)
+		if (m.w[m.routers[i]] && damaged(&m, m.routers[i], most))
+			cand[j++] = m.routers[i];
+	for (i = 0; i < m.nrouters; i++)
+		if (m.w[m.routers[i]] && !damaged(&m, m.routers[i], most))
+			cand[j++] = m.routers[i];
 	for (i = 0; i < ncand; i++) {
 		nl = router_lids(&m, cand[i], lids, f->max_lid + 1);
 		maxl = nl > maxl ? nl : maxl;
