@@ -13,19 +13,13 @@
  * holds on the sending side: a router's CAs send over its damaged line
  * to fewer destinations when those put another dimension first.
  *
- * The same holds for a thin line (thin_lines()): one that lost a switch,
- * or a cable between two of its switches, carries every packet between
- * its two sides over what is left, and only packets of sources outside
- * it that cross its dimension elsewhere first stay off it.
- *
  * What.  Only where some router has fewer cables into a line than the
- * most any router has into a line of that dimension, or some line is
- * thin (never on an intact fabric: its tables stay byte-identical).  The
- * orders: dimension order (order 0) and, for each dimension e > 0, "e
- * first, then the others in increasing order" (order e).  Every router
- * with CAs is a candidate, the damaged ones (short of cables, or in a
- * thin line) first, then by coordinates; all its CA LIDs move together;
- * escaped LIDs (on an escape layer) never.  Each order other
+ * most any router has into a line of that dimension (never on an intact
+ * fabric: its tables stay byte-identical).  The orders: dimension order
+ * (order 0) and, for each dimension e > 0, "e first, then the others in
+ * increasing order" (order e).  Every router with CAs is a candidate, the
+ * damaged ones first, then by coordinates; all its CA LIDs move
+ * together; escaped LIDs (on an escape layer) never.  Each order other
  * than 0 in use takes an SL and a VL of its own: the VLs left by VL 0,
  * the twists and the escape layers within the budget (c->max_vls; the
  * layers are placed first), the SLs none of those use below c->max_sls.
@@ -105,7 +99,6 @@ struct mix {
 	uint32_t *cnt;     /* per router slot x port: LIDs sent there */
 	int32_t *rslot;    /* per node: router slot, or -1 */
 	uint8_t *moved;    /* per LID: excluded (escaped; twisted, see twisted) */
-	uint8_t *thin;     /* per line: fewer switches or cables than most */
 	uint8_t *twl;      /* per LID: some router twists toward it */
 	uint8_t *fixed;    /* per LID and router slot: keeps its entry */
 	bool twisted;      /* twisted LIDs may move too */
@@ -394,10 +387,7 @@ static int cmp_router(const void *a, const void *b, void *arg)
 	return 0;
 }
 
-/*
- * Whether router r has fewer cables into a line than its dimension's
- * most, or one of its lines is thin (m->thin).
- */
+/* Whether router r has fewer cables into a line than its dimension's most. */
 static bool damaged(const struct mix *m, int32_t r, const uint8_t *most)
 {
 	const struct ft_ctx *c = m->c;
@@ -408,67 +398,13 @@ static bool damaged(const struct mix *m, int32_t r, const uint8_t *most)
 	for (p = 1; p <= nd->nports; p++) {
 		int32_t y = nd->port[p].peer;
 
-		if (y < 0 || c->kns->role[y] != OT_KNS_SWITCH)
-			continue;
-		have[c->kns->dim[y]]++;
-		if (c->kns->line[y] >= 0 && m->thin[c->kns->line[y]])
-			return true;
+		if (y >= 0 && c->kns->role[y] == OT_KNS_SWITCH)
+			have[c->kns->dim[y]]++;
 	}
 	for (d = 0; d < c->n; d++)
 		if (have[d] < most[d])
 			return true;
 	return false;
-}
-
-/*
- * The thin lines: fewer switches, or fewer cables between two of its
- * switches, than the most any line of its dimension has (a spine or a
- * leaf's cable up lost: every packet between the line's halves crosses
- * what is left, in whatever order its dimensions come).
- */
-static int thin_lines(struct mix *m)
-{
-	const struct ft_ctx *c = m->c;
-	const struct ot_kns *kns = c->kns;
-	uint32_t *cab = calloc((size_t)kns->nlines + 1, sizeof(*cab));
-	uint32_t mostcab[64] = { 0 }, mostsw[64] = { 0 }, l, i;
-
-	m->thin = calloc((size_t)kns->nlines + 1, 1);
-	if (!cab || !m->thin) {
-		free(cab);
-		return -1;
-	}
-	for (i = 0; i < c->f->nnodes; i++) {
-		const struct ot_node *nd = &c->f->node[i];
-		unsigned int p;
-
-		if (kns->role[i] != OT_KNS_SWITCH || kns->line[i] < 0)
-			continue;
-		for (p = 1; p <= nd->nports; p++) {
-			int32_t y = nd->port[p].peer;
-
-			cab[kns->line[i]] += y >= 0 &&
-					     kns->role[y] == OT_KNS_SWITCH;
-		}
-	}
-	for (l = 0; l < kns->nlines; l++) {
-		int d = kns->lines[l].dim;
-
-		if (d < 0 || d >= 64)
-			continue;
-		mostcab[d] = cab[l] > mostcab[d] ? cab[l] : mostcab[d];
-		mostsw[d] = kns->lines[l].nsw > mostsw[d] ? kns->lines[l].nsw :
-							    mostsw[d];
-	}
-	for (l = 0; l < kns->nlines; l++) {
-		int d = kns->lines[l].dim;
-
-		m->thin[l] = d >= 0 && d < 64 &&
-			     (cab[l] < mostcab[d] ||
-			      kns->lines[l].nsw < mostsw[d]);
-	}
-	free(cab);
-	return 0;
 }
 
 static int setup(struct mix *m)
@@ -535,7 +471,6 @@ static void teardown(struct mix *m)
 	free(m->rslot);
 	free(m->routers);
 	free(m->moved);
-	free(m->thin);
 	free(m->twl);
 	free(m->fixed);
 	free(m->load);
@@ -802,7 +737,7 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 		for (d = 0; d < c->n; d++)
 			most[d] = have[d] > most[d] ? have[d] : most[d];
 	}
-	if (setup(&m) || thin_lines(&m)) {
+	if (setup(&m)) {
 		error = ot_error_nomem(c->err, "hdor");
 		goto out;
 	}
