@@ -13,12 +13,18 @@
  * holds on the sending side: a router's CAs send over its damaged line
  * to fewer destinations when those put another dimension first.
  *
+ * The same holds for a thin line (thin_lines()): one that lost a switch,
+ * or a cable between two of its switches, carries every packet between
+ * its two sides over what is left, and only packets of sources outside
+ * it that cross its dimension elsewhere first stay off it.
+ *
  * What.  Only where some router has fewer cables into a line than the
- * most any router has into a line of that dimension (never on an intact
- * fabric: its tables stay byte-identical).  The orders: dimension order
- * (order 0) and, for each dimension e > 0, "e first, then the others in
- * increasing order" (order e).  Every router with CAs is a candidate, the
- * damaged ones first, then by coordinates; all its CA LIDs move
+ * most any router has into a line of that dimension, or some line is
+ * thin (never on an intact fabric: its tables stay byte-identical).  The
+ * orders: dimension order (order 0) and, for each dimension e > 0, "e
+ * first, then the others in increasing order" (order e).  Every router
+ * with CAs is a candidate: those short of cables first, then those in a
+ * thin line, then the rest, each by coordinates; all its CA LIDs move
  * together; escaped LIDs (on an escape layer) never.  Each order other
  * than 0 in use takes an SL and a VL of its own: the VLs left by VL 0,
  * the twists and the escape layers within the budget (c->max_vls; the
@@ -99,6 +105,7 @@ struct mix {
 	uint32_t *cnt;     /* per router slot x port: LIDs sent there */
 	int32_t *rslot;    /* per node: router slot, or -1 */
 	uint8_t *moved;    /* per LID: excluded (escaped; twisted, see twisted) */
+	uint8_t *thin;     /* per line: fewer switches or cables than most */
 	uint8_t *twl;      /* per LID: some router twists toward it */
 	uint8_t *fixed;    /* per LID and router slot: keeps its entry */
 	bool twisted;      /* twisted LIDs may move too */
@@ -387,24 +394,82 @@ static int cmp_router(const void *a, const void *b, void *arg)
 	return 0;
 }
 
-/* Whether router r has fewer cables into a line than its dimension's most. */
-static bool damaged(const struct mix *m, int32_t r, const uint8_t *most)
+/*
+ * How router r is damaged: 2 where it has fewer cables into a line than
+ * its dimension's most, 1 where only one of its lines is thin (m->thin),
+ * 0 where neither.
+ */
+static unsigned int damaged(const struct mix *m, int32_t r,
+			    const uint8_t *most)
 {
 	const struct ft_ctx *c = m->c;
 	const struct ot_node *nd = &c->f->node[r];
 	uint8_t have[64] = { 0 };
-	unsigned int p, d;
+	unsigned int p, d, thin = 0;
 
 	for (p = 1; p <= nd->nports; p++) {
 		int32_t y = nd->port[p].peer;
 
-		if (y >= 0 && c->kns->role[y] == OT_KNS_SWITCH)
-			have[c->kns->dim[y]]++;
+		if (y < 0 || c->kns->role[y] != OT_KNS_SWITCH)
+			continue;
+		have[c->kns->dim[y]]++;
+		thin |= c->kns->line[y] >= 0 && m->thin[c->kns->line[y]];
 	}
 	for (d = 0; d < c->n; d++)
 		if (have[d] < most[d])
-			return true;
-	return false;
+			return 2;
+	return thin;
+}
+
+/*
+ * The thin lines: fewer switches, or fewer cables between two of its
+ * switches, than the most any line of its dimension has (a spine or a
+ * leaf's cable up lost: every packet between the line's halves crosses
+ * what is left, in whatever order its dimensions come).
+ */
+static int thin_lines(struct mix *m)
+{
+	const struct ft_ctx *c = m->c;
+	const struct ot_kns *kns = c->kns;
+	uint32_t *cab = calloc((size_t)kns->nlines + 1, sizeof(*cab));
+	uint32_t mostcab[64] = { 0 }, mostsw[64] = { 0 }, l, i;
+
+	m->thin = calloc((size_t)kns->nlines + 1, 1);
+	if (!cab || !m->thin) {
+		free(cab);
+		return -1;
+	}
+	for (i = 0; i < c->f->nnodes; i++) {
+		const struct ot_node *nd = &c->f->node[i];
+		unsigned int p;
+
+		if (kns->role[i] != OT_KNS_SWITCH || kns->line[i] < 0)
+			continue;
+		for (p = 1; p <= nd->nports; p++) {
+			int32_t y = nd->port[p].peer;
+
+			cab[kns->line[i]] += y >= 0 &&
+					     kns->role[y] == OT_KNS_SWITCH;
+		}
+	}
+	for (l = 0; l < kns->nlines; l++) {
+		int d = kns->lines[l].dim;
+
+		if (d < 0 || d >= 64)
+			continue;
+		mostcab[d] = cab[l] > mostcab[d] ? cab[l] : mostcab[d];
+		mostsw[d] = kns->lines[l].nsw > mostsw[d] ? kns->lines[l].nsw :
+							    mostsw[d];
+	}
+	for (l = 0; l < kns->nlines; l++) {
+		int d = kns->lines[l].dim;
+
+		m->thin[l] = d >= 0 && d < 64 &&
+			     (cab[l] < mostcab[d] ||
+			      kns->lines[l].nsw < mostsw[d]);
+	}
+	free(cab);
+	return 0;
 }
 
 static int setup(struct mix *m)
@@ -471,6 +536,7 @@ static void teardown(struct mix *m)
 	free(m->rslot);
 	free(m->routers);
 	free(m->moved);
+	free(m->thin);
 	free(m->twl);
 	free(m->fixed);
 	free(m->load);
@@ -737,12 +803,12 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 		for (d = 0; d < c->n; d++)
 			most[d] = have[d] > most[d] ? have[d] : most[d];
 	}
-	if (setup(&m)) {
+	if (setup(&m) || thin_lines(&m)) {
 		error = ot_error_nomem(c->err, "hdor");
 		goto out;
 	}
 	for (i = 0; i < m.nrouters; i++)
-		any |= damaged(&m, m.routers[i], most);
+		any |= damaged(&m, m.routers[i], most) > 0;
 	for (i = 0; i < m.nrouters && any; i++)
 		ncand += m.w[m.routers[i]] > 0;
 	if (!ncand)
@@ -762,13 +828,15 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 		error = ot_error_nomem(c->err, "hdor");
 		goto out;
 	}
-	/* the damaged routers first, then the others, by coordinates */
-	for (i = 0, j = 0; i < m.nrouters; i++)
-		if (m.w[m.routers[i]] && damaged(&m, m.routers[i], most))
-			cand[j++] = m.routers[i];
-	for (i = 0; i < m.nrouters; i++)
-		if (m.w[m.routers[i]] && !damaged(&m, m.routers[i], most))
-			cand[j++] = m.routers[i];
+	/*
+	 * the routers short of cables first, then those in a thin line,
+	 * then the others, each by coordinates
+	 */
+	for (j = 0, d = 3; d-- > 0;)
+		for (i = 0; i < m.nrouters; i++)
+			if (m.w[m.routers[i]] &&
+			    damaged(&m, m.routers[i], most) == d)
+				cand[j++] = m.routers[i];
 	for (i = 0; i < ncand; i++) {
 		nl = router_lids(&m, cand[i], lids, f->max_lid + 1);
 		maxl = nl > maxl ? nl : maxl;

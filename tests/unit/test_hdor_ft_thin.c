@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * hdor's other dimension orders (route/hdor_ft_mix.c) on thin lines: KNS
+ * fabrics with lines of two stages or more, drawn at random (unequal
+ * stages, CAs per router, parallel cables, ports shuffled), from which
+ * one or two cables between two switches of a line are cut, the routers'
+ * own cables all kept.  A leaf that lost a cable up sends every packet
+ * between its routers and the rest of the line over the cables left, in
+ * whatever order the dimensions come, so only other orders for the
+ * destinations that line serves take load off it (`osmtopo gen kns 8 2
+ * --cas 1 --down 4,2 --up 1,2 --drop-links 0.02 --seed 952
+ * --shuffle-ports 36`: uniform 0.492 on 1 VL, 0.716 with them; dfsssp
+ * 0.724 on 8 VLs).
+ *
+ * Each default routing is checked (every pair reached, no loop, no
+ * credit loop, no path off the promise's rule, within 4 VLs and its own
+ * count) and never below hdor's within a budget of 1 data VL (where no
+ * order but dimension order fits); summed over the draws the default
+ * must reach THIN_GAIN times the 1-VL routing, THIN_MIN_BETTER fabrics
+ * strictly better.  Before thin lines counted (main 885961c: only a
+ * router short of cables moved destinations to other orders) the two
+ * routed alike on every draw here, so it fails there.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "route/engine.h"
+
+#include "hdor_ft_unit.h"
+#include "unit.h"
+
+#define THIN_DRAWS 16
+#define THIN_MIN_USED 8
+#define THIN_MIN_BETTER 2
+#define THIN_GAIN 1.03
+
+struct cut {
+	uint32_t pick[2]; /* the switch-to-switch cables cut, by offer */
+	uint32_t seen;    /* switch-to-switch cables offered so far */
+};
+
+/* Whether node n is one of a line's switches (not a router: "S[..]"). */
+static bool line_switch(const struct ot_fabric *f, uint32_t n)
+{
+	return f->node[n].type == OT_NODE_SWITCH &&
+	       !strncmp(f->node[n].desc, "S[", 2);
+}
+
+static bool keep_cable(const struct ot_fabric *f, uint32_t a,
+		       unsigned int pa, uint32_t b, unsigned int pb,
+		       const void *ctx)
+{
+	struct cut *c = (struct cut *)ctx;
+	uint32_t k;
+
+	(void)pa;
+	(void)pb;
+	if (!line_switch(f, a) || !line_switch(f, b))
+		return true;
+	k = c->seen++;
+	return k != c->pick[0] && k != c->pick[1];
+}
+
+/* f with one or two of its line switches' cables to each other cut. */
+static struct ot_fabric *cut_cables(struct ot_prng *rng,
+				    const struct ot_fabric *f,
+				    unsigned int *ncut)
+{
+	struct cut c = { { UINT32_MAX, UINT32_MAX }, 0 };
+	struct ot_error err = { 0 };
+	struct ot_fabric *g;
+	uint32_t n, total = 0;
+	unsigned int p;
+
+	for (n = 0; n < f->nnodes; n++)
+		for (p = 1; p <= f->node[n].nports; p++) {
+			int32_t y = f->node[n].port[p].peer;
+
+			total += y > (int32_t)n && line_switch(f, n) &&
+				 line_switch(f, (uint32_t)y);
+		}
+	if (total < 4)
+		return NULL;
+	*ncut = 1 + ot_prng_below(rng, 2);
+	c.pick[0] = ot_prng_below(rng, total);
+	if (*ncut > 1)
+		c.pick[1] = (c.pick[0] + 1 + ot_prng_below(rng, total - 1)) %
+			    total;
+	g = ot_fabric_copy_cables(f, keep_cable, &c, &err);
+	ck_assert_msg(g, "copy: %s", err.msg);
+	g = ot_fabric_done(g, 0, &err);
+	ck_assert_msg(g, "index: %s", err.msg);
+	return g;
+}
+
+/* r's checked uniform throughput on f, held to the checks above. */
+static double checked_uniform(const struct ot_fabric *f,
+			      const struct ot_routing *r, const char *desc)
+{
+	struct ot_check_report *rep = NULL;
+	const struct ot_check_counts *cn;
+	double u;
+
+	checked(f, r, &rep);
+	cn = ot_check_counts(rep);
+	ck_assert_msg(ot_check_ok(rep) && cn->reached == cn->pairs &&
+		      !cn->looping && !cn->credit_loops && !cn->violations,
+		      "%s: not OK, unreached, a credit loop or a violation",
+		      desc);
+	ck_assert_msg(r->nvls <= 4 && !(cn->vls_used >> r->nvls),
+		      "%s: %u VLs, VLs used 0x%x", desc, r->nvls,
+		      (unsigned int)cn->vls_used);
+	u = ot_balance_pattern(ot_check_balance(rep), 0)->base.throughput;
+	ot_check_report_free(rep);
+	return u;
+}
+
+START_TEST(thin_lines_gain)
+{
+	const struct ot_engine_budget one = { .max_vls = 1, .max_sls = 16,
+					      .why = "a test" };
+	const struct ot_engine *hdor = ot_engine_find("hdor");
+	struct ot_prng rng = { .state = 0x7417 };
+	unsigned int used = 0, better = 0, tries = 0;
+	double sum_d = 0, sum_b = 0;
+
+	while (used < THIN_DRAWS && tries++ < 8 * THIN_DRAWS) {
+		struct ot_kns_params p;
+		struct ot_routing *r = NULL, *rb = NULL;
+		struct ot_error err = { 0 };
+		struct ot_fabric *f, *g;
+		unsigned int ncut = 0;
+		char desc[256];
+		double u, ub;
+
+		draw(&rng, &p, desc, sizeof(desc));
+		if (p.stages < 2)
+			continue;
+		f = gen(&p, 0);
+		g = cut_cables(&rng, f, &ncut);
+		ot_fabric_free(f);
+		if (!g)
+			continue;
+		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
+			 ", %u line cables cut", ncut);
+		if (ot_engine_run(hdor, g, &r, &err)) {
+			/* a line cut in two: refused by name */
+			ck_assert_msg(strstr(err.msg, "hdor: ") == err.msg,
+				      "%s: %s", desc, err.msg);
+			ot_fabric_free(g);
+			continue;
+		}
+		if (ot_engine_run_budget(hdor, g, &one, &rb, &err)) {
+			/* up*-down* cannot route the line: escape layers */
+			ot_routing_free(r);
+			ot_fabric_free(g);
+			continue;
+		}
+		u = checked_uniform(g, r, desc);
+		ub = checked_uniform(g, rb, desc);
+		ck_assert_msg(u >= ub - 1e-9, "%s: %.4f, within 1 VL %.4f", desc,
+			      u, ub);
+		fprintf(stderr, "thin_lines_gain: %s: %u VLs %.4f, within 1 VL %.4f\n",
+			desc, r->nvls, u, ub);
+		sum_d += u;
+		sum_b += ub;
+		better += u > ub + 1e-9;
+		used++;
+		ot_routing_free(r);
+		ot_routing_free(rb);
+		ot_fabric_free(g);
+	}
+	fprintf(stderr, "thin_lines_gain: %u fabrics, %u better, default / 1 VL %.3f\n",
+		used, better, sum_b > 0 ? sum_d / sum_b : 0);
+	ck_assert_msg(used >= THIN_MIN_USED, "only %u fabrics", used);
+	ck_assert_msg(better >= THIN_MIN_BETTER && sum_d >= THIN_GAIN * sum_b,
+		      "default %.4f against %.4f within 1 VL (sums over %u fabrics, %u better)",
+		      sum_d, sum_b, used, better);
+}
+END_TEST
+
+static Suite *hdor_ft_thin_suite(void)
+{
+	Suite *s = suite_create("hdor_ft_thin");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, thin_lines_gain);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+OT_UNIT_MAIN(hdor_ft_thin_suite)
