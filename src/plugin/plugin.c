@@ -84,22 +84,29 @@ static unsigned int highest_vl_out(const struct ot_routing *r, int n,
  * spreading), that uses more VLs than every link offers (hdor's further
  * escape layers, route/hdor_ft_esc.c): run again within the links' data
  * VLs rather than be refused by check_vls(); *r unchanged when that
- * fails too (check_vls() then names the link).
+ * fails too (check_vls() then names the link).  With QoS off OpenSM
+ * programs no SL2VL tables: an engine whose 1-VL routing is still its
+ * own (fits_one_vl: hdor's other dimension orders only improve on
+ * damage) runs within 1 VL, and the log says what QoS would add.
  */
 static void fit_link_vls(struct ot_plugin_engine *ctx,
 			 const struct ot_fabric *f, struct ot_routing **r)
 {
-	unsigned int vls = ot_plugin_data_vls(&ctx->osm->subn);
-	struct ot_engine_budget b = { .max_vls = vls, .max_sls = OT_NUM_SLS,
-				      .why = "the links' data VLs" };
-	struct ot_error ignored = { 0 };
-	struct ot_routing *fit = NULL;
+	osm_subn_t *subn = &ctx->osm->subn;
+	bool qos_off = !subn->opt.qos && ctx->engine->fits_one_vl;
+	struct ot_engine_budget b = {
+		.max_vls = qos_off ? 1 : ot_plugin_data_vls(subn),
+		.max_sls = OT_NUM_SLS,
+		.why = qos_off ? "QoS off" : "the links' data VLs",
+	};
+	unsigned int wanted = (*r)->nvls;
 
-	if (!ctx->engine->route_budget || (*r)->nvls <= vls || !vls ||
-	    ot_engine_run_budget(ctx->engine, f, &b, &fit, &ignored))
+	if (ot_engine_fit_vls(ctx->engine, f, &b, r) || !qos_off ||
+	    wanted <= 1)
 		return;
-	ot_routing_free(*r);
-	*r = fit;
+	OSM_LOG(&ctx->osm->log, OSM_LOG_INFO,
+		"%s: QoS is off, so OpenSM programs no SL2VL tables: routed on 1 VL; with QoS on (-Q or \"qos TRUE\") it would use %u VLs on this fabric\n",
+		ctx->engine->name, wanted);
 }
 
 /*

@@ -56,6 +56,15 @@ struct ot_engine {
 			    const struct ot_fabric *f,
 			    const struct ot_engine_budget *b,
 			    struct ot_routing *out, struct ot_error *err);
+	/*
+	 * Its routing within 1 VL is still what it promises, its further
+	 * VLs only improve on a damaged fabric (hdor's other dimension
+	 * orders): with QoS off, when OpenSM programs no SL2VL tables, the
+	 * plugin routes it within 1 VL rather than refuse it.  An engine
+	 * whose VLs are what its name asks for (ff-mixed-dor's orders)
+	 * leaves it false and is refused.
+	 */
+	bool fits_one_vl;
 };
 
 /* NULL-terminated list of every engine osmtopo provides. */
@@ -74,5 +83,16 @@ int ot_engine_run(const struct ot_engine *e, const struct ot_fabric *f,
 int ot_engine_run_budget(const struct ot_engine *e, const struct ot_fabric *f,
 			 const struct ot_engine_budget *b,
 			 struct ot_routing **out, struct ot_error *err);
+
+/*
+ * *r, e's routing of f, on more VLs than b->max_vls: e routes f again
+ * within b where it can degrade, and the new routing replaces *r.  0 when
+ * *r then fits, -1 with *r unchanged when e cannot (no route_budget, or
+ * it refuses b: the caller names the VLs).  What the plugin does with
+ * what OpenSM offers, and `osmtopo route --max-vls` offline.
+ */
+int ot_engine_fit_vls(const struct ot_engine *e, const struct ot_fabric *f,
+		      const struct ot_engine_budget *b,
+		      struct ot_routing **r);
 
 #endif

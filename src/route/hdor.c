@@ -820,5 +820,6 @@ const struct ot_engine ot_engine_hdor = {
 	.needs = "KNS (k-ary n-direct s-indirect): routers with CAs, each dimension line one switch, several, or a fat tree of s stages; 1 VL, 2 with damage up*-down* cannot route in a line (QoS on), up to 4 where further escape layers or other dimension orders carry more",
 	.route = hdor_route,
 	.route_budget = hdor_route_budget,
+	.fits_one_vl = true,
 	.miscabling = ot_kns_miscabling,
 };

@@ -57,3 +57,24 @@ int ot_engine_run_budget(const struct ot_engine *e, const struct ot_fabric *f,
 	*out = r;
 	return 0;
 }
+
+int ot_engine_fit_vls(const struct ot_engine *e, const struct ot_fabric *f,
+		      const struct ot_engine_budget *b,
+		      struct ot_routing **r)
+{
+	struct ot_error ignored = { 0 };
+	struct ot_routing *fit = NULL;
+
+	if ((*r)->nvls <= b->max_vls)
+		return 0;
+	if (!e->route_budget || !b->max_vls ||
+	    ot_engine_run_budget(e, f, b, &fit, &ignored))
+		return -1;
+	if (fit->nvls > b->max_vls) {
+		ot_routing_free(fit);
+		return -1;
+	}
+	ot_routing_free(*r);
+	*r = fit;
+	return 0;
+}

@@ -45,6 +45,7 @@ struct check_args {
 	unsigned int path_bound; /* --path-bound */
 	const char *promise_of; /* --engine */
 	const char *spread;     /* --spread */
+	unsigned int max_vls;   /* --max-vls; 0: none */
 	bool no_promise;
 	bool json;
 	unsigned int examples;
@@ -127,6 +128,7 @@ static const struct tool_option check_options[] = {
 	  "with --route: number LIDs as OpenSM does with option lmc N",
 	  TOOL_UINT(ARGS, lmc, 0, 7), TOOL_GIVEN(ARGS, lmc_given) },
 	TOOL_OPTION_SPREAD(ARGS, spread),
+	TOOL_OPTION_MAX_VLS(ARGS, max_vls),
 	{ "live", 'L', NULL,
 	  "check the fabric this host is cabled to, as it is programmed",
 	  TOOL_SET(ARGS, live) },
@@ -273,6 +275,8 @@ static int check_combination(const struct check_args *a)
 		why = "--lmc goes with --route";
 	else if (a->spread && !a->engine && !a->promise_of)
 		why = "--spread goes with --route or --engine";
+	else if (a->max_vls && !a->engine && !a->promise_of)
+		why = "--max-vls goes with --route or --engine";
 	else if (a->no_balance && a->plot)
 		why = "--plot needs the balance figures (no --no-balance)";
 	else if (a->live_opts_given && !a->live)
@@ -337,7 +341,7 @@ static int read_live(struct check_args *a, struct ot_fabric **f,
 	/* E refusing the fabric is find_promise()'s finding to report */
 	if (a->promise_of && !a->no_promise &&
 	    !tool_run_engine(ot_engine_find(a->promise_of), *f, a->spread,
-			     promiser, &engine_err))
+			     a->max_vls, promiser, &engine_err))
 		o.sl_model = *promiser;
 	if (a->qos) {
 		a->vlarb = ot_vlarb_new(*f);
@@ -394,7 +398,7 @@ static int find_promise(const struct check_args *a, const struct ot_fabric *f,
 		return OT_EXIT_OK;
 	}
 	if (tool_run_engine(ot_engine_find(a->promise_of), f, a->spread,
-			    promiser, &err)) {
+			    a->max_vls, promiser, &err)) {
 		fprintf(stderr,
 			"osmtopo check: the fabric is not what %s routes: %s\n",
 			a->promise_of, err.msg);
@@ -567,7 +571,7 @@ int cmd_check(int argc, char **argv)
 	} else if (a.engine) {
 		status = tool_route_netfile(a.engine, a.netfile,
 					    a.lmc_given ? (int)a.lmc : -1,
-					    a.spread, &f, &r, &err);
+					    a.spread, a.max_vls, &f, &r, &err);
 	} else if (a.osmdump) {
 		status = ot_osmdump_load(a.osmdump, &f, &r, &err) ?
 				 OT_EXIT_USAGE : OT_EXIT_OK;

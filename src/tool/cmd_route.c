@@ -23,7 +23,7 @@
 struct route_args {
 	bool lfts_only, coords_only, dump, timing, dot;
 	const char *outpath;
-	unsigned int lmc;
+	unsigned int lmc, max_vls;
 	bool lmc_given;
 	const char *spread;
 	const char *engine, *netfile;
@@ -50,6 +50,7 @@ static const struct tool_option route_options[] = {
 	  "renumber LIDs as OpenSM does with option lmc N (CAs get 2^N LIDs)",
 	  TOOL_UINT(ARGS, lmc, 0, 7), TOOL_GIVEN(ARGS, lmc_given) },
 	TOOL_OPTION_SPREAD(ARGS, spread),
+	TOOL_OPTION_MAX_VLS(ARGS, max_vls),
 	TOOL_OPTION_HELP,
 };
 #undef ARGS
@@ -71,6 +72,7 @@ static void route_usage(FILE *out, const struct tool_command *c)
 		"  osmtopo route hdor topologies/cellia-kns-6x2.net\n"
 		"  osmtopo route --lfts-only hdor fabric.ibnd > offline.lfts\n"
 		"  osmtopo route --lmc 1 --time --lfts-only ff-ador ff.net > /dev/null\n"
+		"  osmtopo route --max-vls 1 --lfts-only hdor kns.net  # OpenSM without QoS\n"
 		"  osmtopo route --dot hdor kns.net | neato -Tsvg > kns.svg\n");
 }
 
@@ -278,7 +280,7 @@ int cmd_route(int argc, char **argv)
 	}
 	t_read = tool_now() - t0;
 	t0 = tool_now();
-	status = tool_run_engine(e, f, a.spread, &r, &err);
+	status = tool_run_engine(e, f, a.spread, a.max_vls, &r, &err);
 	if (status == OT_EXIT_FAIL) {
 		fprintf(stderr, "osmtopo route: %s refuses %s: %s\n", e->name,
 			a.netfile, err.msg);

@@ -43,6 +43,7 @@ struct simulate_args {
 	unsigned int lmc;
 	bool lmc_given, live, live_opts_given;
 	const char *spread; /* --spread */
+	unsigned int max_vls; /* --max-vls; 0: none */
 	struct ot_live_opts live_opts;
 	unsigned int path_bound; /* --path-bound */
 	uint64_t sl_sampled;     /* pairs whose path SL rests on a sample */
@@ -130,6 +131,7 @@ static const struct tool_option simulate_options[] = {
 	  "simulate OpenSM's dump files in DIR (opensm -D 0x43 --dump_files_dir DIR)",
 	  TOOL_STRING(ARGS, osmdump) },
 	TOOL_OPTION_SPREAD(ARGS, spread),
+	TOOL_OPTION_MAX_VLS(ARGS, max_vls),
 	{ "lmc", 'm', "N",
 	  "with --route: number LIDs as OpenSM does with option lmc N",
 	  TOOL_UINT(ARGS, lmc, 0, 7), TOOL_GIVEN(ARGS, lmc_given) },
@@ -1016,6 +1018,8 @@ static int parse_args(int argc, char **argv, struct simulate_args *a)
 		why = "--lmc goes with --route";
 	else if (a->spread && !a->engine)
 		why = "--spread goes with --route";
+	else if (a->max_vls && !a->engine)
+		why = "--max-vls goes with --route";
 	else if (a->live_opts_given && !a->live)
 		why = "-C, -P, --all-paths and --path-bound need --live";
 	else if (a->no_saturation && !a->nloads)
@@ -1075,7 +1079,7 @@ static int load_routing(struct simulate_args *a, struct ot_fabric **f,
 	if (a->engine)
 		return tool_route_netfile(a->engine, a->netfile,
 					  a->lmc_given ? (int)a->lmc : -1,
-					  a->spread, f, r, err);
+					  a->spread, a->max_vls, f, r, err);
 	if (a->osmdump)
 		return ot_osmdump_load(a->osmdump, f, r, err) ? OT_EXIT_USAGE :
 								OT_EXIT_OK;

@@ -188,9 +188,12 @@ int tool_spread(const char *spec, struct ot_routing *r, struct ot_error *err)
 }
 
 int tool_run_engine(const struct ot_engine *e, const struct ot_fabric *f,
-		    const char *spec, struct ot_routing **r,
-		    struct ot_error *err)
+		    const char *spec, unsigned int max_vls,
+		    struct ot_routing **r, struct ot_error *err)
 {
+	struct ot_engine_budget fit = { .max_vls = max_vls,
+					.max_sls = OT_NUM_SLS,
+					.why = "--max-vls" };
 	struct ot_error ignored = { 0 };
 	struct ot_engine_budget b;
 	struct ot_spread_opts o;
@@ -205,6 +208,13 @@ int tool_run_engine(const struct ot_engine *e, const struct ot_fabric *f,
 		if (ot_engine_run(e, f, r, err))
 			return OT_EXIT_FAIL;
 	}
+	if (max_vls && ot_engine_fit_vls(e, f, &fit, r)) {
+		ot_error_set(err, "%s routes this fabric on %u VLs and cannot do with --max-vls %u",
+			     e->name, (*r)->nvls, max_vls);
+		ot_routing_free(*r);
+		*r = NULL;
+		return OT_EXIT_FAIL;
+	}
 	if (tool_spread(spec, *r, err)) {
 		ot_routing_free(*r);
 		*r = NULL;
@@ -214,8 +224,9 @@ int tool_run_engine(const struct ot_engine *e, const struct ot_fabric *f,
 }
 
 int tool_route_netfile(const char *engine, const char *netfile, int lmc,
-		       const char *spread, struct ot_fabric **f,
-		       struct ot_routing **r, struct ot_error *err)
+		       const char *spread, unsigned int max_vls,
+		       struct ot_fabric **f, struct ot_routing **r,
+		       struct ot_error *err)
 {
 	const struct ot_engine *e = ot_engine_find(engine);
 
@@ -231,7 +242,7 @@ int tool_route_netfile(const char *engine, const char *netfile, int lmc,
 		return OT_EXIT_USAGE;
 	if (lmc >= 0 && ot_fabric_set_ca_lmc(*f, (uint8_t)lmc, err))
 		return OT_EXIT_USAGE;
-	return tool_run_engine(e, *f, spread, r, err);
+	return tool_run_engine(e, *f, spread, max_vls, r, err);
 }
 
 int tool_parse_loads(const char *arg, double *load, unsigned int max,

@@ -48,8 +48,9 @@ int tool_load_lft_files(const char *netfile, const char *lftfile,
  * the file) or OT_EXIT_FAIL (the engine refused), err set.
  */
 int tool_route_netfile(const char *engine, const char *netfile, int lmc,
-		       const char *spread, struct ot_fabric **f,
-		       struct ot_routing **r, struct ot_error *err);
+		       const char *spread, unsigned int max_vls,
+		       struct ot_fabric **f, struct ot_routing **r,
+		       struct ot_error *err);
 
 /*
  * --spread SPEC (route/spread.h: auto, off, N, with :lid, :switch or
@@ -62,18 +63,26 @@ int tool_spread(const char *spec, struct ot_routing *r, struct ot_error *err);
 /*
  * Engine e on f, then --spread SPEC (NULL: none): an engine that can
  * degrade first routes within the budget the groups asked for leave
- * (route/spread.h), else as without.  OT_EXIT_OK, OT_EXIT_USAGE (a bad
- * SPEC) or OT_EXIT_FAIL (the engine refused), err set.
+ * (route/spread.h), else as without.  max_vls (--max-vls; 0: none): a
+ * routing on more VLs is routed again within them, as the plugin fits
+ * an engine to OpenSM (ot_engine_fit_vls()), and OT_EXIT_FAIL when the
+ * engine cannot.  OT_EXIT_OK, OT_EXIT_USAGE (a bad SPEC) or OT_EXIT_FAIL
+ * (the engine refused), err set.
  */
 struct ot_engine;
 int tool_run_engine(const struct ot_engine *e, const struct ot_fabric *f,
-		    const char *spec, struct ot_routing **r,
-		    struct ot_error *err);
+		    const char *spec, unsigned int max_vls,
+		    struct ot_routing **r, struct ot_error *err);
 
 #define TOOL_OPTION_SPREAD(type, m)                                        \
 	{ "spread", 'X', "N",                                              \
 	  "spread destinations over N groups of the engine's VLs (auto, off, N[:lid|switch|coord]; doc/spread.md)", \
 	  TOOL_STRING(type, m) }
+
+#define TOOL_OPTION_MAX_VLS(type, m)                                       \
+	{ "max-vls", 'U', "N",                                             \
+	  "at most N VLs, as the plugin fits an engine to OpenSM (hdor with QoS off: 1): one that can degrade routes again within N", \
+	  TOOL_UINT(type, m, 1, 15) }
 
 /* "  NAME   what it needs" per engine osmtopo has. */
 void tool_print_engines(FILE *out);

@@ -92,6 +92,7 @@ tests=(
 	# a line keeps dimension order on SL 0 (hdor_ft_mix.c: holds()), the
 	# others' LIDs take another order: uniform 0.563 (main 0.331)
 	"hdor-kns-hold|$here/test_hdor_kns.sh kns-hold gen:kns+12+2+--cas+1+--links+2+--down+6,2+--up+2,2+--parallel+2+--shuffle-ports+10+--drop-links+0.1+--seed+920+--drop-switches+0.05 0.5 escape"
+	"hdor-qos-off|$here/test_hdor_qos_off.sh kns+8+2+--cas+1+--links+1+--down+4,2+--up+1,2+--parallel+1+--shuffle-ports+36+--drop-links+0.02+--seed+952"
 	"hdor-vl-budget|$here/test_hdor_vl_budget.sh kns+8+2+--cas+2+--down+4,2+--up+2,4+--drop-links+0.15+--drop-switches+0.1+--seed+2+--shuffle-ports+2"
 	"refusal-fattree|$here/test_refusal.sh fattree $topo/fattree-4leaf-2spine.net 5E02:topology ft-leaf-0"
 	"refusal-missing-cable|$here/test_refusal.sh missing-cable $gen/cellia-missing-cable.net 5E02:topology R[2,3] $missing_peer"

@@ -20,6 +20,12 @@
  * strictly better.  Before thin lines counted (main 885961c: only a
  * router short of cables moved destinations to other orders) the two
  * routed alike on every draw here, so it fails there.
+ *
+ * The plugin with QoS off fits hdor to 1 VL (ot_engine_fit_vls()): the
+ * default routing fitted so must be the routing within 1 data VL, LFT
+ * for LFT (`osmtopo route --max-vls 1` is what the e2e tests diff the
+ * switches against), or not fit at all where that one needs the escape
+ * layer's VL too.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -95,6 +101,20 @@ static struct ot_fabric *cut_cables(struct ot_prng *rng,
 	return g;
 }
 
+/* Whether a and b, two routings of f, hold the same LFTs. */
+static bool same_lfts(const struct ot_fabric *f, const struct ot_routing *a,
+		      const struct ot_routing *b)
+{
+	uint32_t n;
+
+	for (n = 0; n < f->nnodes; n++)
+		if (!a->lft[n] != !b->lft[n] ||
+		    (a->lft[n] && memcmp(a->lft[n], b->lft[n],
+					 (size_t)f->max_lid + 1)))
+			return false;
+	return true;
+}
+
 /* r's checked uniform throughput on f, held to the checks above. */
 static double checked_uniform(const struct ot_fabric *f,
 			      const struct ot_routing *r, const char *desc)
@@ -168,6 +188,17 @@ START_TEST(thin_lines_gain)
 		sum_b += ub;
 		better += u > ub + 1e-9;
 		used++;
+		if (rb->nvls > 1)
+			/* the escape layer even within 1 data VL: no fit */
+			ck_assert_msg(ot_engine_fit_vls(hdor, g, &one, &r) &&
+				      r->nvls > 1,
+				      "%s: fitted to 1 VL, the escape layer needs %u",
+				      desc, rb->nvls);
+		else
+			ck_assert_msg(!ot_engine_fit_vls(hdor, g, &one, &r) &&
+				      r->nvls == 1 && same_lfts(g, r, rb),
+				      "%s: fitted to 1 VL, not the 1-VL routing",
+				      desc);
 		ot_routing_free(r);
 		ot_routing_free(rb);
 		ot_fabric_free(g);
