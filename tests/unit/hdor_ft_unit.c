@@ -155,6 +155,32 @@ const struct ot_check_report *checked(const struct ot_fabric *f,
 }
 
 /*
+ * The checked uniform throughput of r on f, held to every pair reached,
+ * no loop, no credit loop, no rule violation, within 4 VLs and r's own
+ * count (desc names the fabric in a failure).
+ */
+double checked_all(const struct ot_fabric *f, const struct ot_routing *r,
+		   const char *desc)
+{
+	struct ot_check_report *rep = NULL;
+	const struct ot_check_counts *cn;
+	double u;
+
+	checked(f, r, &rep);
+	cn = ot_check_counts(rep);
+	ck_assert_msg(ot_check_ok(rep) && cn->reached == cn->pairs &&
+		      !cn->looping && !cn->credit_loops && !cn->violations,
+		      "%s: not OK, unreached, a credit loop or a violation",
+		      desc);
+	ck_assert_msg(r->nvls <= 4 && !(cn->vls_used >> r->nvls),
+		      "%s: %u VLs, VLs used 0x%x", desc, r->nvls,
+		      (unsigned int)cn->vls_used);
+	u = ot_balance_pattern(ot_check_balance(rep), 0)->base.throughput;
+	ot_check_report_free(rep);
+	return u;
+}
+
+/*
  * Channel ranks of hdor_ft.c's argument, S the most stages: CA -> router
  * 0; in dimension d, base 2Sd: router -> stage 1 base + 1, stage l ->
  * l + 1 base + l + 1, stage l + 1 -> l base + 2S - l, stage 1 -> router

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * Helpers shared by the unit tests of hdor on fat-tree-line KNSs
- * (hdor_ft_unit.c; used by test_hdor_ft.c and test_hdor_ft_damage.c).
+ * (hdor_ft_unit.c; used by test_hdor_ft*.c).
  */
 #ifndef OSMTOPO_HDOR_FT_UNIT_H
 #define OSMTOPO_HDOR_FT_UNIT_H
@@ -38,6 +38,13 @@ void describe(const struct ot_kns_params *p, char *desc, size_t len);
 const struct ot_check_report *checked(const struct ot_fabric *f,
 				      const struct ot_routing *r,
 				      struct ot_check_report **rep);
+/*
+ * r's checked uniform throughput on f; the test fails unless every pair
+ * is reached, with no loop, no credit loop, no rule violation, within 4
+ * VLs and r's own count (desc names the fabric).
+ */
+double checked_all(const struct ot_fabric *f, const struct ot_routing *r,
+		   const char *desc);
 /* The fat-tree KNS recognizer's answer for f (the engine's input). */
 struct ot_kns *recognized(const struct ot_fabric *f);
 /* CA -> CA paths off the escape layer whose channel rank does not rise. */

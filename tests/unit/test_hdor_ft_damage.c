@@ -1021,32 +1021,6 @@ static uint64_t sl1_pairs(const struct ot_fabric *f, const struct ot_routing *r)
 }
 
 /*
- * The checked uniform throughput of r on f, held to every pair reached,
- * no loop, no credit loop, no rule violation, within 4 VLs and r's own
- * count (desc names the fabric in a failure).
- */
-static double checked_all(const struct ot_fabric *f,
-			  const struct ot_routing *r, const char *desc)
-{
-	struct ot_check_report *rep = NULL;
-	const struct ot_check_counts *cn;
-	double u;
-
-	checked(f, r, &rep);
-	cn = ot_check_counts(rep);
-	ck_assert_msg(ot_check_ok(rep) && cn->reached == cn->pairs &&
-		      !cn->looping && !cn->credit_loops && !cn->violations,
-		      "%s: not OK, unreached, a credit loop or a violation",
-		      desc);
-	ck_assert_msg(r->nvls <= 4 && !(cn->vls_used >> r->nvls),
-		      "%s: %u VLs, VLs used 0x%x", desc, r->nvls,
-		      (unsigned int)cn->vls_used);
-	u = ot_balance_pattern(ot_check_balance(rep), 0)->base.throughput;
-	ot_check_report_free(rep);
-	return u;
-}
-
-/*
  * Other dimension orders for damaged routers (route/hdor_ft_mix.c) on
  * lightly damaged fabrics drawn at random (draw_light()): hdor by default
  * (up to 4 VLs) against hdor within a budget of 1 data VL, which leaves

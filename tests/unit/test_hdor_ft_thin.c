@@ -115,28 +115,6 @@ static bool same_lfts(const struct ot_fabric *f, const struct ot_routing *a,
 	return true;
 }
 
-/* r's checked uniform throughput on f, held to the checks above. */
-static double checked_uniform(const struct ot_fabric *f,
-			      const struct ot_routing *r, const char *desc)
-{
-	struct ot_check_report *rep = NULL;
-	const struct ot_check_counts *cn;
-	double u;
-
-	checked(f, r, &rep);
-	cn = ot_check_counts(rep);
-	ck_assert_msg(ot_check_ok(rep) && cn->reached == cn->pairs &&
-		      !cn->looping && !cn->credit_loops && !cn->violations,
-		      "%s: not OK, unreached, a credit loop or a violation",
-		      desc);
-	ck_assert_msg(r->nvls <= 4 && !(cn->vls_used >> r->nvls),
-		      "%s: %u VLs, VLs used 0x%x", desc, r->nvls,
-		      (unsigned int)cn->vls_used);
-	u = ot_balance_pattern(ot_check_balance(rep), 0)->base.throughput;
-	ot_check_report_free(rep);
-	return u;
-}
-
 START_TEST(thin_lines_gain)
 {
 	const struct ot_engine_budget one = { .max_vls = 1, .max_sls = 16,
@@ -178,8 +156,8 @@ START_TEST(thin_lines_gain)
 			ot_fabric_free(g);
 			continue;
 		}
-		u = checked_uniform(g, r, desc);
-		ub = checked_uniform(g, rb, desc);
+		u = checked_all(g, r, desc);
+		ub = checked_all(g, rb, desc);
 		ck_assert_msg(u >= ub - 1e-9, "%s: %.4f, within 1 VL %.4f", desc,
 			      u, ub);
 		fprintf(stderr, "thin_lines_gain: %s: %u VLs %.4f, within 1 VL %.4f\n",
