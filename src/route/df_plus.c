@@ -833,6 +833,8 @@ static int route_lid_at(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 	}
 	if (c->cabload) /* cables by load (route/df_plus_alt.c) */
 		ot_dfp_alt_cables(c, lid, buf);
+	if (c->lsplit) /* and each leaf's spine */
+		ot_dfp_alt_leaves(c, lid, buf);
 	if (c->valiant && c->voff[lid] && valiant_lid(c, lid, buf))
 		return -1;
 	for (i = 0; i < c->nleaves; i++) {
@@ -1305,7 +1307,7 @@ static int route_tables(struct dfp_ctx *c, struct ot_routing *out)
  */
 struct dfp_variant {
 	uint8_t alt, cabload;
-	bool noshare, thru;
+	bool noshare, thru, lsplit;
 };
 
 static int64_t busiest(struct dfp_ctx *c, const struct ot_routing *out)
@@ -1327,6 +1329,7 @@ static int route_try(struct dfp_ctx *c, struct ot_routing *out,
 	struct dfp_ctx a = { .f = c->f, .d = c->d, .err = c->err,
 			     .alt = v->alt, .noshare = v->noshare,
 			     .cabload = v->cabload, .thru = v->thru,
+			     .lsplit = v->lsplit,
 			     .prior = seeded ? out : NULL };
 	struct ot_routing *o = ot_routing_new(c->f);
 	struct dfp_vlrule v0 = ot_dfp_ctx_vlrule(c, false), v1;
@@ -1387,11 +1390,11 @@ static int route_alt(struct dfp_ctx *c, struct ot_routing *out)
 	bool shared = !c->damage && c->any_detour;
 	bool turns = uneven && (c->any_turn || c->any_land);
 	const struct dfp_variant all[] = {
-		{ 1, 0, false, false }, { 2, 0, false, false },
-		{ 0, 0, true, false }, { 0, 1, false, false },
-		{ 0, 2, false, false }, { 1, 2, false, false },
-		{ 0, 1, true, false }, { 0, 2, true, false },
-		{ 0, 2, false, true }, { 1, 2, false, true },
+		{ 1, 0, false, false, false }, { 2, 0, false, false, false },
+		{ 0, 0, true, false, false }, { 0, 1, false, false, false },
+		{ 0, 2, false, false, false }, { 1, 2, false, false, false },
+		{ 0, 1, true, false, false }, { 0, 2, true, false, false },
+		{ 0, 2, false, true, false }, { 1, 2, false, true, false },
 	};
 	const bool use[] = {
 		other, other, shared, uneven, uneven, other && uneven,
@@ -1404,13 +1407,21 @@ static int route_alt(struct dfp_ctx *c, struct ot_routing *out)
 		if (use[x])
 			route_try(c, out, &all[x], false, &m0);
 	for (x = 0; uneven && m0 >= 0 && kept > 0 && x < DFP_SEEDED; x++) {
-		struct dfp_variant v = { c->alt, 2, c->noshare, c->thru };
+		struct dfp_variant v = { c->alt, 2, c->noshare, c->thru,
+					 false };
 
 		kept = route_try(c, out, &v, true, &m0);
 		if (!kept && other) { /* the damage layer by load, seeded */
 			v.alt = c->alt == 1 ? 2 : 1;
 			kept = route_try(c, out, &v, true, &m0);
 		}
+	}
+	for (x = 0, kept = 1; uneven && m0 >= 0 && kept > 0 && x < DFP_SEEDED;
+	     x++) { /* and each leaf's spine by load, seeded */
+		struct dfp_variant v = { c->alt, 2, c->noshare, c->thru,
+					 true };
+
+		kept = route_try(c, out, &v, true, &m0);
 	}
 	return m0 < 0 ? -1 : 0;
 }
