@@ -127,6 +127,13 @@ struct dfp_ctx {
 	 */
 	bool lsplit;
 	/*
+	 * another routing (route_alt()): a spine without a port toward a
+	 * LID that no column leads to goes down to a leaf that has one
+	 * (idle_spines() in df_plus.c), not the LID through the damage
+	 * layer for its whole group; any_idle: such a spine was met
+	 */
+	bool idle, any_idle;
+	/*
 	 * the routing by load again, seeded (route_alt()): dload starts
 	 * with the flows of the routing kept so far (prior's tables), and
 	 * each LID's own leave as it is routed anew (ot_dfp_alt_reload());
