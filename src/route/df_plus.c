@@ -1497,6 +1497,20 @@ static int route_alt(struct dfp_ctx *c, struct ot_routing *out)
 	}
 	if (uneven && idle)
 		route_seeded(c, out, other, false, &m0);
+	/*
+	 * Where the first routing took shared detours and turns, the
+	 * routing through third groups without the shared detours too
+	 * (issue 23's draw 33: a group's one cable left toward another
+	 * lands on a spine two of that group's leaves lost, the shared
+	 * detours crowd a third group's cables and the routing without
+	 * them had no way around the landing turns).
+	 */
+	for (x = 0; shared && turns && m0 >= 0 && x < 2; x++) {
+		struct dfp_variant v = { (uint8_t)x, 2, true, true, false,
+					 c->idle };
+
+		route_try(c, out, &v, false, &m0);
+	}
 	if (uneven) /* and each leaf's spine by load, seeded */
 		route_seeded(c, out, other, true, &m0);
 	return m0 < 0 ? -1 : 0;
