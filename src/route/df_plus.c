@@ -88,7 +88,11 @@
  * cabled to it, which, like every leaf cabled to it, goes up to it;
  * where damage leaves that without a path, along the escape layer's
  * hops but on SL 0: no CA's path ends there, and the checker (CA to CA)
- * and the argument above leave such traffic out.
+ * and the argument above leave such traffic out.  They leave out as
+ * well the entry of a spine that has no port toward a CA's LID and that
+ * no column leads to (damage took its usable cables and the leaves of
+ * the rule below it): in the other routings it goes down to a leaf that
+ * has one (idle_spines()), not its group through the damage layer.
  *
  * Shared detours: where a group G has fewer usable cables toward T's
  * group than most group pairs have (a cable lost), the LIDs the lost
@@ -1354,7 +1358,12 @@ static int route_tables(struct dfp_ctx *c, struct ot_routing *out)
  * turning flows through third groups (ot_dfp_alt_thru(), where the
  * first routing turns somewhere: SL 3 or 4): each kept in *c and out
  * where it takes no more VLs and its busiest link carries fewer flows
- * than the one kept so far.
+ * than the one kept so far.  After those (so that what main's routings
+ * reached is the floor): where the first routing met idle spines
+ * (idle_spines()), every routing again with them sent down; where it
+ * shared detours and turned, the routing through third groups without
+ * shared detours; on every uneven fabric, the seeded routing by load
+ * with each leaf's spine by load (ot_dfp_alt_leaves()).
  */
 struct dfp_variant {
 	uint8_t alt, cabload;

@@ -73,6 +73,12 @@
  * intermediate group where that is less loaded (ot_dfp_alt_thru()),
  * the groups such flows go toward low in the damage order.  Kept by the
  * same figure.
+ *
+ * Leaves by load (c->lsplit, with the routing by load, seeded): each
+ * leaf on the rule's path takes the spine of its group whose usable
+ * cable toward the LID is least loaded, not the one cable its group
+ * takes (ot_dfp_alt_leaves()); the paths keep the rule's shape.  Kept
+ * by the same figure.
  */
 #include <stdlib.h>
 #include <string.h>
