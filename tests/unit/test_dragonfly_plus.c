@@ -1542,6 +1542,38 @@ START_TEST(uniform_busiest_as_checker)
 END_TEST
 
 /*
+ * A held-out draw (ports shuffled by its seed) routed on at most 2 VLs
+ * with the checker's verdicts and uniform at dfsssp's figure or above;
+ * the SLs its paths use.
+ */
+static uint32_t at_dfsssp(const struct shape *sh, double dfsssp)
+{
+	struct ot_check_report *rep;
+	const struct ot_check_counts *k;
+	struct ot_fabric *f;
+	struct ot_routing *r;
+	char what[240];
+	uint32_t sls;
+	double u;
+
+	f = dfplus(sh, true, sh->seed);
+	describe(sh, what, sizeof(what));
+	r = route(f, what);
+	k = checked(f, r, &rep, what);
+	ck_assert_msg(!k->violations && !(k->vls_used & ~3u),
+		      "%s: VLs used %#x", what, k->vls_used);
+	sls = k->sls_used;
+	ot_check_report_free(rep);
+	u = uniform_of(f, r);
+	ck_assert_msg(r->nvls <= 2 && u >= dfsssp - 1e-3,
+		      "%s: %u VLs, uniform %.4f, dfsssp's %.3f", what, r->nvls,
+		      u, dfsssp);
+	ot_routing_free(r);
+	ot_fabric_free(f);
+	return sls;
+}
+
+/*
  * Where a group pair's usable cables are short, the flows that would
  * turn take a third group (route/df_plus_alt.c ot_dfp_alt_thru()).
  * Issue 23's held-out draw 635 (7 groups of 4 leaves x 2 CAs, 5 spines
@@ -1579,29 +1611,8 @@ START_TEST(turns_through_third_groups)
 	unsigned int j, routed = 0, short_pair = 0, thru = 0;
 	char what[240];
 
-	for (j = 0; j < sizeof(floors) / sizeof(floors[0]); j++) {
-		struct shape sh = floors[j].sh;
-		struct ot_check_report *rep;
-		const struct ot_check_counts *k;
-		struct ot_fabric *f;
-		struct ot_routing *r;
-		double u;
-
-		f = dfplus(&sh, true, sh.seed);
-		describe(&sh, what, sizeof(what));
-		r = route(f, what);
-		k = checked(f, r, &rep, what);
-		ck_assert_msg(!k->violations && !(k->vls_used & ~3u),
-			      "%s: VLs used %#x", what, k->vls_used);
-		thru += !!(k->sls_used & 0x100);
-		ot_check_report_free(rep);
-		u = uniform_of(f, r);
-		ck_assert_msg(r->nvls <= 2 && u >= floors[j].dfsssp - 1e-3,
-			      "%s: %u VLs, uniform %.4f, dfsssp's %.3f", what,
-			      r->nvls, u, floors[j].dfsssp);
-		ot_routing_free(r);
-		ot_fabric_free(f);
-	}
+	for (j = 0; j < sizeof(floors) / sizeof(floors[0]); j++)
+		thru += !!(at_dfsssp(&floors[j].sh, floors[j].dfsssp) & 0x100);
 	ck_assert_uint_eq(thru, 3);
 	for (j = 0; j < 24; j++) {
 		struct shape sh = draw(&rng);
@@ -1704,28 +1715,8 @@ START_TEST(idle_spines_and_leaf_split)
 	unsigned int j, routed = 0;
 	char what[240];
 
-	for (j = 0; j < sizeof(floors) / sizeof(floors[0]); j++) {
-		struct shape sh = floors[j].sh;
-		struct ot_check_report *rep;
-		const struct ot_check_counts *k;
-		struct ot_fabric *f;
-		struct ot_routing *r;
-		double u;
-
-		f = dfplus(&sh, true, sh.seed);
-		describe(&sh, what, sizeof(what));
-		r = route(f, what);
-		k = checked(f, r, &rep, what);
-		ck_assert_msg(!k->violations && !(k->vls_used & ~3u),
-			      "%s: VLs used %#x", what, k->vls_used);
-		ot_check_report_free(rep);
-		u = uniform_of(f, r);
-		ck_assert_msg(r->nvls <= 2 && u >= floors[j].dfsssp - 1e-3,
-			      "%s: %u VLs, uniform %.4f, dfsssp's %.3f", what,
-			      r->nvls, u, floors[j].dfsssp);
-		ot_routing_free(r);
-		ot_fabric_free(f);
-	}
+	for (j = 0; j < sizeof(floors) / sizeof(floors[0]); j++)
+		at_dfsssp(&floors[j].sh, floors[j].dfsssp);
 	for (j = 0; j < 30; j++) {
 		struct shape sh = draw(&rng);
 		struct ot_check_report *rep;
