@@ -1443,8 +1443,8 @@ static int route_try(struct dfp_ctx *c, struct ot_routing *out,
  */
 #define DFP_SEEDED 2
 
-/* The seeded passes from the routing kept in *c (v->lsplit: with each
- * leaf's spine by load, not the damage layer's other alt). */
+/* The seeded passes from the routing kept in *c (lsplit: with each
+ * leaf's spine by load, and no try of the damage layer's other alt). */
 static void route_seeded(struct dfp_ctx *c, struct ot_routing *out,
 			 bool other, bool lsplit, int64_t *m0)
 {
