@@ -88,7 +88,11 @@
  * cabled to it, which, like every leaf cabled to it, goes up to it;
  * where damage leaves that without a path, along the escape layer's
  * hops but on SL 0: no CA's path ends there, and the checker (CA to CA)
- * and the argument above leave such traffic out.
+ * and the argument above leave such traffic out.  They leave out as
+ * well the entry of a spine that has no port toward a CA's LID and that
+ * no column leads to (damage took its usable cables and the leaves of
+ * the rule below it): in the other routings it goes down to a leaf that
+ * has one (idle_spines()), not its group through the damage layer.
  *
  * Shared detours: where a group G has fewer usable cables toward T's
  * group than most group pairs have (a cable lost), the LIDs the lost
@@ -743,6 +747,52 @@ static bool damage_lid(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
 	return true;
 }
 
+/*
+ * Whether every switch without a port toward lid (buf: OT_NO_PORT) is a
+ * spine that no switch's column leads to and that has a leaf below it
+ * with one; then, where set, each such spine goes down to one of those
+ * leaves, dealt by k in (index, port) order.  A group's spine can be
+ * left so by damage alone (issue 23's draw 671: a spine that lost its
+ * global cable and its cable to the one leaf that goes by the rule,
+ * the other leaf below it turning), and damage_lid() then sends the
+ * whole group through intermediates, the leaves that have the rule's
+ * path too.  Such an entry is one no CA's path takes (no column leads
+ * to the spine, the LID's other columns unchanged): like a spine's
+ * own LIDs it carries only management traffic from the spine, which
+ * the checker (CA to CA) and the deadlock argument leave out, and it
+ * ends at the LID, down to a leaf that then goes by its own column,
+ * which never leads back to such a spine.
+ */
+static bool idle_spines(struct dfp_ctx *c, uint32_t lid, uint8_t *buf,
+			bool set)
+{
+	const struct ot_dfp *d = c->d;
+	uint32_t H = (uint32_t)d->group[c->tleaf[lid]], i;
+
+	for (i = 0; i < c->nsw; i++) {
+		int32_t s = c->posnode[i], x;
+		unsigned int p = buf[i];
+
+		if (p == OT_NO_PORT) {
+			if (d->role[s] != OT_DFP_SPINE ||
+			    deal_port(c, s, OT_DFP_PORT_DOWN, buf, H, 0) ==
+				    OT_NO_PORT)
+				return false;
+			continue;
+		}
+		x = p <= c->f->node[s].nports ? c->f->node[s].port[p].peer : -1;
+		if (x >= 0 && ot_is_switch(c->f, x) && d->group[x] >= 0 &&
+		    buf[dfp_sw_pos(c, x)] == OT_NO_PORT)
+			return false;
+	}
+	for (i = c->nleaves; set && i < c->nsw; i++)
+		if (buf[i] == OT_NO_PORT)
+			buf[i] = (uint8_t)deal_port(c, c->posnode[i],
+						    OT_DFP_PORT_DOWN, buf, H,
+						    c->rank[lid]);
+	return true;
+}
+
 /* Marks leaf s's detour toward lid (path SL 1 from its CAs). */
 static int mark_detour(struct dfp_ctx *c, uint32_t lid, int32_t s,
 		       uint8_t sl)
@@ -802,6 +852,11 @@ static int route_lid_at(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 		buf[i] = (uint8_t)ot_dfp_port_at(c, c->posnode[i], lid);
 		none |= buf[i] == OT_NO_PORT;
 	}
+	if (none && c->tsw[lid] == c->tleaf[lid] &&
+	    idle_spines(c, lid, buf, c->idle)) {
+		c->any_idle = true;
+		none = !c->idle;
+	}
 	if (none && damage_lid(c, lid, buf)) {
 		c->any_damage = true;
 		for (i = 0; i < c->nleaves; i++) {
@@ -833,6 +888,8 @@ static int route_lid_at(struct dfp_ctx *c, uint32_t lid, uint32_t seq,
 	}
 	if (c->cabload) /* cables by load (route/df_plus_alt.c) */
 		ot_dfp_alt_cables(c, lid, buf);
+	if (c->lsplit) /* and each leaf's spine */
+		ot_dfp_alt_leaves(c, lid, buf);
 	if (c->valiant && c->voff[lid] && valiant_lid(c, lid, buf))
 		return -1;
 	for (i = 0; i < c->nleaves; i++) {
@@ -1301,11 +1358,16 @@ static int route_tables(struct dfp_ctx *c, struct ot_routing *out)
  * turning flows through third groups (ot_dfp_alt_thru(), where the
  * first routing turns somewhere: SL 3 or 4): each kept in *c and out
  * where it takes no more VLs and its busiest link carries fewer flows
- * than the one kept so far.
+ * than the one kept so far.  After those (so that what main's routings
+ * reached is the floor): where the first routing met idle spines
+ * (idle_spines()), every routing again with them sent down; where it
+ * shared detours and turned, the routing through third groups without
+ * shared detours; on every uneven fabric, the seeded routing by load
+ * with each leaf's spine by load (ot_dfp_alt_leaves()).
  */
 struct dfp_variant {
 	uint8_t alt, cabload;
-	bool noshare, thru;
+	bool noshare, thru, lsplit, idle;
 };
 
 static int64_t busiest(struct dfp_ctx *c, const struct ot_routing *out)
@@ -1327,6 +1389,7 @@ static int route_try(struct dfp_ctx *c, struct ot_routing *out,
 	struct dfp_ctx a = { .f = c->f, .d = c->d, .err = c->err,
 			     .alt = v->alt, .noshare = v->noshare,
 			     .cabload = v->cabload, .thru = v->thru,
+			     .lsplit = v->lsplit, .idle = v->idle,
 			     .prior = seeded ? out : NULL };
 	struct ot_routing *o = ot_routing_new(c->f);
 	struct dfp_vlrule v0 = ot_dfp_ctx_vlrule(c, false), v1;
@@ -1380,38 +1443,85 @@ static int route_try(struct dfp_ctx *c, struct ot_routing *out,
  */
 #define DFP_SEEDED 2
 
+/* The seeded passes from the routing kept in *c (lsplit: with each
+ * leaf's spine by load, and no try of the damage layer's other alt). */
+static void route_seeded(struct dfp_ctx *c, struct ot_routing *out,
+			 bool other, bool lsplit, int64_t *m0)
+{
+	uint32_t x;
+	int kept = 1;
+
+	for (x = 0; *m0 >= 0 && kept > 0 && x < DFP_SEEDED; x++) {
+		struct dfp_variant v = { c->alt, 2, c->noshare, c->thru,
+					 lsplit, c->idle };
+
+		kept = route_try(c, out, &v, true, m0);
+		if (!kept && other && !lsplit) { /* damage layer by load */
+			v.alt = c->alt == 1 ? 2 : 1;
+			kept = route_try(c, out, &v, true, m0);
+		}
+	}
+}
+
 static int route_alt(struct dfp_ctx *c, struct ot_routing *out)
 {
 	int64_t m0 = busiest(c, out);
 	bool other = c->damage || c->any_detour, uneven = ot_dfp_uneven(c);
-	bool shared = !c->damage && c->any_detour;
+	bool shared = !c->damage && c->any_detour, idle = c->any_idle;
 	bool turns = uneven && (c->any_turn || c->any_land);
 	const struct dfp_variant all[] = {
-		{ 1, 0, false, false }, { 2, 0, false, false },
-		{ 0, 0, true, false }, { 0, 1, false, false },
-		{ 0, 2, false, false }, { 1, 2, false, false },
-		{ 0, 1, true, false }, { 0, 2, true, false },
-		{ 0, 2, false, true }, { 1, 2, false, true },
+		{ 1, 0, false, false, false, false },
+		{ 2, 0, false, false, false, false },
+		{ 0, 0, true, false, false, false },
+		{ 0, 1, false, false, false, false },
+		{ 0, 2, false, false, false, false },
+		{ 1, 2, false, false, false, false },
+		{ 0, 1, true, false, false, false },
+		{ 0, 2, true, false, false, false },
+		{ 0, 2, false, true, false, false },
+		{ 1, 2, false, true, false, false },
 	};
 	const bool use[] = {
 		other, other, shared, uneven, uneven, other && uneven,
 		shared && uneven, shared && uneven, turns, other && turns,
 	};
 	uint32_t x;
-	int kept = 1;
 
 	for (x = 0; m0 >= 0 && x < sizeof(all) / sizeof(*all); x++)
 		if (use[x])
 			route_try(c, out, &all[x], false, &m0);
-	for (x = 0; uneven && m0 >= 0 && kept > 0 && x < DFP_SEEDED; x++) {
-		struct dfp_variant v = { c->alt, 2, c->noshare, c->thru };
+	if (uneven)
+		route_seeded(c, out, other, false, &m0);
+	/*
+	 * Where the first routing met idle spines, every routing again
+	 * with them sent down (its turns then show only now: those with
+	 * turns wherever cables or switches are missing).
+	 */
+	for (x = 0; idle && m0 >= 0 && x < sizeof(all) / sizeof(*all); x++) {
+		struct dfp_variant v = all[x];
 
-		kept = route_try(c, out, &v, true, &m0);
-		if (!kept && other) { /* the damage layer by load, seeded */
-			v.alt = c->alt == 1 ? 2 : 1;
-			kept = route_try(c, out, &v, true, &m0);
-		}
+		v.idle = true;
+		if (use[x] || (uneven && v.thru))
+			route_try(c, out, &v, false, &m0);
 	}
+	if (uneven && idle)
+		route_seeded(c, out, other, false, &m0);
+	/*
+	 * Where the first routing took shared detours and turns, the
+	 * routing through third groups without the shared detours too
+	 * (issue 23's draw 33: a group's one cable left toward another
+	 * lands on a spine two of that group's leaves lost, the shared
+	 * detours crowd a third group's cables and the routing without
+	 * them had no way around the landing turns).
+	 */
+	for (x = 0; shared && turns && m0 >= 0 && x < 2; x++) {
+		struct dfp_variant v = { (uint8_t)x, 2, true, true, false,
+					 c->idle };
+
+		route_try(c, out, &v, false, &m0);
+	}
+	if (uneven) /* and each leaf's spine by load, seeded */
+		route_seeded(c, out, other, true, &m0);
 	return m0 < 0 ? -1 : 0;
 }
 

@@ -73,6 +73,12 @@
  * intermediate group where that is less loaded (ot_dfp_alt_thru()),
  * the groups such flows go toward low in the damage order.  Kept by the
  * same figure.
+ *
+ * Leaves by load (c->lsplit, with the routing by load, seeded): each
+ * leaf on the rule's path takes the spine of its group whose usable
+ * cable toward the LID is least loaded, not the one cable its group
+ * takes (ot_dfp_alt_leaves()); the paths keep the rule's shape.  Kept
+ * by the same figure.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -172,7 +178,7 @@ int ot_dfp_alt_prepare(struct dfp_ctx *c)
 			   sizeof(*c->ctouch));
 	c->lthru = malloc(((size_t)c->d->max_leaves + 1) * sizeof(*c->lthru));
 	c->ctw = malloc((DFP_TOUCH * (size_t)c->nleaves + 1) * sizeof(*c->ctw));
-	if (c->prior || c->thru) {
+	if (c->prior || c->thru || c->lsplit) {
 		c->clog = malloc((DFP_TOUCH * (size_t)c->nleaves + 1) *
 				 sizeof(*c->clog));
 		c->clogw = malloc((DFP_TOUCH * (size_t)c->nleaves + 1) *
@@ -695,6 +701,107 @@ static void home_up(struct dfp_ctx *c, uint32_t lid, int32_t bw,
 		if (q && cost < now)
 			buf[pos] = (uint8_t)q;
 	}
+}
+
+/*
+ * Leaf s's rule path toward lid over up port p (p 0: its own), up to a
+ * spine of its group that takes a global cable toward H to a spine
+ * that goes straight down to T: that spine, -1 where the path is not
+ * that (up, global, down).
+ */
+static int32_t rule_spine(const struct dfp_ctx *c, int32_t s, unsigned int p,
+			  uint32_t lid, const uint8_t *buf)
+{
+	const struct ot_dfp *d = c->d;
+	int32_t x = hop_to(c->f, s, p ? p : buf[dfp_sw_pos(c, s)]), z;
+	unsigned int q;
+
+	if (x < 0 || d->role[x] != OT_DFP_SPINE || d->group[x] != d->group[s])
+		return -1;
+	q = buf[dfp_sw_pos(c, x)];
+	z = hop_to(c->f, x, q);
+	if (z < 0 || ot_dfp_port_class(d, x, q) != OT_DFP_PORT_GLOBAL ||
+	    d->group[z] != d->group[c->tleaf[lid]] ||
+	    !direct(c, z, c->tleaf[lid], buf))
+		return -1;
+	return x;
+}
+
+/*
+ * In the routing by load with leaves by load (c->lsplit, after
+ * ot_dfp_alt_cables()): the deal, and the routing by load after it,
+ * send every leaf of a group G over the one usable cable the group
+ * takes toward a LID, so all of a LID's flows from G cross one cable
+ * (issue 23's draw 470: three groups of five leaves, one CA each, two
+ * cables from group 0 to group 1; a leaf of group 1 lost one landing
+ * spine, so its LID is forced onto the other cable, and the deal's
+ * LID-sized shares come to 15 flows on one cable and 10 on the other,
+ * where 13 would do).  Here each leaf of G on the rule's path (up,
+ * global, down on SL 0) takes in turn, among the spines of G whose
+ * column is a global cable toward H that lands on a spine going
+ * straight down to T, the one whose path has the least busy link (its
+ * CAs added to the loads of the LIDs done so far and of the leaves
+ * before it), the one it had on a tie; by spine index, not port, among
+ * equal loads.  The paths keep the rule's shape and SL 0 (no column of
+ * a spine changes), so the deadlock argument is the rule's (df_plus.c's
+ * top comment); a turn (SL 3) that lands on such a leaf goes on by its
+ * new entry, up, global, down, as before.  The checker proves each
+ * table.
+ */
+void ot_dfp_alt_leaves(struct dfp_ctx *c, uint32_t lid, uint8_t *buf)
+{
+	const struct ot_fabric *f = c->f;
+	const struct ot_dfp *d = c->d;
+	uint32_t H = (uint32_t)d->group[c->tleaf[lid]], i, n = 0;
+	unsigned int p;
+
+	if (!counted(c, lid) || c->tsw[lid] != c->tleaf[lid])
+		return;
+	for (i = 0; i < c->nleaves; i++) {
+		int32_t s = c->posnode[i], w = (int32_t)c->lcas[i], x, y;
+		unsigned int cur = buf[i], bp = cur;
+		int64_t best, l;
+
+		if (!w || (uint32_t)d->group[s] == H || c->ldet[s] ||
+		    (c->dsl && c->dsl[(size_t)lid * c->nleaves + i]) ||
+		    (x = rule_spine(c, s, 0, lid, buf)) < 0)
+			continue;
+		best = walk_buf(c, lid, x, buf[dfp_sw_pos(c, x)], buf, w,
+				false);
+		if (link_load(c, s, cur) + w > best)
+			best = link_load(c, s, cur) + w;
+		for (p = 1; p <= f->node[s].nports; p++) {
+			if (p == cur ||
+			    ot_dfp_port_class(d, s, p) != OT_DFP_PORT_UP ||
+			    (y = rule_spine(c, s, p, lid, buf)) < 0)
+				continue;
+			l = walk_buf(c, lid, y, buf[dfp_sw_pos(c, y)], buf, w,
+				     false);
+			if (link_load(c, s, p) + w > l)
+				l = link_load(c, s, p) + w;
+			if (l < best ||
+			    (l == best && bp != cur &&
+			     d->index[y] < d->index[hop_to(f, s, bp)])) {
+				best = l;
+				bp = p;
+			}
+		}
+		buf[i] = (uint8_t)bp;
+		y = s;
+		p = bp;
+		while (y != c->tsw[lid] && p && p <= f->node[y].nports &&
+		       n < DFP_TOUCH * c->nleaves) {
+			c->clog[n] = c->dlbase[y] + p - 1;
+			c->clogw[n++] = w;
+			c->dload[c->dlbase[y] + p - 1] += w;
+			y = hop_to(f, y, p);
+			if (y < 0)
+				break;
+			p = buf[dfp_sw_pos(c, y)];
+		}
+	}
+	while (n--) /* ot_dfp_alt_land() counts them all */
+		c->dload[c->clog[n]] -= c->clogw[n];
 }
 
 /*

@@ -120,6 +120,20 @@ struct dfp_ctx {
 	bool thru;
 	uint8_t *tbuf;
 	/*
+	 * another routing (route/df_plus_alt.c ot_dfp_alt_leaves(), with
+	 * cabload): each leaf on the rule's path toward a CA LID up to the
+	 * spine, of those with a usable cable that lands straight above T,
+	 * by load, not every leaf of a group to the group's one cable
+	 */
+	bool lsplit;
+	/*
+	 * another routing (route_alt()): a spine without a port toward a
+	 * LID that no column leads to goes down to a leaf that has one
+	 * (idle_spines() in df_plus.c), not the LID through the damage
+	 * layer for its whole group; any_idle: such a spine was met
+	 */
+	bool idle, any_idle;
+	/*
 	 * the routing by load again, seeded (route_alt()): dload starts
 	 * with the flows of the routing kept so far (prior's tables), and
 	 * each LID's own leave as it is routed anew (ot_dfp_alt_reload());
@@ -234,6 +248,9 @@ void ot_dfp_alt_detours(struct dfp_ctx *c, uint32_t lid, uint8_t *buf);
 /* Each group's usable cable toward lid by load (c->cabload), buf
  * redone for its switches; every leaf's flows counted in dload. */
 void ot_dfp_alt_cables(struct dfp_ctx *c, uint32_t lid, uint8_t *buf);
+/* Each leaf on the rule's path toward lid up to a spine with a usable
+ * cable by load (c->lsplit), after ot_dfp_alt_cables(). */
+void ot_dfp_alt_leaves(struct dfp_ctx *c, uint32_t lid, uint8_t *buf);
 /* Where a spine of T's group takes a turn below it instead of going
  * down to T (SL 4), in the routing by load; then every leaf's flows
  * toward lid counted in dload.  0, or -1 with err set. */
