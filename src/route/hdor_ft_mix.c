@@ -689,9 +689,12 @@ static int wsum_setup(struct mix *m)
 					(size_t)m->routers[a] * c->n;
 				uint64_t key = 0;
 
-				for (e = i; e < c->n; e++)
+				for (e = i; e < c->n; e++) {
+					int16_t v = co[m->orders[o][e]];
+
 					key = key * (c->k + 1u) +
-					      (uint64_t)(co[m->orders[o][e]] + 1);
+					      (uint64_t)(v + 1);
+				}
 				kv[a].key = key;
 				kv[a].slot = a;
 			}
