@@ -91,6 +91,8 @@
 #define MIX_PASSES 2
 /* The most dimensions the ports are chosen by load for (see wsum). */
 #define MIX_LOAD_DIMS 8
+/* How far above dimension order's the greedy's busiest may rise (see ceil). */
+#define MIX_SLACK 0.1
 
 struct mix {
 	struct ft_ctx *c;
@@ -126,6 +128,13 @@ struct mix {
 	uint8_t orders[64][64]; /* order o: its dimensions in turn */
 	unsigned int norders;
 	double sumsq;      /* the score's second part (see pw()) */
+	/*
+	 * A move that lowers the score's second part may raise the busiest
+	 * channel up to this (0: never): on a plateau every single move
+	 * raises it a little (seed 450's draw: 108 to 110 flows), while the
+	 * moves together lower it (to 84).
+	 */
+	double ceil;
 };
 
 /* Router r's first dimension in order o where it and router t differ. */
@@ -850,6 +859,30 @@ static int hold_keys(struct mix *m, const int32_t *cand, const uint8_t *cur,
 	return 0;
 }
 
+/*
+ * Every candidate's order (cur) and its LIDs' entries at every router
+ * (as save), into kcur and keep.
+ */
+static void snapshot(const struct mix *m, const int32_t *cand,
+		     const uint8_t *cur, uint32_t ncand, uint16_t *lids,
+		     uint32_t maxl, uint8_t *keep, uint8_t *kcur)
+{
+	uint32_t i, j, a, nl;
+	uint8_t *k;
+
+	for (i = 0; i < ncand; i++) {
+		kcur[i] = cur[i];
+		if (!cur[i])
+			continue;
+		nl = router_lids(m, cand[i], lids, maxl);
+		k = keep + (size_t)i * maxl * m->nrouters;
+		for (j = 0; j < nl; j++)
+			for (a = 0; a < m->nrouters; a++)
+				k[(size_t)j * m->nrouters + a] =
+					m->lft[m->routers[a]][lids[j]];
+	}
+}
+
 /* The orders other than 0 that candidates other than skip use, as bits. */
 static uint64_t orders_used(const uint8_t *cur, uint32_t ncand, uint32_t skip)
 {
@@ -897,8 +930,10 @@ static unsigned int best_order(struct mix *m, const uint8_t *cur,
 				  m->next + (size_t)j * m->nrouters, 1);
 		if (ok) {
 			score(m, s);
+			double top = best[0] > m->ceil ? best[0] : m->ceil;
+
 			if (s[0] < best[0] - 1e-9 ||
-			    (s[0] < best[0] + 1e-9 &&
+			    (s[0] < top + 1e-9 &&
 			     s[1] < best[1] * (1 - 1e-12))) {
 				best[0] = s[0];
 				best[1] = s[1];
@@ -995,7 +1030,9 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 	uint64_t ncas = 0;
 	unsigned int o, d, e, free_vls, free_sls = 0, sl;
 	uint8_t osl[64] = { 0 }, ovl[64] = { 0 };
-	double base[2], s[2], byload[2] = { 1e300, 0 };
+	double base[2], s[2], best[1] = { 0 };
+	unsigned int v, nvar, bv = 0;
+	uint8_t *keep = NULL, *kcur = NULL;
 	int error = 0, cyc;
 
 	if (c->n < 2 || c->n > 64 || used_vls >= c->max_vls)
@@ -1100,24 +1137,44 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 		goto out;
 	}
 	/*
-	 * ports by load where it can (m.byload), then by LID counts; the
-	 * latter kept unless the former's busiest channel carries strictly
-	 * less (made again: no fabric gets worse than by counts alone)
+	 * where it can (wsum_setup()), the greedy with ports by load, then
+	 * by load with the busiest channel free to rise up to MIX_SLACK
+	 * above dimension order's on the way (m.ceil); then, and alone
+	 * elsewhere, by LID counts.  The first whose busiest channel
+	 * carries least is kept, its entries put back as they were: no
+	 * fabric gets worse than by LID counts alone.
 	 */
-	if (m.byload) {
-		greedy(&m, cand, cur, ncand, lids, maxl, save, free_vls);
-		score(&m, byload);
-		back(&m, cand, cur, ncand, lids, maxl, save);
-		m.byload = false;
+	nvar = m.byload ? 3 : 1;
+	keep = malloc((size_t)ncand * maxl * m.nrouters + 1);
+	kcur = calloc(ncand + 1, 1);
+	if (!keep || !kcur) {
+		error = ot_error_nomem(c->err, "hdor");
+		goto out;
 	}
-	greedy(&m, cand, cur, ncand, lids, maxl, save, free_vls);
-	score(&m, s);
-	if (byload[0] < s[0] - 1e-9) {
-		back(&m, cand, cur, ncand, lids, maxl, save);
-		m.byload = true;
+	for (v = 0; v < nvar; v++) {
+		m.byload = nvar > 1 && v < 2;
+		m.ceil = nvar > 1 && v == 1 ? base[0] * (1 + MIX_SLACK) : 0;
 		greedy(&m, cand, cur, ncand, lids, maxl, save, free_vls);
 		score(&m, s);
+		if (!v || s[0] < best[0] - 1e-9) {
+			best[0] = s[0];
+			bv = v;
+			snapshot(&m, cand, cur, ncand, lids, maxl, keep, kcur);
+		}
+		if (v + 1 < nvar || bv != v)
+			back(&m, cand, cur, ncand, lids, maxl, save);
 	}
+	/* the best one's entries back, as they were */
+	for (i = 0; bv != nvar - 1 && i < ncand; i++) {
+		if (!kcur[i])
+			continue;
+		nl = router_lids(&m, cand[i], lids, maxl);
+		memcpy(m.next, keep + (size_t)i * maxl * m.nrouters,
+		       (size_t)nl * m.nrouters);
+		move(&m, cand[i], lids, nl);
+		cur[i] = kcur[i];
+	}
+	score(&m, s);
 	if (!(s[0] < base[0] - 1e-9)) {
 		/* not better: every entry back to dimension order */
 		back(&m, cand, cur, ncand, lids, maxl, save);
@@ -1169,6 +1226,8 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 		error = -1;
 out:
 	teardown(&m);
+	free(keep);
+	free(kcur);
 	free(cand);
 	free(cur);
 	free(lids);
