@@ -188,16 +188,18 @@ END_TEST
  * cables dropped, as issue 22's draw of seed 918 (`osmtopo gen kns 4 2
  * --cas 3 --links 1 --down 4 --up 2 --shuffle-ports 14 --drop-links 0.05
  * --seed 918`: 0.435 with ports by LID counts, where the mixing kept
- * nothing, 0.490 by load).  Each default routing is checked as above and
+ * nothing; 0.490 by load; 0.522 with the busiest channel free to rise
+ * on the way, MIX_SLACK).  Each default routing is checked as above and
  * never below the routing within 1 VL; summed over the draws it must
  * reach LOAD_GAIN times that routing, LOAD_MIN_BETTER fabrics strictly
- * better.  Measured 1.0539 (5 better); with order_ports() by LID counts
- * alone (90400d7) 1.0484, the draw of seed 905 at 0.3963 against 0.4403,
- * so it fails there.
+ * better.  Measured 1.0710 (7 better).  With order_ports() by LID
+ * counts alone (90400d7) 1.0484 (5 better: the draws of seeds 905, 144
+ * and 338 lower), with ports by load but no rise (e925980) 1.0539: it
+ * fails on both.
  */
 #define LOAD_DRAWS 14
 #define LOAD_MIN_BETTER 1
-#define LOAD_GAIN 1.051
+#define LOAD_GAIN 1.06
 
 START_TEST(mix_ports_by_load)
 {
