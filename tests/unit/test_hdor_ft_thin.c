@@ -117,23 +117,67 @@ static double checked_uniform(const struct ot_fabric *f,
 	return u;
 }
 
-START_TEST(thin_lines_gain)
+/* The sums over the draws: default routing, within 1 VL, better, used. */
+struct tally {
+	double d, b;
+	unsigned int better, used;
+};
+
+/*
+ * hdor's default routing of g and its routing within 1 VL, each held to
+ * checked_uniform() and the first never below the second, into t (test:
+ * the case's name); g freed.  Nothing where hdor refuses g (by name) or
+ * needs escape layers within 1 VL.
+ */
+static void route_both(struct ot_fabric *g, const char *desc,
+		       const char *test, struct tally *t)
 {
 	const struct ot_engine_budget one = { .max_vls = 1, .max_sls = 16,
 					      .why = "a test" };
 	const struct ot_engine *hdor = ot_engine_find("hdor");
-	struct ot_prng rng = { .state = 0x7417 };
-	unsigned int used = 0, better = 0, tries = 0;
-	double sum_d = 0, sum_b = 0;
+	struct ot_routing *r = NULL, *rb = NULL;
+	struct ot_error err = { 0 };
+	double u, ub;
 
-	while (used < THIN_DRAWS && tries++ < 8 * THIN_DRAWS) {
+	if (ot_engine_run(hdor, g, &r, &err)) {
+		/* a line cut in two: refused by name */
+		ck_assert_msg(strstr(err.msg, "hdor: ") == err.msg, "%s: %s",
+			      desc, err.msg);
+		ot_fabric_free(g);
+		return;
+	}
+	if (ot_engine_run_budget(hdor, g, &one, &rb, &err)) {
+		/* up*-down* cannot route the line: escape layers */
+		ot_routing_free(r);
+		ot_fabric_free(g);
+		return;
+	}
+	u = checked_uniform(g, r, desc);
+	ub = checked_uniform(g, rb, desc);
+	ck_assert_msg(u >= ub - 1e-9, "%s: %.4f, within 1 VL %.4f", desc, u,
+		      ub);
+	fprintf(stderr, "%s: %s: %u VLs %.4f, within 1 VL %.4f\n", test, desc,
+		r->nvls, u, ub);
+	t->d += u;
+	t->b += ub;
+	t->better += u > ub + 1e-9;
+	t->used++;
+	ot_routing_free(r);
+	ot_routing_free(rb);
+	ot_fabric_free(g);
+}
+
+START_TEST(thin_lines_gain)
+{
+	struct ot_prng rng = { .state = 0x7417 };
+	struct tally t = { 0 };
+	unsigned int tries = 0;
+
+	while (t.used < THIN_DRAWS && tries++ < 8 * THIN_DRAWS) {
 		struct ot_kns_params p;
-		struct ot_routing *r = NULL, *rb = NULL;
-		struct ot_error err = { 0 };
 		struct ot_fabric *f, *g;
 		unsigned int ncut = 0;
 		char desc[256];
-		double u, ub;
 
 		draw(&rng, &p, desc, sizeof(desc));
 		if (p.stages < 2)
@@ -145,39 +189,14 @@ START_TEST(thin_lines_gain)
 			continue;
 		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
 			 ", %u line cables cut", ncut);
-		if (ot_engine_run(hdor, g, &r, &err)) {
-			/* a line cut in two: refused by name */
-			ck_assert_msg(strstr(err.msg, "hdor: ") == err.msg,
-				      "%s: %s", desc, err.msg);
-			ot_fabric_free(g);
-			continue;
-		}
-		if (ot_engine_run_budget(hdor, g, &one, &rb, &err)) {
-			/* up*-down* cannot route the line: escape layers */
-			ot_routing_free(r);
-			ot_fabric_free(g);
-			continue;
-		}
-		u = checked_uniform(g, r, desc);
-		ub = checked_uniform(g, rb, desc);
-		ck_assert_msg(u >= ub - 1e-9, "%s: %.4f, within 1 VL %.4f", desc,
-			      u, ub);
-		fprintf(stderr, "thin_lines_gain: %s: %u VLs %.4f, within 1 VL %.4f\n",
-			desc, r->nvls, u, ub);
-		sum_d += u;
-		sum_b += ub;
-		better += u > ub + 1e-9;
-		used++;
-		ot_routing_free(r);
-		ot_routing_free(rb);
-		ot_fabric_free(g);
+		route_both(g, desc, "thin_lines_gain", &t);
 	}
 	fprintf(stderr, "thin_lines_gain: %u fabrics, %u better, default / 1 VL %.3f\n",
-		used, better, sum_b > 0 ? sum_d / sum_b : 0);
-	ck_assert_msg(used >= THIN_MIN_USED, "only %u fabrics", used);
-	ck_assert_msg(better >= THIN_MIN_BETTER && sum_d >= THIN_GAIN * sum_b,
+		t.used, t.better, t.b > 0 ? t.d / t.b : 0);
+	ck_assert_msg(t.used >= THIN_MIN_USED, "only %u fabrics", t.used);
+	ck_assert_msg(t.better >= THIN_MIN_BETTER && t.d >= THIN_GAIN * t.b,
 		      "default %.4f against %.4f within 1 VL (sums over %u fabrics, %u better)",
-		      sum_d, sum_b, used, better);
+		      t.d, t.b, t.used, t.better);
 }
 END_TEST
 
@@ -204,20 +223,13 @@ END_TEST
 START_TEST(mix_ports_by_load)
 {
 	static const unsigned int ks[] = { 3, 4, 4, 6 };
-	const struct ot_engine_budget one = { .max_vls = 1, .max_sls = 16,
-					      .why = "a test" };
-	const struct ot_engine *hdor = ot_engine_find("hdor");
 	struct ot_prng rng = { .state = 0x918 };
-	unsigned int used = 0, better = 0, tries = 0;
-	double sum_d = 0, sum_b = 0;
+	struct tally t = { 0 };
+	unsigned int tries = 0;
 
-	while (used < LOAD_DRAWS && tries++ < 8 * LOAD_DRAWS) {
+	while (t.used < LOAD_DRAWS && tries++ < 8 * LOAD_DRAWS) {
 		struct ot_kns_params p;
-		struct ot_routing *r = NULL, *rb = NULL;
-		struct ot_error err = { 0 };
-		struct ot_fabric *g;
 		char desc[256];
-		double u, ub;
 
 		memset(&p, 0, sizeof(p));
 		p.k = ks[ot_prng_below(&rng, sizeof(ks) / sizeof(ks[0]))];
@@ -235,38 +247,14 @@ START_TEST(mix_ports_by_load)
 		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
 			 " --drop-links %.2f --seed %" PRIu64, p.drop_links,
 			 p.drop_seed);
-		g = gen(&p, 0);
-		if (ot_engine_run(hdor, g, &r, &err)) {
-			ck_assert_msg(strstr(err.msg, "hdor: ") == err.msg,
-				      "%s: %s", desc, err.msg);
-			ot_fabric_free(g);
-			continue;
-		}
-		if (ot_engine_run_budget(hdor, g, &one, &rb, &err)) {
-			ot_routing_free(r);
-			ot_fabric_free(g);
-			continue;
-		}
-		u = checked_uniform(g, r, desc);
-		ub = checked_uniform(g, rb, desc);
-		ck_assert_msg(u >= ub - 1e-9, "%s: %.4f, within 1 VL %.4f", desc,
-			      u, ub);
-		fprintf(stderr, "mix_ports_by_load: %s: %u VLs %.4f, within 1 VL %.4f\n",
-			desc, r->nvls, u, ub);
-		sum_d += u;
-		sum_b += ub;
-		better += u > ub + 1e-9;
-		used++;
-		ot_routing_free(r);
-		ot_routing_free(rb);
-		ot_fabric_free(g);
+		route_both(gen(&p, 0), desc, "mix_ports_by_load", &t);
 	}
 	fprintf(stderr, "mix_ports_by_load: %u fabrics, %u better, default / 1 VL %.4f\n",
-		used, better, sum_b > 0 ? sum_d / sum_b : 0);
-	ck_assert_msg(used >= LOAD_DRAWS, "only %u fabrics", used);
-	ck_assert_msg(better >= LOAD_MIN_BETTER && sum_d >= LOAD_GAIN * sum_b,
+		t.used, t.better, t.b > 0 ? t.d / t.b : 0);
+	ck_assert_msg(t.used >= LOAD_DRAWS, "only %u fabrics", t.used);
+	ck_assert_msg(t.better >= LOAD_MIN_BETTER && t.d >= LOAD_GAIN * t.b,
 		      "default %.4f against %.4f within 1 VL (sums over %u fabrics, %u better)",
-		      sum_d, sum_b, used, better);
+		      t.d, t.b, t.used, t.better);
 }
 END_TEST
 
