@@ -51,9 +51,18 @@
  * ot_hdor_ft_uniform_max() counts), the candidates are walked twice;
  * each takes the order that leaves the busiest channel lowest, ties by
  * the sum of load^8 over the channels, when that beats its current one
- * and every source still reaches the LIDs.  The result is kept only when
- * its busiest channel carries strictly less than dimension order's (so
- * no fabric gets worse); otherwise every entry goes back.
+ * and every source still reaches the LIDs.  That greedy runs up to three
+ * times: with each router's port toward a moved LID chosen by the loads
+ * its way through the line meets (order_ports(); with LID counts alone
+ * the relays of a destination's line put its LIDs on the same switch,
+ * and issue 22's draw of seed 918 kept nothing), then so and with the
+ * busiest channel free to rise up to MIX_SLACK above dimension order's
+ * on the way (on seed 450's draw every single move raised it, 108 to
+ * 110 flows, and the moves together lowered it to 84), then by LID
+ * counts; the one whose busiest channel carries least stays.  The
+ * result is kept only when its busiest channel carries strictly less
+ * than dimension order's (so no fabric gets worse); otherwise every
+ * entry goes back.
  *
  * Deadlock freedom.  A moved LID's packets carry its order's SL from the
  * source (path_sl follows the destination, except twisted pairs, which
