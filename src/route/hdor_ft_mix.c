@@ -51,9 +51,18 @@
  * ot_hdor_ft_uniform_max() counts), the candidates are walked twice;
  * each takes the order that leaves the busiest channel lowest, ties by
  * the sum of load^8 over the channels, when that beats its current one
- * and every source still reaches the LIDs.  The result is kept only when
- * its busiest channel carries strictly less than dimension order's (so
- * no fabric gets worse); otherwise every entry goes back.
+ * and every source still reaches the LIDs.  That greedy runs up to three
+ * times: with each router's port toward a moved LID chosen by the loads
+ * its way through the line meets (order_ports(); with LID counts alone
+ * the relays of a destination's line put its LIDs on the same switch,
+ * and issue 22's draw of seed 918 kept nothing), then so and with the
+ * busiest channel free to rise up to MIX_SLACK above dimension order's
+ * on the way (on seed 450's draw every single move raised it, 108 to
+ * 110 flows, and the moves together lowered it to 84), then by LID
+ * counts; the one whose busiest channel carries least stays.  The
+ * result is kept only when its busiest channel carries strictly less
+ * than dimension order's (so no fabric gets worse); otherwise every
+ * entry goes back.
  *
  * Deadlock freedom.  A moved LID's packets carry its order's SL from the
  * source (path_sl follows the destination, except twisted pairs, which
@@ -89,6 +98,10 @@
 #define MIX_PAIRS 4000000ull
 /* Passes over the candidate routers. */
 #define MIX_PASSES 2
+/* The most dimensions the ports are chosen by load for (see wsum). */
+#define MIX_LOAD_DIMS 8
+/* How far above dimension order's the greedy's busiest may rise (see ceil). */
+#define MIX_SLACK 0.1
 
 struct mix {
 	struct ft_ctx *c;
@@ -110,9 +123,27 @@ struct mix {
 	uint8_t *fixed;    /* per LID and router slot: keeps its entry */
 	bool twisted;      /* twisted LIDs may move too */
 	uint8_t *next;     /* per LID and router slot: the tried entries */
+	bool byload;       /* order_ports() by the loads its paths meet */
+	/*
+	 * Per order o, position i in it and router slot: the CAs whose
+	 * packets, under o, enter that router's line of o's i-th dimension
+	 * there (those agreeing with it from position i on), at
+	 * (o * n + i) * nrouters + slot.
+	 */
+	uint32_t *wsum;
+	double *extra;     /* per channel: order_ports()'s own, scratch */
+	uint32_t *etouched; /* channels extra touched */
+	uint32_t netouched;
 	uint8_t orders[64][64]; /* order o: its dimensions in turn */
 	unsigned int norders;
 	double sumsq;      /* the score's second part (see pw()) */
+	/*
+	 * A move that lowers the score's second part may raise the busiest
+	 * channel up to this (0: never): on a plateau every single move
+	 * raises it a little (seed 450's draw: 108 to 110 flows), while the
+	 * moves together lower it (to 84).
+	 */
+	double ceil;
 };
 
 /* Router r's first dimension in order o where it and router t differ. */
@@ -209,12 +240,100 @@ static bool holds(const struct mix *m, unsigned int o, int32_t r, int32_t t)
 	return r2 >= 0 && has_way(c, r2, e, t);
 }
 
+static double pw(double x);
+
+/*
+ * The busiest channel (m->load, m->delta and m->extra) from router r out
+ * of port p along LID lid's entries until a router, with add more on
+ * each, and into *rise what add raises the sum of load^8 (pw()) by;
+ * with commit, add goes into m->extra.
+ */
+static double path_max(struct mix *m, int32_t r, unsigned int p,
+		       uint16_t lid, double add, bool commit, double *rise)
+{
+	const struct ot_fabric *f = m->c->f;
+	double mx = 0, v;
+	uint32_t hops;
+	size_t ch;
+	int32_t x = r;
+
+	for (hops = 0; hops <= f->nnodes; hops++) {
+		if (p == 0 || p == OT_NO_PORT || p > f->node[x].nports ||
+		    f->node[x].port[p].peer < 0)
+			break;
+		ch = m->chan[x] + p;
+		v = m->load[ch] + m->delta[ch] + m->extra[ch];
+		*rise += pw(v + add) - pw(v);
+		mx = v + add > mx ? v + add : mx;
+		if (commit) {
+			if (m->extra[ch] == 0)
+				m->etouched[m->netouched++] = (uint32_t)ch;
+			m->extra[ch] += add;
+		}
+		x = f->node[x].port[p].peer;
+		if (m->c->kns->role[x] == OT_KNS_ROUTER)
+			break;
+		p = m->lft[x][lid];
+	}
+	return mx;
+}
+
+/*
+ * The position of dimension d in order o (n when absent).
+ */
+static unsigned int pos_in(const struct mix *m, unsigned int o, int d)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->c->n && m->orders[o][i] != d; i++)
+		;
+	return i;
+}
+
+/*
+ * Among router r's (slot i) nc candidate ports cp toward LID lid, entering
+ * its line of dimension d under order o: the index of the one whose way
+ * to the line's router meets the least busy busiest channel, the LIDs
+ * r sends there (cnt) breaking ties, then cp's order; its way then
+ * carries the CAs entering there (m->wsum) in m->extra.
+ */
+static unsigned int load_port(struct mix *m, unsigned int o, uint32_t i,
+			      int32_t r, int d, const uint8_t *cp,
+			      unsigned int nc, uint16_t lid,
+			      const uint32_t *cnt)
+{
+	unsigned int q, best = 0, at = pos_in(m, o, d);
+	double w, v, bv = 0, rise, brise = 0;
+
+	w = at < m->c->n ? m->wsum[((size_t)o * m->c->n + at) *
+				   m->nrouters + i] : 0;
+	for (q = 0; q < nc; q++) {
+		rise = 0;
+		v = path_max(m, r, cp[q], lid, w, false, &rise);
+		if (!q || v < bv - 1e-9 ||
+		    (v < bv + 1e-9 && (rise < brise * (1 - 1e-12) ||
+				       (rise <= brise * (1 + 1e-12) &&
+					cnt[cp[q]] < cnt[cp[best]])))) {
+			bv = v;
+			brise = rise;
+			best = q;
+		}
+	}
+	if (w > 0)
+		path_max(m, r, cp[best], lid, w, true, &rise);
+	return best;
+}
+
 /*
  * Every router's port toward router t's nl LIDs under order o, into
  * m->next (LID j's at j * nrouters + router slot; 0: none), parallel
- * cables dealt by the LIDs each router sends there; false when some
- * router has no up*-down* way in the line it would enter.  Order 0 is
- * dimension order's own entries, saved.
+ * cables dealt by the LIDs each router sends there, or with m->byload
+ * to the candidate whose way through the line to its router meets the
+ * least busy busiest channel (the loads without t's LIDs' own, m->delta
+ * holding them taken off, and the CAs each router's entry carries, by
+ * m->wsum, added as chosen), the LIDs counts breaking ties; false when
+ * some router has no up*-down* way in the line it would enter.  Order 0
+ * is dimension order's own entries, saved.
  */
 static bool order_ports(struct mix *m, unsigned int o, int32_t t,
 			const uint16_t *lids, uint32_t nl, const uint8_t *saved)
@@ -255,9 +374,14 @@ static bool order_ports(struct mix *m, unsigned int o, int32_t t,
 				continue;
 			if (!nc)
 				break;
-			for (q = 1, best = 0; q < nc; q++)
-				if (cnt[cp[q]] < cnt[cp[best]])
-					best = q;
+			best = 0;
+			if (m->byload && nc > 1)
+				best = load_port(m, o, i, r, d, cp, nc,
+						 lids[j], cnt);
+			else
+				for (q = 1; q < nc; q++)
+					if (cnt[cp[q]] < cnt[cp[best]])
+						best = q;
 			m->next[(size_t)j * nr + i] = cp[best];
 			cnt[cp[best]]++;
 		}
@@ -267,9 +391,13 @@ static bool order_ports(struct mix *m, unsigned int o, int32_t t,
 				cnt[m->next[(size_t)j * nr + i]]--;
 		for (j = 0; j < nl; j++)
 			if (!m->fixed[(size_t)j * nr + i] && !hold && !nc)
-				return false;
+				break;
+		if (j < nl)
+			break;
 	}
-	return true;
+	while (m->netouched)
+		m->extra[m->etouched[--m->netouched]] = 0;
+	return i == nr;
 }
 
 /*
@@ -529,6 +657,81 @@ static int setup(struct mix *m)
 	return 0;
 }
 
+struct wkey {
+	uint64_t key;
+	uint32_t slot;
+};
+
+static int cmp_wkey(const void *a, const void *b)
+{
+	const struct wkey *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+/*
+ * m->wsum (see struct mix) and the scratch of order_ports() by load;
+ * m->byload stays false where n is above MIX_LOAD_DIMS, or k^n does not
+ * fit a key.  0, or -1 out of memory.
+ */
+static int wsum_setup(struct mix *m)
+{
+	const struct ft_ctx *c = m->c;
+	uint32_t nr = m->nrouters, a, b;
+	unsigned int o, i, e;
+	struct wkey *kv;
+	uint64_t span = 1;
+
+	for (e = 0; e < c->n; e++) {
+		if (c->n > MIX_LOAD_DIMS || span > UINT64_MAX / (c->k + 1u))
+			return 0;
+		span *= c->k + 1u;
+	}
+	m->wsum = calloc((size_t)m->norders * c->n * nr + 1,
+			 sizeof(*m->wsum));
+	m->extra = calloc(m->nch + 1, sizeof(*m->extra));
+	m->etouched = malloc((m->nch + 1) * sizeof(*m->etouched));
+	kv = malloc((nr + 1) * sizeof(*kv));
+	if (!m->wsum || !m->extra || !m->etouched || !kv) {
+		free(kv);
+		return -1;
+	}
+	for (o = 0; o < m->norders; o++)
+		for (i = 0; i < c->n; i++) {
+			uint32_t *ws = m->wsum + ((size_t)o * c->n + i) * nr;
+
+			for (a = 0; a < nr; a++) {
+				const int16_t *co = c->kns->coord +
+					(size_t)m->routers[a] * c->n;
+				uint64_t key = 0;
+
+				for (e = i; e < c->n; e++) {
+					int16_t v = co[m->orders[o][e]];
+
+					key = key * (c->k + 1u) +
+					      (uint64_t)(v + 1);
+				}
+				kv[a].key = key;
+				kv[a].slot = a;
+			}
+			qsort(kv, nr, sizeof(*kv), cmp_wkey);
+			for (a = 0; a < nr; a = b) {
+				uint32_t sum = 0, z;
+
+				for (b = a; b < nr && kv[b].key == kv[a].key;
+				     b++)
+					sum += m->w[m->routers[kv[b].slot]];
+				for (z = a; z < b; z++)
+					ws[kv[z].slot] = sum;
+			}
+		}
+	free(kv);
+	m->byload = true;
+	return 0;
+}
+
 static void teardown(struct mix *m)
 {
 	free(m->chan);
@@ -544,6 +747,9 @@ static void teardown(struct mix *m)
 	free(m->touched);
 	free(m->cnt);
 	free(m->next);
+	free(m->wsum);
+	free(m->extra);
+	free(m->etouched);
 }
 
 /* The CA LIDs of router t, into lids (at most max); 0 when one is excluded. */
@@ -662,6 +868,30 @@ static int hold_keys(struct mix *m, const int32_t *cand, const uint8_t *cur,
 	return 0;
 }
 
+/*
+ * Every candidate's order (cur) and its LIDs' entries at every router
+ * (as save), into kcur and keep.
+ */
+static void snapshot(const struct mix *m, const int32_t *cand,
+		     const uint8_t *cur, uint32_t ncand, uint16_t *lids,
+		     uint32_t maxl, uint8_t *keep, uint8_t *kcur)
+{
+	uint32_t i, j, a, nl;
+	uint8_t *k;
+
+	for (i = 0; i < ncand; i++) {
+		kcur[i] = cur[i];
+		if (!cur[i])
+			continue;
+		nl = router_lids(m, cand[i], lids, maxl);
+		k = keep + (size_t)i * maxl * m->nrouters;
+		for (j = 0; j < nl; j++)
+			for (a = 0; a < m->nrouters; a++)
+				k[(size_t)j * m->nrouters + a] =
+					m->lft[m->routers[a]][lids[j]];
+	}
+}
+
 /* The orders other than 0 that candidates other than skip use, as bits. */
 static uint64_t orders_used(const uint8_t *cur, uint32_t ncand, uint32_t skip)
 {
@@ -696,16 +926,23 @@ static unsigned int best_order(struct mix *m, const uint8_t *cur,
 		    (o && !(in_use >> o & 1) &&
 		     (unsigned int)__builtin_popcountll(in_use) >= free_vls))
 			continue;
-		if (!order_ports(m, o, t, lids, nl, saved))
+		/* by load: t's LIDs' own taken off first (see order_ports()) */
+		for (j = 0; j < nl && ok && m->byload; j++)
+			ok = walk(m, lids[j], t, NULL, -1);
+		if (!ok || !order_ports(m, o, t, lids, nl, saved)) {
+			clear_delta(m);
 			continue;
+		}
 		for (j = 0; j < nl && ok; j++)
-			ok = walk(m, lids[j], t, NULL, -1) &&
+			ok = (m->byload || walk(m, lids[j], t, NULL, -1)) &&
 			     walk(m, lids[j], t,
 				  m->next + (size_t)j * m->nrouters, 1);
 		if (ok) {
 			score(m, s);
+			double top = best[0] > m->ceil ? best[0] : m->ceil;
+
 			if (s[0] < best[0] - 1e-9 ||
-			    (s[0] < best[0] + 1e-9 &&
+			    (s[0] < top + 1e-9 &&
 			     s[1] < best[1] * (1 - 1e-12))) {
 				best[0] = s[0];
 				best[1] = s[1];
@@ -715,6 +952,38 @@ static unsigned int best_order(struct mix *m, const uint8_t *cur,
 		clear_delta(m);
 	}
 	return bo;
+}
+
+/*
+ * The greedy passes over the candidates (see the top), from cur[] (their
+ * orders) on.  With m->byload, a candidate's LIDs' own loads come off
+ * before order_ports() as in best_order(), so both choose alike.
+ */
+static void greedy(struct mix *m, const int32_t *cand, uint8_t *cur,
+		   uint32_t ncand, uint16_t *lids, uint32_t maxl,
+		   const uint8_t *save, unsigned int free_vls)
+{
+	unsigned int pass, o;
+	const uint8_t *saved;
+	uint32_t i, j, nl;
+
+	for (pass = 0; pass < MIX_PASSES; pass++)
+		for (i = 0; i < ncand; i++) {
+			nl = router_lids(m, cand[i], lids, maxl);
+			saved = save + (size_t)i * maxl * m->nrouters;
+			if (!nl)
+				continue;
+			o = best_order(m, cur, ncand, i, cand[i], lids, nl,
+				       saved, free_vls);
+			if (o == cur[i])
+				continue;
+			for (j = 0; j < nl && m->byload; j++)
+				walk(m, lids[j], cand[i], NULL, -1);
+			order_ports(m, o, cand[i], lids, nl, saved);
+			clear_delta(m);
+			move(m, cand[i], lids, nl);
+			cur[i] = (uint8_t)o;
+		}
 }
 
 /*
@@ -768,9 +1037,11 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 	uint16_t *lids = NULL;
 	uint32_t ncand = 0, i, j, nl, x, maxl = 0, lid, a;
 	uint64_t ncas = 0;
-	unsigned int o, d, e, pass, free_vls, free_sls = 0, sl;
+	unsigned int o, d, e, free_vls, free_sls = 0, sl;
 	uint8_t osl[64] = { 0 }, ovl[64] = { 0 };
-	double base[2], s[2];
+	double base[2], s[2], best[1] = { 0 };
+	unsigned int v, nvar, bv = 0;
+	uint8_t *keep = NULL, *kcur = NULL;
 	int error = 0, cyc;
 
 	if (c->n < 2 || c->n > 64 || used_vls >= c->max_vls)
@@ -870,20 +1141,48 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 		m.sumsq += pw(own);
 	}
 	score(&m, base);
-	for (pass = 0; pass < MIX_PASSES; pass++)
-		for (i = 0; i < ncand; i++) {
-			nl = router_lids(&m, cand[i], lids, maxl);
-			saved = save + (size_t)i * maxl * m.nrouters;
-			if (!nl)
-				continue;
-			o = best_order(&m, cur, ncand, i, cand[i], lids, nl,
-				       saved, free_vls);
-			if (o == cur[i])
-				continue;
-			order_ports(&m, o, cand[i], lids, nl, saved);
-			move(&m, cand[i], lids, nl);
-			cur[i] = (uint8_t)o;
+	if (wsum_setup(&m)) {
+		error = ot_error_nomem(c->err, "hdor");
+		goto out;
+	}
+	/*
+	 * where it can (wsum_setup()), the greedy with ports by load, then
+	 * by load with the busiest channel free to rise up to MIX_SLACK
+	 * above dimension order's on the way (m.ceil); then, and alone
+	 * elsewhere, by LID counts.  The first whose busiest channel
+	 * carries least is kept, its entries put back as they were: no
+	 * fabric gets worse than by LID counts alone.
+	 */
+	nvar = m.byload ? 3 : 1;
+	keep = malloc((size_t)ncand * maxl * m.nrouters + 1);
+	kcur = calloc(ncand + 1, 1);
+	if (!keep || !kcur) {
+		error = ot_error_nomem(c->err, "hdor");
+		goto out;
+	}
+	for (v = 0; v < nvar; v++) {
+		m.byload = nvar > 1 && v < 2;
+		m.ceil = nvar > 1 && v == 1 ? base[0] * (1 + MIX_SLACK) : 0;
+		greedy(&m, cand, cur, ncand, lids, maxl, save, free_vls);
+		score(&m, s);
+		if (!v || s[0] < best[0] - 1e-9) {
+			best[0] = s[0];
+			bv = v;
+			snapshot(&m, cand, cur, ncand, lids, maxl, keep, kcur);
 		}
+		if (v + 1 < nvar || bv != v)
+			back(&m, cand, cur, ncand, lids, maxl, save);
+	}
+	/* the best one's entries back, as they were */
+	for (i = 0; bv != nvar - 1 && i < ncand; i++) {
+		if (!kcur[i])
+			continue;
+		nl = router_lids(&m, cand[i], lids, maxl);
+		memcpy(m.next, keep + (size_t)i * maxl * m.nrouters,
+		       (size_t)nl * m.nrouters);
+		move(&m, cand[i], lids, nl);
+		cur[i] = kcur[i];
+	}
 	score(&m, s);
 	if (!(s[0] < base[0] - 1e-9)) {
 		/* not better: every entry back to dimension order */
@@ -936,6 +1235,8 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 		error = -1;
 out:
 	teardown(&m);
+	free(keep);
+	free(kcur);
 	free(cand);
 	free(cur);
 	free(lids);
