@@ -148,8 +148,6 @@ static int64_t candidate(const struct ot_fabric *f, const char *desc,
 			 double *u)
 {
 	struct ot_routing *rc = ot_routing_new(f);
-	struct ot_check_report *rep = NULL;
-	const struct ot_check_counts *cn;
 	struct ot_error err = { 0 };
 	int64_t nb;
 
@@ -161,17 +159,7 @@ static int64_t candidate(const struct ot_fabric *f, const char *desc,
 		ot_routing_free(rc);
 		return -1;
 	}
-	checked(f, rc, &rep);
-	cn = ot_check_counts(rep);
-	ck_assert_msg(ot_check_ok(rep) && cn->reached == cn->pairs &&
-		      !cn->looping && !cn->credit_loops && !cn->violations,
-		      "%s: the bounce candidate not OK, unreached, a credit loop or a violation",
-		      desc);
-	ck_assert_msg(rc->nvls <= 4 && !(cn->vls_used >> rc->nvls),
-		      "%s: the bounce candidate on %u VLs, VLs used 0x%x", desc,
-		      rc->nvls, (unsigned int)cn->vls_used);
-	*u = ot_balance_pattern(ot_check_balance(rep), 0)->base.throughput;
-	ot_check_report_free(rep);
+	*u = checked_all(f, rc, desc);
 	nb = (int64_t)bounced_pairs(f, rc, desc);
 	ck_assert_msg(nb > 0, "%s: a bounce candidate without a bounce", desc);
 	ot_routing_free(rc);
@@ -187,8 +175,6 @@ START_TEST(bounce_two_plane)
 	for (i = 0; i < BOUNCE_DRAWS; i++) {
 		struct ot_kns_params p, q;
 		struct ot_routing *r = NULL, *rg = NULL;
-		struct ot_check_report *rep = NULL;
-		const struct ot_check_counts *cn;
 		struct ot_error err = { 0 };
 		struct ot_fabric *f, *g;
 		char desc[256];
@@ -209,18 +195,7 @@ START_TEST(bounce_two_plane)
 			ot_fabric_free(f);
 			continue;
 		}
-		checked(f, r, &rep);
-		cn = ot_check_counts(rep);
-		ck_assert_msg(ot_check_ok(rep) && cn->reached == cn->pairs &&
-			      !cn->looping && !cn->credit_loops &&
-			      !cn->violations,
-			      "%s: not OK, unreached, a credit loop or a violation",
-			      desc);
-		ck_assert_msg(r->nvls <= 4 && !(cn->vls_used >> r->nvls),
-			      "%s: %u VLs, VLs used 0x%x", desc, r->nvls,
-			      (unsigned int)cn->vls_used);
-		u = ot_balance_pattern(ot_check_balance(rep), 0)->base.throughput;
-		ot_check_report_free(rep);
+		u = checked_all(f, r, desc);
 		nb = bounced_pairs(f, r, desc);
 		cb = candidate(f, desc, &uc);
 		made += cb > 0;

@@ -66,8 +66,6 @@ START_TEST(hold_gain)
 	for (i = 0; i < HOLD_DRAWS; i++) {
 		struct ot_kns_params p, q;
 		struct ot_routing *r = NULL, *rg = NULL;
-		struct ot_check_report *rep = NULL;
-		const struct ot_check_counts *cn;
 		struct ot_error err = { 0 };
 		struct ot_fabric *f, *g;
 		char desc[256];
@@ -85,18 +83,7 @@ START_TEST(hold_gain)
 			ot_fabric_free(f);
 			continue;
 		}
-		checked(f, r, &rep);
-		cn = ot_check_counts(rep);
-		ck_assert_msg(ot_check_ok(rep) && cn->reached == cn->pairs &&
-			      !cn->looping && !cn->credit_loops &&
-			      !cn->violations,
-			      "%s: not OK, unreached, a credit loop or a violation",
-			      desc);
-		ck_assert_msg(r->nvls <= 4 && !(cn->vls_used >> r->nvls),
-			      "%s: %u VLs, VLs used 0x%x", desc, r->nvls,
-			      (unsigned int)cn->vls_used);
-		u = ot_balance_pattern(ot_check_balance(rep), 0)->base.throughput;
-		ot_check_report_free(rep);
+		u = checked_all(f, r, desc);
 		q = p;
 		q.seed = ot_prng_next(&rng);
 		g = gen(&q, 0);
