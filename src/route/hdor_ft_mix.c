@@ -123,6 +123,7 @@ struct mix {
 	uint8_t *fixed;    /* per LID and router slot: keeps its entry */
 	bool twisted;      /* twisted LIDs may move too */
 	uint8_t *next;     /* per LID and router slot: the tried entries */
+	uint8_t *bnext;    /* the same, best_order()'s choice's */
 	bool byload;       /* order_ports() by the loads its paths meet */
 	/*
 	 * Per order o, position i in it and router slot: the CAs whose
@@ -761,6 +762,7 @@ static void teardown(struct mix *m)
 	free(m->touched);
 	free(m->cnt);
 	free(m->next);
+	free(m->bnext);
 	free(m->wsum);
 	free(m->extra);
 	free(m->etouched);
@@ -945,7 +947,8 @@ static uint64_t orders_used(const uint8_t *cur, uint32_t ncand, uint32_t skip)
 
 /*
  * Candidate i's best order (see the top) from the current loads: its
- * current one unless another leaves a lower score.
+ * current one unless another leaves a lower score, whose entries are
+ * then in m->bnext.
  */
 static unsigned int best_order(struct mix *m, const uint8_t *cur,
 			       uint32_t ncand, uint32_t i, int32_t t,
@@ -986,6 +989,8 @@ static unsigned int best_order(struct mix *m, const uint8_t *cur,
 				best[0] = s[0];
 				best[1] = s[1];
 				bo = o;
+				memcpy(m->bnext, m->next,
+				       (size_t)nl * m->nrouters);
 			}
 		}
 		clear_delta(m);
@@ -995,8 +1000,8 @@ static unsigned int best_order(struct mix *m, const uint8_t *cur,
 
 /*
  * The greedy passes over the candidates (see the top), from cur[] (their
- * orders) on.  With m->byload, a candidate's LIDs' own loads come off
- * before order_ports() as in best_order(), so both choose alike.
+ * orders) on, each moved onto the entries best_order() chose (with
+ * m->byload, from the loads without its LIDs' own).
  */
 static void greedy(struct mix *m, const int32_t *cand, uint8_t *cur,
 		   uint32_t ncand, uint16_t *lids, uint32_t maxl,
@@ -1004,7 +1009,7 @@ static void greedy(struct mix *m, const int32_t *cand, uint8_t *cur,
 {
 	unsigned int pass, o;
 	const uint8_t *saved;
-	uint32_t i, j, nl;
+	uint32_t i, nl;
 
 	for (pass = 0; pass < MIX_PASSES; pass++)
 		for (i = 0; i < ncand; i++) {
@@ -1016,10 +1021,11 @@ static void greedy(struct mix *m, const int32_t *cand, uint8_t *cur,
 				       saved, free_vls);
 			if (o == cur[i])
 				continue;
-			for (j = 0; j < nl && m->byload; j++)
-				walk(m, lids[j], cand[i], NULL, -1);
-			order_ports(m, o, cand[i], lids, nl, saved);
-			clear_delta(m);
+			/*
+			 * best_order()'s entries for o: order_ports() made
+			 * them from these same loads, counts and tables
+			 */
+			memcpy(m->next, m->bnext, (size_t)nl * m->nrouters);
 			move(m, cand[i], lids, nl);
 			cur[i] = (uint8_t)o;
 		}
@@ -1144,8 +1150,9 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 	/* every candidate LID's dimension order entries, to go back to */
 	save = malloc((size_t)ncand * maxl * m.nrouters + 1);
 	m.next = malloc((size_t)maxl * m.nrouters + 1);
+	m.bnext = malloc((size_t)maxl * m.nrouters + 1);
 	m.fixed = malloc((size_t)maxl * m.nrouters + 1);
-	if (!save || !m.next || !m.fixed) {
+	if (!save || !m.next || !m.bnext || !m.fixed) {
 		error = ot_error_nomem(c->err, "hdor");
 		goto out;
 	}
