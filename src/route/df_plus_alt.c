@@ -64,7 +64,7 @@
  * group's flows down the ones left), and that group's leaves go up by
  * load (ot_dfp_alt_land()).  Loads: every leaf's CAs, one flow each,
  * over the LIDs routed so far.  Kept by the same figure, on at most 2
- * VLs (route_alt() in df_plus.c).
+ * VLs (ot_dfp_route_alt() in df_plus_search.c).
  *
  * The routing through third groups (c->thru, with the routing by load
  * and its turns): the flows that turn in their group (SL 3) or below

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * df-static on a Dragonfly+: the engine's state (route/df_plus.c) and
- * the rule toward one leaf T (route/df_plus_cands.c): the usable global
- * cables, every switch's candidate ports, and the port a switch takes
- * toward a LID.  Private to src/route/.
+ * df-static on a Dragonfly+: the engine's state (route/df_plus.c; the
+ * search among its routings, route/df_plus_search.c) and the rule
+ * toward one leaf T (route/df_plus_cands.c): the usable global cables,
+ * every switch's candidate ports, and the port a switch takes toward a
+ * LID.  Private to src/route/.
  */
 #ifndef OSMTOPO_ROUTE_DF_PLUS_CANDS_H
 #define OSMTOPO_ROUTE_DF_PLUS_CANDS_H
@@ -273,5 +274,21 @@ int ot_dfp_set_dsl(struct dfp_ctx *c, uint32_t lid, int32_t s, uint8_t sl);
  * spine port uncabled (but every group as many).
  */
 bool ot_dfp_uneven(const struct dfp_ctx *c);
+
+/*
+ * route/df_plus_search.c: the other routings where the first one (in *c
+ * and out) met damage, detours or a missing cable or switch, the best
+ * kept in *c and out.  Each is made and freed through k, df_plus.c's
+ * own steps (so that neither file depends on the other): tables(), the
+ * tables into out (c: f, d, err and the routing's flags set; 0, or -1
+ * with c->err set); free(), what that allocated in c.  0, or -1 with
+ * c->err set.
+ */
+struct dfp_calls {
+	int (*tables)(struct dfp_ctx *c, struct ot_routing *out);
+	void (*free)(struct dfp_ctx *c);
+};
+int ot_dfp_route_alt(struct dfp_ctx *c, struct ot_routing *out,
+		     const struct dfp_calls *k);
 
 #endif

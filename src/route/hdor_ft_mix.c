@@ -123,6 +123,7 @@ struct mix {
 	uint8_t *fixed;    /* per LID and router slot: keeps its entry */
 	bool twisted;      /* twisted LIDs may move too */
 	uint8_t *next;     /* per LID and router slot: the tried entries */
+	uint8_t *bnext;    /* the same, best_order()'s choice's */
 	bool byload;       /* order_ports() by the loads its paths meet */
 	/*
 	 * Per order o, position i in it and router slot: the CAs whose
@@ -523,6 +524,29 @@ static int cmp_router(const void *a, const void *b, void *arg)
 }
 
 /*
+ * Router r's cables into a line, per dimension, into have (64 of them);
+ * whether one of those lines is thin (by thin, NULL: none is).
+ */
+static bool line_cables(const struct ft_ctx *c, int32_t r,
+			const uint8_t *thin, uint8_t *have)
+{
+	const struct ot_node *nd = &c->f->node[r];
+	unsigned int p;
+	bool any = false;
+
+	memset(have, 0, 64);
+	for (p = 1; p <= nd->nports; p++) {
+		int32_t y = nd->port[p].peer;
+
+		if (y < 0 || c->kns->role[y] != OT_KNS_SWITCH)
+			continue;
+		have[c->kns->dim[y]]++;
+		any |= thin && c->kns->line[y] >= 0 && thin[c->kns->line[y]];
+	}
+	return any;
+}
+
+/*
  * How router r is damaged: 2 where it has fewer cables into a line than
  * its dimension's most, 1 where only one of its lines is thin (m->thin),
  * 0 where neither.
@@ -530,20 +554,11 @@ static int cmp_router(const void *a, const void *b, void *arg)
 static unsigned int damaged(const struct mix *m, int32_t r,
 			    const uint8_t *most)
 {
-	const struct ft_ctx *c = m->c;
-	const struct ot_node *nd = &c->f->node[r];
-	uint8_t have[64] = { 0 };
-	unsigned int p, d, thin = 0;
+	uint8_t have[64];
+	bool thin = line_cables(m->c, r, m->thin, have);
+	unsigned int d;
 
-	for (p = 1; p <= nd->nports; p++) {
-		int32_t y = nd->port[p].peer;
-
-		if (y < 0 || c->kns->role[y] != OT_KNS_SWITCH)
-			continue;
-		have[c->kns->dim[y]]++;
-		thin |= c->kns->line[y] >= 0 && m->thin[c->kns->line[y]];
-	}
-	for (d = 0; d < c->n; d++)
+	for (d = 0; d < m->c->n; d++)
 		if (have[d] < most[d])
 			return 2;
 	return thin;
@@ -747,6 +762,7 @@ static void teardown(struct mix *m)
 	free(m->touched);
 	free(m->cnt);
 	free(m->next);
+	free(m->bnext);
 	free(m->wsum);
 	free(m->extra);
 	free(m->etouched);
@@ -868,6 +884,18 @@ static int hold_keys(struct mix *m, const int32_t *cand, const uint8_t *cur,
 	return 0;
 }
 
+/* The nl LIDs' entries at every router, into k (LID j's at j * routers). */
+static void entries(const struct mix *m, const uint16_t *lids, uint32_t nl,
+		    uint8_t *k)
+{
+	uint32_t j, a;
+
+	for (j = 0; j < nl; j++)
+		for (a = 0; a < m->nrouters; a++)
+			k[(size_t)j * m->nrouters + a] =
+				m->lft[m->routers[a]][lids[j]];
+}
+
 /*
  * Every candidate's order (cur) and its LIDs' entries at every router
  * (as save), into kcur and keep.
@@ -876,19 +904,32 @@ static void snapshot(const struct mix *m, const int32_t *cand,
 		     const uint8_t *cur, uint32_t ncand, uint16_t *lids,
 		     uint32_t maxl, uint8_t *keep, uint8_t *kcur)
 {
-	uint32_t i, j, a, nl;
-	uint8_t *k;
+	uint32_t i, nl;
 
 	for (i = 0; i < ncand; i++) {
 		kcur[i] = cur[i];
 		if (!cur[i])
 			continue;
 		nl = router_lids(m, cand[i], lids, maxl);
-		k = keep + (size_t)i * maxl * m->nrouters;
-		for (j = 0; j < nl; j++)
-			for (a = 0; a < m->nrouters; a++)
-				k[(size_t)j * m->nrouters + a] =
-					m->lft[m->routers[a]][lids[j]];
+		entries(m, lids, nl, keep + (size_t)i * maxl * m->nrouters);
+	}
+}
+
+/* The kept candidates' entries and orders (snapshot()) back in place. */
+static void restore(struct mix *m, const int32_t *cand, uint8_t *cur,
+		    uint32_t ncand, uint16_t *lids, uint32_t maxl,
+		    const uint8_t *keep, const uint8_t *kcur)
+{
+	uint32_t i, nl;
+
+	for (i = 0; i < ncand; i++) {
+		if (!kcur[i])
+			continue;
+		nl = router_lids(m, cand[i], lids, maxl);
+		memcpy(m->next, keep + (size_t)i * maxl * m->nrouters,
+		       (size_t)nl * m->nrouters);
+		move(m, cand[i], lids, nl);
+		cur[i] = kcur[i];
 	}
 }
 
@@ -906,7 +947,8 @@ static uint64_t orders_used(const uint8_t *cur, uint32_t ncand, uint32_t skip)
 
 /*
  * Candidate i's best order (see the top) from the current loads: its
- * current one unless another leaves a lower score.
+ * current one unless another leaves a lower score, whose entries are
+ * then in m->bnext.
  */
 static unsigned int best_order(struct mix *m, const uint8_t *cur,
 			       uint32_t ncand, uint32_t i, int32_t t,
@@ -947,6 +989,8 @@ static unsigned int best_order(struct mix *m, const uint8_t *cur,
 				best[0] = s[0];
 				best[1] = s[1];
 				bo = o;
+				memcpy(m->bnext, m->next,
+				       (size_t)nl * m->nrouters);
 			}
 		}
 		clear_delta(m);
@@ -956,8 +1000,8 @@ static unsigned int best_order(struct mix *m, const uint8_t *cur,
 
 /*
  * The greedy passes over the candidates (see the top), from cur[] (their
- * orders) on.  With m->byload, a candidate's LIDs' own loads come off
- * before order_ports() as in best_order(), so both choose alike.
+ * orders) on, each moved onto the entries best_order() chose (with
+ * m->byload, from the loads without its LIDs' own).
  */
 static void greedy(struct mix *m, const int32_t *cand, uint8_t *cur,
 		   uint32_t ncand, uint16_t *lids, uint32_t maxl,
@@ -965,7 +1009,7 @@ static void greedy(struct mix *m, const int32_t *cand, uint8_t *cur,
 {
 	unsigned int pass, o;
 	const uint8_t *saved;
-	uint32_t i, j, nl;
+	uint32_t i, nl;
 
 	for (pass = 0; pass < MIX_PASSES; pass++)
 		for (i = 0; i < ncand; i++) {
@@ -977,10 +1021,11 @@ static void greedy(struct mix *m, const int32_t *cand, uint8_t *cur,
 				       saved, free_vls);
 			if (o == cur[i])
 				continue;
-			for (j = 0; j < nl && m->byload; j++)
-				walk(m, lids[j], cand[i], NULL, -1);
-			order_ports(m, o, cand[i], lids, nl, saved);
-			clear_delta(m);
+			/*
+			 * best_order()'s entries for o: order_ports() made
+			 * them from these same loads, counts and tables
+			 */
+			memcpy(m->next, m->bnext, (size_t)nl * m->nrouters);
 			move(m, cand[i], lids, nl);
 			cur[i] = (uint8_t)o;
 		}
@@ -1027,19 +1072,18 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 		   int (*cyclic)(struct ft_ctx *c, struct ot_routing *out),
 		   bool twisted, bool *cycle)
 {
-	uint8_t **lft = out->lft;
 	const struct ot_fabric *f = c->f;
-	struct mix m = { .c = c, .lft = lft, .twisted = twisted };
+	struct mix m = { .c = c, .lft = out->lft, .twisted = twisted };
 	bool any = false;
 	uint8_t most[64] = { 0 }, have[64];
 	int32_t *cand = NULL;
-	uint8_t *cur = NULL, *save = NULL, *saved;
+	uint8_t *cur = NULL, *save = NULL;
 	uint16_t *lids = NULL;
-	uint32_t ncand = 0, i, j, nl, x, maxl = 0, lid, a;
+	uint32_t ncand = 0, i, j, nl, x, maxl = 0, lid;
 	uint64_t ncas = 0;
 	unsigned int o, d, e, free_vls, free_sls = 0, sl;
 	uint8_t osl[64] = { 0 }, ovl[64] = { 0 };
-	double base[2], s[2], best[1] = { 0 };
+	double base[2], s[2], best = 0;
 	unsigned int v, nvar, bv = 0;
 	uint8_t *keep = NULL, *kcur = NULL;
 	int error = 0, cyc;
@@ -1059,18 +1103,9 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 		return 0;
 	/* the most cables a router has into a line, per dimension */
 	for (x = 0; x < f->nnodes; x++) {
-		const struct ot_node *nd = &f->node[x];
-		unsigned int p;
-
 		if (c->kns->role[x] != OT_KNS_ROUTER)
 			continue;
-		memset(have, 0, sizeof(have));
-		for (p = 1; p <= nd->nports; p++) {
-			int32_t y = nd->port[p].peer;
-
-			if (y >= 0 && c->kns->role[y] == OT_KNS_SWITCH)
-				have[c->kns->dim[y]]++;
-		}
+		line_cables(c, (int32_t)x, NULL, have);
 		for (d = 0; d < c->n; d++)
 			most[d] = have[d] > most[d] ? have[d] : most[d];
 	}
@@ -1115,18 +1150,15 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 	/* every candidate LID's dimension order entries, to go back to */
 	save = malloc((size_t)ncand * maxl * m.nrouters + 1);
 	m.next = malloc((size_t)maxl * m.nrouters + 1);
+	m.bnext = malloc((size_t)maxl * m.nrouters + 1);
 	m.fixed = malloc((size_t)maxl * m.nrouters + 1);
-	if (!save || !m.next || !m.fixed) {
+	if (!save || !m.next || !m.bnext || !m.fixed) {
 		error = ot_error_nomem(c->err, "hdor");
 		goto out;
 	}
 	for (i = 0; i < ncand; i++) {
 		nl = router_lids(&m, cand[i], lids, maxl);
-		saved = save + (size_t)i * maxl * m.nrouters;
-		for (j = 0; j < nl; j++)
-			for (a = 0; a < m.nrouters; a++)
-				saved[(size_t)j * m.nrouters + a] =
-					lft[m.routers[a]][lids[j]];
+		entries(&m, lids, nl, save + (size_t)i * maxl * m.nrouters);
 	}
 	/* dimension order's uniform loads, the CAs' own cables too */
 	for (lid = 1; lid <= f->max_lid; lid++) {
@@ -1165,24 +1197,16 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 		m.ceil = nvar > 1 && v == 1 ? base[0] * (1 + MIX_SLACK) : 0;
 		greedy(&m, cand, cur, ncand, lids, maxl, save, free_vls);
 		score(&m, s);
-		if (!v || s[0] < best[0] - 1e-9) {
-			best[0] = s[0];
+		if (!v || s[0] < best - 1e-9) {
+			best = s[0];
 			bv = v;
 			snapshot(&m, cand, cur, ncand, lids, maxl, keep, kcur);
 		}
 		if (v + 1 < nvar || bv != v)
 			back(&m, cand, cur, ncand, lids, maxl, save);
 	}
-	/* the best one's entries back, as they were */
-	for (i = 0; bv != nvar - 1 && i < ncand; i++) {
-		if (!kcur[i])
-			continue;
-		nl = router_lids(&m, cand[i], lids, maxl);
-		memcpy(m.next, keep + (size_t)i * maxl * m.nrouters,
-		       (size_t)nl * m.nrouters);
-		move(&m, cand[i], lids, nl);
-		cur[i] = kcur[i];
-	}
+	if (bv != nvar - 1) /* the best one's entries back, as they were */
+		restore(&m, cand, cur, ncand, lids, maxl, keep, kcur);
 	score(&m, s);
 	if (!(s[0] < base[0] - 1e-9)) {
 		/* not better: every entry back to dimension order */
@@ -1243,7 +1267,6 @@ out:
 	free(save);
 	return error;
 }
-
 
 int ot_hdor_ft_mix(struct ft_ctx *c, struct ot_routing *out,
 		   unsigned int used_vls, uint32_t used_sls,
