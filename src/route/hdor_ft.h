@@ -23,6 +23,16 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 		     struct ot_error *err);
 
 /*
+ * The same with the other dimension orders of route/hdor_ft_mix.c drawn
+ * from every order of the dimensions, not only "e first, then the
+ * others in increasing order" (n at most 3; else ot_hdor_ft_route()'s): a
+ * candidate.
+ */
+int ot_hdor_ft_route_orders(const struct ot_fabric *f, struct ot_kns *kns,
+			    const struct ot_engine_budget *b,
+			    struct ot_routing *out, struct ot_error *err);
+
+/*
  * The same with two-plane pairs bounced through a third router of their
  * line instead of moved off dimension order (route/hdor_ft_bounce.c), and
  * with ca_deal the escaped LIDs dealt as ot_hdor_ft_route_ca() deals
