@@ -567,29 +567,6 @@ static bool hdor_ft_uneven(const struct ot_fabric *f,
 	return uneven;
 }
 
-/* The next permutation of p[0..n) in lexical order; false after the last. */
-static bool next_perm(uint8_t *p, unsigned int n)
-{
-	unsigned int i = n - 1, j = n - 1;
-	uint8_t t;
-
-	while (i > 0 && p[i - 1] >= p[i])
-		i--;
-	if (!i)
-		return false;
-	while (p[j] <= p[i - 1])
-		j--;
-	t = p[i - 1];
-	p[i - 1] = p[j];
-	p[j] = t;
-	for (j = n - 1; i < j; i++, j--) {
-		t = p[i];
-		p[i] = p[j];
-		p[j] = t;
-	}
-	return true;
-}
-
 /*
  * hdor on fat-tree lines of kns (recognized as num numbers it, NULL: as
  * found; out owns kns from here), then the routings of
@@ -691,7 +668,7 @@ static void hdor_ft_best_order(const struct ot_fabric *f, unsigned int n,
 		perm[d] = kept[d] = (uint8_t)d;
 	if ((best = ot_hdor_ft_uniform_max(out)) < 0)
 		return;
-	while (next_perm(perm, n))
+	while (ot_hdor_next_perm(perm, n))
 		if (hdor_ft_keep_better(f, &num, b, out, &best))
 			memcpy(kept, perm, n);
 	ot_routing_phase(out, "orders", t);
@@ -778,7 +755,7 @@ static void hdor_ft_every_order(const struct ot_fabric *f,
 		ot_routing_free(o);
 		if (at != &each)
 			at = &each;
-		else if (!next_perm(perm, 3))
+		else if (!ot_hdor_next_perm(perm, 3))
 			break;
 	}
 	ot_routing_phase(out, "every order", t);

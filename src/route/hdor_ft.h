@@ -61,6 +61,29 @@ int ot_hdor_ft_route_ca(const struct ot_fabric *f, struct ot_kns *kns,
  */
 const struct ot_kns *ot_hdor_ft_kns(const struct ot_routing *r);
 
+/* The next permutation of p[0..n) in lexical order; false after the last. */
+static inline bool ot_hdor_next_perm(uint8_t *p, unsigned int n)
+{
+	unsigned int i = n - 1, j = n - 1;
+	uint8_t t;
+
+	while (i > 0 && p[i - 1] >= p[i])
+		i--;
+	if (!i)
+		return false;
+	while (p[j] <= p[i - 1])
+		j--;
+	t = p[i - 1];
+	p[i - 1] = p[j];
+	p[j] = t;
+	for (j = n - 1; i < j; i++, j--) {
+		t = p[i];
+		p[i] = p[j];
+		p[j] = t;
+	}
+	return true;
+}
+
 /*
  * The busiest channel's load when every CA sends to every CA LID along
  * r's tables, or -1 past a bound on the pairs (or out of memory): how

@@ -95,6 +95,7 @@
 #include <string.h>
 
 #include "model/routing.h"
+#include "route/hdor_ft.h"
 #include "route/hdor_ft_int.h"
 
 /* Bound on the CA pairs walked (as ot_hdor_ft_uniform_max()'s). */
@@ -158,27 +159,12 @@ struct mix {
  */
 static void all_orders(struct mix *m)
 {
-	unsigned int n = m->c->n, i, j, o;
-	uint8_t p[MIX_ALL_DIMS], tmp;
+	unsigned int n = m->c->n, i, o;
+	uint8_t p[MIX_ALL_DIMS];
 
 	for (i = 0; i < n; i++)
 		p[i] = (uint8_t)i;
-	for (;;) {
-		/* the next permutation of p, lexically */
-		for (i = n - 1; i > 0 && p[i - 1] > p[i]; i--)
-			;
-		if (!i)
-			return;
-		for (j = n - 1; p[j] < p[i - 1]; j--)
-			;
-		tmp = p[i - 1];
-		p[i - 1] = p[j];
-		p[j] = tmp;
-		for (j = n - 1; i < j; i++, j--) {
-			tmp = p[i];
-			p[i] = p[j];
-			p[j] = tmp;
-		}
+	while (ot_hdor_next_perm(p, n)) {
 		for (o = 0; o < m->norders &&
 			    memcmp(m->orders[o], p, n) != 0; o++)
 			;
