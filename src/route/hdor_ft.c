@@ -1128,11 +1128,12 @@ static void free_ctx(struct ft_ctx *c)
 static int route_ft(const struct ot_fabric *f, struct ot_kns *kns,
 		    const struct ot_engine_budget *b, struct ot_routing *out,
 		    struct ot_error *err, bool bounce, bool ca_deal,
-		    bool *moved)
+		    bool *moved, bool all_orders)
 {
 	struct ft_ctx c = { .f = f, .kns = kns, .err = err, .bounce = bounce,
 			    .k = kns->k, .n = kns->n, .nlay = 1,
 			    .lsl = { ESC_SL }, .ca_deal = ca_deal,
+			    .all_orders = all_orders,
 			    /* the candidate with bounces keeps one for them */
 			    .max_vls = (b ? b->max_vls : ESC_DEFAULT_VLS) -
 				       (bounce ? 1 : 0),
@@ -1256,14 +1257,21 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 		     const struct ot_engine_budget *b, struct ot_routing *out,
 		     struct ot_error *err)
 {
-	return route_ft(f, kns, b, out, err, false, false, NULL);
+	return route_ft(f, kns, b, out, err, false, false, NULL, false);
+}
+
+int ot_hdor_ft_route_orders(const struct ot_fabric *f, struct ot_kns *kns,
+			    const struct ot_engine_budget *b,
+			    struct ot_routing *out, struct ot_error *err)
+{
+	return route_ft(f, kns, b, out, err, false, false, NULL, true);
 }
 
 int ot_hdor_ft_route_bounce(const struct ot_fabric *f, struct ot_kns *kns,
 			    const struct ot_engine_budget *b, bool ca_deal,
 			    struct ot_routing *out, struct ot_error *err)
 {
-	return route_ft(f, kns, b, out, err, true, ca_deal, NULL);
+	return route_ft(f, kns, b, out, err, true, ca_deal, NULL, false);
 }
 
 int ot_hdor_ft_route_ca(const struct ot_fabric *f, struct ot_kns *kns,
@@ -1271,5 +1279,5 @@ int ot_hdor_ft_route_ca(const struct ot_fabric *f, struct ot_kns *kns,
 			bool *moved, struct ot_routing *out,
 			struct ot_error *err)
 {
-	return route_ft(f, kns, b, out, err, false, ca_deal, moved);
+	return route_ft(f, kns, b, out, err, false, ca_deal, moved, false);
 }

@@ -23,6 +23,16 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 		     struct ot_error *err);
 
 /*
+ * The same with the other dimension orders of route/hdor_ft_mix.c drawn
+ * from every order of the dimensions, not only "e first, then the
+ * others in increasing order" (n at most 3; else ot_hdor_ft_route()'s): a
+ * candidate.
+ */
+int ot_hdor_ft_route_orders(const struct ot_fabric *f, struct ot_kns *kns,
+			    const struct ot_engine_budget *b,
+			    struct ot_routing *out, struct ot_error *err);
+
+/*
  * The same with two-plane pairs bounced through a third router of their
  * line instead of moved off dimension order (route/hdor_ft_bounce.c), and
  * with ca_deal the escaped LIDs dealt as ot_hdor_ft_route_ca() deals
@@ -50,6 +60,29 @@ int ot_hdor_ft_route_ca(const struct ot_fabric *f, struct ot_kns *kns,
  * ot_hdor_ft_route(); else NULL.  Valid as long as r is.
  */
 const struct ot_kns *ot_hdor_ft_kns(const struct ot_routing *r);
+
+/* The next permutation of p[0..n) in lexical order; false after the last. */
+static inline bool ot_hdor_next_perm(uint8_t *p, unsigned int n)
+{
+	unsigned int i = n - 1, j = n - 1;
+	uint8_t t;
+
+	while (i > 0 && p[i - 1] >= p[i])
+		i--;
+	if (!i)
+		return false;
+	while (p[j] <= p[i - 1])
+		j--;
+	t = p[i - 1];
+	p[i - 1] = p[j];
+	p[j] = t;
+	for (j = n - 1; i < j; i++, j--) {
+		t = p[i];
+		p[i] = p[j];
+		p[j] = t;
+	}
+	return true;
+}
 
 /*
  * The busiest channel's load when every CA sends to every CA LID along

@@ -162,6 +162,11 @@ struct ft_ctx {
 	uint32_t nbkeys;
 	uint8_t bvl[OT_NUM_SLS];
 	unsigned int nbounce;
+	/*
+	 * The mixing (route/hdor_ft_mix.c) tries every order of the
+	 * dimensions, not only "e first" (n at most 3).
+	 */
+	bool all_orders;
 };
 
 /* Coordinates of x in dimensions below d, as a number. */

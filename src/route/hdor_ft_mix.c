@@ -22,10 +22,13 @@
  * most any router has into a line of that dimension, or some line is
  * thin (never on an intact fabric: its tables stay byte-identical).  The
  * orders: dimension order (order 0) and, for each dimension e > 0, "e
- * first, then the others in increasing order" (order e).  Every router
- * with CAs is a candidate: those short of cables first, then those in a
- * thin line, then the rest, each by coordinates; all its CA LIDs move
- * together; escaped LIDs (on an escape layer) never.  Each order other
+ * first, then the others in increasing order" (order e); with
+ * c->all_orders at n = 3 (ot_hdor_ft_route_orders(), a candidate of
+ * route/hdor.c) also the other two orders, the greedy then run with the
+ * first n orders and again with all of them, the least busiest kept.
+ * Every router with CAs is a candidate: those short of cables first,
+ * then those in a thin line, then the rest, each by coordinates; all its
+ * CA LIDs move together; escaped LIDs (on an escape layer) never.  Each order other
  * than 0 in use takes an SL and a VL of its own: the VLs left by VL 0,
  * the twists and the escape layers within the budget (c->max_vls; the
  * layers are placed first), the SLs none of those use below c->max_sls.
@@ -92,6 +95,7 @@
 #include <string.h>
 
 #include "model/routing.h"
+#include "route/hdor_ft.h"
 #include "route/hdor_ft_int.h"
 
 /* Bound on the CA pairs walked (as ot_hdor_ft_uniform_max()'s). */
@@ -102,6 +106,8 @@
 #define MIX_LOAD_DIMS 8
 /* How far above dimension order's the greedy's busiest may rise (see ceil). */
 #define MIX_SLACK 0.1
+/* The most dimensions every order of them is tried for (n! orders). */
+#define MIX_ALL_DIMS 3
 
 struct mix {
 	struct ft_ctx *c;
@@ -137,6 +143,7 @@ struct mix {
 	uint32_t netouched;
 	uint8_t orders[64][64]; /* order o: its dimensions in turn */
 	unsigned int norders;
+	unsigned int ntry;      /* the greedy tries orders 0 to ntry - 1 */
 	double sumsq;      /* the score's second part (see pw()) */
 	/*
 	 * A move that lowers the score's second part may raise the busiest
@@ -146,6 +153,26 @@ struct mix {
 	 */
 	double ceil;
 };
+
+/*
+ * Every other order of the dimensions after the first m->norders, in
+ * lexical order (n at most MIX_ALL_DIMS).
+ */
+static void all_orders(struct mix *m)
+{
+	unsigned int n = m->c->n, i, o;
+	uint8_t p[MIX_ALL_DIMS];
+
+	for (i = 0; i < n; i++)
+		p[i] = (uint8_t)i;
+	while (ot_hdor_next_perm(p, n)) {
+		for (o = 0; o < m->norders &&
+			    memcmp(m->orders[o], p, n) != 0; o++)
+			;
+		if (o == m->norders)
+			memcpy(m->orders[m->norders++], p, n);
+	}
+}
 
 /* Router r's first dimension in order o where it and router t differ. */
 static int first_in(const struct mix *m, unsigned int o, int32_t r,
@@ -213,28 +240,36 @@ static bool has_way(const struct ft_ctx *c, int32_t r, unsigned int d,
  * Whether router r, with no up*-down* way into the line of order o's
  * first dimension e toward router t, keeps dimension order's entry for
  * t's LIDs (its CAs' packets to them on SL 0 and VL 0: c->hold) rather
- * than keeping t's LIDs from order o: where r's first differing
- * dimension d0 has a way, no dimension between d0 and e differs, and the
- * router r' it reaches there has a way into its line of e.  From r' on,
- * order o's entries take e, then the dimensions above e in increasing
- * order, so the path from r is a dimension order one, up*-down* in each
- * line, and VL 0's ranking (route/hdor_ft.c) covers it.  No packet of
- * order o passes r (they reach routers of t's value in e), so the entry
- * is r's own CAs'.
+ * than keeping t's LIDs from order o: where e is o's first dimension,
+ * r's first differing dimension d0 has a way, the dimensions the router
+ * r' it reaches there still differs in come in increasing order in o
+ * (for "e first" orders: none between d0 and e differs), and r' has a
+ * way into its line of e.  From r' on, order o's entries take e, then
+ * the others in increasing order, so the path from r is a dimension
+ * order one, up*-down* in each line, and VL 0's ranking
+ * (route/hdor_ft.c) covers it.  No packet of order o passes r (they
+ * reach routers of t's value in e first), so the entry is r's own CAs'.
  */
 static bool holds(const struct mix *m, unsigned int o, int32_t r, int32_t t)
 {
 	const struct ft_ctx *c = m->c;
 	const int16_t *rc = c->kns->coord + (size_t)r * c->n;
 	const int16_t *tc = c->kns->coord + (size_t)t * c->n;
-	int e = first_in(m, o, r, t), d0 = first_in(m, 0, r, t), d;
+	int e = first_in(m, o, r, t), d0 = first_in(m, 0, r, t), d, prev;
+	unsigned int i;
 	int32_t r2;
 
-	if (e < 0 || d0 >= e || has_way(c, r, e, t) || !has_way(c, r, d0, t))
+	if (e < 0 || e != m->orders[o][0] || d0 >= e || has_way(c, r, e, t) ||
+	    !has_way(c, r, d0, t))
 		return false;
-	for (d = d0 + 1; d < e; d++)
-		if (rc[d] != tc[d])
+	for (i = 0, prev = d0; i < c->n; i++) {
+		d = m->orders[o][i];
+		if (d == d0 || rc[d] == tc[d])
+			continue;
+		if (d < prev)
 			return false;
+		prev = d;
+	}
 	if (tc[d0] < 0)
 		return false;
 	r2 = c->kns->lines[c->rline[(size_t)r * c->n + d0]].router[tc[d0]];
@@ -961,7 +996,7 @@ static unsigned int best_order(struct mix *m, const uint8_t *cur,
 	uint32_t j;
 
 	score(m, best);
-	for (o = 0; o < m->norders; o++) {
+	for (o = 0; o < m->ntry; o++) {
 		bool ok = true;
 
 		if (o == cur[i] ||
@@ -1070,7 +1105,7 @@ static int mix_sl2vl(struct ft_ctx *c, struct ot_routing *out, bool on)
 static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 		   unsigned int used_vls, uint32_t used_sls,
 		   int (*cyclic)(struct ft_ctx *c, struct ot_routing *out),
-		   bool twisted, bool *cycle)
+		   bool twisted, bool all, bool *cycle)
 {
 	const struct ot_fabric *f = c->f;
 	struct mix m = { .c = c, .lft = out->lft, .twisted = twisted };
@@ -1084,7 +1119,7 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 	unsigned int o, d, e, free_vls, free_sls = 0, sl;
 	uint8_t osl[64] = { 0 }, ovl[64] = { 0 };
 	double base[2], s[2], best = 0;
-	unsigned int v, nvar, bv = 0;
+	unsigned int v, nvar, nbase, bv = 0;
 	uint8_t *keep = NULL, *kcur = NULL;
 	int error = 0, cyc;
 
@@ -1127,6 +1162,8 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 				m.orders[e][j++] = (uint8_t)d;
 	}
 	m.norders = c->n;
+	if (all && c->n <= MIX_ALL_DIMS)
+		all_orders(&m);
 	cand = malloc(ncand * sizeof(*cand));
 	cur = calloc(ncand, 1);
 	lids = malloc(((size_t)f->max_lid + 1) * sizeof(*lids));
@@ -1185,7 +1222,8 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 	 * carries least is kept, its entries put back as they were: no
 	 * fabric gets worse than by LID counts alone.
 	 */
-	nvar = m.byload ? 3 : 1;
+	nbase = m.byload ? 3 : 1;
+	nvar = m.norders > c->n ? 2 * nbase : nbase;
 	keep = malloc((size_t)ncand * maxl * m.nrouters + 1);
 	kcur = calloc(ncand + 1, 1);
 	if (!keep || !kcur) {
@@ -1193,8 +1231,10 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 		goto out;
 	}
 	for (v = 0; v < nvar; v++) {
-		m.byload = nvar > 1 && v < 2;
-		m.ceil = nvar > 1 && v == 1 ? base[0] * (1 + MIX_SLACK) : 0;
+		m.ntry = v < nbase ? c->n : m.norders;
+		m.byload = nbase > 1 && v % nbase < 2;
+		m.ceil = nbase > 1 && v % nbase == 1 ?
+				 base[0] * (1 + MIX_SLACK) : 0;
 		greedy(&m, cand, cur, ncand, lids, maxl, save, free_vls);
 		score(&m, s);
 		if (!v || s[0] < best - 1e-9) {
@@ -1274,9 +1314,14 @@ int ot_hdor_ft_mix(struct ft_ctx *c, struct ot_routing *out,
 {
 	bool cycle = false;
 
-	if (mix_run(c, out, used_vls, used_sls, cyclic, true, &cycle))
+	if (mix_run(c, out, used_vls, used_sls, cyclic, true, c->all_orders,
+		    &cycle))
+		return -1;
+	if (cycle && c->all_orders && c->n > 2 && c->n <= MIX_ALL_DIMS &&
+	    mix_run(c, out, used_vls, used_sls, cyclic, true, false, &cycle))
 		return -1;
 	if (!cycle || !c->ntwist)
 		return 0;
-	return mix_run(c, out, used_vls, used_sls, cyclic, false, &cycle);
+	return mix_run(c, out, used_vls, used_sls, cyclic, false, false,
+		       &cycle);
 }
