@@ -121,6 +121,22 @@ struct tally {
 	unsigned int better, used;
 };
 
+
+/*
+ * A test's draws summed: at least used fabrics, at least better of them
+ * above the routing within 1 VL, and the default routings' figures at
+ * least gain times that routing's.
+ */
+static void tally_check(const char *test, const struct tally *t,
+			unsigned int used, unsigned int better, double gain)
+{
+	fprintf(stderr, "%s: %u fabrics, %u better, default / 1 VL %.4f\n",
+		test, t->used, t->better, t->b > 0 ? t->d / t->b : 0);
+	ck_assert_msg(t->used >= used, "%s: only %u fabrics", test, t->used);
+	ck_assert_msg(t->better >= better && t->d >= gain * t->b,
+		      "%s: default %.4f against %.4f within 1 VL (sums over %u fabrics, %u better)",
+		      test, t->d, t->b, t->used, t->better);
+}
 /*
  * hdor's default routing of g and its routing within 1 VL, each held to
  * checked_all() and the first never below the second, into t (test:
@@ -199,12 +215,7 @@ START_TEST(thin_lines_gain)
 			 ", %u line cables cut", ncut);
 		route_both(g, desc, "thin_lines_gain", &t);
 	}
-	fprintf(stderr, "thin_lines_gain: %u fabrics, %u better, default / 1 VL %.3f\n",
-		t.used, t.better, t.b > 0 ? t.d / t.b : 0);
-	ck_assert_msg(t.used >= THIN_MIN_USED, "only %u fabrics", t.used);
-	ck_assert_msg(t.better >= THIN_MIN_BETTER && t.d >= THIN_GAIN * t.b,
-		      "default %.4f against %.4f within 1 VL (sums over %u fabrics, %u better)",
-		      t.d, t.b, t.used, t.better);
+	tally_check("thin_lines_gain", &t, THIN_MIN_USED, THIN_MIN_BETTER, THIN_GAIN);
 }
 END_TEST
 
@@ -258,12 +269,7 @@ START_TEST(mix_ports_by_load)
 			 p.drop_seed);
 		route_both(gen(&p, 0), desc, "mix_ports_by_load", &t);
 	}
-	fprintf(stderr, "mix_ports_by_load: %u fabrics, %u better, default / 1 VL %.4f\n",
-		t.used, t.better, t.b > 0 ? t.d / t.b : 0);
-	ck_assert_msg(t.used >= LOAD_DRAWS, "only %u fabrics", t.used);
-	ck_assert_msg(t.better >= LOAD_MIN_BETTER && t.d >= LOAD_GAIN * t.b,
-		      "default %.4f against %.4f within 1 VL (sums over %u fabrics, %u better)",
-		      t.d, t.b, t.used, t.better);
+	tally_check("mix_ports_by_load", &t, LOAD_DRAWS, LOAD_MIN_BETTER, LOAD_GAIN);
 }
 END_TEST
 
@@ -315,12 +321,7 @@ START_TEST(mix_every_order)
 			 p.drop_links, p.drop_seed);
 		route_both(gen(&p, 0), desc, "mix_every_order", &t);
 	}
-	fprintf(stderr, "mix_every_order: %u fabrics, %u better, default / 1 VL %.4f\n",
-		t.used, t.better, t.b > 0 ? t.d / t.b : 0);
-	ck_assert_msg(t.used >= EVERY_DRAWS, "only %u fabrics", t.used);
-	ck_assert_msg(t.better >= EVERY_MIN_BETTER && t.d >= EVERY_GAIN * t.b,
-		      "default %.4f against %.4f within 1 VL (sums over %u fabrics, %u better)",
-		      t.d, t.b, t.used, t.better);
+	tally_check("mix_every_order", &t, EVERY_DRAWS, EVERY_MIN_BETTER, EVERY_GAIN);
 }
 END_TEST
 
