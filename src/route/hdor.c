@@ -586,9 +586,26 @@ static int hdor_ft_route_kept(const struct ot_fabric *f, struct ot_kns *kns,
 	return error;
 }
 
-/* hdor on fat-tree lines, numbered by num. */
+/* One routing of fat-tree lines by a recognized KNS: as kept, or a candidate. */
+typedef int hdor_ft_router(const struct ot_fabric *f, struct ot_kns *kns,
+			   const struct ot_kns_numbering *num,
+			   const struct ot_engine_budget *b,
+			   struct ot_routing *out, struct ot_error *why);
+
+/* The other dimension orders drawn from every order (num is the caller's). */
+static int hdor_ft_route_every(const struct ot_fabric *f, struct ot_kns *kns,
+			       const struct ot_kns_numbering *num,
+			       const struct ot_engine_budget *b,
+			       struct ot_routing *out, struct ot_error *why)
+{
+	(void)num;
+	return ot_hdor_ft_route_orders(f, kns, b, out, why);
+}
+
+/* hdor on fat-tree lines, numbered by num, routed by route. */
 static int hdor_ft_order(const struct ot_fabric *f,
 			 const struct ot_kns_numbering *num,
+			 hdor_ft_router *route,
 			 const struct ot_engine_budget *b,
 			 struct ot_routing *out, struct ot_error *why)
 {
@@ -598,7 +615,7 @@ static int hdor_ft_order(const struct ot_fabric *f,
 
 	error = ot_kns_ft_recognize_as(f, num, &kns, &looks_ft, why);
 	if (!error)
-		error = hdor_ft_route_kept(f, kns, num, b, out, why);
+		error = route(f, kns, num, b, out, why);
 	return error;
 }
 
@@ -623,14 +640,16 @@ static int hdor_ft_order(const struct ot_fabric *f,
 #define HDOR_ORDER_WORK (1u << 17)
 
 /*
- * hdor numbered by num, kept in out where its busiest channel under
- * uniform traffic carries strictly fewer flows than *best (then updated),
- * or as many on fewer VLs (another numbering can reach out's busiest
- * channel without the VL of another dimension order, say).  Whether it
- * was kept; false too when out of memory.
+ * hdor numbered by num and routed by route, kept in out where its busiest
+ * channel under uniform traffic carries strictly fewer flows than *best
+ * (then updated), or, where on_vls, as many on fewer VLs (another
+ * numbering can reach out's busiest channel without the VL of another
+ * dimension order, say).  Whether it was kept; false too when out of
+ * memory.
  */
 static bool hdor_ft_keep_better(const struct ot_fabric *f,
 				const struct ot_kns_numbering *num,
+				hdor_ft_router *route, bool on_vls,
 				const struct ot_engine_budget *b,
 				struct ot_routing *out, double *best)
 {
@@ -641,9 +660,10 @@ static bool hdor_ft_keep_better(const struct ot_fabric *f,
 
 	if (!o)
 		return false;
-	if (!hdor_ft_order(f, num, b, o, &why) &&
+	if (!hdor_ft_order(f, num, route, b, o, &why) &&
 	    (m = ot_hdor_ft_uniform_max(o)) >= 0 &&
-	    (m < *best - 1e-9 || (m < *best + 1e-9 && o->nvls < out->nvls))) {
+	    (m < *best - 1e-9 ||
+	     (on_vls && m < *best + 1e-9 && o->nvls < out->nvls))) {
 		*best = m;
 		tmp = *out;
 		*out = *o;
@@ -669,7 +689,8 @@ static void hdor_ft_best_order(const struct ot_fabric *f, unsigned int n,
 	if ((best = ot_hdor_ft_uniform_max(out)) < 0)
 		return;
 	while (ot_hdor_next_perm(perm, n))
-		if (hdor_ft_keep_better(f, &num, b, out, &best))
+		if (hdor_ft_keep_better(f, &num, hdor_ft_route_kept, true,
+					b, out, &best))
 			memcpy(kept, perm, n);
 	ot_routing_phase(out, "orders", t);
 }
@@ -704,7 +725,8 @@ static unsigned int hdor_ft_best_flip(const struct ot_fabric *f,
 	if ((best = ot_hdor_ft_uniform_max(out)) < 0)
 		return 0;
 	for (num.flip = 1; num.flip < OT_KNS_FLIPS; num.flip++)
-		if (hdor_ft_keep_better(f, &num, b, out, &best))
+		if (hdor_ft_keep_better(f, &num, hdor_ft_route_kept, true,
+					b, out, &best))
 			kept = num.flip;
 	ot_routing_phase(out, "flips", t);
 	return kept;
@@ -731,34 +753,18 @@ static void hdor_ft_every_order(const struct ot_fabric *f,
 	const struct ot_kns *k = ot_hdor_ft_kns(out);
 	uint8_t perm[3] = { 0, 1, 2 };
 	struct ot_kns_numbering each = { .perm = perm };
-	const struct ot_kns_numbering *at = num->flip ? num : &each;
-	struct ot_routing *o, tmp;
-	double cur, m, t = ot_now_ms();
+	double cur, t = ot_now_ms();
 
 	if (!k || k->n != 3 || out->nvls < 2 ||
 	    (cur = ot_hdor_ft_uniform_max(out)) < 0)
 		return;
-	for (;;) {
-		struct ot_kns *kns = NULL;
-		struct ot_error why = { 0 };
-		bool looks_ft = false;
-
-		if (!(o = ot_routing_new(f)))
-			break;
-		if (!ot_kns_ft_recognize_as(f, at, &kns, &looks_ft, &why) &&
-		    !ot_hdor_ft_route_orders(f, kns, b, o, &why) &&
-		    (m = ot_hdor_ft_uniform_max(o)) >= 0 && m < cur - 1e-9) {
-			cur = m;
-			tmp = *out;
-			*out = *o;
-			*o = tmp;
-		}
-		ot_routing_free(o);
-		if (at != &each)
-			at = &each;
-		else if (!ot_hdor_next_perm(perm, 3))
-			break;
-	}
+	if (num->flip)
+		hdor_ft_keep_better(f, num, hdor_ft_route_every, false, b,
+				    out, &cur);
+	do
+		hdor_ft_keep_better(f, &each, hdor_ft_route_every, false, b,
+				    out, &cur);
+	while (ot_hdor_next_perm(perm, 3));
 	ot_routing_phase(out, "every order", t);
 }
 
