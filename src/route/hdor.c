@@ -441,7 +441,7 @@ static void set_promise(struct ot_routing *out, struct ot_kns *kns)
  * traffic carries less (VLs only where they gain); the layers where the
  * fabric is too large to walk every pair, or the second routing fails.
  */
-static void hdor_ft_fewer_layers(const struct ot_fabric *f,
+static bool hdor_ft_fewer_layers(const struct ot_fabric *f,
 				 const struct ot_kns_numbering *num,
 				 const struct ot_engine_budget *b,
 				 struct ot_routing *out)
@@ -453,11 +453,11 @@ static void hdor_ft_fewer_layers(const struct ot_fabric *f,
 	struct ot_routing *one, tmp;
 	struct ot_kns *kns = NULL;
 	struct ot_error why = { 0 };
-	bool looks_ft = false;
+	bool looks_ft = false, kept = false;
 	double t = ot_now_ms();
 
 	if (many < 0 || !(one = ot_routing_new(f)))
-		return;
+		return false;
 	if (!ot_kns_ft_recognize_as(f, num, &kns, &looks_ft, &why) &&
 	    !ot_hdor_ft_route(f, kns, &two, one, &why) &&
 	    (one_max = ot_hdor_ft_uniform_max(one)) >= 0 &&
@@ -465,9 +465,61 @@ static void hdor_ft_fewer_layers(const struct ot_fabric *f,
 		tmp = *out;
 		*out = *one;
 		*one = tmp;
+		kept = true;
 	}
 	ot_routing_free(one);
 	ot_routing_phase(out, "layers", t);
+	return kept;
+}
+
+/*
+ * Escape layers traded for other dimension orders.  The layers are
+ * placed first and may take every VL of the budget, leaving the mixing
+ * of route/hdor_ft_mix.c none (issue 22's draw of seed 917: VL 1 to 3
+ * escape layers, and a router left one cable into its last line takes
+ * 131 of its CA's 143 arrivals over it, 148 flows with the escape
+ * layers'; no other order can take them off).  So hdor is routed again
+ * with at most 1, 2, ... escape layers (ot_hdor_ft_route_layers(), the
+ * escaped LIDs dealt by CA-to-CA traffic), as long as that leaves a VL
+ * of the budget to the orders, each kept in out where its busiest
+ * channel under uniform traffic carries strictly fewer flows (917: one
+ * layer and the orders on VL 2, 146 flows).  After the candidates
+ * above, which route with every layer the budget allows; only where
+ * out uses more than two VLs or fewer layers were kept (never on an
+ * intact fabric; where one layer was kept from the start, the mixing
+ * had its VLs already).
+ */
+static void hdor_ft_layers_for_orders(const struct ot_fabric *f,
+				      const struct ot_kns_numbering *num,
+				      const struct ot_engine_budget *b,
+				      struct ot_routing *out)
+{
+	/* ot_hdor_ft_route()'s default budget: 4 data VLs */
+	unsigned int max = b ? b->max_vls : 4, lay;
+	struct ot_routing *o, tmp;
+	double cur, m, t = ot_now_ms();
+
+	if (out->nvls < 2 || (cur = ot_hdor_ft_uniform_max(out)) < 0)
+		return;
+	/* VL 0, the layers, and one VL for the orders at least */
+	for (lay = 1; lay + 2 <= max; lay++) {
+		struct ot_kns *kns = NULL;
+		struct ot_error why = { 0 };
+		bool looks_ft = false;
+
+		if (!(o = ot_routing_new(f)))
+			break;
+		if (!ot_kns_ft_recognize_as(f, num, &kns, &looks_ft, &why) &&
+		    !ot_hdor_ft_route_layers(f, kns, b, lay, o, &why) &&
+		    (m = ot_hdor_ft_uniform_max(o)) >= 0 && m < cur - 1e-9) {
+			cur = m;
+			tmp = *out;
+			*out = *o;
+			*o = tmp;
+		}
+		ot_routing_free(o);
+	}
+	ot_routing_phase(out, "layers for orders", t);
 }
 
 /*
@@ -578,11 +630,15 @@ static int hdor_ft_route_kept(const struct ot_fabric *f, struct ot_kns *kns,
 			      struct ot_routing *out, struct ot_error *why)
 {
 	int error = ot_hdor_ft_route(f, kns, b, out, why);
+	bool few = false, room;
 
 	if (!error && out->nvls > 2)
-		hdor_ft_fewer_layers(f, num, b, out);
+		few = hdor_ft_fewer_layers(f, num, b, out);
+	room = !error && (out->nvls > 2 || few);
 	if (!error)
 		hdor_ft_candidates(f, num, b, out);
+	if (room)
+		hdor_ft_layers_for_orders(f, num, b, out);
 	return error;
 }
 
