@@ -242,6 +242,28 @@ END_TEST
 #define LOAD_MIN_BETTER 1
 #define LOAD_GAIN 1.06
 
+/*
+ * The rest of p (k, n and CAs drawn) for lines of one stage with two
+ * switches, each router cabled to each, ports shuffled, 5 % of the
+ * cables and up to drops - 1 % more dropped; its gen options into desc.
+ */
+static void two_switches(struct ot_prng *rng, struct ot_kns_params *p,
+			 unsigned int drops, char *desc, size_t len)
+{
+	p->links = 1;
+	p->stages = 1;
+	p->line_down[1] = p->k;
+	p->line_up[1] = 2;
+	p->shuffle = true;
+	p->seed = ot_prng_next(rng);
+	p->drop_links = 0.05 + 0.01 * ot_prng_below(rng, drops);
+	p->drop_seed = ot_prng_below(rng, 1000);
+	describe(p, desc, len);
+	snprintf(desc + strlen(desc), len - strlen(desc),
+		 " --drop-links %.2f --seed %" PRIu64, p->drop_links,
+		 p->drop_seed);
+}
+
 START_TEST(mix_ports_by_load)
 {
 	static const unsigned int ks[] = { 3, 4, 4, 6 };
@@ -257,18 +279,7 @@ START_TEST(mix_ports_by_load)
 		p.k = ks[ot_prng_below(&rng, sizeof(ks) / sizeof(ks[0]))];
 		p.n = p.k < 4 ? 2 + ot_prng_below(&rng, 2) : 2;
 		p.cas = 1 + ot_prng_below(&rng, 3);
-		p.links = 1;
-		p.stages = 1;
-		p.line_down[1] = p.k;
-		p.line_up[1] = 2;
-		p.shuffle = true;
-		p.seed = ot_prng_next(&rng);
-		p.drop_links = 0.05 + 0.01 * ot_prng_below(&rng, 6);
-		p.drop_seed = ot_prng_below(&rng, 1000);
-		describe(&p, desc, sizeof(desc));
-		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
-			 " --drop-links %.2f --seed %" PRIu64, p.drop_links,
-			 p.drop_seed);
+		two_switches(&rng, &p, 6, desc, sizeof(desc));
 		route_both(gen(&p, 0), desc, "mix_ports_by_load", &t);
 	}
 	tally_check("mix_ports_by_load", &t, LOAD_DRAWS, LOAD_MIN_BETTER, LOAD_GAIN,
@@ -368,18 +379,7 @@ START_TEST(layers_for_orders)
 		p.k = 8 + 2 * ot_prng_below(&rng, 2);
 		p.n = 2;
 		p.cas = 2;
-		p.links = 1;
-		p.stages = 1;
-		p.line_down[1] = p.k;
-		p.line_up[1] = 2;
-		p.shuffle = true;
-		p.seed = ot_prng_next(&rng);
-		p.drop_links = 0.05 + 0.01 * ot_prng_below(&rng, 5);
-		p.drop_seed = ot_prng_below(&rng, 1000);
-		describe(&p, desc, sizeof(desc));
-		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
-			 " --drop-links %.2f --seed %" PRIu64, p.drop_links,
-			 p.drop_seed);
+		two_switches(&rng, &p, 5, desc, sizeof(desc));
 		g = gen(&p, 0);
 		if (ot_engine_run(hdor, g, &r, &err)) {
 			/* a line cut in two: refused by name */
