@@ -51,7 +51,9 @@
  * another dimension order (one dimension first), each order on an SL
  * and VL of its own on every hop, from the VLs the twists and escape
  * layers leave; kept only where the busiest channel under uniform
- * traffic carries less (the deadlock argument is in that file).
+ * traffic carries less (the deadlock argument is in that file).  Where
+ * the layers leave none, route/hdor.c routes again with fewer layers
+ * (ot_hdor_ft_route_layers(): hdor_ft_layers_for_orders()).
  *
  * Spreading (route/hdor_ft_bal.c).  Among the candidate cables (parallel
  * cables, several parents, several children above t) the destinations
