@@ -51,7 +51,9 @@
  * another dimension order (one dimension first), each order on an SL
  * and VL of its own on every hop, from the VLs the twists and escape
  * layers leave; kept only where the busiest channel under uniform
- * traffic carries less (the deadlock argument is in that file).
+ * traffic carries less (the deadlock argument is in that file).  Where
+ * the layers leave none, route/hdor.c routes again with fewer layers
+ * (ot_hdor_ft_route_layers(): hdor_ft_layers_for_orders()).
  *
  * Spreading (route/hdor_ft_bal.c).  Among the candidate cables (parallel
  * cables, several parents, several children above t) the destinations
@@ -1128,7 +1130,7 @@ static void free_ctx(struct ft_ctx *c)
 static int route_ft(const struct ot_fabric *f, struct ot_kns *kns,
 		    const struct ot_engine_budget *b, struct ot_routing *out,
 		    struct ot_error *err, bool bounce, bool ca_deal,
-		    bool *moved, bool all_orders)
+		    bool *moved, bool all_orders, unsigned int max_lay)
 {
 	struct ft_ctx c = { .f = f, .kns = kns, .err = err, .bounce = bounce,
 			    .k = kns->k, .n = kns->n, .nlay = 1,
@@ -1137,7 +1139,8 @@ static int route_ft(const struct ot_fabric *f, struct ot_kns *kns,
 			    /* the candidate with bounces keeps one for them */
 			    .max_vls = (b ? b->max_vls : ESC_DEFAULT_VLS) -
 				       (bounce ? 1 : 0),
-			    .max_sls = b ? b->max_sls : OT_NUM_SLS };
+			    .max_sls = b ? b->max_sls : OT_NUM_SLS,
+			    .max_lay = max_lay };
 	struct ot_promise *pr = &out->promise;
 	struct ft_esc *pe = NULL;
 	uint32_t *w = NULL;
@@ -1257,21 +1260,21 @@ int ot_hdor_ft_route(const struct ot_fabric *f, struct ot_kns *kns,
 		     const struct ot_engine_budget *b, struct ot_routing *out,
 		     struct ot_error *err)
 {
-	return route_ft(f, kns, b, out, err, false, false, NULL, false);
+	return route_ft(f, kns, b, out, err, false, false, NULL, false, 0);
 }
 
 int ot_hdor_ft_route_orders(const struct ot_fabric *f, struct ot_kns *kns,
 			    const struct ot_engine_budget *b,
 			    struct ot_routing *out, struct ot_error *err)
 {
-	return route_ft(f, kns, b, out, err, false, false, NULL, true);
+	return route_ft(f, kns, b, out, err, false, false, NULL, true, 0);
 }
 
 int ot_hdor_ft_route_bounce(const struct ot_fabric *f, struct ot_kns *kns,
 			    const struct ot_engine_budget *b, bool ca_deal,
 			    struct ot_routing *out, struct ot_error *err)
 {
-	return route_ft(f, kns, b, out, err, true, ca_deal, NULL, false);
+	return route_ft(f, kns, b, out, err, true, ca_deal, NULL, false, 0);
 }
 
 int ot_hdor_ft_route_ca(const struct ot_fabric *f, struct ot_kns *kns,
@@ -1279,5 +1282,15 @@ int ot_hdor_ft_route_ca(const struct ot_fabric *f, struct ot_kns *kns,
 			bool *moved, struct ot_routing *out,
 			struct ot_error *err)
 {
-	return route_ft(f, kns, b, out, err, false, ca_deal, moved, false);
+	return route_ft(f, kns, b, out, err, false, ca_deal, moved, false,
+			0);
+}
+
+int ot_hdor_ft_route_layers(const struct ot_fabric *f, struct ot_kns *kns,
+			    const struct ot_engine_budget *b,
+			    unsigned int layers, struct ot_routing *out,
+			    struct ot_error *err)
+{
+	return route_ft(f, kns, b, out, err, false, true, NULL, false,
+			layers ? layers : 1);
 }

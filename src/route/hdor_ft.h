@@ -33,6 +33,18 @@ int ot_hdor_ft_route_orders(const struct ot_fabric *f, struct ot_kns *kns,
 			    struct ot_routing *out, struct ot_error *err);
 
 /*
+ * The same with at most layers escape layers (at least 1), whatever b
+ * leaves: the VLs beyond go to the other dimension orders of
+ * route/hdor_ft_mix.c, which the layers may otherwise leave none; the
+ * escaped LIDs dealt as ot_hdor_ft_route_ca() with ca_deal deals them:
+ * a candidate.
+ */
+int ot_hdor_ft_route_layers(const struct ot_fabric *f, struct ot_kns *kns,
+			    const struct ot_engine_budget *b,
+			    unsigned int layers, struct ot_routing *out,
+			    struct ot_error *err);
+
+/*
  * The same with two-plane pairs bounced through a third router of their
  * line instead of moved off dimension order (route/hdor_ft_bounce.c), and
  * with ca_deal the escaped LIDs dealt as ot_hdor_ft_route_ca() deals

@@ -568,6 +568,8 @@ static int escape_layers(struct ft_ctx *c, const double *inject,
 	c->nlay = 1;
 	if (c->max_vls < maxl + 1)
 		maxl = c->max_vls > 1 ? c->max_vls - 1 : 1;
+	if (c->max_lay && maxl > c->max_lay)
+		maxl = c->max_lay;
 	if (maxl <= 1 || found < 0)
 		return 0;
 	error = lay_init(c, &lay[0], NULL, 0, inject);

@@ -105,11 +105,13 @@ struct ft_ctx {
 	/*
 	 * Escape layers: elay[lid] the layer of an escaped LID (0: the
 	 * first; NULL: all on it), lsl[i] layer i's SL; nlay the layers
-	 * used, max_vls and max_sls the budget (data VLs, path SLs).
+	 * used, max_vls and max_sls the budget (data VLs, path SLs);
+	 * max_lay, when not 0, the most layers (the VLs beyond left to the
+	 * other dimension orders: ot_hdor_ft_route_layers()).
 	 */
 	uint8_t *elay;
 	uint8_t lsl[ESC_MAX_LAYERS];
-	unsigned int nlay, max_vls, max_sls;
+	unsigned int nlay, max_vls, max_sls, max_lay;
 	/*
 	 * The final deal of the escaped LIDs weighs only CA-to-CA traffic
 	 * (route/hdor_ft_esc.c: struct ca_deal); moved: that changed what

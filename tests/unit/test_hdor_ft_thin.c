@@ -128,14 +128,15 @@ struct tally {
  * least gain times that routing's.
  */
 static void tally_check(const char *test, const struct tally *t,
-			unsigned int used, unsigned int better, double gain)
+			unsigned int used, unsigned int better, double gain,
+			unsigned int vls)
 {
-	fprintf(stderr, "%s: %u fabrics, %u better, default / 1 VL %.4f\n",
-		test, t->used, t->better, t->b > 0 ? t->d / t->b : 0);
+	fprintf(stderr, "%s: %u fabrics, %u better, default / %u VL %.4f\n",
+		test, t->used, t->better, vls, t->b > 0 ? t->d / t->b : 0);
 	ck_assert_msg(t->used >= used, "%s: only %u fabrics", test, t->used);
 	ck_assert_msg(t->better >= better && t->d >= gain * t->b,
-		      "%s: default %.4f against %.4f within 1 VL (sums over %u fabrics, %u better)",
-		      test, t->d, t->b, t->used, t->better);
+		      "%s: default %.4f against %.4f within %u VL (sums over %u fabrics, %u better)",
+		      test, t->d, t->b, vls, t->used, t->better);
 }
 /*
  * hdor's default routing of g and its routing within 1 VL, each held to
@@ -215,7 +216,8 @@ START_TEST(thin_lines_gain)
 			 ", %u line cables cut", ncut);
 		route_both(g, desc, "thin_lines_gain", &t);
 	}
-	tally_check("thin_lines_gain", &t, THIN_MIN_USED, THIN_MIN_BETTER, THIN_GAIN);
+	tally_check("thin_lines_gain", &t, THIN_MIN_USED, THIN_MIN_BETTER, THIN_GAIN,
+		    1);
 }
 END_TEST
 
@@ -240,6 +242,28 @@ END_TEST
 #define LOAD_MIN_BETTER 1
 #define LOAD_GAIN 1.06
 
+/*
+ * The rest of p (k, n and CAs drawn) for lines of one stage with two
+ * switches, each router cabled to each, ports shuffled, 5 % of the
+ * cables and up to drops - 1 % more dropped; its gen options into desc.
+ */
+static void two_switches(struct ot_prng *rng, struct ot_kns_params *p,
+			 unsigned int drops, char *desc, size_t len)
+{
+	p->links = 1;
+	p->stages = 1;
+	p->line_down[1] = p->k;
+	p->line_up[1] = 2;
+	p->shuffle = true;
+	p->seed = ot_prng_next(rng);
+	p->drop_links = 0.05 + 0.01 * ot_prng_below(rng, drops);
+	p->drop_seed = ot_prng_below(rng, 1000);
+	describe(p, desc, len);
+	snprintf(desc + strlen(desc), len - strlen(desc),
+		 " --drop-links %.2f --seed %" PRIu64, p->drop_links,
+		 p->drop_seed);
+}
+
 START_TEST(mix_ports_by_load)
 {
 	static const unsigned int ks[] = { 3, 4, 4, 6 };
@@ -255,21 +279,11 @@ START_TEST(mix_ports_by_load)
 		p.k = ks[ot_prng_below(&rng, sizeof(ks) / sizeof(ks[0]))];
 		p.n = p.k < 4 ? 2 + ot_prng_below(&rng, 2) : 2;
 		p.cas = 1 + ot_prng_below(&rng, 3);
-		p.links = 1;
-		p.stages = 1;
-		p.line_down[1] = p.k;
-		p.line_up[1] = 2;
-		p.shuffle = true;
-		p.seed = ot_prng_next(&rng);
-		p.drop_links = 0.05 + 0.01 * ot_prng_below(&rng, 6);
-		p.drop_seed = ot_prng_below(&rng, 1000);
-		describe(&p, desc, sizeof(desc));
-		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
-			 " --drop-links %.2f --seed %" PRIu64, p.drop_links,
-			 p.drop_seed);
+		two_switches(&rng, &p, 6, desc, sizeof(desc));
 		route_both(gen(&p, 0), desc, "mix_ports_by_load", &t);
 	}
-	tally_check("mix_ports_by_load", &t, LOAD_DRAWS, LOAD_MIN_BETTER, LOAD_GAIN);
+	tally_check("mix_ports_by_load", &t, LOAD_DRAWS, LOAD_MIN_BETTER, LOAD_GAIN,
+		    1);
 }
 END_TEST
 
@@ -321,7 +335,77 @@ START_TEST(mix_every_order)
 			 p.drop_links, p.drop_seed);
 		route_both(gen(&p, 0), desc, "mix_every_order", &t);
 	}
-	tally_check("mix_every_order", &t, EVERY_DRAWS, EVERY_MIN_BETTER, EVERY_GAIN);
+	tally_check("mix_every_order", &t, EVERY_DRAWS, EVERY_MIN_BETTER, EVERY_GAIN,
+		    1);
+}
+END_TEST
+
+/*
+ * Escape layers traded for other dimension orders (route/hdor.c's
+ * hdor_ft_layers_for_orders()): KNS of 8 or 10 routers per line in two
+ * dimensions, lines of one stage with two switches (each router cabled
+ * to each), two CAs per router, ports shuffled, 5-9 % of the cables
+ * dropped, as issue 22's draw of seed 917 (12 x 12, one CA per router,
+ * too slow here: 0.966 -> 0.980), where the escape layers took every VL
+ * of the budget and left the mixing none.  Each default routing is
+ * checked (as above) and never below hdor's within 2 data VLs (one
+ * escape layer, no VL for another order); summed over the draws it must
+ * reach LAYERS_GAIN times that routing.  Measured 1.1380; without the
+ * routings set aside (main f863fa8) 1.1255, the draws of seeds 515
+ * (0.4807 against 0.4975 now) and 656 (0.4345 against 0.4523) lower: it
+ * fails there.  About a second a draw.
+ */
+#define LAYERS_DRAWS 6
+#define LAYERS_GAIN 1.13
+
+START_TEST(layers_for_orders)
+{
+	const struct ot_engine_budget two = { .max_vls = 2, .max_sls = 16,
+					      .why = "a test" };
+	const struct ot_engine *hdor = ot_engine_find("hdor");
+	struct ot_prng rng = { .state = 5 };
+	struct tally t = { 0 };
+	unsigned int tries = 0;
+
+	while (t.used < LAYERS_DRAWS && tries++ < 4 * LAYERS_DRAWS) {
+		struct ot_routing *r = NULL, *rb = NULL;
+		struct ot_error err = { 0 };
+		struct ot_kns_params p;
+		struct ot_fabric *g;
+		char desc[256];
+		double u, ub;
+
+		memset(&p, 0, sizeof(p));
+		p.k = 8 + 2 * ot_prng_below(&rng, 2);
+		p.n = 2;
+		p.cas = 2;
+		two_switches(&rng, &p, 5, desc, sizeof(desc));
+		g = gen(&p, 0);
+		if (ot_engine_run(hdor, g, &r, &err)) {
+			/* a line cut in two: refused by name */
+			ck_assert_msg(strstr(err.msg, "hdor: ") == err.msg,
+				      "%s: %s", desc, err.msg);
+			ot_fabric_free(g);
+			continue;
+		}
+		ck_assert_msg(!ot_engine_run_budget(hdor, g, &two, &rb, &err),
+			      "%s: within 2 VLs: %s", desc, err.msg);
+		u = checked_all(g, r, desc);
+		ub = checked_all(g, rb, desc);
+		ck_assert_msg(u >= ub - 1e-9, "%s: %.4f, within 2 VLs %.4f",
+			      desc, u, ub);
+		fprintf(stderr,
+			"layers_for_orders: %s: %u VLs %.4f, within 2 VLs %.4f\n",
+			desc, r->nvls, u, ub);
+		t.d += u;
+		t.b += ub;
+		t.better += u > ub + 1e-9;
+		t.used++;
+		ot_routing_free(r);
+		ot_routing_free(rb);
+		ot_fabric_free(g);
+	}
+	tally_check("layers_for_orders", &t, LAYERS_DRAWS, 1, LAYERS_GAIN, 2);
 }
 END_TEST
 
@@ -337,6 +421,10 @@ static Suite *hdor_ft_thin_suite(void)
 	tc = tcase_create("every");
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, mix_every_order);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("layers");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, layers_for_orders);
 	suite_add_tcase(s, tc);
 	return s;
 }
