@@ -939,7 +939,7 @@ static int finish(struct dmg *g)
 
 int ot_kns_dmg_place(const struct ot_kns_parts *pp, unsigned int *k,
 		     unsigned int *n, int16_t **coord, int8_t *pdim,
-		     struct ot_error *err)
+		     bool *by_colour, struct ot_error *err)
 {
 	struct dmg g = { .pp = pp, .f = pp->f, .err = err, .pdim = pdim };
 	struct coord_work w = { 0 };
@@ -992,6 +992,7 @@ int ot_kns_dmg_place(const struct ot_kns_parts *pp, unsigned int *k,
 		       g.n * sizeof(**coord));
 	*k = g.k;
 	*n = g.n;
+	*by_colour = g.col != NULL;
 out:
 	free(g.ri);
 	free(g.rnode);
