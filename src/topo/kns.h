@@ -58,6 +58,11 @@ struct ot_kns {
 	uint16_t *pos;
 	uint32_t nlines;
 	struct ot_kns_line *lines;
+	/*
+	 * Damaged lines only (topo/kns_dmg.c): some piece's coordinate was
+	 * left open by the cabling and taken by colour, not told by it.
+	 */
+	bool by_colour;
 };
 
 /*

@@ -55,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/refine.h"
 #include "model/uf.h"
 #include "topo/kns_dmg.h"
 
@@ -75,6 +76,7 @@ struct dmg {
 	uint32_t *mark;      /* per part */
 	uint32_t stamp;
 	int16_t *coord;      /* per router index, n each */
+	uint32_t *col;       /* per node: its refined colour, once needed */
 };
 
 static uint32_t psize(const struct dmg *g, uint32_t p)
@@ -643,22 +645,88 @@ static bool joined(const struct dmg *g, uint32_t r, unsigned int e)
 }
 
 /*
+ * Once every router is placed: each tuple of hyperplanes names one
+ * router (as finish() checks), so that a tie broken wrong is undone and
+ * the next place tried.  0, or -1 refused naming the two routers.
+ */
+static int distinct(struct dmg *g, struct coord_work *w)
+{
+	int32_t *at = w->first; /* nr + k entries */
+	uint32_t r;
+	uint64_t num;
+	unsigned int e;
+
+	for (r = 0; r < g->nr; r++)
+		at[r] = -1;
+	for (r = 0; r < g->nr; r++) {
+		for (e = g->n, num = 0; e-- > 0;)
+			num = num * g->k + (uint64_t)prov(g, w, e, r);
+		if (at[num] >= 0)
+			return ot_refuse(g->err, OT_ERR_TOPOLOGY,
+					 "router " NODE_FMT ": gets the same coordinates as router \"%s\"; no KNS, or too damaged to tell",
+					 NODE_ARGS(g->f, g->rnode[r]),
+					 g->f->node[g->rnode[at[num]]].desc);
+		at[num] = r;
+	}
+	return 0;
+}
+
+/*
+ * The colours of the fabric's nodes by refinement (model/refine.h), all
+ * starting alike: what the cabling tells of each node, whatever its
+ * GUID, port numbers or place in the node list.
+ */
+static int colours(struct dmg *g)
+{
+	uint32_t i, ncl;
+
+	g->col = malloc(((size_t)g->f->nnodes + 1) * sizeof(*g->col));
+	if (!g->col)
+		return ot_error_nomem(g->err, "kns");
+	for (i = 0; i < g->f->nnodes; i++)
+		g->col[i] = 0;
+	return ot_refine(g->f, g->col, 0, &ncl, g->err);
+}
+
+/* Router r before router s: by colour when asked (then GUID), or GUID. */
+static bool rbefore(const struct dmg *g, bool by_col, uint32_t r, uint32_t s)
+{
+	int32_t a = g->rnode[r], b = g->rnode[s];
+
+	if (by_col && g->col[a] != g->col[b])
+		return g->col[a] < g->col[b];
+	return ot_node_before(g->f, a, b);
+}
+
+/*
  * Once nothing is forced: a router cabled only into lines of dimension e
  * (none of the others) has no cable that tells its coordinate e; any
  * hyperplane left to it makes the same fabric up to which line it is
  * said to have lost.  The lowest-GUID such router not placed tries the
  * hyperplanes left to it, the one whose lowest router GUID is lowest
  * first (as the seed breaks the ties of symmetry), and the next when the
- * rest cannot be placed then (undone by the log).  0: all placed; -1:
- * no KNS that way; -2: something left ambiguous.
+ * rest cannot be placed then (undone by the log).
+ *
+ * When no such router is left but pieces with cables still have two
+ * places or more, the cabling leaves them open: a line cut in two (its
+ * spines or their cables gone) whose pieces could each complete either
+ * of two hyperplanes, say.  Every place that lets the rest be placed
+ * and passes finish() is a KNS the cabling allows, and the routing is
+ * as good on one as on another; what must not decide is a GUID, a port
+ * or the node order.  So the piece of the router with the lowest colour
+ * (model/refine.h: what the cabling tells of it; GUIDs only between
+ * equal colours, alike from every distance) tries the hyperplanes in
+ * the order of their lowest router colour, the same way.  0: all
+ * placed; -1: no KNS that way; -2: something left ambiguous (the
+ * search's budget spent).
  */
 static int search(struct dmg *g, struct coord_work *w)
 {
 	uint32_t r, i, k = g->k, mark, root;
 	int32_t best = -1, *low = NULL, *order = NULL;
-	unsigned int e;
+	unsigned int e, be = 0;
 	int rc_, more = 1, worst = -1;
-	bool tried = false;
+	bool tried = false, by_col = false;
 
 	while (more) {
 		more = 0;
@@ -673,21 +741,29 @@ static int search(struct dmg *g, struct coord_work *w)
 		for (r = 0; r < g->nr; r++)
 			if (prov(g, w, e, r) < 0 && !joined(g, r, e) &&
 			    (best < 0 || ot_node_before(g->f, g->rnode[r],
-							g->rnode[best])))
+							g->rnode[best]))) {
 				best = r;
+				be = e;
+			}
 	if (best < 0) {
 		for (e = 0; e < g->n; e++)
 			for (r = 0; r < g->nr; r++)
-				if (prov(g, w, e, r) < 0) {
-					if (w->stuck < 0) {
-						w->stuck = r;
-						w->stuck_e = e;
-					}
-					return -2;
+				if (prov(g, w, e, r) < 0 &&
+				    (best < 0 || rbefore(g, true, r, best))) {
+					if (!g->col && colours(g))
+						return -1;
+					best = r;
+					be = e;
 				}
-		return 0;
+		if (best < 0)
+			return distinct(g, w);
+		if (w->stuck < 0) {
+			w->stuck = best;
+			w->stuck_e = be;
+		}
+		by_col = true;
 	}
-	e--;
+	e = be;
 	root = ot_uf_find(w->uf[e], best);
 	low = malloc(((size_t)k + 1) * sizeof(*low));
 	order = malloc(((size_t)k + 1) * sizeof(*order));
@@ -704,16 +780,14 @@ static int search(struct dmg *g, struct coord_work *w)
 	for (r = 0; r < g->nr; r++) {
 		int32_t h = prov(g, w, e, r);
 
-		if (h >= 0 && (low[h] < 0 ||
-			       ot_node_before(g->f, g->rnode[r],
-					      g->rnode[low[h]])))
+		if (h >= 0 && (low[h] < 0 || rbefore(g, by_col, r, low[h])))
 			low[h] = r;
 	}
 	for (i = 0; i < k; i++) /* (insertion sort, by lowest router) */
 		for (r = i; r > 0 && low[order[r]] >= 0 &&
 		     (low[order[r - 1]] < 0 ||
-		      ot_node_before(g->f, g->rnode[low[order[r]]],
-				     g->rnode[low[order[r - 1]]])); r--) {
+		      rbefore(g, by_col, low[order[r]], low[order[r - 1]]));
+		     r--) {
 			int32_t t = order[r];
 
 			order[r] = order[r - 1];
@@ -865,7 +939,7 @@ static int finish(struct dmg *g)
 
 int ot_kns_dmg_place(const struct ot_kns_parts *pp, unsigned int *k,
 		     unsigned int *n, int16_t **coord, int8_t *pdim,
-		     struct ot_error *err)
+		     bool *by_colour, struct ot_error *err)
 {
 	struct dmg g = { .pp = pp, .f = pp->f, .err = err, .pdim = pdim };
 	struct coord_work w = { 0 };
@@ -918,6 +992,7 @@ int ot_kns_dmg_place(const struct ot_kns_parts *pp, unsigned int *k,
 		       g.n * sizeof(**coord));
 	*k = g.k;
 	*n = g.n;
+	*by_colour = g.col != NULL;
 out:
 	free(g.ri);
 	free(g.rnode);
@@ -925,6 +1000,7 @@ out:
 	free(g.rpart);
 	free(g.mark);
 	free(g.coord);
+	free(g.col);
 	if (w.uf)
 		for (e = 0; e < g.n; e++)
 			ot_uf_free(w.uf[e]);

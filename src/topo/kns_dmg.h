@@ -33,10 +33,12 @@ struct ot_kns_parts {
  * Finds k, n, every router's coordinates (coord[node * n + d], allocated
  * here; -1 for other nodes) and every part's dimension (pdim, nparts
  * entries) from the parts alone, or refuses naming the switch where the
- * fabric is ambiguous or no damaged KNS.  0, or -1 with err set.
+ * fabric is ambiguous or no damaged KNS.  *by_colour: whether some
+ * piece's place was left open by the cabling and taken by colour.  0,
+ * or -1 with err set.
  */
 int ot_kns_dmg_place(const struct ot_kns_parts *pp, unsigned int *k,
 		     unsigned int *n, int16_t **coord, int8_t *pdim,
-		     struct ot_error *err);
+		     bool *by_colour, struct ot_error *err);
 
 #endif

@@ -725,11 +725,12 @@ static int recognize_damaged(struct ft_build *b, const struct ot_error *seed,
 	int8_t *pdim = malloc((size_t)b->nlines + 1);
 	int16_t *coord = NULL;
 	unsigned int k = 0, n = 0;
+	bool by_colour = false;
 	int error;
 
 	if (!pdim)
 		return ot_error_nomem(b->err, "kns");
-	error = ot_kns_dmg_place(&pp, &k, &n, &coord, pdim, &why);
+	error = ot_kns_dmg_place(&pp, &k, &n, &coord, pdim, &by_colour, &why);
 	if (error && why.cls == OT_ERR_NOMEM)
 		ot_refuse(b->err, OT_ERR_NOMEM, "%s", why.msg);
 	else if (error)
@@ -738,6 +739,8 @@ static int recognize_damaged(struct ft_build *b, const struct ot_error *seed,
 			  why.msg, seed->msg);
 	else
 		error = map_back_dmg(b, k, n, coord, pdim, out);
+	if (!error)
+		(*out)->by_colour = by_colour;
 	free(pdim);
 	free(coord);
 	return error;
