@@ -53,6 +53,7 @@
  * and GUIDs only, so a fabric gets the same tables whatever its LIDs and
  * discovery order.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -493,10 +494,41 @@ static void hdor_ft_fewer_layers(const struct ot_fabric *f,
  * damaged 8 x 8 x 8 KNS of 2,048 CAs beyond it, the routings with fewer
  * layers took 2.5 x the time and changed nothing).
  */
+struct hdor_aside;
+
+/*
+ * One routing of fat-tree lines by a recognized KNS: as kept, or a
+ * candidate (aside: as hdor_ft_route_kept()'s).
+ */
+typedef int hdor_ft_router(const struct ot_fabric *f, struct ot_kns *kns,
+			   const struct ot_kns_numbering *num,
+			   const struct ot_engine_budget *b,
+			   struct ot_routing *out, struct ot_error *why,
+			   struct hdor_aside *aside);
+
 struct hdor_aside {
 	struct ot_routing *r; /* NULL: none yet */
-	double max;           /* its busiest channel */
+	double max;           /* its busiest channel (HUGE_VAL: none) */
+	unsigned int lay;     /* the escape layers of the one being made */
 };
+
+static bool hdor_ft_keep_better(const struct ot_fabric *f,
+				const struct ot_kns_numbering *num,
+				hdor_ft_router *route, bool on_vls,
+				const struct ot_engine_budget *b,
+				struct ot_routing *out, double *best,
+				struct hdor_aside *aside);
+
+/* hdor with at most aside->lay escape layers (num is the caller's). */
+static int hdor_ft_route_lay(const struct ot_fabric *f, struct ot_kns *kns,
+			     const struct ot_kns_numbering *num,
+			     const struct ot_engine_budget *b,
+			     struct ot_routing *out, struct ot_error *why,
+			     struct hdor_aside *aside)
+{
+	(void)num;
+	return ot_hdor_ft_route_layers(f, kns, b, aside->lay, out, why);
+}
 
 static void hdor_ft_layers_for_orders(const struct ot_fabric *f,
 				      const struct ot_kns_numbering *num,
@@ -505,32 +537,18 @@ static void hdor_ft_layers_for_orders(const struct ot_fabric *f,
 				      struct hdor_aside *aside)
 {
 	/* ot_hdor_ft_route()'s default budget: 4 data VLs */
-	unsigned int max = b ? b->max_vls : 4, lay;
-	struct ot_routing *o;
-	double m, t = ot_now_ms();
+	unsigned int max = b ? b->max_vls : 4;
+	double t = ot_now_ms();
 
 	if (!aside || out->nvls < 2)
 		return;
+	if (!aside->r && !(aside->r = ot_routing_new(f)))
+		return;
 	/* VL 0, the layers, and one VL for the orders at least */
-	for (lay = 1; lay + 2 <= max; lay++) {
-		struct ot_kns *kns = NULL;
-		struct ot_error why = { 0 };
-		bool looks_ft = false;
-
-		if (!(o = ot_routing_new(f)))
-			break;
-		if (!ot_kns_ft_recognize_as(f, num, &kns, &looks_ft, &why) &&
-		    !ot_hdor_ft_route_layers(f, kns, b, lay, o, &why) &&
-		    (m = ot_hdor_ft_uniform_max(o)) >= 0 &&
-		    (!aside->r || m < aside->max - 1e-9)) {
-			ot_routing_phase(o, "layers for orders", t);
-			ot_routing_free(aside->r);
-			aside->r = o;
-			aside->max = m;
-			continue;
-		}
-		ot_routing_free(o);
-	}
+	for (aside->lay = 1; aside->lay + 2 <= max; aside->lay++)
+		if (hdor_ft_keep_better(f, num, hdor_ft_route_lay, false, b,
+					aside->r, &aside->max, aside))
+			ot_routing_phase(aside->r, "layers for orders", t);
 }
 
 /* The routing set aside into out where it carries less; freed. */
@@ -540,7 +558,8 @@ static void hdor_ft_aside_keep(struct ot_routing *out,
 	struct ot_routing tmp;
 	double cur;
 
-	if (aside->r && (cur = ot_hdor_ft_uniform_max(out)) >= 0 &&
+	if (aside->r && aside->max < HUGE_VAL &&
+	    (cur = ot_hdor_ft_uniform_max(out)) >= 0 &&
 	    aside->max < cur - 1e-9) {
 		tmp = *out;
 		*out = *aside->r;
@@ -668,16 +687,6 @@ static int hdor_ft_route_kept(const struct ot_fabric *f, struct ot_kns *kns,
 		hdor_ft_layers_for_orders(f, num, b, out, aside);
 	return error;
 }
-
-/*
- * One routing of fat-tree lines by a recognized KNS: as kept, or a
- * candidate (aside: as hdor_ft_route_kept()'s).
- */
-typedef int hdor_ft_router(const struct ot_fabric *f, struct ot_kns *kns,
-			   const struct ot_kns_numbering *num,
-			   const struct ot_engine_budget *b,
-			   struct ot_routing *out, struct ot_error *why,
-			   struct hdor_aside *aside);
 
 /* The other dimension orders drawn from every order (num is the caller's). */
 static int hdor_ft_route_every(const struct ot_fabric *f, struct ot_kns *kns,
@@ -889,7 +898,7 @@ static int hdor_route_budget(const struct ot_engine *self,
 					      HDOR_ORDER_WORK &&
 				      hdor_ft_uneven(f, kns);
 			uint8_t kept[HDOR_ORDER_DIMS];
-			struct hdor_aside aside = { 0 };
+			struct hdor_aside aside = { .max = HUGE_VAL };
 
 			ot_routing_phase(out, "recognize", t);
 			error = hdor_ft_route_kept(f, kns, NULL, b, out, &why,
