@@ -718,8 +718,10 @@ static bool rbefore(const struct dmg *g, bool by_col, uint32_t r, uint32_t s)
  * equal colours, alike from every distance) tries the hyperplanes in
  * the order of their lowest router colour, the same way.  0: all
  * placed; -1: no KNS that way; -2: something left ambiguous (the
- * search's budget spent).
+ * search's budget spent); SEARCH_NOMEM: out of memory (err says so),
+ * which ends the search rather than counting as a place that fails.
  */
+#define SEARCH_NOMEM (-3)
 static int search(struct dmg *g, struct coord_work *w)
 {
 	uint32_t r, i, k = g->k, mark, root;
@@ -751,7 +753,7 @@ static int search(struct dmg *g, struct coord_work *w)
 				if (prov(g, w, e, r) < 0 &&
 				    (best < 0 || rbefore(g, true, r, best))) {
 					if (!g->col && colours(g))
-						return -1;
+						return SEARCH_NOMEM;
 					best = r;
 					be = e;
 				}
@@ -770,7 +772,8 @@ static int search(struct dmg *g, struct coord_work *w)
 	if (!low || !order) {
 		free(low);
 		free(order);
-		return ot_error_nomem(g->err, "kns");
+		ot_error_nomem(g->err, "kns");
+		return SEARCH_NOMEM;
 	}
 	round_dim(g, w, e); /* nothing to place; excl[] for e */
 	for (i = 0; i < k; i++) {
@@ -808,11 +811,11 @@ static int search(struct dmg *g, struct coord_work *w)
 		tried = true;
 		place(g, w, e, root, h);
 		rc_ = search(g, w);
-		if (rc_ == -2 || !rc_)
+		if (rc_ == -2 || !rc_ || rc_ == SEARCH_NOMEM)
 			worst = rc_;
 		if (rc_)
 			undo(g, w, mark);
-		if (rc_ && g->err->cls == OT_ERR_NOMEM)
+		if (rc_ == SEARCH_NOMEM)
 			break;
 		/* round_dim() of the levels below overwrote excl[] */
 		if (rc_)
@@ -840,6 +843,8 @@ static int coordinates(struct dmg *g, struct coord_work *w)
 	w->stuck = -1;
 	w->budget = 64 + 4ull * g->nr;
 	rc_ = search(g, w);
+	if (rc_ == SEARCH_NOMEM)
+		return -1;
 	if (rc_ == -2) {
 		firsts(g, w->uf[w->stuck_e], w->first);
 		return ot_refuse(g->err, OT_ERR_TOPOLOGY,
