@@ -856,7 +856,9 @@ int ot_kns_ft_recognize_as(const struct ot_fabric *f,
 		if (error)
 			goto out;
 	} else if (error) {
-		ot_refuse(err, OT_ERR_TOPOLOGY,
+		/* out of memory stays that, not a verdict on the fabric */
+		ot_refuse(err, why.cls == OT_ERR_NOMEM ? OT_ERR_NOMEM :
+							 OT_ERR_TOPOLOGY,
 			  "with each line's switches taken as one (named by its lowest GUID): %s",
 			  why.msg);
 		goto out;
