@@ -802,6 +802,9 @@ struct ft_esc {
 	uint64_t *bkeys;
 	uint32_t nbkeys;
 	uint8_t bvl[OT_NUM_SLS];
+	/* first-line pairs and their order's SL (route/hdor_ft_first.c) */
+	uint64_t *fkeys;
+	uint32_t nfkeys;
 };
 
 static void ft_esc_free(void *ctx)
@@ -817,6 +820,7 @@ static void ft_esc_free(void *ctx)
 	free(e->mix);
 	free(e->hold);
 	free(e->bkeys);
+	free(e->fkeys);
 	ot_kns_free(e->kns);
 	free(e);
 }
@@ -844,6 +848,13 @@ static uint8_t ft_esc_sl(const struct ft_esc *e, uint16_t slid,
 	}
 	if (e->nbkeys && slid <= e->max_lid && e->router[slid] >= 0) {
 		uint8_t sl = ot_hdor_ft_bounced(e->bkeys, e->nbkeys,
+						e->router[slid], dlid);
+
+		if (sl)
+			return sl;
+	}
+	if (e->nfkeys && slid <= e->max_lid && e->router[slid] >= 0) {
+		uint8_t sl = ot_hdor_ft_bounced(e->fkeys, e->nfkeys,
 						e->router[slid], dlid);
 
 		if (sl)
@@ -906,6 +917,13 @@ static struct ft_esc *ft_esc_new(const struct ft_ctx *c)
 		e->nbkeys = c->nbkeys;
 		memcpy(e->bvl, c->bvl, sizeof(e->bvl));
 	}
+	if (c->nfkeys) {
+		e->fkeys = malloc(c->nfkeys * sizeof(*e->fkeys));
+		if (!e->fkeys)
+			goto nomem;
+		memcpy(e->fkeys, c->fkeys, c->nfkeys * sizeof(*e->fkeys));
+		e->nfkeys = c->nfkeys;
+	}
 	if (c->ntwist) {
 		e->twist = malloc(c->ntwist * sizeof(*e->twist));
 		e->cls = malloc((size_t)c->kns->nlines + 1);
@@ -915,7 +933,7 @@ static struct ft_esc *ft_esc_new(const struct ft_ctx *c)
 		memcpy(e->twist, c->twist, c->ntwist * sizeof(*e->twist));
 		e->ntwist = c->ntwist;
 	}
-	if (c->ntwist || c->nbkeys || c->nhold) {
+	if (c->ntwist || c->nbkeys || c->nhold || c->nfkeys) {
 		e->router = malloc(n * sizeof(*e->router));
 		if (!e->router)
 			goto nomem;
@@ -1110,6 +1128,8 @@ static void free_ctx(struct ft_ctx *c)
 	free(c->cls);
 	free(c->mixsl);
 	free(c->hold);
+	free(c->fkeys);
+	free(c->fundo);
 	free(c->blid);
 	free(c->bkeys);
 	if (c->esc_ready)
