@@ -55,6 +55,15 @@
  * the layers leave none, route/hdor.c routes again with fewer layers
  * (ot_hdor_ft_route_layers(): hdor_ft_layers_for_orders()).
  *
+ * First lines per source router (route/hdor_ft_first.c).  After the
+ * mixing, a router's entry toward a CA LID that no other router's path
+ * passes it for may point into the first line of another order, for its
+ * own CAs alone, where the walk from there is a path of that order;
+ * the pair's packets carry that order's SL and VL on every hop (where the
+ * mixing keeps no order, the orders these pairs take get SLs and VLs of
+ * their own, as the mixing's would).  Kept only where the busiest
+ * channel under uniform traffic carries less.
+ *
  * Spreading (route/hdor_ft_bal.c).  Among the candidate cables (parallel
  * cables, several parents, several children above t) the destinations
  * are dealt in a fixed order (per dimension d, first the LIDs this line
@@ -1243,6 +1252,8 @@ static int route_ft(const struct ot_fabric *f, struct ot_kns *kns,
 		pr->text = c.nhold ?
 			"Hybrid-DOR over fat-tree lines, damaged: the CA LIDs of some routers with fewer cables into a line take another dimension order (one dimension first, then the others in increasing order), each order on an SL and VL of its own on every hop, except from a router with no up*-down* way into the order's first line, whose CAs keep dimension order toward them; twisted pairs and escaped destinations on SL 1 and VL 1 or a further escape layer's; every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0" :
 			"Hybrid-DOR over fat-tree lines, damaged: the CA LIDs of some routers with fewer cables into a line take another dimension order (one dimension first, then the others in increasing order), each order on an SL and VL of its own on every hop; twisted pairs and escaped destinations on SL 1 and VL 1 or a further escape layer's; every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
+	if (c.nfkeys)
+		pr->text = "Hybrid-DOR over fat-tree lines, damaged: the CA LIDs of some routers with fewer cables into a line, and some routers' own CAs' packets toward a CA LID no other router's path passes them for, take another dimension order, each order on an SL and VL of its own on every hop (a router with no up*-down* way into a moved LID's first line keeps dimension order toward it); twisted pairs and escaped destinations on SL 1 and VL 1 or a further escape layer's; every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
 	if (c.nbounce)
 		pr->text = "Hybrid-DOR over fat-tree lines, damaged with two-plane lines: a pair whose line has no up*-down* way from its entry router to its target bounces through a third router of the line (down there and up again in the other plane), on an SL of its own per dimension, VL 0 up to the bounce and a VL of its own from there on; twisted pairs, escaped destinations and other dimension orders on their SLs and VLs as without the bounce; every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
 	pr->minimal = !vl1 && !c.nbounce && all_minimal(&c) ?

@@ -210,11 +210,14 @@ static void read_by(struct first *s, const int32_t *rt, unsigned int n,
 		    uint32_t j, int v)
 {
 	unsigned int i;
+	size_t at;
 
-	for (i = 0; i + 1 < n; i++)
-		s->readers[(size_t)s->rslot[rt[i]] * s->nl + j] =
-			(uint16_t)(s->readers[(size_t)s->rslot[rt[i]] * s->nl +
-					      j] + v);
+	for (i = 0; i + 1 < n; i++) {
+		if (s->rslot[rt[i]] < 0)
+			continue;
+		at = (size_t)s->rslot[rt[i]] * s->nl + j;
+		s->readers[at] = (uint16_t)(s->readers[at] + v);
+	}
 }
 
 static int setup(struct first *s)

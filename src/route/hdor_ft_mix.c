@@ -65,7 +65,9 @@
  * counts; the one whose busiest channel carries least stays.  The
  * result is kept only when its busiest channel carries strictly less
  * than dimension order's (so no fabric gets worse); otherwise every
- * entry goes back.
+ * entry goes back.  Either way route/hdor_ft_first.c then moves single
+ * routers' own CAs to another order toward a LID (first_alone() where
+ * no order was kept).
  *
  * Deadlock freedom.  A moved LID's packets carry its order's SL from the
  * source (path_sl follows the destination, except twisted pairs, which
@@ -1181,6 +1183,17 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 	uint8_t *keep = NULL, *kcur = NULL;
 	int error = 0, cyc;
 
+	if (c->nfkeys) {
+		/*
+		 * a run before kept no order but first lines (first_alone())
+		 * and left *cycle set: its entries and VLs back
+		 */
+		ot_hdor_ft_first_undo(c, out->lft);
+		if (mix_sl2vl(c, out, false))
+			return -1;
+		memset(c->mvl, 0, sizeof(c->mvl));
+		c->nmix = 0;
+	}
 	if (c->n < 2 || c->n > 64 || used_vls >= c->max_vls)
 		return 0;
 	for (x = 0; x < f->nnodes; x++)
