@@ -19,7 +19,8 @@
  * must reach THIN_GAIN times the 1-VL routing, THIN_MIN_BETTER fabrics
  * strictly better.  Before thin lines counted (main 885961c: only a
  * router short of cables moved destinations to other orders) the two
- * routed alike on every draw here, so it fails there.
+ * routed alike on every draw here, so it fails there.  With first lines
+ * per source (route/hdor_ft_first.c) 1.0873 (5 better).
  *
  * The plugin with QoS off fits hdor to 1 VL (ot_engine_fit_vls()): the
  * default routing fitted so must be the routing within 1 data VL, LFT
@@ -236,7 +237,7 @@ END_TEST
  * three dimensions, mix_every_order below).  With order_ports() by LID
  * counts alone (90400d7) 1.0484 (5 better: the draws of seeds 905, 144
  * and 338 lower), with ports by load but no rise (e925980) 1.0539: it
- * fails on both.
+ * fails on both.  With first lines per source 1.3583 (13 better).
  */
 #define LOAD_DRAWS 14
 #define LOAD_MIN_BETTER 1
@@ -300,7 +301,8 @@ END_TEST
  * (12 better); with the "e first" orders alone (hdor_ft_every_order()
  * returning at once) 1.1877, the draws of seeds 258 (0.6974 against
  * 0.7361 now) and 297 (0.9815 against 1.0000) lower: it fails there.
- * Lines of three routers keep each draw well under a second.
+ * With first lines per source 1.2700 (13 better).  Lines of three
+ * routers keep each draw well under a second.
  */
 #define EVERY_DRAWS 16
 #define EVERY_GAIN 1.19
@@ -353,7 +355,8 @@ END_TEST
  * reach LAYERS_GAIN times that routing.  Measured 1.1380; without the
  * routings set aside (main f863fa8) 1.1255, the draws of seeds 515
  * (0.4807 against 0.4975 now) and 656 (0.4345 against 0.4523) lower: it
- * fails there.  About a second a draw.
+ * fails there.  With first lines per source 1.4253.  About a second a
+ * draw.
  */
 #define LAYERS_DRAWS 6
 #define LAYERS_GAIN 1.13
