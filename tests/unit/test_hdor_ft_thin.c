@@ -308,6 +308,40 @@ END_TEST
 #define EVERY_GAIN 1.19
 #define EVERY_MIN_BETTER 12
 
+/*
+ * p for three routers per line in three dimensions, lines of one stage
+ * with 2 to ups + 1 switches (each router cabled to each), cas CAs per
+ * router, ports shuffled, drop to drop + (drops - 1) % of the cables
+ * and drop_sw of the switches dropped; its gen options into desc.
+ */
+static void three_lines(struct ot_prng *rng, struct ot_kns_params *p,
+			unsigned int cas, unsigned int ups, double drop,
+			unsigned int drops, double drop_sw, char *desc,
+			size_t len)
+{
+	memset(p, 0, sizeof(*p));
+	p->k = 3;
+	p->n = 3;
+	p->cas = cas;
+	p->links = 1;
+	p->shuffle = true;
+	p->seed = ot_prng_next(rng);
+	p->stages = 1;
+	p->line_down[1] = p->k;
+	p->line_up[1] = 2 + (ups > 1 ? ot_prng_below(rng, ups) : 0);
+	p->drop_links = drop + 0.01 * ot_prng_below(rng, drops);
+	p->drop_switches = drop_sw;
+	p->drop_seed = ot_prng_below(rng, 1000);
+	describe(p, desc, len);
+	snprintf(desc + strlen(desc), len - strlen(desc), " --drop-links %.2f",
+		 p->drop_links);
+	if (drop_sw > 0)
+		snprintf(desc + strlen(desc), len - strlen(desc),
+			 " --drop-switches %.2f", drop_sw);
+	snprintf(desc + strlen(desc), len - strlen(desc), " --seed %" PRIu64,
+		 p->drop_seed);
+}
+
 START_TEST(mix_every_order)
 {
 	struct ot_prng rng = { .state = 0x454 };
@@ -318,23 +352,7 @@ START_TEST(mix_every_order)
 		struct ot_kns_params p;
 		char desc[256];
 
-		memset(&p, 0, sizeof(p));
-		p.k = 3;
-		p.n = 3;
-		p.cas = 2;
-		p.links = 1;
-		p.shuffle = true;
-		p.seed = ot_prng_next(&rng);
-		p.stages = 1;
-		p.line_down[1] = p.k;
-		p.line_up[1] = 2 + ot_prng_below(&rng, 2);
-		p.drop_links = 0.05 + 0.01 * ot_prng_below(&rng, 6);
-		p.drop_switches = 0.05;
-		p.drop_seed = ot_prng_below(&rng, 1000);
-		describe(&p, desc, sizeof(desc));
-		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
-			 " --drop-links %.2f --drop-switches 0.05 --seed %" PRIu64,
-			 p.drop_links, p.drop_seed);
+		three_lines(&rng, &p, 2, 2, 0.05, 6, 0.05, desc, sizeof(desc));
 		route_both(gen(&p, 0), desc, "mix_every_order", &t);
 	}
 	tally_check("mix_every_order", &t, EVERY_DRAWS, EVERY_MIN_BETTER, EVERY_GAIN,
@@ -442,24 +460,10 @@ START_TEST(first_line_per_source)
 
 	while (t.used < FIRST_DRAWS && tries++ < 8 * FIRST_DRAWS) {
 		struct ot_kns_params p;
+		unsigned int cas = 2 + ot_prng_below(&rng, 2);
 		char desc[256];
 
-		memset(&p, 0, sizeof(p));
-		p.k = 3;
-		p.n = 3;
-		p.cas = 2 + ot_prng_below(&rng, 2);
-		p.links = 1;
-		p.shuffle = true;
-		p.seed = ot_prng_next(&rng);
-		p.stages = 1;
-		p.line_down[1] = p.k;
-		p.line_up[1] = 2;
-		p.drop_links = 0.08 + 0.01 * ot_prng_below(&rng, 5);
-		p.drop_seed = ot_prng_below(&rng, 1000);
-		describe(&p, desc, sizeof(desc));
-		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
-			 " --drop-links %.2f --seed %" PRIu64, p.drop_links,
-			 p.drop_seed);
+		three_lines(&rng, &p, cas, 1, 0.08, 5, 0, desc, sizeof(desc));
 		route_both(gen(&p, 0), desc, "first_line_per_source", &t);
 	}
 	tally_check("first_line_per_source", &t, FIRST_DRAWS, FIRST_MIN_BETTER,
