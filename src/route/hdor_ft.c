@@ -863,6 +863,7 @@ static uint8_t ft_esc_sl(const struct ft_esc *e, uint16_t slid,
 			return sl;
 	}
 	if (e->nfkeys && slid <= e->max_lid && e->router[slid] >= 0) {
+		/* first-line keys are laid out as the bounced pairs' */
 		uint8_t sl = ot_hdor_ft_bounced(e->fkeys, e->nfkeys,
 						e->router[slid], dlid);
 
