@@ -55,6 +55,15 @@
  * the layers leave none, route/hdor.c routes again with fewer layers
  * (ot_hdor_ft_route_layers(): hdor_ft_layers_for_orders()).
  *
+ * First lines per source router (route/hdor_ft_first.c).  After the
+ * mixing, a router's entry toward a CA LID that no other router's path
+ * passes it for may point into the first line of another order, for its
+ * own CAs alone, where the walk from there is a path of that order;
+ * the pair's packets carry that order's SL and VL on every hop (where the
+ * mixing keeps no order, the orders these pairs take get SLs and VLs of
+ * their own, as the mixing's would).  Kept only where the busiest
+ * channel under uniform traffic carries less.
+ *
  * Spreading (route/hdor_ft_bal.c).  Among the candidate cables (parallel
  * cables, several parents, several children above t) the destinations
  * are dealt in a fixed order (per dimension d, first the LIDs this line
@@ -802,6 +811,9 @@ struct ft_esc {
 	uint64_t *bkeys;
 	uint32_t nbkeys;
 	uint8_t bvl[OT_NUM_SLS];
+	/* first-line pairs and their order's SL (route/hdor_ft_first.c) */
+	uint64_t *fkeys;
+	uint32_t nfkeys;
 };
 
 static void ft_esc_free(void *ctx)
@@ -817,6 +829,7 @@ static void ft_esc_free(void *ctx)
 	free(e->mix);
 	free(e->hold);
 	free(e->bkeys);
+	free(e->fkeys);
 	ot_kns_free(e->kns);
 	free(e);
 }
@@ -844,6 +857,14 @@ static uint8_t ft_esc_sl(const struct ft_esc *e, uint16_t slid,
 	}
 	if (e->nbkeys && slid <= e->max_lid && e->router[slid] >= 0) {
 		uint8_t sl = ot_hdor_ft_bounced(e->bkeys, e->nbkeys,
+						e->router[slid], dlid);
+
+		if (sl)
+			return sl;
+	}
+	if (e->nfkeys && slid <= e->max_lid && e->router[slid] >= 0) {
+		/* first-line keys are laid out as the bounced pairs' */
+		uint8_t sl = ot_hdor_ft_bounced(e->fkeys, e->nfkeys,
 						e->router[slid], dlid);
 
 		if (sl)
@@ -906,6 +927,13 @@ static struct ft_esc *ft_esc_new(const struct ft_ctx *c)
 		e->nbkeys = c->nbkeys;
 		memcpy(e->bvl, c->bvl, sizeof(e->bvl));
 	}
+	if (c->nfkeys) {
+		e->fkeys = malloc(c->nfkeys * sizeof(*e->fkeys));
+		if (!e->fkeys)
+			goto nomem;
+		memcpy(e->fkeys, c->fkeys, c->nfkeys * sizeof(*e->fkeys));
+		e->nfkeys = c->nfkeys;
+	}
 	if (c->ntwist) {
 		e->twist = malloc(c->ntwist * sizeof(*e->twist));
 		e->cls = malloc((size_t)c->kns->nlines + 1);
@@ -915,7 +943,7 @@ static struct ft_esc *ft_esc_new(const struct ft_ctx *c)
 		memcpy(e->twist, c->twist, c->ntwist * sizeof(*e->twist));
 		e->ntwist = c->ntwist;
 	}
-	if (c->ntwist || c->nbkeys || c->nhold) {
+	if (c->ntwist || c->nbkeys || c->nhold || c->nfkeys) {
 		e->router = malloc(n * sizeof(*e->router));
 		if (!e->router)
 			goto nomem;
@@ -1110,6 +1138,8 @@ static void free_ctx(struct ft_ctx *c)
 	free(c->cls);
 	free(c->mixsl);
 	free(c->hold);
+	free(c->fkeys);
+	free(c->fundo);
 	free(c->blid);
 	free(c->bkeys);
 	if (c->esc_ready)
@@ -1223,6 +1253,8 @@ static int route_ft(const struct ot_fabric *f, struct ot_kns *kns,
 		pr->text = c.nhold ?
 			"Hybrid-DOR over fat-tree lines, damaged: the CA LIDs of some routers with fewer cables into a line take another dimension order (one dimension first, then the others in increasing order), each order on an SL and VL of its own on every hop, except from a router with no up*-down* way into the order's first line, whose CAs keep dimension order toward them; twisted pairs and escaped destinations on SL 1 and VL 1 or a further escape layer's; every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0" :
 			"Hybrid-DOR over fat-tree lines, damaged: the CA LIDs of some routers with fewer cables into a line take another dimension order (one dimension first, then the others in increasing order), each order on an SL and VL of its own on every hop; twisted pairs and escaped destinations on SL 1 and VL 1 or a further escape layer's; every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
+	if (c.nfkeys)
+		pr->text = "Hybrid-DOR over fat-tree lines, damaged: the CA LIDs of some routers with fewer cables into a line, and some routers' own CAs' packets toward a CA LID no other router's path passes them for, take another dimension order, each order on an SL and VL of its own on every hop (a router with no up*-down* way into a moved LID's first line keeps dimension order toward it); twisted pairs and escaped destinations on SL 1 and VL 1 or a further escape layer's; every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
 	if (c.nbounce)
 		pr->text = "Hybrid-DOR over fat-tree lines, damaged with two-plane lines: a pair whose line has no up*-down* way from its entry router to its target bounces through a third router of the line (down there and up again in the other plane), on an SL of its own per dimension, VL 0 up to the bounce and a VL of its own from there on; twisted pairs, escaped destinations and other dimension orders on their SLs and VLs as without the bounce; every other CA-to-CA path corrects the differing dimensions in increasing order, up*-down* inside each line, on VL 0 and SL 0";
 	pr->minimal = !vl1 && !c.nbounce && all_minimal(&c) ?

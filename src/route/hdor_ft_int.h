@@ -150,6 +150,14 @@ struct ft_ctx {
 	uint64_t *hold;
 	uint32_t nhold;
 	/*
+	 * The first line per source router (route/hdor_ft_first.c): sorted
+	 * keys ((router node << 16 | LID) << 8 | SL) of the pairs on an
+	 * order's SL, and the same with the router's entry before (fundo,
+	 * to undo).
+	 */
+	uint64_t *fkeys, *fundo;
+	uint32_t nfkeys;
+	/*
 	 * The in-line bounce (route/hdor_ft_bounce.c), a candidate routing
 	 * made only when bounce is set: blid per LID, 1 when dimension
 	 * order keeps it although some router of a line has no up*-down*
@@ -275,6 +283,17 @@ int ot_hdor_ft_twist_cyclic(const struct ot_routing *r);
 int ot_hdor_ft_mix(struct ft_ctx *c, struct ot_routing *out,
 		   unsigned int used_vls, uint32_t used_sls,
 		   int (*cyclic)(struct ft_ctx *c, struct ot_routing *out));
+
+/*
+ * The first line per source router (route/hdor_ft_first.c), after the
+ * mixing: ord[o] the dimensions of order o (norders of them), osl[o] its
+ * SL (0: not in use).  Sets c->fkeys; 0, or -1 with c->err set.
+ * ot_hdor_ft_first_undo() puts every entry back and drops the keys.
+ */
+int ot_hdor_ft_first(struct ft_ctx *c, uint8_t **lft,
+		     const uint8_t (*ord)[64], const uint8_t *osl,
+		     unsigned int norders);
+void ot_hdor_ft_first_undo(struct ft_ctx *c, uint8_t **lft);
 
 /*
  * The in-line bounce (route/hdor_ft_bounce.c).  Whether every router of

@@ -65,7 +65,9 @@
  * counts; the one whose busiest channel carries least stays.  The
  * result is kept only when its busiest channel carries strictly less
  * than dimension order's (so no fabric gets worse); otherwise every
- * entry goes back.
+ * entry goes back.  Either way route/hdor_ft_first.c then moves single
+ * routers' own CAs to another order toward a LID (first_alone() where
+ * no order was kept).
  *
  * Deadlock freedom.  A moved LID's packets carry its order's SL from the
  * source (path_sl follows the destination, except twisted pairs, which
@@ -1095,6 +1097,64 @@ static int mix_sl2vl(struct ft_ctx *c, struct ot_routing *out, bool on)
 }
 
 /*
+ * Where the mixing keeps no order: the first line per source router
+ * alone (route/hdor_ft_first.c), offered the first free_vls orders after
+ * dimension order; those it uses take SLs and VLs as the mixing's would
+ * (c->mvl, c->nmix), and with twisted LIDs or bounces the channel
+ * dependency graph is searched (every entry back on a cycle).  0, or -1
+ * with c->err set.
+ */
+static int first_alone(struct ft_ctx *c, struct ot_routing *out,
+		       struct mix *m, unsigned int used_vls,
+		       uint32_t used_sls, unsigned int free_vls,
+		       int (*cyclic)(struct ft_ctx *c, struct ot_routing *out))
+{
+	uint8_t osl[64] = { 0 }, map[OT_NUM_SLS] = { 0 };
+	unsigned int o, sl, e, k;
+	uint32_t i;
+	int cyc;
+
+	for (o = 1, sl = 2, k = 0; o < m->norders && k < free_vls; o++, k++) {
+		while (used_sls >> sl & 1)
+			sl++;
+		osl[o] = (uint8_t)sl++;
+	}
+	if (ot_hdor_ft_first(c, out->lft, (const uint8_t (*)[64])m->orders,
+			     osl, m->norders))
+		return -1;
+	if (!c->nfkeys)
+		return 0;
+	/* the SLs in use renumbered in order, each with a VL */
+	for (i = 0; i < c->nfkeys; i++)
+		map[c->fkeys[i] & 0xff] = 1;
+	for (o = 1, sl = 2, e = used_vls; o < m->norders; o++) {
+		if (!osl[o] || !map[osl[o]])
+			continue;
+		while (used_sls >> sl & 1)
+			sl++;
+		map[osl[o]] = (uint8_t)sl;
+		c->mvl[sl++] = (uint8_t)e++;
+	}
+	for (i = 0; i < c->nfkeys; i++)
+		c->fkeys[i] = (c->fkeys[i] & ~0xffull) |
+			      map[c->fkeys[i] & 0xff];
+	c->nmix = e - used_vls;
+	if (mix_sl2vl(c, out, true))
+		return -1;
+	if (!c->ntwist && !c->nbkeys)
+		return 0;
+	cyc = cyclic(c, out);
+	if (cyc > 0) {
+		ot_hdor_ft_first_undo(c, out->lft);
+		if (mix_sl2vl(c, out, false))
+			return -1;
+		memset(c->mvl, 0, sizeof(c->mvl));
+		c->nmix = 0;
+	}
+	return cyc < 0 ? -1 : 0;
+}
+
+/*
  * The mixing (see the top): c->mixsl, c->mvl and c->nmix set, the
  * routers' entries in out's tables changed and every SL2VL set when it
  * is kept; also only when cyclic(), the channel dependency graph's
@@ -1123,6 +1183,17 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 	uint8_t *keep = NULL, *kcur = NULL;
 	int error = 0, cyc;
 
+	if (c->nfkeys) {
+		/*
+		 * a run before kept no order but first lines (first_alone())
+		 * and left *cycle set: its entries and VLs back
+		 */
+		ot_hdor_ft_first_undo(c, out->lft);
+		if (mix_sl2vl(c, out, false))
+			return -1;
+		memset(c->mvl, 0, sizeof(c->mvl));
+		c->nmix = 0;
+	}
 	if (c->n < 2 || c->n > 64 || used_vls >= c->max_vls)
 		return 0;
 	for (x = 0; x < f->nnodes; x++)
@@ -1251,6 +1322,8 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 	if (!(s[0] < base[0] - 1e-9)) {
 		/* not better: every entry back to dimension order */
 		back(&m, cand, cur, ncand, lids, maxl, save);
+		error = first_alone(c, out, &m, used_vls, used_sls, free_vls,
+				    cyclic);
 		goto out;
 	}
 	/* SLs and VLs for the orders in use, in order number */
@@ -1294,6 +1367,17 @@ static int mix_run(struct ft_ctx *c, struct ot_routing *out,
 		free(c->hold);
 		c->hold = NULL;
 		c->nhold = 0;
+	}
+	if (!cyc && !error)
+		error = ot_hdor_ft_first(c, out->lft,
+					 (const uint8_t (*)[64])m.orders, osl,
+					 m.norders);
+	if (!cyc && !error && c->nfkeys && (c->ntwist || c->nbkeys)) {
+		/* twisted LIDs: searched again (route/hdor_ft_first.c) */
+		cyc = cyclic(c, out);
+		if (cyc > 0)
+			ot_hdor_ft_first_undo(c, out->lft);
+		cyc = cyc > 0 ? 0 : cyc;
 	}
 	if (cyc < 0)
 		error = -1;
