@@ -797,6 +797,7 @@ static int mark_escapes(struct ft_ctx *c)
 struct ft_esc {
 	uint8_t *escape; /* per LID: its escape layer's SL, or NULL: none */
 	uint8_t evl[OT_NUM_SLS]; /* an escape layer's SL: its VL */
+	bool lay[OT_NUM_SLS];    /* an escape layer's SL (not an order's) */
 	uint16_t max_lid;
 	struct ot_kns *kns; /* the promise's (NULL for path_sl) */
 	/* twisted pairs (route/hdor_ft_twist.c), and each LID's router */
@@ -839,6 +840,14 @@ const struct ot_kns *ot_hdor_ft_kns(const struct ot_routing *r)
 	const struct ft_esc *e = r->promise.ctx;
 
 	return r->promise.free_ctx == ft_esc_free && e ? e->kns : NULL;
+}
+
+bool ot_hdor_ft_escape_sl(const struct ot_routing *r, uint8_t sl)
+{
+	const struct ft_esc *e = r->promise.ctx;
+
+	return r->promise.free_ctx == ft_esc_free && e && sl < OT_NUM_SLS &&
+	       e->lay[sl];
 }
 
 static uint8_t ft_esc_sl(const struct ft_esc *e, uint16_t slid,
@@ -892,8 +901,11 @@ static struct ft_esc *ft_esc_new(const struct ft_ctx *c)
 		return NULL;
 	e->max_lid = c->f->max_lid;
 	e->evl[ESC_SL] = 1;
-	for (lid = 1; lid < c->nlay; lid++)
+	e->lay[ESC_SL] = true;
+	for (lid = 1; lid < c->nlay; lid++) {
 		e->evl[c->lsl[lid]] = (uint8_t)(1 + lid);
+		e->lay[c->lsl[lid]] = true;
+	}
 	for (lid = 2; lid < OT_NUM_SLS; lid++)
 		if (c->mvl[lid])
 			e->evl[lid] = c->mvl[lid];

@@ -72,6 +72,12 @@ int ot_hdor_ft_route_ca(const struct ot_fabric *f, struct ot_kns *kns,
  * ot_hdor_ft_route(); else NULL.  Valid as long as r is.
  */
 const struct ot_kns *ot_hdor_ft_kns(const struct ot_routing *r);
+/*
+ * Whether path SL sl is one of r's escape layers' (SL 1 and a further
+ * layer's), not another dimension order's, a twist's or a bounce's;
+ * false for a routing not made by hdor on fat-tree lines.
+ */
+bool ot_hdor_ft_escape_sl(const struct ot_routing *r, uint8_t sl);
 
 /* The next permutation of p[0..n) in lexical order; false after the last. */
 static inline bool ot_hdor_next_perm(uint8_t *p, unsigned int n)
